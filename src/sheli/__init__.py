@@ -1,0 +1,11 @@
+"""sheli (射禮): the archery rites of the 儀禮 made executable.
+
+Layers, dependencies pointing downwards (see docs/ and DESIGN.md):
+text → place → rite → engine → scoring → outputs.
+
+>>> from sheli.text import get_passage
+>>> get_passage("xiangshe:1").text.startswith("鄉射之禮主人戒賓")
+True
+"""
+
+__version__ = "0.1.0"

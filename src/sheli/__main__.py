@@ -1,0 +1,3 @@
+from sheli.cli import main
+
+main()

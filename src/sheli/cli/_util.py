@@ -1,0 +1,25 @@
+"""Small helpers shared by the subcommands."""
+
+from __future__ import annotations
+
+import click
+
+
+class DefaultGroup(click.Group):
+    """A group that runs its ``default_cmd`` when the first argument is not a subcommand.
+
+    ``sheli text xiangshe:247`` runs ``sheli text show xiangshe:247`` while
+    ``sheli text import FILE`` still reaches the ``import`` subcommand.
+    """
+
+    def __init__(self, *args: object, default_cmd: str = "show", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.default_cmd = default_cmd
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = [self.default_cmd, *args]
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "[ID|CHAPTER] [OPTIONS] | COMMAND [ARGS]...")

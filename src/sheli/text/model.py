@@ -1,0 +1,78 @@
+"""The text layer's data model: chapters, passages (經 and 記), sections, notes.
+
+A passage id is ``<chapter>:<n>``, ``n`` being the line number of the passage in the
+corpus's ``yili-jing-<chapter>.txt``: ``xiangshe:247`` is 鄉射禮 passage 247.
+
+>>> p = Passage("xiangshe", 1, "鄉射之禮主人戒賓", "經", 1, "seed:004")
+>>> p.id
+'xiangshe:1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Kind = Literal["經", "記"]
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One passage of 經 or 記, as the project's canonical text gives it."""
+
+    chapter: str
+    n: int
+    text: str
+    kind: Kind
+    section: int | None
+    source: str  # where the reading was transcribed from, e.g. "seed:000", "corpus:WYG"
+
+    @property
+    def id(self) -> str:
+        return f"{self.chapter}:{self.n}"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One of 賈公彥's divisions of a chapter (「自此至…論…之事」)."""
+
+    chapter: str
+    n: int
+    topic: str
+    first: int  # first passage number
+    last: int  # last passage number
+    form: str = ""  # 自此至, 自此盡 … as 賈 wrote it
+    sentence: str = ""  # 賈疏's sentence, e.g. 自此至無介論州長將射先戒賓之事
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and self.first <= n <= self.last
+
+
+@dataclass(frozen=True)
+class Note:
+    """A piece of commentary attached to a passage: 鄭注, 賈疏, 音義, or an edition's note."""
+
+    passage: str  # passage id
+    edition: str  # e.g. "注疏", "集釋", "seed:000"
+    kind: str  # "注", "疏", "音義", "集釋", "圖" …
+    text: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Chapter:
+    key: str  # xiangshe, yan, dashe
+    title: str  # 鄉射禮第五 …
+    passages: tuple[Passage, ...] = field(repr=False)
+    sections: tuple[Section, ...] = field(repr=False)
+
+    def passage(self, n: int) -> Passage:
+        if not 1 <= n <= len(self.passages):
+            raise KeyError(n)
+        return self.passages[n - 1]
+
+    def section(self, n: int) -> Section:
+        for s in self.sections:
+            if s.n == n:
+                return s
+        raise KeyError(n)
