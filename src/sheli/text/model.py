@@ -26,6 +26,9 @@ class Passage:
     kind: Kind
     section: int | None
     source: str  # where the reading was transcribed from, e.g. "seed:000", "corpus:WYG"
+    note: str = ""  # seed readings corrected from the corpus, emendations (data/<chapter>.tsv)
+    # True when 賈 marks no section for this passage and it is attached to the preceding one
+    section_inferred: bool = False
 
     @property
     def id(self) -> str:

@@ -1,0 +1,80 @@
+"""Find passages whatever the form of the query: traditional, simplified or variant.
+
+Query and text are compared through :func:`sheli.text.variants.fold`, which keeps
+positions, so a hit's span indexes the passage's own text.
+
+>>> [h.pid for h in search("不鼓不释")]
+['xiangshe:248', 'dashe:271']
+>>> sorted({h.passage.chapter for h in search("間若一")})
+['dashe', 'xiangshe']
+>>> h = search("不鼓不释", ["xiangshe"])[0]
+>>> h.passage.text[h.span[0] : h.span[1]]
+'不鼓不釋'
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from dataclasses import dataclass
+
+from sheli.text.corpus import CHAPTER_KEYS, chapter_key, load_chapter
+from sheli.text.model import Passage
+from sheli.text.variants import fold
+
+__all__ = ["EmptyQuery", "Hit", "clean_query", "search"]
+
+
+class EmptyQuery(ValueError):
+    """A query with no characters to look for."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A passage holding the query; ``span`` is the first match, ``spans`` all of them."""
+
+    pid: str
+    passage: Passage
+    span: tuple[int, int]
+    spans: tuple[tuple[int, int], ...]
+
+
+def clean_query(query: str) -> str:
+    """Drop what the text does not contain: spaces and punctuation (，。、「」 …).
+
+    >>> clean_query(" 不鼓，不釋。")
+    '不鼓不釋'
+    """
+    return "".join(c for c in query if unicodedata.category(c)[0] in "LN")
+
+
+@functools.cache
+def _folded(key: str) -> tuple[str, ...]:
+    return tuple(fold(p.text) for p in load_chapter(key).passages)
+
+
+def search(query: str, chapters: list[str] | None = None) -> list[Hit]:
+    """Passages containing ``query`` after folding, in text order (鄉射, 燕, 大射).
+
+    ``chapters`` limits the search (keys or names); an empty query raises EmptyQuery.
+
+    >>> len(search("鄉射之禮")) >= 1
+    True
+    """
+    q = clean_query(query)
+    if not q:
+        raise EmptyQuery(f"the query {query!r} has no characters to search for")
+    fq = fold(q)
+    keys = [chapter_key(c) for c in chapters] if chapters else list(CHAPTER_KEYS)
+    hits = []
+    for key in keys:
+        ch = load_chapter(key)
+        for p, text in zip(ch.passages, _folded(key), strict=True):
+            spans = []
+            i = text.find(fq)
+            while i >= 0:
+                spans.append((i, i + len(fq)))
+                i = text.find(fq, i + 1)
+            if spans:
+                hits.append(Hit(p.id, p, spans[0], tuple(spans)))
+    return hits
