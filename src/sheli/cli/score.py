@@ -1,0 +1,146 @@
+"""``sheli score``: the 釋獲者's announcement (告獲) for given counts, or for a recorded file.
+
+``sheli score RIGHT LEFT`` prints the announcement in the text's words (xiangshe:203–204).
+``sheli score --outcomes FILE`` checks a recorded outcomes file and prints, round by round,
+what was counted (釋獲), the announcement and who drinks.
+
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(score, ["19", "14"]).output
+'右賢於左二純一奇\\n'
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from sheli.scoring import (
+    OutcomesError,
+    RecordedOutcomes,
+    announce,
+    count_layout,
+    count_procedure,
+    drinking,
+    load_outcomes,
+    losers,
+    pure_odd,
+    release,
+    side_of,
+    to_chinese,
+)
+
+_SIDE = {"right": "右", "left": "左", None: "—"}
+
+
+def _explain(console: Console, right: int, left: int) -> None:
+    diff = abs(right - left)
+    pure, odd = pure_odd(diff)
+    table = Table(show_header=False, box=None)
+    table.add_row("右獲 (上射)", f"{right} 算 = {_layout(right)}", "xiangshe:193–198")
+    table.add_row("左獲 (下射)", f"{left} 算 = {_layout(left)}", "xiangshe:199–201")
+    table.add_row("賢獲", f"{diff} 算 = {pure} 純 {odd} 奇", "xiangshe:202 注「齊之而取其餘」")
+    held = "左右皆執一算" if right == left else f"執賢獲{to_chinese(diff)}算"
+    table.add_row("告于賓", f"{announce(right, left)}  ({held})", "xiangshe:203–204")
+    loser = losers(right, left)
+    table.add_row(
+        "飲不勝者",
+        f"{_SIDE[loser]} ({'上射' if loser == 'right' else '下射'})"
+        if loser
+        else "鈞: no 不勝者 (sheli's reading; the text is silent)",
+        "xiangshe:205–220",
+    )
+    console.print(table)
+
+
+def _layout(n: int) -> str:
+    lay = count_layout(n)
+    parts = []
+    if lay.heaps:
+        parts.append(f"{lay.heaps} 委 of 十純")
+    if lay.rest_pures:
+        parts.append(f"{lay.rest_pures} 純 横")
+    if lay.odd:
+        parts.append("1 奇")
+    return ", ".join(parts) or "none"
+
+
+def _print_count(console: Console, right: int, left: int) -> None:
+    for side, n in (("right", right), ("left", left)):
+        for act in count_procedure(n, side):
+            console.print(f"  {act.cite}  {act.jing}　{act.description}", highlight=False)
+
+
+def _score_file(console: Console, path: Path, explain: bool) -> None:
+    try:
+        outcomes: RecordedOutcomes = load_outcomes(path)
+    except OutcomesError as exc:
+        raise click.ClickException(str(exc)) from None
+    for warning in outcomes.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    counts: dict[int, dict[str, int]] = defaultdict(lambda: {"right": 0, "left": 0})
+    hits: dict[int, int] = defaultdict(int)
+    pairs: dict[int, list[str]] = defaultdict(list)
+    for o in outcomes.entries.values():
+        counted, _ = release(o.round, o.hit, o.on_beat)
+        hits[o.round] += o.hit
+        if o.pair not in pairs[o.round]:
+            pairs[o.round].append(o.pair)
+        if counted:
+            counts[o.round][side_of(o.archer)] += 1
+    for rnd in sorted({o.round for o in outcomes.entries.values()}):
+        if rnd == 1:
+            click.echo(f"round 1: {hits[1]} hit(s), 獲而未釋獲 (xiangshe:150)")
+            continue
+        right, left = counts[rnd]["right"], counts[rnd]["left"]
+        click.echo(f"round {rnd}: 右 {right} 左 {left}  {announce(right, left)}")
+        if explain:
+            _explain(console, right, left)
+            for d in drinking(right, left, pairs[rnd]):
+                extra = "" if d.partner_ascends else " (耦不升)"
+                console.print(f"  {d.order}. {d.name} {d.rank}{extra}", highlight=False)
+
+
+@click.command()
+@click.argument("right", type=click.IntRange(min=0), required=False)
+@click.argument("left", type=click.IntRange(min=0), required=False)
+@click.option(
+    "--outcomes",
+    "outcomes_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A recorded outcomes file (CSV or JSON) to check and score round by round.",
+)
+@click.option(
+    "--explain", "-e", is_flag=True, help="Show the 純 and 奇, the layout and who drinks."
+)
+@click.option("--count", "-c", "show_count", is_flag=True, help="Show the 數獲 act by act.")
+def score(
+    right: int | None,
+    left: int | None,
+    outcomes_file: Path | None,
+    explain: bool,
+    show_count: bool,
+) -> None:
+    """Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射).
+
+    \b
+    sheli score 19 14        → 右賢於左二純一奇   (xiangshe:203)
+    sheli score 7 7          → 左右鈞             (xiangshe:204)
+    sheli score --outcomes shots.csv -e
+    """
+    console = Console(highlight=False)
+    if outcomes_file is not None:
+        if right is not None or left is not None:
+            raise click.UsageError("give either RIGHT LEFT or --outcomes FILE, not both")
+        _score_file(console, outcomes_file, explain)
+        return
+    if right is None or left is None:
+        raise click.UsageError("give the counts RIGHT LEFT (e.g. `sheli score 19 14`)")
+    click.echo(announce(right, left))
+    if explain:
+        _explain(console, right, left)
+    if show_count:
+        _print_count(console, right, left)

@@ -1,0 +1,75 @@
+"""Layer 5, scoring: 釋獲, 數獲, 告獲 and 飲不勝者 as 鄉射禮 does them.
+
+- :mod:`~sheli.scoring.rules`: :func:`release` (is a hit counted, xiangshe:150/184/248),
+  :func:`count_procedure` (數獲, xiangshe:193–201), :func:`announce` (告獲, xiangshe:203–204),
+  :func:`losers`;
+- :mod:`~sheli.scoring.tally`: the 筭 as objects (:class:`Tally`);
+- :mod:`~sheli.scoring.outcomes`: where each arrow's outcome comes from
+  (:class:`SeededOutcomes`, :class:`RecordedOutcomes`, :func:`load_outcomes`);
+- :mod:`~sheli.scoring.drinking`: 飲不勝者 with its special cases (xiangshe:205–220);
+- :func:`to_chinese`: the numerals of the announcement.
+
+See docs/scoring.md for the rules with their cites and the outcomes file format.
+
+>>> announce(19, 14)
+'右賢於左二純一奇'
+>>> announce(7, 7)
+'左右鈞'
+"""
+
+from sheli.scoring.drinking import Drink, drinking, rank_of
+from sheli.scoring.numerals import to_chinese
+from sheli.scoring.outcomes import (
+    FIELDS,
+    Outcome,
+    OutcomesError,
+    OutcomeSource,
+    RecordedOutcomes,
+    SeededOutcomes,
+    load_outcomes,
+)
+from sheli.scoring.rules import (
+    CountAction,
+    CountLayout,
+    announce,
+    count_layout,
+    count_procedure,
+    losers,
+    pure_odd,
+    release,
+    release_rule,
+    release_rules,
+    replay_count,
+    side_of,
+    winner,
+)
+from sheli.scoring.tally import Tally, TallyError
+
+__all__ = [
+    "FIELDS",
+    "CountAction",
+    "CountLayout",
+    "Drink",
+    "Outcome",
+    "OutcomeSource",
+    "OutcomesError",
+    "RecordedOutcomes",
+    "SeededOutcomes",
+    "Tally",
+    "TallyError",
+    "announce",
+    "count_layout",
+    "count_procedure",
+    "drinking",
+    "load_outcomes",
+    "losers",
+    "pure_odd",
+    "rank_of",
+    "release",
+    "release_rule",
+    "release_rules",
+    "replay_count",
+    "side_of",
+    "to_chinese",
+    "winner",
+]
