@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from sheli.text.variants import fold, normalise  # noqa: E402
+from sheli.text.variants import fold, normalise, to_traditional  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"
@@ -67,6 +67,7 @@ CHAPTER_SEEDS: dict[str, list[tuple[str, bool]]] = {
     "yan": [("002", True), ("003", False)],
     "dashe": [("003", False)],
 }
+SIMPLIFIED = {"003"}
 TITLES = {"xiangshe": "鄉射禮第五", "yan": "燕禮第六", "dashe": "大射儀第七"}
 JI_STARTS = {"xiangshe": 310, "yan": 158}  # first passage of the 記 (corpus README)
 
@@ -81,8 +82,9 @@ class Stream:
     """A seed's Han characters, raw and folded, position for position."""
 
     name: str
-    raw: str
-    folded: str
+    raw: str  # traditional: 003 after OpenCC s2t
+    folded: str  # folded from the seed's own characters
+    orig: str = ""  # the seed's own characters (simplified for 003)
     index: dict[str, list[int]] = field(default_factory=dict)
     cursor: int = 0
 
@@ -90,8 +92,13 @@ class Stream:
     def from_text(cls, name: str, text: str) -> Stream:
         # 004 carries 四庫 editors' notes in brackets: not the text.
         text = re.sub(r"\(案[^)]*\)", "", text)
-        raw = "".join(c for c in text if is_han(c))
-        s = cls(name, raw, fold(raw))
+        orig = "".join(c for c in text if is_han(c))
+        raw = orig
+        if name in SIMPLIFIED:
+            # Phrase-aware OpenCC s2t; the corpus then decides where s2t had to guess.
+            conv = to_traditional(orig)
+            raw = conv if len(conv) == len(orig) else "".join(to_traditional(c) for c in orig)
+        s = cls(name, raw, fold(orig), orig)
         for i in range(len(raw) - 2):
             s.index.setdefault(s.folded[i : i + 3], []).append(i)
         return s
@@ -238,7 +245,7 @@ def transcribe(
     streams: dict[str, Stream],
     known: dict[str, list[KnownDiff]],
     stats: collections.Counter[str],
-    others: list[str],
+    others: list[Stream],
 ) -> list[Row]:
     """Transcribe one chapter, passage by passage (see the module docstring)."""
     corpus_lines = (CORPUS / f"yili-jing-{chapter}.txt").read_text(encoding="utf-8").splitlines()
@@ -255,8 +262,12 @@ def transcribe(
             if m is None:
                 continue
             span = streams[name].folded[m.start : m.end]
-            if m.edits and any(span in o for o in others):
-                # 003 interleaves the chapters: this is another chapter's parallel passage.
+            if m.edits and any(
+                (o := find(other, span, False)) is not None and o.edits < m.edits
+                for other in others
+            ):
+                # 003 interleaves the chapters: the seed's paragraph is another chapter's
+                # parallel passage (燕禮 and 大射 share much), closer to that one than to this.
                 stats["rejected:other-chapter-parallel"] += 1
                 continue
             cands.append((m.edits, rank, m))
@@ -275,22 +286,25 @@ def transcribe(
         notes = []
         for tag, p0, p1, w0, w1 in m.ops:
             ref, seed_raw = target[p0:p1], st.raw[w0:w1]
+            seed_own = st.orig[w0:w1]
             if tag == "equal":
                 for c_c, c_s in zip(ref, seed_raw, strict=True):
                     if c_c == c_s:
                         stats["chars:identical"] += 1
                     elif normalise(c_c) == normalise(c_s):
                         stats["chars:graphic-variant"] += 1
-                    elif m.seed == "003":
-                        stats["chars:s2t-decided-by-corpus"] += 1
+                    elif m.seed in SIMPLIFIED:
+                        stats["chars:s2t-ambiguity-decided-by-corpus"] += 1
+                        stats[f"pair:{c_s}→{c_c}"] += 1
                     else:
                         stats["chars:form-decided-by-corpus"] += 1
+                        stats[f"pair:{c_s}→{c_c}"] += 1
                 out.append(normalise(ref))
                 continue
             # A seed defect (typo, garbling, another edition's reading): the proof-read
             # reading stands, and the note says what the seed had.
             out.append(normalise(ref))
-            notes.append(f"seed:{m.seed} {seed_raw or '∅'}→{ref or '∅'}")
+            notes.append(f"seed:{m.seed} {seed_own or '∅'}→{ref or '∅'}")
             stats["diff:corrected-from-corpus"] += 1
         stats[f"source:seed:{m.seed}"] += 1
         note = "; ".join(notes) + (differs if not notes else "; " + differs.strip(" ()"))
@@ -355,7 +369,7 @@ def main() -> None:
     }
     known = load_known()
     joined = {
-        c: fold((CORPUS / f"yili-jing-{c}.txt").read_text(encoding="utf-8").replace("\n", ""))
+        c: Stream.from_text(c, (CORPUS / f"yili-jing-{c}.txt").read_text(encoding="utf-8"))
         for c in TITLES
     }
     for chapter in ("xiangshe", "yan", "dashe"):
