@@ -1,0 +1,377 @@
+"""Scoring: 釋獲, 數獲, 告獲, the 筭 as objects and 飲不勝者 (sheli.scoring)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sheli.cli import cli
+from sheli.scoring import (
+    Tally,
+    TallyError,
+    announce,
+    count_layout,
+    count_procedure,
+    drinking,
+    losers,
+    release,
+    release_rules,
+    replay_count,
+    side_of,
+    to_chinese,
+)
+
+# ---------------------------------------------------------------- numerals
+
+_VALUE = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+
+
+def _from_chinese(text: str) -> int:
+    """An independent reader of the numerals to_chinese writes (for the round trip)."""
+    total, digit = 0, None
+    for ch in text.replace("有", ""):
+        if ch in _VALUE:
+            digit = _VALUE[ch]
+        else:
+            total += (1 if digit is None else digit) * {"十": 10, "百": 100, "千": 1000}[ch]
+            digit = None
+    return total + (digit or 0)
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [(1, "一"), (2, "二"), (9, "九"), (10, "十"), (11, "十一"), (19, "十九"), (20, "二十"),
+     (40, "四十"), (99, "九十九"), (100, "百"), (101, "百有一"), (110, "百一十"),
+     (120, "百二十"), (200, "二百"), (1000, "千")],
+)  # fmt: skip
+def test_to_chinese_known_values(n: int, text: str) -> None:
+    assert to_chinese(n) == text
+
+
+@given(st.integers(min_value=1, max_value=9999))
+def test_to_chinese_round_trips(n: int) -> None:
+    assert _from_chinese(to_chinese(n)) == n
+
+
+@pytest.mark.parametrize("bad", [-1, 10000])
+def test_to_chinese_refuses_out_of_range(bad: int) -> None:
+    with pytest.raises(ValueError):
+        to_chinese(bad)
+
+
+# ---------------------------------------------------------------- announcement
+
+
+@pytest.mark.parametrize(
+    ("right", "left", "said"),
+    [
+        (19, 14, "右賢於左二純一奇"),
+        (14, 19, "左賢於右二純一奇"),
+        (7, 7, "左右鈞"),
+        (0, 0, "左右鈞"),
+        (1, 0, "右賢於左一奇"),
+        (0, 2, "左賢於右一純"),
+        (24, 0, "右賢於左十二純"),
+        (40, 1, "右賢於左十九純一奇"),
+    ],
+)
+def test_announce_examples(right: int, left: int, said: str) -> None:
+    assert announce(right, left) == said
+
+
+_ANNOUNCEMENT = re.compile(r"^(右賢於左|左賢於右)(?:(.+)純)?(一奇)?$")
+
+
+@given(st.integers(0, 200), st.integers(0, 200))
+def test_announcement_gives_back_the_difference(right: int, left: int) -> None:
+    said = announce(right, left)
+    if right == left:
+        assert said == "左右鈞"
+        return
+    m = _ANNOUNCEMENT.match(said)
+    assert m, said
+    assert m.group(1) == ("右賢於左" if right > left else "左賢於右")
+    pures = _from_chinese(m.group(2)) if m.group(2) else 0
+    odd = 1 if m.group(3) else 0
+    assert pures * 2 + odd == abs(right - left)
+    assert said != m.group(1)  # a winner always has something to announce
+
+
+@pytest.mark.parametrize("bad", [(-1, 0), (0, -3), (True, 0), (1.5, 0)])
+def test_announce_refuses_non_counts(bad: tuple[object, object]) -> None:
+    with pytest.raises(ValueError):
+        announce(*bad)  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 200), st.integers(0, 200))
+def test_losers_is_the_side_that_did_not_win(right: int, left: int) -> None:
+    loser = losers(right, left)
+    if right == left:
+        assert loser is None
+    else:
+        assert loser == ("left" if right > left else "right")
+
+
+# ---------------------------------------------------------------- release (釋獲)
+
+
+@pytest.mark.parametrize(
+    ("args", "counted", "cite"),
+    [
+        ((1, True, None), False, "xiangshe:150"),
+        ((1, False, None), False, "xiangshe:150"),
+        ((1, True, True), False, "xiangshe:150"),
+        ((2, True, None), True, "xiangshe:186"),
+        ((2, True, False), True, "xiangshe:186"),  # the drum does not matter in round 2
+        ((2, False, None), False, "xiangshe:184"),
+        ((3, True, True), True, "xiangshe:250"),
+        ((3, True, False), False, "xiangshe:248"),
+        ((3, True, None), False, "xiangshe:248"),
+        ((3, False, True), False, "xiangshe:184"),
+    ],
+)
+def test_release_cases(args: tuple[int, bool, bool | None], counted: bool, cite: str) -> None:
+    got, reason = release(*args)
+    assert got is counted
+    assert reason.endswith(f"({cite})")
+
+
+def test_release_reasons_are_the_texts_words() -> None:
+    assert release(2, False, None)[1].startswith("不貫不釋")
+    assert release(3, True, False)[1].startswith("不鼓不釋")
+    assert release(1, True, None)[1].startswith("獲而未釋獲")
+
+
+@given(st.integers(1, 3), st.booleans(), st.sampled_from([True, False, None]))
+def test_release_decides_every_shot(rnd: int, hit: bool, on_beat: bool | None) -> None:
+    counted, _ = release(rnd, hit, on_beat)
+    # a 筭 only for a hit, never in round 1, and in round 3 only on the drum
+    assert counted == ((hit and rnd == 2) or (hit and rnd == 3 and on_beat is True))
+
+
+def test_release_refuses_a_fourth_round() -> None:
+    with pytest.raises(ValueError):
+        release(4, True, True)
+
+
+def test_side_of() -> None:
+    assert side_of("上射") == "right"
+    assert side_of("下射") == "left"
+    with pytest.raises(ValueError):
+        side_of("司射")
+
+
+# ---------------------------------------------------------------- 數獲
+
+
+@given(st.integers(0, 200), st.sampled_from(["right", "left", "右", "左"]))
+def test_count_procedure_moves_every_rod_exactly_once(n: int, side: str) -> None:
+    actions = count_procedure(n, side)
+    layout = count_layout(n)
+    ends = replay_count(actions, n)  # raises if the ground or hand is not emptied
+    assert sum(ends.values()) == n
+    assert ends.get("odd", 0) == layout.odd
+    assert ends.get("rest", 0) == 2 * layout.rest_pures
+    heaps = {k: v for k, v in ends.items() if k.startswith("heap")}
+    assert len(heaps) == layout.heaps
+    assert all(v == 20 for v in heaps.values())  # 十純則縮而委之
+
+
+@given(st.integers(0, 200))
+def test_right_takes_by_pure_left_gathers_at_once(n: int) -> None:
+    right = count_procedure(n, "right")
+    left = count_procedure(n, "left")
+    # 一純以取實于左手 (xiangshe:195) … 坐兼歛算實于左手 (xiangshe:200)
+    assert [a.count for a in right if a.kind == "take"] == [2] * (n // 2)
+    assert [a.count for a in left if a.kind == "gather"] == ([n] if n else [])
+    # 一純以委 (xiangshe:200): on the left every 純 is laid on its own
+    assert all(a.count in (1, 2) for a in left if a.kind == "lay")
+    assert right[0].cite == "xiangshe:193" and left[0].cite == "xiangshe:199"
+
+
+def test_count_of_forty_seven_right() -> None:
+    lays = [(a.count, a.dest, a.form) for a in count_procedure(47, "right") if a.kind == "lay"]
+    assert lays == [(20, "heap 1", "縮"), (20, "heap 2", "縮"), (6, "rest", "横"), (1, "odd", "縮")]
+    apart = [a for a in count_procedure(47, "right") if a.kind == "set_apart"]
+    assert [a.cite for a in apart] == ["xiangshe:196", "xiangshe:196"]  # 每委異之
+
+
+def test_count_procedure_refuses_bad_input() -> None:
+    with pytest.raises(ValueError):
+        count_procedure(-1, "right")
+    with pytest.raises(ValueError):
+        count_procedure(3, "middle")
+
+
+# ---------------------------------------------------------------- the 筭 as objects
+
+
+def _round(tally: Tally, pairs: list[list[tuple[str, bool]]]) -> None:
+    """Each pair: the 中's eight taken, a 筭 per counted hit, the rest 反委 (xiangshe:185–187)."""
+    for shots in pairs:
+        tally.take_eight()
+        for archer, counted in shots:
+            if counted:
+                tally.release(side_of(archer))
+        tally.return_rest()
+
+
+shots_strategy = st.lists(
+    st.lists(st.tuples(st.sampled_from(["上射", "下射"]), st.booleans()), min_size=8, max_size=8),
+    min_size=1,
+    max_size=10,
+)
+
+
+@given(shots_strategy)
+def test_tally_counts_what_was_released_and_keeps_every_rod(pairs: list) -> None:
+    tally = Tally()
+    tally.set_up()
+    _round(tally, pairs)
+    expected_right = sum(c for shots in pairs for a, c in shots if a == "上射")
+    expected_left = sum(c for shots in pairs for a, c in shots if a == "下射")
+    assert tally.count() == (expected_right, expected_left)
+    assert sum(tally.snapshot().values()) == 80
+    assert tally.vessel <= 8
+    held = tally.hold_winning()
+    assert held == (abs(expected_right - expected_left) or (2 if expected_right else 0))
+    tally.gather()
+    assert tally.snapshot() == {
+        "vessel": 8, "pile": 72, "hand": 0, "right": 0, "left": 0, "unplaced": 0,
+    }  # fmt: skip
+    assert tally.announcement() == announce(expected_right, expected_left)
+
+
+def test_tally_refuses_what_the_text_does_not_allow() -> None:
+    tally = Tally()
+    with pytest.raises(TallyError):
+        tally.take_eight()  # the 中 is not set up yet
+    tally.set_up()
+    with pytest.raises(TallyError):
+        tally.set_up()
+    tally.take_eight()
+    with pytest.raises(TallyError):
+        tally.take_eight()  # must 反委 first
+    for _ in range(8):
+        tally.release("right")
+    with pytest.raises(TallyError):
+        tally.release("left")  # the eight are spent
+    assert tally.return_rest() == 0
+
+
+def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
+    # 箭籌八十, 注「略以十耦爲正」(xiangshe:378)
+    tally = Tally()
+    tally.set_up()
+    _round(tally, [[("上射", True), ("下射", True)] * 4 for _ in range(10)])
+    assert tally.count() == (40, 40)
+    assert Tally.for_pairs(11).total == 88
+
+
+# ---------------------------------------------------------------- 飲不勝者
+
+
+def test_three_pairs_drink_first_with_their_winner() -> None:
+    ds = drinking(10, 3, ["衆耦1", "上耦", "次耦", "下耦"])
+    assert [d.name for d in ds] == ["上耦下射", "次耦下射", "下耦下射", "衆耦1下射"]
+    assert all(d.partner_ascends and d.bow == "弛弓" for d in ds)
+    assert ds[0].poured_by == "勝者之弟子" and ds[1].poured_by == "執爵者"  # xiangshe:206, 214
+
+
+def test_guest_host_and_dafu_special_cases() -> None:
+    pairs = ["上耦", "次耦", "下耦", "賓耦", "大夫耦1", "衆耦1"]
+    left_loses = {d.name: d for d in drinking(12, 2, pairs)}
+    host, dafu = left_loses["賓耦下射"], left_loses["大夫耦1下射"]
+    assert host.rank == "主人" and host.bow is None and not host.partner_ascends
+    assert "xiangshe:360" in host.cites  # 主人亦飲于西階上
+    assert dafu.rank == "大夫" and dafu.bow is None and not dafu.partner_ascends  # 耦不升
+    assert dafu.cup.endswith("以授于席前")
+    right_loses = {d.name: d for d in drinking(2, 12, pairs)}
+    guest, partner = right_loses["賓耦上射"], right_loses["大夫耦1上射"]
+    assert guest.rank == "賓" and guest.bow is None
+    # 若大夫之耦不勝則亦執弛弓特升飲 (xiangshe:219)
+    assert partner.rank == "大夫之耦" and partner.bow == "弛弓" and not partner.partner_ascends
+    assert partner.cites == ("xiangshe:219",)
+    order = [d.name for d in drinking(2, 12, pairs)]
+    assert order == ["上耦上射", "次耦上射", "下耦上射", "賓耦上射", "大夫耦1上射", "衆耦1上射"]
+
+
+def test_no_one_drinks_when_even() -> None:
+    assert drinking(5, 5, ["上耦", "賓耦"]) == []
+
+
+# ---------------------------------------------------------------- against the corpus
+
+_FOLD = str.maketrans({"竒": "奇", "筭": "算", "于": "於", "橫": "横", "爲": "為"})
+
+
+def _jing(corpus_dir) -> list[str]:
+    lines = (corpus_dir / "yili-jing-xiangshe.txt").read_text("utf-8").splitlines()
+    return [ln.translate(_FOLD) for ln in lines]
+
+
+def _cited_text(jing: list[str], cites: tuple[str, ...] | list[str]) -> str:
+    return "".join(jing[int(c.split(":")[1]) - 1] for c in cites)
+
+
+def test_release_words_are_in_the_cited_passages(corpus_dir) -> None:
+    jing = _jing(corpus_dir)
+    zhu = {
+        int(row.split("\t")[0]): row.split("\t")[3]
+        for row in (corpus_dir / "yili-zhushu-xiangshe.tsv").read_text("utf-8").splitlines()[1:]
+    }
+    for rule in release_rules():
+        line = int(rule.cite.split(":")[1])
+        source = jing[line - 1] + zhu[line].translate(_FOLD)
+        assert rule.reason.translate(_FOLD) in source, (rule.reason, rule.cite)
+
+
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_count_words_are_in_the_cited_passages(corpus_dir, side: str) -> None:
+    jing = _jing(corpus_dir)
+    for act in count_procedure(47, side):
+        assert act.jing.translate(_FOLD) in _cited_text(jing, [act.cite]), act
+
+
+def test_drinking_words_are_in_the_cited_passages(corpus_dir) -> None:
+    jing = _jing(corpus_dir)
+    pairs = ["上耦", "賓耦", "大夫耦1", "衆耦1"]
+    for d in [*drinking(9, 1, pairs), *drinking(1, 9, pairs)]:
+        assert d.jing.translate(_FOLD) in _cited_text(jing, d.cites), d
+
+
+def test_announcement_forms_are_the_texts(corpus_dir) -> None:
+    jing = _jing(corpus_dir)
+    assert "若右勝則曰右賢於左若左勝則曰左賢於右" in jing[203 - 1]
+    assert "曰左右鈞" in jing[204 - 1]
+
+
+# ---------------------------------------------------------------- CLI
+
+
+@pytest.mark.parametrize(
+    ("args", "out"),
+    [(["19", "14"], "右賢於左二純一奇"), (["7", "7"], "左右鈞"), (["0", "3"], "左賢於右一純一奇")],
+)
+def test_cli_score_prints_the_announcement(args: list[str], out: str) -> None:
+    result = CliRunner().invoke(cli, ["score", *args])
+    assert result.exit_code == 0, result.output
+    assert result.output == out + "\n"
+
+
+def test_cli_score_explain_and_count() -> None:
+    result = CliRunner().invoke(cli, ["score", "19", "14", "--explain", "--count"])
+    assert result.exit_code == 0, result.output
+    assert "xiangshe:203" in result.output
+    assert "十純則縮而委之" not in result.output  # nineteen is fewer than ten 純
+    assert "有餘純則横於下" in result.output and "一純以委" in result.output
+
+
+def test_cli_score_refuses_bad_counts() -> None:
+    assert CliRunner().invoke(cli, ["score", "--", "-1", "2"]).exit_code != 0
+    result = CliRunner().invoke(cli, ["score", "3"])
+    assert result.exit_code != 0 and "RIGHT LEFT" in result.output
