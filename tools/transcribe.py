@@ -166,12 +166,19 @@ class Match:
 
 
 def find(stream: Stream, pf: str, ordered: bool) -> Match | None:
-    """Locate the folded passage ``pf`` in a seed stream."""
-    starts = [stream.cursor, 0] if ordered else [0]
-    for s0 in starts:
-        k = stream.folded.find(pf, s0)
-        if k >= 0:
-            return Match(stream.name, 0, k, k + len(pf), [("equal", 0, len(pf), k, k + len(pf))])
+    """Locate the folded passage ``pf`` in a seed stream.
+
+    An ordered seed is searched only a little way past the previous passage (1000 Han
+    characters for a short passage, 6000 for a long one: 000's 疏 runs long), so that a
+    short passage is not found in a 疏 quotation or in another part of the chapter.
+    """
+    lo, hi = 0, len(stream.folded)
+    if ordered:
+        lo = stream.cursor
+        hi = lo + (1000 if len(pf) < 6 else 6000)
+    k = stream.folded.find(pf, lo, hi)
+    if k >= 0:
+        return Match(stream.name, 0, k, k + len(pf), [("equal", 0, len(pf), k, k + len(pf))])
     if len(pf) < 4:
         return None
     votes: collections.Counter[int] = collections.Counter()
@@ -180,7 +187,8 @@ def find(stream: Stream, pf: str, ordered: bool) -> Match | None:
         if len(hits) > 60:  # a common trigram says nothing
             continue
         for h in hits:
-            votes[h - i] += 1
+            if lo <= h < hi:
+                votes[h - i] += 1
     if not votes:
         return None
     best: Match | None = None
@@ -272,16 +280,19 @@ def transcribe(
                 continue
             cands.append((m.edits, rank, m))
         cands.sort(key=lambda c: (c[0], c[1]))
-        limit = max(2, len(pf) // 10)
-        if not cands or cands[0][0] > limit:
+        if not cands or cands[0][0] > max(2, len(pf) // 10):
             stats["source:corpus:WYG"] += 1
             note = "emended, see known-differences.tsv" if differs else ""
             rows.append(Row(n, kind, "corpus:WYG", normalise(target), note))
             continue
+        # Every ordered seed that carries this passage moves on past it, winner or not;
+        # a short passage (found anywhere in a 疏) does not move the reading position.
+        for edits, rank, c in cands:
+            ok = edits <= max(2, len(pf) // 10) and len(pf) >= 6
+            if CHAPTER_SEEDS[chapter][rank][1] and ok:
+                streams[c.seed].cursor = c.end
         m = cands[0][2]
         st = streams[m.seed]
-        if CHAPTER_SEEDS[chapter][cands[0][1]][1]:
-            st.cursor = m.end
         out: list[str] = []
         notes = []
         for tag, p0, p1, w0, w1 in m.ops:
