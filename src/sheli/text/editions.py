@@ -1,0 +1,649 @@
+"""Import a user's copy of a Kanripo edition: align it, cut its commentary, store it.
+
+``sheli text import FILE`` calls :func:`import_edition`. The file is parsed
+(:mod:`sheli.text.kanripo`), its chapter detected, our passages anchored in it
+(:mod:`sheli.text.align`), and what lies between one passage and the next is cut into
+notes by the edition's own conventions (corpus README §3.2):
+
+- 注疏 (WYG): 注 after the inline marker ``注``; ``音義(…)``; ``疏(…)``.
+- 鄭注 (SBCK): every small-character block is 注.
+- 單疏: no 經; each ``X至Y　釋曰…`` paragraph is placed by its 標起止 (:func:`align_shu`).
+- 集釋: indented lines; a block opening ``鄭注`` is 注, any other is 李如圭's own.
+- 儀禮圖: the bracketed excerpts, cut at ``○``: ``疏曰…`` is 疏, ``今案…`` is 楊復's.
+- 義疏: indented lines, each note headed by its category (正義, 通論, 存疑, 辨正 …).
+
+One JSON file per edition in the data directory (``$SHELI_DATA_DIR`` or the platform's
+user data dir), chapters inside it, written whole to a temporary file and moved into
+place, so a failed import leaves the store as it was.
+
+>>> store_dir().name
+'editions'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sheli.text.align import Alignment, Anchor, Target, align_doc, chapter_targets, fold_text
+from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, read_kanripo
+
+CHAPTERS = ("xiangshe", "yan", "dashe")
+CHAPTER_TITLES = {"xiangshe": "鄉射禮", "yan": "燕禮", "dashe": "大射儀"}
+MIN_SHARE = 0.3  # below this share of passages found, the file is not that chapter
+
+# 義疏's categories of commentary, each heading a note.
+YISHU_LABELS = ("正義", "通論", "存疑", "辨正", "餘論", "總論", "案")
+_COUNT_NOTE = re.compile(r"^經[一二三四五六七八九十百千]+字")  # SBCK's 卷末 character count
+
+
+class ImportFailed(Exception):
+    """An import that cannot go on; the message names the file and what is wrong."""
+
+
+def store_dir() -> Path:
+    """Where imported editions live: ``$SHELI_DATA_DIR/editions`` or the user data dir.
+
+    >>> import os; os.environ["SHELI_DATA_DIR"] = "/tmp/x"; str(store_dir())
+    '/tmp/x/editions'
+    """
+    base = os.environ.get("SHELI_DATA_DIR")
+    if not base:
+        from platformdirs import user_data_dir
+
+        base = user_data_dir("sheli")
+    return Path(base) / "editions"
+
+
+def _edition_path(name: str) -> Path:
+    safe = re.sub(r"[\\/:*?\"<>|\s]+", "_", name).strip("._") or "edition"
+    return store_dir() / f"{safe}.json"
+
+
+# --------------------------------------------------------------------------- notes
+
+
+@dataclass
+class _Note:
+    kind: str
+    parts: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(self.parts).strip()
+
+
+def _runs(chars: Sequence[Char], idxs: Sequence[int]) -> list[tuple[bool, list[int]]]:
+    """Group doc indices into runs: small blocks (merged across printed lines), and large
+    stretches broken wherever characters are skipped or a ○ stands."""
+    runs: list[tuple[bool, list[int]]] = []
+    for i in idxs:
+        c = chars[i]
+        if runs and runs[-1][0] == c.small:
+            if c.small or (runs[-1][1][-1] + 1 == i and not c.ring):
+                runs[-1][1].append(i)
+                continue
+        runs.append((c.small, [i]))
+    return runs
+
+
+def _own(doc: KanripoDoc, a: Anchor) -> set[int]:
+    """The doc indices of the passage itself (its large characters in its span)."""
+    strict = doc.format in ("jishi", "yishu", "tu")
+    pieces = a.pieces or ((a.start, a.end),)
+    out: set[int] = set()
+    for s, e in pieces:
+        for i in range(s, e):
+            c = doc.chars[i]
+            if not c.small and (not strict or not c.indented or len(pieces) == 1):
+                out.add(i)
+    return out
+
+
+def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
+    notes: list[_Note] = []
+    label = ""
+    large_kind = ""
+    zhu, yin, shu = fold_text("注"), fold_text("音義"), fold_text("疏")
+    for small, run in _runs(doc.chars, idxs):
+        text = "".join(doc.chars[i].out for i in run)
+        if small:
+            kind = label or "音義"
+            if notes and notes[-1].kind == kind and not label:
+                notes[-1].parts.append(text)
+            else:
+                notes.append(_Note(kind, [text]))
+            label = ""
+            continue
+        key = fold_text(text)
+        label = ""
+        if key.endswith(yin):
+            label, text, key = "音義", text[:-2], key[:-2]
+        elif key.endswith(shu):
+            label, text, key = "疏", text[:-1], key[:-1]
+        elif key.endswith(zhu) and len(key) > 1:
+            # WYG 006-15a writes 注( for 疏( (corpus README §4): a 注 never stands in brackets
+            label, text, key = "疏", text[:-1], key[:-1]
+        if not text:
+            continue
+        if key.startswith(zhu):
+            large_kind = "注"
+            notes.append(_Note("注", [text[1:]]))
+        elif large_kind == "注" and notes and notes[-1].kind in ("注", "音義"):
+            # 注 resumes after an 音義 block set inside it
+            last = next(n for n in reversed(notes) if n.kind == "注")
+            last.parts.append(text)
+        else:
+            notes.append(_Note("本文", [text]))
+    return notes
+
+
+def _line_notes(
+    doc: KanripoDoc, idxs: list[int], classify: Callable[[str], str | None]
+) -> list[_Note]:
+    """Notes made of whole lines: ``classify(line_text)`` names a kind when a line opens one."""
+    notes: list[_Note] = []
+    prev_line = -1
+    in_small = False
+    for i in idxs:
+        c = doc.chars[i]
+        if c.line != prev_line and not c.small:
+            rest = "".join(doc.chars[j].ch for j in idxs if doc.chars[j].line == c.line)[:8]
+            kind = classify(rest)
+            if kind or not notes:
+                notes.append(_Note(kind or "本文"))
+        elif not notes:
+            notes.append(_Note("本文"))
+        if c.small and not in_small:
+            notes[-1].parts.append("(")
+        if not c.small and in_small:
+            notes[-1].parts.append(")")
+        in_small = c.small
+        notes[-1].parts.append(c.out)
+        prev_line = c.line
+    if in_small and notes:
+        notes[-1].parts.append(")")
+    return notes
+
+
+def _strip_label(notes: list[_Note], labels: dict[str, str]) -> list[_Note]:
+    for n in notes:
+        text = n.text()
+        for lab in labels:
+            if text.startswith(lab):
+                n.parts = [text[len(lab) :]]
+                break
+    return notes
+
+
+def _cut_jishi(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
+    def classify(line: str) -> str | None:
+        if line.startswith("鄭注"):
+            return "注"
+        if line.startswith("鄭目"):
+            return "目錄"
+        if line.startswith("右"):
+            return "章"
+        return None
+
+    notes = _line_notes(doc, idxs, classify)
+    for n in notes:
+        if n.kind == "本文" and doc.chars[idxs[0]].indented:
+            n.kind = "集釋"
+    return _strip_label(notes, {"鄭注": ""})
+
+
+def _cut_yishu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
+    def classify(line: str) -> str | None:
+        for lab in YISHU_LABELS:
+            if line.startswith(lab) and not (lab == "案" and line.startswith("案今")):
+                return lab
+        if line.startswith("右"):
+            return "章"
+        return None
+
+    notes = _line_notes(doc, idxs, classify)
+    for n in notes:
+        text = n.text()
+        if n.kind in YISHU_LABELS and n.kind != "案":
+            n.parts = [text[len(n.kind) :]]
+    return notes
+
+
+_YIN = re.compile(r"^[^○]{1,3}(音[^○]{1,2}|[^○]{2}反)")
+
+
+def _cut_tu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
+    notes: list[_Note] = []
+    for small, run in _runs(doc.chars, idxs):
+        if not small:
+            text = "".join(doc.chars[i].out for i in run)
+            if text == "記":
+                continue  # the 「○記」 that introduces a moved 記 passage
+            notes.append(_Note("章" if text.startswith("右") else "本文", [text]))
+            continue
+        pieces: list[list[str]] = [[]]
+        for i in run:
+            if doc.chars[i].ring and pieces[-1]:
+                pieces.append([])
+            pieces[-1].append(doc.chars[i].out)
+        for piece in pieces:
+            text = "".join(piece)
+            if text.startswith("疏曰"):
+                notes.append(_Note("疏", [text[2:]]))
+            elif text.startswith(("今案", "今按", "愚案", "愚按")):
+                notes.append(_Note("圖", [text]))
+            elif len(text) <= 24 and _YIN.match(text):
+                notes.append(_Note("音義", [text]))
+            else:
+                notes.append(_Note("注", [text]))
+    return notes
+
+
+def _cut_zhengzhu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
+    notes: list[_Note] = []
+    for small, run in _runs(doc.chars, idxs):
+        text = "".join(doc.chars[i].out for i in run)
+        if small and _COUNT_NOTE.match(text):
+            continue
+        kind = "注" if small else "本文"
+        if notes and notes[-1].kind == kind == "注":
+            notes[-1].parts.append(text)
+        else:
+            notes.append(_Note(kind, [text]))
+    return notes
+
+
+_CUTTERS = {
+    "zhushu": _cut_zhushu,
+    "zhengzhu": _cut_zhengzhu,
+    "jishi": _cut_jishi,
+    "yishu": _cut_yishu,
+    "tu": _cut_tu,
+}
+
+
+def build_notes(doc: KanripoDoc, al: Alignment) -> dict[str, list[dict[str, str]]]:
+    """Cut the commentary after each anchored passage into notes ``{kind, text}``.
+
+    A passage's commentary is what stands between it and the next anchored passage in the
+    edition's own order (which for 儀禮圖's moved 記 is not ours).
+    """
+    order = sorted(al.anchors, key=lambda a: a.start)
+    out: dict[str, list[dict[str, str]]] = {}
+    cut = _CUTTERS[doc.format]
+    for k, a in enumerate(order):
+        hi = order[k + 1].start if k + 1 < len(order) else len(doc.chars)
+        own = _own(doc, a)
+        idxs = [i for i in range(a.start, hi) if i not in own]
+        if not idxs:
+            continue
+        notes = [n for n in cut(doc, idxs) if n.text()]
+        if notes:
+            out.setdefault(a.pid, []).extend({"kind": n.kind, "text": n.text()} for n in notes)
+    return out
+
+
+# --------------------------------------------------------------------------- 單疏
+
+
+@dataclass
+class ShuParagraph:
+    head: str  # the 標起止 as printed
+    body: str  # 釋曰…
+    pid: str | None  # where it was placed
+    how: str  # 經, 注, 注(ref), unplaced
+
+
+def _shu_paragraphs(doc: KanripoDoc) -> list[tuple[str, str]]:
+    pieces: list[list[str]] = []
+    for c in doc.chars:
+        if c.gap_before or not pieces:
+            pieces.append([])
+        pieces[-1].append(c.out)
+    texts = ["".join(p) for p in pieces]
+    heads = [
+        k
+        for k in range(len(texts) - 1)
+        if texts[k + 1].startswith("釋曰") and not texts[k].startswith("釋曰")
+    ]
+    out = []
+    for n, k in enumerate(heads):
+        end = heads[n + 1] if n + 1 < len(heads) else len(texts)
+        out.append((texts[k], "　".join(texts[k + 1 : end])))
+    return out
+
+
+def _splits(head: str) -> list[tuple[str, str]]:
+    """「X至Y」 read every way the 至 allows, whole head first."""
+    out = [(head, "")]
+    out += [
+        (head[:i], head[i + 1 :])
+        for i, ch in enumerate(head)
+        if ch == "至" and 0 < i < len(head) - 1
+    ]
+    return out
+
+
+def align_shu(
+    doc: KanripoDoc,
+    chapter: str,
+    targets: Sequence[Target],
+    zhu_ref: dict[str, str] | None = None,
+) -> tuple[Alignment, list[ShuParagraph]]:
+    """Place the 單疏's paragraphs by their 標起止, in order.
+
+    A 經 head 「X至Y」 covers the passages from the one beginning X to the one ending Y;
+    its 疏 goes to the last of them, where 注疏 prints it. A 注 head 「注X至Y」 is placed
+    on the passage whose 注 begins X and ends Y; that needs the 注 of another edition
+    (``zhu_ref``: passage id → 注). Without it the paragraph goes with the 經 unit before
+    it and is reported as placed by order only.
+    """
+    keys = [fold_text(t.text) for t in targets]
+    ref = {k: fold_text(v) for k, v in (zhu_ref or {}).items()}
+    pidx = {t.pid: i for i, t in enumerate(targets)}
+    covered: dict[int, str] = {}
+    paras: list[ShuParagraph] = []
+    cursor = 0
+    unit_start = 0
+    last = -1
+
+    def find_jing(h: str, lo: int, hi: int) -> tuple[int, int] | None:
+        for x, y in _splits(h):
+            for j in range(lo, hi):
+                if not keys[j].startswith(x):
+                    continue
+                if not y:
+                    if keys[j] == x or len(x) >= 2:
+                        return j, j
+                    continue
+                if y in keys[j][len(x) :] and keys[j].endswith(y):
+                    return j, j
+                for k in range(j + 1, min(j + 30, len(keys))):
+                    if keys[k].endswith(y):
+                        return j, k
+                if y in keys[j][len(x) :]:
+                    return j, j
+        return None
+
+    def find_zhu(h: str, lo: int, hi: int) -> int | None:
+        for x, y in _splits(h):
+            for m in range(lo, hi):
+                z = ref.get(targets[m].pid)
+                if z and z.startswith(x) and (z.endswith(y) if y else True):
+                    return m
+        return None
+
+    for head, body in _shu_paragraphs(doc):
+        h = fold_text(head)
+        jing_h, zhu_h = h, ""
+        if h.startswith(fold_text("注")):
+            jing_h, zhu_h = "", h[1:]
+        elif fold_text("注") in h[1:]:
+            cut = h.index(fold_text("注"), 1)
+            if find_jing(h[:cut], cursor, min(cursor + 40, len(keys))):
+                jing_h, zhu_h = h[:cut], h[cut + 1 :]
+        pid: str | None = None
+        how = "unplaced"
+        if jing_h:
+            got = find_jing(jing_h, cursor, min(cursor + 40, len(keys))) or find_jing(
+                jing_h, max(0, cursor - 3), len(keys)
+            )
+            if got:
+                j, k = got
+                for n in range(j, k + 1):
+                    covered.setdefault(n, "標起止")
+                pid, how = targets[k].pid, "經"
+                unit_start, cursor, last = j, k + 1, k
+        if zhu_h and pid is None:
+            m = find_zhu(zhu_h, unit_start, min(cursor + 40, len(keys))) if ref else None
+            if m is not None:
+                covered.setdefault(m, "標起止(注)")
+                pid, how = targets[m].pid, "注"
+                cursor = max(cursor, m + 1)
+                last = m
+            elif last >= 0:
+                pid, how = targets[last].pid, "注(order)"
+        paras.append(ShuParagraph(head, body, pid, how))
+    al = Alignment(chapter)
+    al.anchors = [Anchor(targets[i].pid, i, -1, -1, covered[i]) for i in sorted(covered)]
+    al.unanchored = [t.pid for i, t in enumerate(targets) if i not in covered]
+    del pidx
+    return al, paras
+
+
+# --------------------------------------------------------------------------- import
+
+
+@dataclass
+class ImportReport:
+    """What an import did, for the CLI's report and for ``--json``."""
+
+    file: str
+    edition: str
+    format: str
+    chapter: str
+    passages: int
+    anchored: int
+    unanchored: list[str]
+    notes: int
+    methods: dict[str, int]
+    seconds: float
+    placed_by_order: int = 0  # 單疏 注 paragraphs placed without a 注 reference
+    unplaced: int = 0  # 單疏 paragraphs whose 標起止 was not found
+
+    def as_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def _zhu_reference(chapter: str) -> dict[str, str]:
+    """The 注 of every passage of ``chapter`` from the bundled seeds and imported editions."""
+    ref: dict[str, str] = {}
+    try:
+        from sheli.text.commentary import seed_notes
+
+        for n in seed_notes():
+            if n.kind == "注" and n.passage.startswith(chapter + ":"):
+                ref.setdefault(n.passage, n.text)
+    except ImportError:  # pragma: no cover - commentary is part of the package
+        pass
+    for data in _all_editions():
+        notes = data.get("chapters", {}).get(chapter, {}).get("notes", {})
+        for pid, ns in notes.items():
+            for n in ns:
+                if n["kind"] == "注" and pid not in ref:
+                    ref[pid] = n["text"]
+    return ref
+
+
+def _align(doc: KanripoDoc, chapter: str, targets: Sequence[Target]) -> Alignment:
+    if doc.format == "shu":
+        return align_shu(doc, chapter, targets, _zhu_reference(chapter))[0]
+    return align_doc(doc, chapter, targets)
+
+
+def detect_chapter(
+    doc: KanripoDoc, targets_for: Callable[[str], Sequence[Target]] = chapter_targets
+) -> tuple[str, Alignment]:
+    """The chapter of ``doc``: the one most of whose passages are found in it."""
+    best: tuple[float, str, Alignment] | None = None
+    for ch in CHAPTERS:
+        targets = targets_for(ch)
+        al = _align(doc, ch, targets)
+        share = al.anchored / max(1, len(targets))
+        if best is None or share > best[0]:
+            best = (share, ch, al)
+    assert best is not None
+    if best[0] < MIN_SHARE:
+        raise ImportFailed(
+            f"{doc.path}: a Kanripo {doc.title} file, but not 鄉射禮, 燕禮 or 大射儀: at best "
+            f"{best[2].anchored} passages of {CHAPTER_TITLES[best[1]]} were found in it"
+        )
+    return best[1], best[2]
+
+
+def import_edition(
+    path: str | Path,
+    edition: str | None = None,
+    chapter: str | None = None,
+    *,
+    targets_for: Callable[[str], Sequence[Target]] = chapter_targets,
+) -> ImportReport:
+    """Import one chapter of a Kanripo edition into the store and report on it.
+
+    Raises :class:`ImportFailed` (with file, line and reason) and then writes nothing.
+    """
+    t0 = time.perf_counter()
+    from sheli.text.kanripo import KanripoError
+
+    try:
+        doc = read_kanripo(path)
+    except KanripoError as exc:
+        raise ImportFailed(str(exc)) from None
+    if chapter is None:
+        chapter, al = detect_chapter(doc, targets_for)
+    else:
+        if chapter not in CHAPTERS:
+            raise ImportFailed(f"unknown chapter {chapter!r}: use one of {', '.join(CHAPTERS)}")
+        al = _align(doc, chapter, targets_for(chapter))
+        n = len(targets_for(chapter))
+        if al.anchored < MIN_SHARE * n:
+            raise ImportFailed(
+                f"{doc.path}: only {al.anchored} of the {n} passages of "
+                f"{CHAPTER_TITLES[chapter]} were found in it: is it another chapter?"
+            )
+    targets = targets_for(chapter)
+    placed_by_order = unplaced = 0
+    if doc.format == "shu":
+        al, paras = align_shu(doc, chapter, targets, _zhu_reference(chapter))
+        notes: dict[str, list[dict[str, str]]] = {}
+        for p in paras:
+            if p.pid is None:
+                unplaced += 1
+                continue
+            placed_by_order += p.how == "注(order)"
+            note = {"kind": "疏", "text": f"{p.head}　{p.body}"}
+            if p.how == "注(order)":
+                note["placed"] = "by order only: no 注 reference was available"
+            notes.setdefault(p.pid, []).append(note)
+    else:
+        notes = build_notes(doc, al)
+    name = edition or doc.default_edition
+    record = {
+        "source_file": str(Path(path).resolve()),
+        "imported": datetime.now(UTC).isoformat(timespec="seconds"),
+        "passages": len(targets),
+        "anchored": al.anchored,
+        "unanchored": al.unanchored,
+        "methods": dict(Counter(a.method for a in al.anchors)),
+        "notes": notes,
+    }
+    data = load_edition(name) or {}
+    if data and data.get("format") not in (None, doc.format):
+        raise ImportFailed(
+            f"{doc.path}: edition {name!r} already holds a {data['format']} text; "
+            "give this one another name with --edition"
+        )
+    data.update(
+        {
+            "edition": name,
+            "title": doc.title,
+            "kanripo_id": doc.kid,
+            "format": doc.format,
+            "format_name": FORMAT_NAMES[doc.format],
+        }
+    )
+    data.setdefault("chapters", {})[chapter] = record
+    _write_atomic(_edition_path(name), data)
+    return ImportReport(
+        file=str(path),
+        edition=name,
+        format=doc.format,
+        chapter=chapter,
+        passages=len(targets),
+        anchored=al.anchored,
+        unanchored=list(al.unanchored),
+        notes=sum(len(v) for v in notes.values()),
+        methods=record["methods"],  # type: ignore[arg-type]
+        seconds=round(time.perf_counter() - t0, 3),
+        placed_by_order=placed_by_order,
+        unplaced=unplaced,
+    )
+
+
+def _write_atomic(path: Path, data: dict[str, object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_edition(name: str) -> dict | None:
+    """The stored record of one edition, or None.
+
+    >>> load_edition("no such edition") is None
+    True
+    """
+    p = _edition_path(name)
+    if not p.is_file():
+        return None
+    return json.loads(p.read_text(encoding="utf-8"))
+
+
+def _all_editions() -> list[dict]:
+    d = store_dir()
+    if not d.is_dir():
+        return []
+    out = []
+    for p in sorted(d.glob("*.json")):
+        try:
+            out.append(json.loads(p.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue  # a damaged file is skipped, not fatal to reading the others
+    return out
+
+
+def list_editions() -> list[dict[str, object]]:
+    """A summary of every imported edition: name, format, chapters with counts."""
+    return [
+        {
+            "edition": d.get("edition"),
+            "format": d.get("format"),
+            "title": d.get("title"),
+            "chapters": {
+                ch: {
+                    "anchored": r["anchored"],
+                    "passages": r["passages"],
+                    "notes": sum(len(v) for v in r["notes"].values()),
+                }
+                for ch, r in d.get("chapters", {}).items()
+            },
+        }
+        for d in _all_editions()
+    ]
+
+
+def remove_edition(name: str) -> bool:
+    """Delete an imported edition; False if there was none of that name."""
+    p = _edition_path(name)
+    if not p.is_file():
+        return False
+    p.unlink()
+    return True
+
+
+def all_imported() -> list[dict]:
+    """Every stored edition record (for :mod:`sheli.text.commentary`)."""
+    return _all_editions()
