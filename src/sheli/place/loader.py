@@ -1,0 +1,293 @@
+"""Read a venue from its YAML file in ``sheli/place/data``.
+
+A value in the data may be a number or a small arithmetic expression over the parameters
+(``50 * 弓``) and over fixtures listed above it (``棟.y``, ``西階.x1``), so that the file
+says *why* a coordinate is what it is and the ledger shows the number.
+
+>>> from sheli.place.loader import evaluate
+>>> evaluate("50 * 弓", {"弓": 6.0}, {})
+300.0
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .model import Extent, Fixture, Param, PlaceError, Point, Venue
+
+__all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
+
+# key → data file. The default venue of 鄉射禮 is the 州序 (xiangshe:4 注: 此射於序).
+VENUES: dict[str, str] = {
+    "xie": "州序（榭）— 有堂無室",
+    "xiang": "鄉庠 — 有堂有室",
+}
+_VENUE_ALIASES: dict[str, str] = {
+    "xie": "xie",
+    "序": "xie",
+    "榭": "xie",
+    "州序": "xie",
+    "豫": "xie",
+    "州學": "xie",
+    "xu": "xie",
+    "xiang": "xiang",
+    "庠": "xiang",
+    "鄉庠": "xiang",
+    "乡庠": "xiang",
+    "鄉學": "xiang",
+}
+
+_BINOPS: dict[type, Callable[[float, float], float]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+_ATTRS = ("x", "y", "x0", "y0", "x1", "y1")
+
+
+def evaluate(expr: Any, names: Mapping[str, float], fixtures: Mapping[str, Fixture]) -> float:
+    """The value of a number or an expression of the data files.
+
+    Allowed: numbers, + − × ÷, brackets, parameter names, and ``fixture.x`` / ``.y`` /
+    ``.x0`` / ``.x1`` / ``.y0`` / ``.y1`` (the last four: the fixture's extent).
+
+    >>> evaluate("-(序廣 / 2 + 夾)", {"序廣": 40, "夾": 10}, {})
+    -30.0
+    """
+    if isinstance(expr, bool):
+        raise PlaceError(f"not a number: {expr!r}")
+    if isinstance(expr, (int, float)):
+        return float(expr)
+    if not isinstance(expr, str):
+        raise PlaceError(f"not a number or expression: {expr!r}")
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise PlaceError(f"cannot read the expression {expr!r}: {exc.msg}") from None
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                return float(names[node.id])
+            raise PlaceError(f"unknown parameter '{node.id}' in {expr!r}")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            fname, attr = node.value.id, node.attr
+            if fname not in fixtures:
+                raise PlaceError(f"'{fname}' in {expr!r} is not a fixture listed above this one")
+            if attr not in _ATTRS:
+                raise PlaceError(f"'{fname}.{attr}': use one of .{', .'.join(_ATTRS)}")
+            f = fixtures[fname]
+            if attr in ("x", "y"):
+                return float(getattr(f, attr))
+            if f.extent is None:
+                raise PlaceError(f"'{fname}' has no extent, so '{fname}.{attr}' is undefined")
+            return float(getattr(f.extent, attr))
+        raise PlaceError(f"not allowed in a data expression: {ast.unparse(node)!r} in {expr!r}")
+
+    return ev(tree)
+
+
+def venue_key(name: str) -> str:
+    """The venue key for a key or one of its names (序, 榭, 州序, 庠, 鄉庠 …).
+
+    >>> venue_key("庠"), venue_key("榭")
+    ('xiang', 'xie')
+    """
+    key = _VENUE_ALIASES.get(name.strip()) if isinstance(name, str) else None
+    if key is None:
+        names = "、".join(_VENUE_ALIASES)
+        raise PlaceError(f"unknown venue '{name}'; venues: {names}")
+    return key
+
+
+def _read(key: str) -> dict[str, Any]:
+    text = resources.files("sheli.place").joinpath("data", f"{key}.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise PlaceError(f"{key}.yaml: not a mapping")
+    base = data.get("extends")
+    if base is None:
+        return data
+    parent = _read(base)
+    return _merge(parent, data)
+
+
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A venue that ``extends`` another: params/offsets/names merged by name; fixtures
+    replaced in place by name, new ones appended, ``remove`` dropped."""
+    out = dict(parent)
+    for k, v in child.items():
+        if k in ("params", "offsets", "names", "ambiguous"):
+            merged = dict(parent.get(k) or {})
+            merged.update(v or {})
+            out[k] = merged
+        elif k == "fixtures":
+            by_name = {f["name"]: f for f in v or []}
+            fixtures = []
+            for f in parent.get("fixtures") or []:
+                fixtures.append(by_name.pop(f["name"], f))
+            fixtures.extend(f for f in v or [] if f["name"] in by_name)
+            out["fixtures"] = fixtures
+        elif k == "extends":
+            continue
+        else:
+            out[k] = v
+    drop = set(child.get("remove") or [])
+    out["fixtures"] = [f for f in out.get("fixtures") or [] if f["name"] not in drop]
+    out.pop("remove", None)
+    return out
+
+
+def _param(name: str, spec: Any, names: Mapping[str, float], where: str) -> Param:
+    if not isinstance(spec, dict) or "value" not in spec:
+        raise PlaceError(f"{where}: parameter '{name}' needs a value and a source or assumption")
+    source, assumption = str(spec.get("source") or ""), str(spec.get("assumption") or "")
+    if not source and not assumption:
+        raise PlaceError(f"{where}: parameter '{name}' has neither source nor assumption")
+    try:
+        value = evaluate(spec["value"], names, {})
+    except PlaceError as exc:
+        raise PlaceError(f"{where}: parameter '{name}': {exc}") from None
+    rule = spec["value"] if isinstance(spec["value"], str) else ""
+    return Param(name, value, source.strip(), " ".join(assumption.split()), rule)
+
+
+def _rule_text(spec: Mapping[str, Any]) -> str:
+    if "at" in spec:
+        flow = yaml.safe_dump(spec["at"], allow_unicode=True, default_flow_style=True)
+        return "at: " + flow.strip()
+    return f"x: {spec.get('x')}; y: {spec.get('y')}"
+
+
+@cache
+def load_venue(name: str = "xie") -> Venue:
+    """The venue ``name``: ``"xie"`` (州序/榭, the default) or ``"xiang"`` (鄉庠), or one of
+    their Chinese names (序, 榭, 州序, 庠, 鄉庠).
+
+    >>> load_venue("庠").key
+    'xiang'
+    """
+    key = venue_key(name)
+    data = _read(key)
+    where = f"{key}.yaml"
+
+    params: dict[str, Param] = {}
+    values: dict[str, float] = {}
+    for pname, spec in (data.get("params") or {}).items():
+        params[pname] = _param(pname, spec, values, where)
+        values[pname] = params[pname].value
+    offsets: dict[str, Param] = {}
+    for oname, spec in (data.get("offsets") or {}).items():
+        offsets[oname] = _param(oname, spec, values, where)
+        values[oname] = offsets[oname].value
+    for needed in ("near", "row", "front", "top"):
+        if needed not in offsets:
+            raise PlaceError(f"{where}: offsets must state '{needed}'")
+    mpc = data.get("metre_per_chi") or {}
+    metre = _param("metre_per_chi", mpc, values, where)
+
+    venue = Venue(
+        key=key,
+        title=str(data.get("title", key)),
+        fixtures={},
+        params=params,
+        offsets=offsets,
+        aliases={str(k): str(v) for k, v in (data.get("names") or {}).items()},
+        ambiguous={str(k): [str(x) for x in v] for k, v in (data.get("ambiguous") or {}).items()},
+        metre_per_chi=metre,
+        description=" ".join(str(data.get("description", "")).split()),
+        venue_aliases=tuple(data.get("aliases") or ()),
+    )
+
+    for spec in data.get("fixtures") or []:
+        fname = spec.get("name")
+        if not fname:
+            raise PlaceError(f"{where}: a fixture without a name: {spec!r}")
+        if fname in venue.fixtures:
+            raise PlaceError(f"{where}: fixture '{fname}' is listed twice")
+        fwhere = f"{where}: fixture '{fname}'"
+        source = " ".join(str(spec.get("source") or "").split())
+        assumed = " ".join(str(spec.get("assumption") or "").split())
+        if not source and not assumed:
+            raise PlaceError(f"{fwhere} has neither a source nor an assumption")
+        try:
+            if "at" in spec:
+                p = venue.resolve(spec["at"])
+                x, y = p.x, p.y
+            else:
+                if "x" not in spec or "y" not in spec:
+                    raise PlaceError("needs x and y, or at")
+                x = evaluate(spec["x"], values, venue.fixtures)
+                y = evaluate(spec["y"], values, venue.fixtures)
+            extent = None
+            if "extent" in spec:
+                e = [evaluate(c, values, venue.fixtures) for c in spec["extent"]]
+                if len(e) != 4:
+                    raise PlaceError("extent needs four values [x0, y0, x1, y1]")
+                extent = Extent(min(e[0], e[2]), min(e[1], e[3]), max(e[0], e[2]), max(e[1], e[3]))
+        except PlaceError as exc:
+            raise PlaceError(f"{fwhere}: {exc}") from None
+        foot = top = None
+        if spec.get("kind") == "stair":
+            if extent is None:
+                raise PlaceError(f"{fwhere}: a 階 needs an extent")
+            # 及階: the foot of the 階; 階上: on the 堂 at its head
+            foot = Point(x, extent.y0)
+            top = Point(x, extent.y1 + offsets["top"].value)
+        venue.fixtures[fname] = Fixture(
+            name=fname,
+            x=x,
+            y=y,
+            source=source,
+            kind=str(spec.get("kind", "point")),
+            on_tang=bool(spec.get("on_tang", False)),
+            note=" ".join(str(spec.get("note") or "").split()),
+            assumption=bool(assumed),
+            extent=extent,
+            foot=foot,
+            top=top,
+            rule=_rule_text(spec),
+            assumed=assumed,
+        )
+    for needed in ("堂", "庭"):
+        if needed not in venue.fixtures:
+            raise PlaceError(f"{where}: the plan needs a fixture '{needed}'")
+    for alias, target in venue.aliases.items():
+        if target not in venue.fixtures:
+            raise PlaceError(f"{where}: name '{alias}' points to unknown fixture '{target}'")
+
+    hou = dict(data.get("hou") or {})
+    if hou:
+        bands = []
+        for b in hou.get("bands") or []:
+            bands.append(
+                {
+                    "name": b["name"],
+                    "width": evaluate(b["width"], values, venue.fixtures),
+                    "height": evaluate(b["height"], values, venue.fixtures),
+                    "note": b.get("note", ""),
+                }
+            )
+        hou["bands"] = bands
+        hou["幅"] = evaluate(hou.get("幅", 2), values, venue.fixtures)
+        hou["下綱高"] = evaluate(hou.get("下綱高", 0), values, venue.fixtures)
+        hou["source"] = " ".join(str(hou.get("source", "")).split())
+    venue.hou = hou
+    return venue
