@@ -1,0 +1,51 @@
+"""Search in any form of the characters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheli.text import chapters
+from sheli.text.search import EmptyQuery, search
+from sheli.text.variants import fold, to_simplified
+
+PASSAGES = [p for c in chapters() for p in c.passages]
+
+
+def test_simplified_query() -> None:
+    ids = [h.pid for h in search("不鼓不释")]
+    assert "xiangshe:248" in ids
+
+
+def test_variant_query_jian_xian() -> None:
+    hits = search("間若一")
+    assert {h.passage.chapter for h in hits} == {"xiangshe", "dashe"}
+    for h in hits:
+        assert h.passage.text[h.span[0] : h.span[1]] == "閒若一"
+
+
+def test_chapter_filter_and_punctuation() -> None:
+    assert [h.pid for h in search("不鼓，不釋。", ["鄉射禮"])] == ["xiangshe:248"]
+    assert all(h.passage.chapter == "dashe" for h in search("公", ["dashe"]))
+
+
+def test_empty_query() -> None:
+    for q in ["", "  ", "，。"]:
+        with pytest.raises(EmptyQuery):
+            search(q)
+
+
+def test_no_hit() -> None:
+    assert search("電腦") == []
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(PASSAGES), st.data())
+def test_any_substring_in_simplified_finds_its_passage(p, data) -> None:  # type: ignore[no-untyped-def]
+    a = data.draw(st.integers(0, len(p.text) - 1))
+    b = data.draw(st.integers(a + 1, min(len(p.text), a + 8)))
+    q = to_simplified(p.text[a:b])
+    hits = {h.pid: h for h in search(q)}
+    assert p.id in hits
+    assert all(fold(p.text)[x:y] == fold(q) for x, y in hits[p.id].spans)
