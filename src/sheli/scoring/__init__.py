@@ -7,6 +7,7 @@
 - :mod:`~sheli.scoring.outcomes`: where each arrow's outcome comes from
   (:class:`SeededOutcomes`, :class:`RecordedOutcomes`, :func:`load_outcomes`);
 - :mod:`~sheli.scoring.drinking`: 飲不勝者 with its special cases (xiangshe:205–220);
+- :mod:`~sheli.scoring.events`: the ``shot`` and ``tally`` lines of the event log;
 - :func:`to_chinese`: the numerals of the announcement.
 
 See docs/scoring.md for the rules with their cites and the outcomes file format.
@@ -18,6 +19,7 @@ See docs/scoring.md for the rules with their cites and the outcomes file format.
 """
 
 from sheli.scoring.drinking import Drink, drinking, rank_of
+from sheli.scoring.events import shot_event, tally_event
 from sheli.scoring.numerals import to_chinese
 from sheli.scoring.outcomes import (
     FIELDS,
@@ -69,7 +71,9 @@ __all__ = [
     "release_rule",
     "release_rules",
     "replay_count",
+    "shot_event",
     "side_of",
+    "tally_event",
     "to_chinese",
     "winner",
 ]
