@@ -1,0 +1,223 @@
+"""The engine: world state, verbs, interpreter and event log (DESIGN.md layer 4).
+
+:func:`run` runs a rite spec and returns a :class:`Run` with its events (the event log of
+docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer over it.
+
+>>> r = run("xiangshe", seed=1)                      # doctest: +SKIP
+>>> r.events[0]["type"], r.steps[0]["cite"]          # doctest: +SKIP
+('scene', 'xiangshe:110')
+>>> [t["announcement"] for t in r.tallies]           # doctest: +SKIP
+['右賢於左一純', '左右鈞']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sheli.engine.check import check_spec
+from sheli.engine.interpreter import Env, Interpreter, PassageInfo
+from sheli.engine.state import World
+from sheli.engine.verbs import VERBS, VerbError
+from sheli.rite import LoadedSpec, load_spec
+from sheli.rite.loader import SpecError
+
+__all__ = ["VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
+
+
+@dataclass
+class Run:
+    """The result of a run: the event log and views of it."""
+
+    rite: str
+    title: str | None
+    venue: str
+    params: dict[str, Any]
+    events: list[dict[str, Any]]
+    world: World = field(repr=False)
+    spec: LoadedSpec = field(repr=False)
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        """The step lines of the event log, in order."""
+        return [e for e in self.events if e["type"] == "step"]
+
+    @property
+    def shots(self) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["type"] == "shot"]
+
+    @property
+    def tallies(self) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["type"] == "tally"]
+
+    @property
+    def drank(self) -> dict[int, list[str]]:
+        """Who drank the 罰爵, by round."""
+        return dict(self.world.drank)
+
+    @property
+    def scene(self) -> dict[str, Any]:
+        return self.events[0]
+
+
+@cache
+def _text_env() -> tuple[Any, Any, Any]:
+    from sheli import text
+    from sheli.text.variants import fold
+
+    return text, fold, cache(text.load_chapter)
+
+
+def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
+    """The environment built from the real text, place and scoring layers."""
+    from sheli import scoring
+    from sheli.place import load_venue
+
+    text, fold, load_chapter = _text_env()
+    chap = load_chapter(chapter)
+
+    @cache
+    def passage(cite: str) -> PassageInfo | None:
+        try:
+            p = text.get_passage(cite)
+        except Exception:
+            return None
+        return PassageInfo(p.text, p.section, p.kind)
+
+    def topic(n: int) -> str:
+        try:
+            return chap.section(n).topic
+        except KeyError:
+            return ""
+
+    def outcome(rnd: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
+        if rnd == 0:
+            # 誘射: the text does not say whether the 司射's arrows hit; asked of the source
+            # if it knows, otherwise recorded as a miss (it is never counted).
+            try:
+                return outcomes.outcome(rnd, pair, archer, arrow)
+            except Exception:
+                return False, None
+        return outcomes.outcome(rnd, pair, archer, arrow)
+
+    return Env(
+        passage=passage,
+        fold=cache(fold),
+        section_topic=topic,
+        venue=load_venue(venue),
+        outcome=outcome,
+        release=scoring.release,
+        side_of=scoring.side_of,
+        announce=scoring.announce,
+        count_procedure=scoring.count_procedure,
+        venue_name=venue,
+    )
+
+
+def outcome_source(seed: int | None, outcomes: Any) -> Any:
+    """The run's outcome source: an object with ``outcome()``, a file, or a seed (default 0)."""
+    from sheli import scoring
+
+    if outcomes is not None and hasattr(outcomes, "outcome"):
+        return outcomes
+    if outcomes is not None:
+        return scoring.load_outcomes(Path(outcomes))
+    return scoring.SeededOutcomes(0 if seed is None else seed)
+
+
+def run(
+    rite: str | Path = "xiangshe",
+    venue: str | None = None,
+    pairs: int | None = None,
+    guests: bool | None = None,
+    seed: int | None = None,
+    outcomes: Any = None,
+    arrows_short: bool | None = None,
+    dafu: int | None = None,
+    env: Env | None = None,
+) -> Run:
+    """Run a rite spec (key, alias or path) and return its :class:`Run`.
+
+    ``venue`` (xie 州序/榭, xiang 鄉庠), ``pairs`` (衆耦 beyond the 三耦), ``guests`` (賓、主人、
+    大夫 shoot), ``seed`` or ``outcomes`` (a file or an object with ``outcome(round, pair,
+    archer, arrow) -> (hit, on_beat)``), ``arrows_short`` (矢不備), ``dafu`` (number of 大夫).
+    Defaults come from the spec's ``params:``. A broken spec raises :class:`SpecError`.
+    """
+    loaded = load_spec(rite)
+    spec = loaded.spec
+    params = spec.params.model_dump()
+    params.pop("line", None)
+    for key, val in (
+        ("venue", venue),
+        ("pairs", pairs),
+        ("guests_shoot", guests),
+        ("arrows_short", arrows_short),
+        ("dafu", dafu),
+    ):
+        if val is not None:
+            params[key] = val
+    if params["venue"] not in ("xie", "xiang"):
+        raise SpecError(f"venue is xie (州序/榭) or xiang (鄉庠), not {params['venue']!r}")
+    if params["pairs"] < 0:
+        raise SpecError("pairs (衆耦) cannot be negative")
+    if env is None:
+        env = default_env(params["venue"], outcome_source(seed, outcomes), spec.chapter)
+    return run_spec(loaded, params, env)
+
+
+def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
+    """Run an already loaded spec with explicit parameters and environment."""
+    spec = loaded.spec
+    check_spec(spec, loaded.file, env)
+    interp = Interpreter(spec, loaded.file, env, params)
+    interp.run()
+    scene = make_scene(loaded, params, env, interp)
+    return Run(
+        rite=spec.rite,
+        title=spec.title,
+        venue=params["venue"],
+        params=params,
+        events=[scene, *interp.events],
+        world=interp.world,
+        spec=loaded,
+    )
+
+
+def _fixture_line(name: str, p: Any) -> dict[str, Any]:
+    line: dict[str, Any] = {"name": name, "x": None, "y": None, "source": None}
+    if p is None:
+        return line
+    if hasattr(p, "x"):
+        line["x"], line["y"] = p.x, p.y
+    else:
+        line["x"], line["y"] = p[0], p[1]
+    for attr in ("source", "provenance", "cite"):
+        val = getattr(p, attr, None)
+        if val:
+            line["source"] = val if isinstance(val, str) else str(val)
+            break
+    return line
+
+
+def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpreter) -> dict:
+    """The first line of the event log: rite, venue, unit, fixtures used, cast."""
+    cast = []
+    for p in it.world.people.values():
+        entry: dict[str, Any] = {"role": p.role, "actor": p.name}
+        if p.pair:
+            entry["pair"], entry["seat"] = p.pair, p.seat
+        if p.display:
+            entry["name"] = p.display
+        cast.append(entry)
+    return {
+        "type": "scene",
+        "rite": loaded.spec.rite,
+        "title": loaded.spec.title,
+        "venue": params["venue"],
+        "unit": "尺",
+        "params": {k: v for k, v in params.items()},
+        "fixtures": [_fixture_line(n, p) for n, p in env.used_fixtures.items()],
+        "cast": cast,
+    }

@@ -1,0 +1,616 @@
+"""The interpreter: runs a validated spec against the world state, step by step.
+
+It expands procedures (如初), loops over pairs (三耦, 衆耦 …) and the text's conditions (若),
+hands each act to its verb (:mod:`sheli.engine.verbs`) and writes the event log. Any failed
+precondition stops the run with a :class:`~sheli.rite.loader.SpecError` naming the spec file,
+the step's line, its passage id and what is wrong.
+
+The environment (:class:`Env`) is where the lower layers come in: the text (passages, 賈疏
+sections, variant folding), the place (fixtures and relations) and the scoring (release,
+announcement, count). Tests may pass stand-ins; :func:`default_env` uses the real layers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheli.engine.state import Pair, Person, World
+from sheli.engine.verbs import VERBS, Ctx, Pt, VerbError
+from sheli.rite.loader import LINE_KEY, SpecError
+from sheli.rite.schema import (
+    ActStep,
+    CallStep,
+    Condition,
+    ForEachStep,
+    IfStep,
+    RoundStep,
+    Spec,
+)
+
+PAIR_GROUPS = ("三耦", "衆耦", "全耦", "射耦", "賓耦", "大夫耦")
+THREE = ("上耦", "次耦", "下耦")
+_RELATION_WORDS = {
+    "southwest_of": "之西南",
+    "southeast_of": "之東南",
+    "northwest_of": "之西北",
+    "northeast_of": "之東北",
+    "south_of": "之南",
+    "north_of": "之北",
+    "east_of": "之東",
+    "west_of": "之西",
+    "foot_of": "下",
+    "top_of": "上",
+}
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+@dataclass
+class PassageInfo:
+    text: str
+    section: int | None
+    kind: str = "經"
+
+
+@dataclass
+class Env:
+    """The lower layers, as the engine uses them.
+
+    - ``passage(cite) -> PassageInfo | None``; ``fold(s)``; ``section_topic(n)``;
+    - ``venue``: an object with ``resolve(ref, people=...)``, ``on_tang(p)``, ``point(name)``;
+    - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``;
+    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.scoring`.
+    """
+
+    passage: Callable[[str], PassageInfo | None]
+    fold: Callable[[str], str]
+    section_topic: Callable[[int], str]
+    venue: Any
+    outcome: Callable[[int, str, str, int], tuple[bool, bool | None]]
+    release: Callable[[int, bool, bool | None], tuple[bool, str]]
+    side_of: Callable[[str], str]
+    announce: Callable[[int, int], str]
+    count_procedure: Callable[[int, str], list[Any]]
+    venue_name: str = "xie"
+    _cache: dict[Any, Pt] = field(default_factory=dict)
+    used_fixtures: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def fill(s: str, bind: Mapping[str, Any]) -> str:
+        """Fill ``{耦}`` and other loop variables from the bindings."""
+        if "{" not in s:
+            return s
+        return _TEMPLATE.sub(lambda m: str(bind.get(m.group(1), m.group(0))), s)
+
+    def _fill_ref(self, ref: Any, bind: Mapping[str, Any]) -> Any:
+        if isinstance(ref, str):
+            return self.fill(ref, bind)
+        if isinstance(ref, dict):
+            return {k: self._fill_ref(v, bind) for k, v in ref.items() if k != LINE_KEY}
+        if isinstance(ref, list):
+            return [self._fill_ref(v, bind) for v in ref]
+        return ref
+
+    def _xy(self, p: Any) -> tuple[float | None, float | None]:
+        if p is None:
+            return None, None
+        if hasattr(p, "x"):
+            return p.x, p.y
+        return p[0], p[1]
+
+    def _words(self, ref: Any) -> str:
+        """The place in the text's words: 中之西南, 西階上 …"""
+        if isinstance(ref, str):
+            return ref
+        if isinstance(ref, dict):
+            for k, w in _RELATION_WORDS.items():
+                if k in ref:
+                    return f"{self._words(ref[k])}{w}"
+            if "between" in ref:
+                return "".join(self._words(r) for r in ref["between"]) + "之閒"
+            if "row" in ref:
+                anchor = ref.get("anchor")
+                return f"{self._words(anchor) if anchor else ''}{ref['row']}"
+        return str(ref)
+
+    def _fixtures_in(self, ref: Any, world: World) -> Iterator[str]:
+        if isinstance(ref, str):
+            if world.person(ref) is None:
+                yield ref
+        elif isinstance(ref, dict):
+            for k, v in ref.items():
+                if k not in ("index", "row"):
+                    yield from self._fixtures_in(v, world)
+        elif isinstance(ref, list):
+            for v in ref:
+                yield from self._fixtures_in(v, world)
+
+    def resolve(self, ref: Any, world: World, bind: Mapping[str, Any]) -> Pt:
+        """Resolve a place reference to coordinates, the text's words and its level."""
+        ref = self._fill_ref(ref, bind)
+        if isinstance(ref, str):
+            person = world.person(ref)
+            if person is not None:
+                return Pt(person.x, person.y, f"{person.name}之位", person.on_tang, None)
+        names = list(self._fixtures_in(ref, world))
+        personal = any(world.person(n) is not None for n in _strings(ref))
+        key = None if personal else _hashable(ref)
+        if key is not None and key in self._cache:
+            return self._cache[key]
+        people = _PeopleView(world)
+        try:
+            p = self.venue.resolve(ref, people=people)
+        except Exception as exc:  # the place layer's PlaceError, KeyError …
+            raise VerbError(f"unknown place {self._words(ref)!r}: {exc}") from None
+        x, y = self._xy(p)
+        try:
+            on_tang = bool(self.venue.on_tang(p))
+        except Exception:
+            on_tang = None
+        pt = Pt(x, y, self._words(ref), on_tang, ref if isinstance(ref, str) else None)
+        for n in names:
+            if n not in self.used_fixtures:
+                try:
+                    self.used_fixtures[n] = self.venue.point(n)
+                except Exception:
+                    self.used_fixtures[n] = None
+        if key is not None:
+            self._cache[key] = pt
+        return pt
+
+
+def _strings(ref: Any) -> Iterator[str]:
+    if isinstance(ref, str):
+        yield ref
+    elif isinstance(ref, dict):
+        for v in ref.values():
+            yield from _strings(v)
+    elif isinstance(ref, list):
+        for v in ref:
+            yield from _strings(v)
+
+
+def _hashable(ref: Any) -> Any:
+    if isinstance(ref, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in ref.items()))
+    if isinstance(ref, list):
+        return tuple(_hashable(v) for v in ref)
+    return ref
+
+
+class _PeopleView(Mapping[str, tuple[float, float]]):
+    """People's positions, looked up lazily so that resolving a place costs O(1)."""
+
+    def __init__(self, world: World) -> None:
+        self._w = world
+
+    def __getitem__(self, name: str) -> tuple[float, float]:
+        p = self._w.person(name)
+        if p is None or p.x is None or p.y is None:
+            raise KeyError(name)
+        return (p.x, p.y)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._w.people)
+
+    def __len__(self) -> int:
+        return len(self._w.people)
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def build_world(spec: Spec, params: dict[str, Any]) -> World:
+    """People and pairs from the spec's cast and the run's parameters."""
+    w = World(params=params)
+    pairs: list[Pair] = []
+    for name in THREE:
+        pairs.append(Pair(name, f"{name}上射", f"{name}下射", "三耦"))
+    guests = params["guests_shoot"]
+    if guests:
+        pairs.append(Pair("賓耦", "賓", "主人", "賓耦"))
+        nd = params.get("dafu", 1)
+        for i in range(1, nd + 1):
+            suffix = "" if nd == 1 else str(i)
+            pairs.append(Pair(f"大夫耦{i}", f"大夫之耦{suffix}", f"大夫{suffix}", "大夫耦"))
+    for i in range(1, params["pairs"] + 1):
+        pairs.append(Pair(f"衆耦{i}", f"衆耦{i}上射", f"衆耦{i}下射", "衆耦"))
+    for pr in pairs:
+        w.pairs[pr.name] = pr
+        for seat, name in (("上射", pr.upper), ("下射", pr.lower)):
+            role = "大夫" if name.startswith("大夫") else seat
+            role = {"賓": "賓", "主人": "主人"}.get(name, role)
+            if name.startswith("大夫之耦"):
+                role = "大夫之耦"
+            w.people[name] = Person(name, role=role, pair=pr.name, seat=seat)
+            w.people[name].is_dafu = role == "大夫"
+            w.aliases[pr.name + seat] = name
+    w.groups = {
+        "三耦": [p.name for p in pairs if p.kind == "三耦"],
+        "衆耦": [p.name for p in pairs if p.kind == "衆耦"],
+        "賓耦": [p.name for p in pairs if p.kind == "賓耦"],
+        "大夫耦": [p.name for p in pairs if p.kind == "大夫耦"],
+    }
+    w.groups["全耦"] = w.groups["三耦"] + w.groups["衆耦"]
+    w.groups["射耦"] = w.groups["三耦"] + w.groups["賓耦"] + w.groups["大夫耦"] + w.groups["衆耦"]
+    return w
+
+
+# ---------------------------------------------------------------------------- running
+
+
+@dataclass
+class Frame:
+    """Where we are: bindings, the procedure call (如初) we are in."""
+
+    bind: dict[str, Any]
+    call: dict[str, Any] | None = None
+    cite: str | None = None
+    jing: str | None = None
+
+
+class Interpreter:
+    """Runs a spec. Use :func:`sheli.engine.run`; this class is its machinery."""
+
+    def __init__(self, spec: Spec, file: str, env: Env, params: dict[str, Any]) -> None:
+        self.spec = spec
+        self.file = file
+        self.env = env
+        self.params = params
+        self.world = build_world(spec, params)
+        self.events: list[dict[str, Any]] = []
+        self.seq = 0
+        self._section: dict[str, tuple[int | None, str]] = {}
+        self.depth = 0
+
+    # -- errors
+    def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
+        return SpecError(msg, file=self.file, line=line, cite=cite, what=what)
+
+    # -- cast
+    def place_cast(self) -> None:
+        w = self.world
+        for entry in self.spec.cast:
+            targets: list[Person]
+            if entry.role in PAIR_GROUPS or entry.role in w.pairs:
+                targets = self.archers(entry.role, {}, entry.line, None)
+            else:
+                person = w.person(entry.role)
+                if person is None:
+                    person = Person(entry.role, role=entry.role)
+                    w.people[entry.role] = person
+                targets = [person]
+            for p in targets:
+                if entry.name:
+                    p.display = entry.name
+                if entry.at is not None:
+                    try:
+                        pt = self.env.resolve(entry.at, w, {})
+                    except VerbError as exc:
+                        raise self.error(str(exc), entry.line, None, f"cast {entry.role}") from None
+                    p.x, p.y, p.place, p.on_tang, p.at_key = pt.x, pt.y, pt.desc, pt.on_tang, pt.key
+                    p.wei = (p.x, p.y, p.place, p.on_tang, p.at_key)
+                p.facing = entry.facing or p.facing
+                for d in entry.dress:
+                    if d == "袒":
+                        p.tan = True
+                    elif d in ("決遂", "決"):
+                        p.jue = True
+                for h in entry.holds:
+                    self._hold(p, h)
+        for obj in self.spec.objects:
+            key = obj.at if isinstance(obj.at, str) else self.env._words(obj.at)
+            w.places[(obj.obj, key)] = w.places.get((obj.obj, key), 0) + obj.count
+
+    @staticmethod
+    def _hold(p: Person, h: str) -> None:
+        name, _, n = h.partition(":")
+        k = int(n) if n.isdigit() else 1
+        if name in ("弓", "張弓"):
+            p.bow = "張"
+        elif name == "弛弓":
+            p.bow = "弛"
+        elif name in ("矢", "乘矢"):
+            p.hand += 4 if name == "乘矢" else k
+        elif name == "搢矢":
+            p.jin += k
+        elif name == "挾矢":
+            p.xie += k
+        elif name in ("扑", "執扑"):
+            p.pu = "執"
+        elif name == "搢扑":
+            p.pu = "搢"
+        else:
+            p.items[name] = p.items.get(name, 0) + k
+
+    # -- actors
+    def archers(self, name: str, bind: dict[str, Any], line: int, cite: str | None) -> list[Person]:
+        w = self.world
+        groups = w.groups.get(name)
+        if groups is not None:
+            return [w.people[n] for g in groups for n in (w.pairs[g].upper, w.pairs[g].lower)]
+        if name in w.pairs:
+            pr = w.pairs[name]
+            return [w.people[pr.upper], w.people[pr.lower]]
+        raise self.error(f"{name} is not a pair or a group of pairs", line, cite)
+
+    def actors(self, name: str, bind: dict[str, Any], line: int, cite: str | None) -> list[Person]:
+        """The person or people an ``actor:`` names (a role, an archer, a pair, a group)."""
+        w = self.world
+        name = self.env.fill(name, bind)
+        p = w.person(name)
+        if p is not None:
+            return [p]
+        if name in w.groups or name in w.pairs:
+            return self.archers(name, bind, line, cite)
+        for word in ("不勝者", "勝者"):
+            if name.endswith(word):
+                pair = name[: -len(word)]
+                tally = w.last_tally
+                if tally is None or tally["winner"] == "tie":
+                    why = "no count yet" if tally is None else "左右鈞 (xiangshe:204)"
+                    raise self.error(f"{name}: there is no {word} ({why})", line, cite)
+                win = tally["winner"]
+                seat_side = {"上射": "right", "下射": "left"}
+                pairs = [pair] if pair else w.groups["射耦"]
+                out = []
+                for pn in pairs:
+                    if pn not in w.pairs:
+                        raise self.error(f"{pn} is not a pair", line, cite)
+                    pr = w.pairs[pn]
+                    for seat, pname in (("上射", pr.upper), ("下射", pr.lower)):
+                        if (seat_side[seat] == win) == (word == "勝者"):
+                            out.append(w.people[pname])
+                return out
+        if "{" in name:
+            raise self.error(f"actor {name}: a loop variable is not bound here", line, cite)
+        raise self.error(
+            f"actor {name} is not in the cast (list every role under cast:) nor an archer",
+            line,
+            cite,
+        )
+
+    # -- sections
+    def section_of(self, cite: str) -> tuple[int | None, str]:
+        got = self._section.get(cite)
+        if got is None:
+            info = self.env.passage(cite)
+            sec = info.section if info else None
+            topic = self.env.section_topic(sec) if sec is not None else ""
+            got = (sec, topic)
+            self._section[cite] = got
+        return got
+
+    # -- conditions
+    def holds(self, c: Condition, frame: Frame, line: int, cite: str | None) -> bool:
+        w, prm = self.world, self.params
+        if c.venue is not None and prm["venue"] != c.venue:
+            return False
+        if c.guests_shoot is not None and prm["guests_shoot"] != c.guests_shoot:
+            return False
+        if c.arrows_short is not None and (w.lost > 0) != c.arrows_short:
+            return False
+        if c.winner is not None:
+            if w.last_tally is None:
+                raise self.error("if: winner before any 數獲 (xiangshe:203)", line, cite)
+            if w.last_tally["winner"] != c.winner:
+                return False
+        if c.loser_is is not None and self.loser_rank(frame, line, cite) != c.loser_is:
+            return False
+        if c.has_dafu is not None and bool(w.groups["大夫耦"]) != c.has_dafu:
+            return False
+        if c.hit is not None or c.counted is not None:
+            s = w.last_shot
+            if s is None:
+                raise self.error("if: hit/counted before any arrow is shot", line, cite)
+            if c.hit is not None and s.hit != c.hit:
+                return False
+            if c.counted is not None and s.counted != c.counted:
+                return False
+        if c.round is not None and w.round != c.round:
+            return False
+        if c.last is not None and not frame.bind.get(f"__last__{c.last}", False):
+            return False
+        if c.first is not None and not frame.bind.get(f"__first__{c.first}", False):
+            return False
+        if c.bound is not None:
+            for k, v in c.bound.items():
+                if k != LINE_KEY and frame.bind.get(k) != v:
+                    return False
+        if c.all is not None and not all(self.holds(x, frame, line, cite) for x in c.all):
+            return False
+        if c.any is not None and not any(self.holds(x, frame, line, cite) for x in c.any):
+            return False
+        return not (c.not_ is not None and self.holds(c.not_, frame, line, cite))
+
+    def loser_rank(self, frame: Frame, line: int, cite: str | None) -> str | None:
+        """The rank of the bound pair's 不勝者 (xiangshe:216–219).
+
+        One of 賓, 主人, 大夫, 大夫之耦 or 士.
+        """
+        w = self.world
+        pair = frame.bind.get("耦")
+        if pair is None or pair not in w.pairs:
+            raise self.error("if: loser_is needs a bound pair {耦}", line, cite)
+        if w.last_tally is None or w.last_tally["winner"] == "tie":
+            return None
+        seat = "上射" if w.last_tally["winner"] == "left" else "下射"
+        pr = w.pairs[pair]
+        person = w.people[pr.upper if seat == "上射" else pr.lower]
+        return {"賓": "賓", "主人": "主人", "大夫": "大夫", "大夫之耦": "大夫之耦"}.get(
+            person.role, "士"
+        )
+
+    # -- loops
+    def loop_items(self, f: ForEachStep, frame: Frame) -> list[Any]:
+        src = f.in_
+        if isinstance(src, list):
+            return [self.env.fill(x, frame.bind) if isinstance(x, str) else x for x in src]
+        src = self.env.fill(src, frame.bind)
+        if src in self.world.groups:
+            return list(self.world.groups[src])
+        raise self.error(
+            f"for_each in {src!r}: not a group of pairs ({', '.join(PAIR_GROUPS)}) or a list",
+            f.line,
+            f.cite,
+        )
+
+    # -- the run
+    def run_steps(self, steps: list[Any], frame: Frame) -> None:
+        for step in steps:
+            if isinstance(step, ActStep):
+                self.run_act_step(step, frame)
+            elif isinstance(step, IfStep):
+                cite = step.cite or frame.cite
+                branch = step.then if self.holds(step.if_, frame, step.line, cite) else step.else_
+                inner = Frame(
+                    frame.bind, frame.call, step.cite or frame.cite, step.jing or frame.jing
+                )
+                self.run_steps(branch, inner)
+            elif isinstance(step, ForEachStep):
+                items = self.loop_items(step, frame)
+                var = step.for_each
+                for i, item in enumerate(items):
+                    bind = dict(frame.bind)
+                    bind[var] = item
+                    bind[f"__first__{var}"] = i == 0
+                    bind[f"__last__{var}"] = i == len(items) - 1
+                    inner = Frame(
+                        bind, frame.call, step.cite or frame.cite, step.jing or frame.jing
+                    )
+                    self.run_steps(step.do, inner)
+            elif isinstance(step, CallStep):
+                self.run_call(step, frame)
+            elif isinstance(step, RoundStep):
+                self.world.round = step.round
+                self.world.called = set()
+
+    def run_call(self, step: CallStep, frame: Frame) -> None:
+        proc = self.spec.procedures.get(step.call)
+        if proc is None:
+            raise self.error(f"no procedure named {step.call!r}", step.line, step.cite)
+        args = {k: v for k, v in step.with_.items() if k != LINE_KEY}
+        missing = [p for p in proc.params if p not in args and p not in frame.bind]
+        if missing:
+            raise self.error(
+                f"call {step.call} without {', '.join(missing)} (with: {{{missing[0]}: …}})",
+                step.line,
+                step.cite,
+            )
+        self.depth += 1
+        if self.depth > 50:
+            raise self.error(f"procedure {step.call} calls itself", step.line, step.cite)
+        bind = dict(frame.bind)
+        for k, v in args.items():
+            bind[k] = self.env.fill(v, frame.bind) if isinstance(v, str) else v
+        call = frame.call
+        if step.cite:
+            call = {"cite": step.cite, "jing": step.jing, "procedure": step.call}
+        self.run_steps(proc.steps, Frame(bind, call, frame.cite, frame.jing))
+        self.depth -= 1
+
+    def run_act_step(self, step: ActStep, frame: Frame) -> None:
+        cite = step.cite or frame.cite
+        jing = step.jing if step.cite else (step.jing or frame.jing)
+        if cite is None:
+            raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
+        for act in step.acts():
+            line = act.line or step.line
+            verb = VERBS.get(act.verb)
+            if verb is None:
+                raise self.error(
+                    f"unknown verb {act.verb!r} (the vocabulary is in docs/rite-spec.md)",
+                    line,
+                    cite,
+                )
+            for person in self.actors(act.actor, frame.bind, line, cite):
+                ctx = Ctx(self.world, person, act, cite, self.env, frame.bind)
+                try:
+                    verb.fn(ctx)
+                except VerbError as exc:
+                    raise self.error(str(exc), line, cite, f"{act.verb} by {person.name}") from None
+                self.emit(ctx, person, act, cite, jing, line, frame)
+
+    def emit(
+        self,
+        ctx: Ctx,
+        p: Person,
+        act: Any,
+        cite: str,
+        jing: str | None,
+        line: int,
+        frame: Frame,
+    ) -> None:
+        w = self.world
+        sec, _ = self.section_of(cite)
+        self.seq += 1
+        ev: dict[str, Any] = {
+            "type": "step",
+            "seq": self.seq,
+            "round": w.round,
+            "section": sec,
+            "cite": cite,
+            "jing": jing,
+            "actor": p.name,
+            "verb": act.verb,
+            "x": p.x,
+            "y": p.y,
+            "facing": p.facing,
+            "holds": p.holds(),
+            "says": ctx.extra.pop("says", None),
+            "place": p.place,
+            "dress": p.dress(),
+            "line": line,
+        }
+        if act.obj:
+            ev["obj"] = act.obj
+            if act.count is not None:
+                ev["count"] = act.count
+        if act.assumes:
+            ev["assumes"] = list(act.assumes)
+        if act.note:
+            ev["note"] = act.note
+        if frame.call:
+            ev["as"] = frame.call
+        if p.display:
+            ev["name"] = p.display
+        ev.update(ctx.extra)
+        self.events.append(ev)
+        for sub in ctx.sub:
+            self.seq += 1
+            ssec, _ = self.section_of(sub["cite"])
+            self.events.append(
+                {
+                    "type": "step",
+                    "seq": self.seq,
+                    "round": w.round,
+                    "section": ssec,
+                    "cite": sub["cite"],
+                    "jing": sub["jing"],
+                    "actor": p.name,
+                    "verb": act.verb,
+                    "x": p.x,
+                    "y": p.y,
+                    "facing": p.facing,
+                    "holds": p.holds(),
+                    "says": None,
+                    "place": p.place,
+                    "dress": p.dress(),
+                    "line": line,
+                    "note": sub["note"],
+                    "count": sub["count"],
+                    "side": act.side,
+                }
+            )
+        for shot in ctx.shots:
+            shot["seq"] = ev["seq"]
+            self.events.append(shot)
+        for tally in ctx.tallies:
+            tally["seq"] = self.seq
+            self.events.append(tally)
+
+    def run(self) -> None:
+        self.place_cast()
+        self.run_steps(self.spec.steps, Frame({}))

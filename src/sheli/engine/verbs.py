@@ -1,0 +1,993 @@
+"""The verbs: a fixed vocabulary, each with preconditions and effects that follow the text.
+
+Each verb is a function of the act's context. A precondition that fails raises
+:class:`VerbError`, whose message cites the passage the check follows; the interpreter adds
+the spec file, the line of the step and the step's own passage id.
+
+What the text does not say is stated as an assumption in the docstring (and listed by
+``sheli coverage``'s rules when the spec cites it).
+
+>>> sorted(VERBS)[:5]
+['乘', '交', '亨', '作', '俟']
+>>> VERBS["升"].kind
+'ascend'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sheli.engine.state import Person, Shot, World
+
+if TYPE_CHECKING:
+    from sheli.engine.interpreter import Env
+    from sheli.rite.schema import Act
+
+
+class VerbError(Exception):
+    """A precondition of a verb does not hold (the message cites the passage)."""
+
+
+@dataclass(slots=True)
+class Pt:
+    """A resolved place: coordinates (尺), the text's words, whether on the 堂, fixture key."""
+
+    x: float | None
+    y: float | None
+    desc: str
+    on_tang: bool | None
+    key: str | None = None  # the fixture name when the place is one (上物, 楅 …)
+
+
+@dataclass(slots=True)
+class Ctx:
+    """Everything a verb sees: the world, the actor, the act and the run's environment."""
+
+    world: World
+    p: Person
+    act: Act
+    cite: str
+    env: Env
+    bind: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)  # added to the step event
+    sub: list[dict[str, Any]] = field(default_factory=list)  # expanded sub-steps (數獲)
+    shots: list[dict[str, Any]] = field(default_factory=list)
+    tallies: list[dict[str, Any]] = field(default_factory=list)
+
+    def place(self, ref: Any) -> Pt:
+        return self.env.resolve(ref, self.world, self.bind)
+
+    def other(self, ref: Any) -> Person | None:
+        """The person an argument names, if it names one."""
+        if isinstance(ref, str):
+            return self.world.person(self.env.fill(ref, self.bind))
+        return None
+
+    @property
+    def count(self) -> int:
+        c = self.act.count
+        if c is None:
+            return 1
+        if isinstance(c, int):
+            return c
+        words = {"乘": 4, "乘矢": 4, "一个": 1, "一": 1, "二": 2, "三": 3, "四": 4, "八": 8}
+        if c in words:
+            return words[c]
+        raise VerbError(f"count {c!r} is not a number (give 1, 2, …, or 乘 for four)")
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    name: str
+    fn: Callable[[Ctx], None]
+    kind: str
+    doc: str
+
+
+VERBS: dict[str, Verb] = {}
+
+
+def verb(*names: str, kind: str) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
+    def deco(fn: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
+        for n in names:
+            VERBS[n] = Verb(n, fn, kind, (fn.__doc__ or "").strip())
+        return fn
+
+    return deco
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _set_place(p: Person, pt: Pt) -> None:
+    p.x, p.y, p.place, p.on_tang, p.at_key = pt.x, pt.y, pt.desc, pt.on_tang, pt.key
+
+
+def _facing(ctx: Ctx) -> None:
+    if ctx.act.facing:
+        ctx.p.facing = ctx.act.facing
+
+
+def _wei(p: Person) -> tuple[Any, ...]:
+    return (p.x, p.y, p.place, p.on_tang, p.at_key)
+
+
+def _archer_label(p: Person) -> str:
+    return p.name
+
+
+# ------------------------------------------------------------------ movement
+
+
+def _cross_check(ctx: Ctx, dest: Pt) -> None:
+    p = ctx.p
+    if p.on_tang is None or dest.on_tang is None or p.on_tang == dest.on_tang:
+        return
+    where = "堂" if p.on_tang else "庭"
+    raise VerbError(
+        f"{p.name} is in the {where} and {dest.desc} is in the "
+        f"{'堂' if dest.on_tang else '庭'}: one goes between 堂 and 庭 only by a 階, with 升/降 "
+        "(xiangshe:111 升自西階; xiangshe:139 及階…升三等)"
+    )
+
+
+@verb("進", "適", "退", "就", "出", "入", "交", "負", "由", "從", "繼", "辟", kind="move")
+def move(ctx: Ctx) -> None:
+    """Go to a place (``to``), passing ``via``.
+
+    Precondition: the destination is on the same level (堂 or 庭): one goes up and down only by
+    a 階 (升自西階 xiangshe:111; 升三等 xiangshe:139), so 升 and 降 are their own verbs.
+    """
+    ref = ctx.act.to if ctx.act.to is not None else ctx.act.at
+    if ref is not None:
+        dest = ctx.place(ref)
+        _cross_check(ctx, dest)
+        if ctx.act.via is not None:
+            ctx.extra["via"] = ctx.place(ctx.act.via).desc
+        _set_place(ctx.p, dest)
+        if ctx.act.sets_position:
+            ctx.p.wei = _wei(ctx.p)
+    _facing(ctx)
+
+
+@verb("立", "俟", "坐", "興", "跪", kind="stand")
+def stand(ctx: Ctx) -> None:
+    """Stand (立), wait (俟), sit (坐), rise (興) — at ``at`` if given (same level only)."""
+    ref = ctx.act.at if ctx.act.at is not None else ctx.act.to
+    if ref is not None:
+        dest = ctx.place(ref)
+        _cross_check(ctx, dest)
+        _set_place(ctx.p, dest)
+        if ctx.act.sets_position:
+            ctx.p.wei = _wei(ctx.p)
+    ctx.p.posture = {"坐": "坐", "跪": "坐"}.get(ctx.act.verb, "立")
+    _facing(ctx)
+
+
+@verb("反位", "復位", kind="move")
+def return_to_position(ctx: Ctx) -> None:
+    """Go back to one's 位 (反位, 復位).
+
+    Precondition: he has a 位 (set by the cast or by an act with ``sets_position``), on the
+    same level as he is.
+    """
+    p = ctx.p
+    if p.wei is None:
+        raise VerbError(
+            f"{p.name} has no 位 to return to: give him one in the cast or with sets_position"
+        )
+    x, y, place, on_tang, key = p.wei
+    _cross_check(ctx, Pt(x, y, place or "his 位", on_tang, key))
+    p.x, p.y, p.place, p.on_tang, p.at_key = x, y, place, on_tang, key
+    _facing(ctx)
+
+
+@verb("還", kind="turn")
+def turn(ctx: Ctx) -> None:
+    """Turn (還) to ``facing``; with ``to`` he also moves (還其後: goes round behind)."""
+    if ctx.act.to is not None:
+        move(ctx)
+    _facing(ctx)
+
+
+def _stair(ctx: Ctx) -> str:
+    by = ctx.act.by
+    if by not in ("西階", "阼階", "東階"):
+        raise VerbError(
+            f"{ctx.act.verb} needs by: 西階 or 阼階 — one goes up and down only by a 階 "
+            "(xiangshe:111 升自西階; xiangshe:187 皆由其階)"
+        )
+    return by
+
+
+@verb("升", kind="ascend")
+def ascend(ctx: Ctx) -> None:
+    """Go up to the 堂 by a 階 (``by``: 西階 or 阼階).
+
+    Preconditions: he is in the 庭; he holds no 扑 — 司射去扑倚于西階之西升堂 (xiangshe:153),
+    鄭注 「去扑乃升，不敢佩刑器即尊者之側」; 司射倚扑于階西升 (xiangshe:162).
+    """
+    p, stair = ctx.p, _stair(ctx)
+    if p.on_tang:
+        raise VerbError(f"{p.name} is already on the 堂 ({p.place}); 升 goes up from the 庭")
+    if p.pu:
+        raise VerbError(
+            f"{p.name} goes up with the 扑 {'搢' if p.pu == '搢' else 'in hand'}: 司射去扑倚于"
+            "西階之西升堂 (xiangshe:153), 鄭注 「不敢佩刑器即尊者之側」"
+        )
+    dest = ctx.place(ctx.act.to) if ctx.act.to is not None else ctx.place({"top_of": stair})
+    if dest.on_tang is False:
+        raise VerbError(f"升 ends on the 堂, but {dest.desc} is in the 庭")
+    _set_place(p, dest)
+    p.on_tang = True
+    if ctx.act.sets_position:
+        p.wei = _wei(p)
+    _facing(ctx)
+
+
+@verb("降", kind="descend")
+def descend(ctx: Ctx) -> None:
+    """Go down from the 堂 by a 階 (``by``).
+
+    Precondition: he is on the 堂 (降自西階 xiangshe:113).
+    """
+    p, stair = ctx.p, _stair(ctx)
+    if p.on_tang is False:
+        raise VerbError(f"{p.name} is in the 庭 ({p.place}); 降 goes down from the 堂")
+    dest = ctx.place(ctx.act.to) if ctx.act.to is not None else ctx.place({"foot_of": stair})
+    if dest.on_tang is True:
+        raise VerbError(f"降 ends in the 庭, but {dest.desc} is on the 堂")
+    _set_place(p, dest)
+    p.on_tang = False
+    if ctx.act.sets_position:
+        p.wei = _wei(p)
+    _facing(ctx)
+
+
+# ------------------------------------------------------------------ words and courtesy
+
+
+def _speech(ctx: Ctx) -> None:
+    """Speech and courtesy: the actor must be present (in the cast); ``to`` names the person
+    addressed. ``says`` may contain ``{announcement}``, filled from the last 數獲."""
+    if ctx.act.to is not None:
+        other = ctx.other(ctx.act.to)
+        if other is not None:
+            ctx.extra["to"] = other.name
+    says = ctx.act.says
+    if says and "{announcement}" in says:
+        if ctx.world.last_tally is None:
+            raise VerbError(
+                "says {announcement} before any 數獲: the announcement follows the count "
+                "(xiangshe:202–203 釋獲者遂進取賢獲…告于賓)"
+            )
+        says = says.replace("{announcement}", ctx.world.last_tally["announcement"])
+    if says:
+        ctx.extra["says"] = says
+    _facing(ctx)
+
+
+for _n in ("揖", "拜", "答拜", "荅拜", "拜受", "拜送", "許諾", "對", "應", "辭", "讓", "視"):
+    VERBS[_n] = Verb(_n, _speech, "courtesy", (_speech.__doc__ or "").strip())
+for _n in ("命", "告", "請", "比", "贊", "相"):
+    VERBS[_n] = Verb(_n, _speech, "speech", (_speech.__doc__ or "").strip())
+
+
+@verb("作", kind="speech")
+def call_up(ctx: Ctx) -> None:
+    """作: call a pair (or the 衆賓) to act — 司射…作上耦射 (xiangshe:138).
+
+    Marks the pair called.
+    """
+    _speech(ctx)
+    if isinstance(ctx.act.to, str):
+        name = ctx.env.fill(ctx.act.to, ctx.bind)
+        if name in ctx.world.pairs:
+            ctx.world.called.add(name)
+
+
+# ------------------------------------------------------------------ dress
+
+
+@verb("袒", kind="dress")
+def bare(ctx: Ctx) -> None:
+    """袒: bare the left arm (三耦皆袒決遂 xiangshe:124). Already 袒: no change."""
+    ctx.p.tan = True
+
+
+@verb("襲", kind="dress")
+def cover(ctx: Ctx) -> None:
+    """襲: cover the arm again. Precondition: he is 袒 (釋弓說決拾襲 xiangshe:153 follows 袒)."""
+    if not ctx.p.tan:
+        raise VerbError(f"{ctx.p.name} is not 袒: 襲 covers an arm that was bared (xiangshe:153)")
+    ctx.p.tan = False
+
+
+@verb("決遂", "決", kind="dress")
+def put_on_guard(ctx: Ctx) -> None:
+    """決遂: put on the thumb ring and arm guard (袒決遂 xiangshe:111, 124)."""
+    ctx.p.jue = True
+
+
+@verb("説決拾", "說決拾", kind="dress")
+def take_off_guard(ctx: Ctx) -> None:
+    """説決拾: take off 決 and 拾(遂) (xiangshe:153). Precondition: he wears them."""
+    if not ctx.p.jue:
+        raise VerbError(f"{ctx.p.name} wears no 決遂 to take off (説決拾 xiangshe:153)")
+    ctx.p.jue = False
+
+
+# ------------------------------------------------------------------ objects
+
+
+ARROWS = ("矢", "乘矢", "一个", "个")
+
+
+def _is_arrow(obj: str | None) -> bool:
+    return obj in ARROWS
+
+
+def _place_key(ctx: Ctx, ref: Any) -> str:
+    if isinstance(ref, str):
+        return ctx.env.fill(ref, ctx.bind)
+    return ctx.place(ref).desc
+
+
+def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
+    """Take ``n`` of ``obj`` from a place the run tracks (楅, 中, 豐, declared objects)."""
+    w, key = ctx.world, _place_key(ctx, ref)
+    if obj in ("矢", "乘矢", "一个") and key == "楅":
+        if not w.fu_set:
+            raise VerbError("there is no 楅 to take arrows from: 乃設楅于中庭 (xiangshe:158)")
+        if w.fu_loose < n:
+            if w.fu_bound:
+                raise VerbError(
+                    "the arrows left on the 楅 are the 大夫's, bound with 茅 "
+                    "(大夫之矢則兼束之以茅 xiangshe:191): 大夫進坐説矢束 first (xiangshe:242)"
+                )
+            raise VerbError(
+                f"{ctx.p.name} takes {n} arrow(s) from the 楅, which holds {w.fu_loose}: "
+                "arrows are taken from the 楅 only after 弟子取矢…委于楅 (xiangshe:159)"
+            )
+        w.fu_loose -= n
+        return
+    if obj == "筭" and key == "中":
+        if w.zhong < n:
+            raise VerbError(
+                f"the 中 holds {w.zhong} 筭, not {n}: 實八算于中 first (xiangshe:183, 185)"
+            )
+        w.zhong -= n
+        return
+    if obj == "觶" and key in ("豐", "豐上"):
+        if not w.zhi_on_feng:
+            raise VerbError("there is no 觶 on the 豐 (勝者之弟子…奠于豐上 xiangshe:206)")
+        w.zhi_on_feng = False
+        ctx.p.cup_full = w.zhi_full
+        return
+    tracked = (obj, key)
+    if tracked in w.places:
+        if w.places[tracked] < n:
+            raise VerbError(f"there is no {obj} at {key} to take")
+        w.places[tracked] -= n
+    # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
+
+
+def _give(p: Person, obj: str, n: int, state: str | None) -> None:
+    if obj == "弓":
+        p.bow = state or p.bow or "張"
+    elif obj == "弓矢":
+        p.bow = state or p.bow or "張"
+        p.hand += n if n > 1 else 4
+    elif _is_arrow(obj):
+        p.hand += 4 if obj == "乘矢" and n == 1 else n
+    elif obj == "扑":
+        p.pu = "執"
+    else:
+        p.items[obj] = p.items.get(obj, 0) + n
+        if obj in ("觶", "爵") and state:
+            p.cup_full = state in ("實", "滿", "full")
+
+
+def _has(p: Person, obj: str) -> bool:
+    if obj in ("弓",):
+        return p.bow is not None
+    if obj == "弓矢":
+        return p.bow is not None
+    if _is_arrow(obj):
+        return p.arrows > 0
+    if obj == "扑":
+        return p.pu is not None
+    return p.items.get(obj, 0) > 0
+
+
+def _drop(ctx: Ctx, obj: str, n: int) -> None:
+    p = ctx.p
+    if not _has(p, obj):
+        raise VerbError(f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand)")
+    if obj == "弓":
+        p.bow = None
+    elif obj == "弓矢":
+        p.bow = None
+        p.jin = p.xie = p.hand = 0
+    elif _is_arrow(obj):
+        k = p.arrows if ctx.act.count is None else n
+        for attr in ("hand", "jin", "xie"):
+            take = min(k, getattr(p, attr))
+            setattr(p, attr, getattr(p, attr) - take)
+            k -= take
+    elif obj == "扑":
+        p.pu = None
+    else:
+        p.items[obj] -= n
+        if p.items[obj] <= 0:
+            del p.items[obj]
+
+
+def _put_at(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
+    w = ctx.world
+    key = _place_key(ctx, ref) if ref is not None else None
+    if obj in ("觶",) and key in ("豐", "豐上"):
+        if not w.feng_set:
+            raise VerbError(
+                "there is no 豐 to set the 觶 on: 弟子奉豐升設于西楹之西 (xiangshe:206)"
+            )
+        w.zhi_on_feng = True
+        w.zhi_full = ctx.p.cup_full
+        return
+    if key is not None:
+        w.places[(obj, key)] = w.places.get((obj, key), 0) + n
+
+
+@verb("取", "執", "奉", "兼取", kind="object")
+def take(ctx: Ctx) -> None:
+    """取/執: take ``obj`` (``count``) from ``from``.
+
+    Preconditions: where the run tracks the place, the object is there — no arrows from an
+    empty 楅 (弟子取矢…委于楅 xiangshe:159, then 拾取矢 xiangshe:173); 筭 from the 中 only as
+    many as it holds (xiangshe:185); the 觶 from the 豐 only if one was set there (xiangshe:211).
+    執 of something already in hand only states it (執弓 xiangshe:126); ``state`` sets the 弓
+    張 or 弛 (勝者…執張弓, 不勝者…弛弓 xiangshe:207–208).
+    """
+    a, p = ctx.act, ctx.p
+    obj = a.obj
+    if obj is None:
+        raise VerbError(f"{a.verb} needs obj: (弓, 矢, 扑, 旌, 觶, 筭 …)")
+    n = ctx.count
+    if a.verb == "執" and a.from_ is None and _has(p, obj):
+        if obj == "弓" and a.state:
+            p.bow = a.state
+        _facing(ctx)
+        return
+    if a.from_ is not None:
+        giver = ctx.other(a.from_)
+        if giver is not None:
+            ctx.p = giver
+            _drop(ctx, obj, n)
+            ctx.p = p
+        else:
+            _take_from_place(ctx, obj, a.from_, n)
+    if obj == "旌":
+        ctx.world.flag = "執"
+    _give(p, obj, n, a.state)
+    _facing(ctx)
+
+
+@verb("受", kind="object")
+def receive(ctx: Ctx) -> None:
+    """受: receive ``obj`` from a person (``from``). If the giver's 授 was already run, it is
+    in hand already; otherwise the giver must hold it (有司…授弓 xiangshe:124)."""
+    a, p = ctx.act, ctx.p
+    obj = a.obj or ""
+    giver = ctx.other(a.from_) if a.from_ is not None else None
+    if giver is not None and _has(giver, obj):
+        ctx.p = giver
+        _drop(ctx, obj, ctx.count)
+        ctx.p = p
+        _give(p, obj, ctx.count, a.state or ("實" if giver.cup_full else None))
+        if obj in ("觶", "爵"):
+            p.cup_full = giver.cup_full
+    elif not _has(p, obj):
+        if a.from_ is not None and giver is None:
+            _take_from_place(ctx, obj, a.from_, ctx.count)
+        _give(p, obj, ctx.count, a.state)
+    _facing(ctx)
+
+
+@verb("授", "獻", kind="object")
+def give(ctx: Ctx) -> None:
+    """授/獻: hand ``obj`` to a person (``to``). Precondition: he holds it (xiangshe:124, 216)."""
+    a, p = ctx.act, ctx.p
+    obj = a.obj or ("爵" if a.verb == "獻" else "")
+    recv = ctx.other(a.to)
+    if recv is None:
+        raise VerbError(f"{a.verb} needs to: a person present (the one who receives {obj})")
+    full = p.cup_full
+    if obj and not _has(p, obj) and a.verb == "獻":
+        # 獻 with a cup he does not hold is a slip in the spec: the cup is filled first.
+        raise VerbError(
+            f"{p.name} does not hold the {obj} he offers (洗爵升實之以降獻 xiangshe:221)"
+        )
+    if obj:
+        _drop(ctx, obj, ctx.count)
+        _give(recv, obj, ctx.count, a.state)
+        if obj in ("觶", "爵"):
+            recv.cup_full = full
+    ctx.extra["to"] = recv.name
+    _facing(ctx)
+
+
+@verb("奠", "倚", "委", "釋", "去", "加", "實", kind="object")
+def put(ctx: Ctx) -> None:
+    """奠/倚/委/釋/去/加: put ``obj`` down at ``at`` (or ``to``).
+
+    委 矢 ``from: 侯`` ``at: 楅``: the 弟子 lay the shot arrows on the 楅 (弟子取矢北面坐委于楅
+    xiangshe:159); with 矢不備 (the run's ``arrows_short``) one arrow is not found at the first
+    取矢 (xiangshe:160) and stays missing until 復求矢加于楅 (xiangshe:161). The 大夫's arrows are
+    bound with 茅 on the 楅 (xiangshe:191).
+    實: fill (實 觶: the cup is full; 實 筭 into the 中: 實八算于中 xiangshe:183).
+    Precondition otherwise: he holds what he puts down.
+    """
+    a, p, w = ctx.act, ctx.p, ctx.world
+    obj = a.obj
+    if obj is None:
+        raise VerbError(f"{a.verb} needs obj:")
+    dest = a.at if a.at is not None else a.to
+    dkey = _place_key(ctx, dest) if dest is not None else None
+    if a.verb == "實":
+        if obj in ("觶", "爵"):
+            if not _has(p, obj) and not (dkey in ("豐", "豐上") and w.zhi_on_feng):
+                raise VerbError(f"{p.name} fills a {obj} he does not hold (xiangshe:215)")
+            if _has(p, obj):
+                p.cup_full = True
+            else:
+                w.zhi_full = True
+            return
+        if obj == "筭":
+            n = ctx.count
+            if dkey == "中":
+                if not w.zhong_set:
+                    raise VerbError("there is no 中 to fill: 釋獲者坐設中 (xiangshe:183)")
+                held = p.items.get("筭", 0)
+                if held < n:
+                    raise VerbError(
+                        f"{p.name} holds {held} 筭 and cannot 實 {n} into the 中 (xiangshe:183)"
+                    )
+                _drop(ctx, "筭", n)
+                w.zhong += n
+                if w.zhong > 8:
+                    raise VerbError("the 鹿中 holds eight 筭: 鑿背容八算 (記 xiangshe:354)")
+                return
+        raise VerbError(f"實 fills a 觶/爵 or puts 筭 into the 中, not {obj}")
+    if _is_arrow(obj) and a.from_ is not None and _place_key(ctx, a.from_) in ("侯", "矦"):
+        if dkey != "楅":
+            raise VerbError("the shot arrows are laid on the 楅 (委于楅 xiangshe:159)")
+        if not w.fu_set:
+            raise VerbError("there is no 楅 to lay the arrows on: 乃設楅于中庭 (xiangshe:158)")
+        n = w.hou_arrows + w.hou_dafu
+        if n == 0:
+            raise VerbError("no arrows lie at the 侯 to be laid on the 楅 (xiangshe:159)")
+        if w.params.get("arrows_short") and not w.short_seen and w.lost == 0 and n:
+            # 矢不備: one arrow is not found (xiangshe:160); which one is not said.
+            if w.hou_arrows:
+                w.hou_arrows -= 1
+            else:
+                w.hou_dafu -= 1
+            w.lost = 1
+        w.fu_loose += w.hou_arrows
+        w.fu_bound += w.hou_dafu
+        w.hou_arrows = w.hou_dafu = 0
+        w.fu_arranged = False
+        return
+    if _is_arrow(obj) and a.verb == "加" and dkey == "楅":
+        # 弟子…復求矢加于楅 (xiangshe:161): the missing arrow is found and added.
+        if w.lost == 0:
+            raise VerbError("no arrow is missing: 復求矢加于楅 follows 矢不備 (xiangshe:160–161)")
+        w.fu_loose += w.lost
+        w.lost = 0
+        return
+    if obj == "筭" and a.verb == "委":
+        held = p.items.get("筭", 0)
+        n = held if a.count is None else ctx.count
+        if held < n:
+            raise VerbError(f"{p.name} holds {held} 筭, not {n} (xiangshe:186 反委之)")
+        if n:
+            _drop(ctx, "筭", n)
+        w.pile += n
+        return
+    if obj == "扑" and p.pu is None:
+        raise VerbError(f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西)")
+    _drop(ctx, obj, ctx.count)
+    if obj == "旌":
+        w.flag = "倚"
+    _put_at(ctx, obj, dest, ctx.count)
+    _facing(ctx)
+
+
+@verb("設", kind="object")
+def set_up(ctx: Ctx) -> None:
+    """設: set up a fixture object — 楅 (乃設楅于中庭 xiangshe:158), 中 (坐設中 xiangshe:183),
+    豐 (設于西楹之西 xiangshe:206), 薦, 俎."""
+    w, obj = ctx.world, ctx.act.obj
+    if obj == "楅":
+        w.fu_set = True
+    elif obj == "中":
+        w.zhong_set = True
+        ctx.p.items.pop("中", None)
+    elif obj == "豐":
+        w.feng_set = True
+    else:
+        dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
+        if obj and dest is not None:
+            _put_at(ctx, obj, dest, 1)
+    _facing(ctx)
+
+
+@verb("徹", "退", kind="object")
+def clear(ctx: Ctx) -> None:
+    """徹: take away (乃徹豐與觶 xiangshe:220; 退楅, 退中與算 xiangshe:258). Without obj, 退 is a
+    movement (see 進)."""
+    w, obj = ctx.world, ctx.act.obj
+    if obj is None:
+        move(ctx)
+        return
+    if obj == "豐":
+        w.feng_set = False
+        w.zhi_on_feng = False
+    elif obj == "觶":
+        w.zhi_on_feng = False
+    elif obj == "楅":
+        w.fu_set = False
+    elif obj in ("中", "筭"):
+        w.zhong_set = obj != "中" and w.zhong_set
+    _facing(ctx)
+
+
+VERBS["退"] = Verb("退", clear, "move", (clear.__doc__ or "").strip())
+
+
+@verb("搢", kind="object")
+def tuck(ctx: Ctx) -> None:
+    """搢: put in the belt — arrows (搢三而挾一个 xiangshe:126) or the 扑 (取扑搢之 xiangshe:135).
+
+    Precondition: he holds them (in hand).
+    """
+    a, p = ctx.act, ctx.p
+    if a.obj == "扑":
+        if p.pu is None:
+            raise VerbError(f"{p.name} holds no 扑 to 搢 (取扑搢之 xiangshe:135)")
+        p.pu = "搢"
+        return
+    n = ctx.count
+    if p.hand + p.xie < n:
+        raise VerbError(
+            f"{p.name} holds {p.hand + p.xie} arrow(s) in hand and cannot 搢 {n} "
+            "(搢三而挾一个 xiangshe:126)"
+        )
+    k = min(n, p.hand)
+    p.hand -= k
+    p.xie -= n - k
+    p.jin += n
+
+
+@verb("挾", kind="object")
+def nock(ctx: Ctx) -> None:
+    """挾: hold an arrow between the fingers (凡挾矢於二指之閒横之 記 xiangshe:344).
+
+    Takes it from the hand, or from the belt (上射既發挾弓矢 xiangshe:147: after each shot the
+    next arrow is drawn from the 搢). Precondition: he has an arrow to 挾.
+    """
+    p = ctx.p
+    n = ctx.count
+    if ctx.act.from_ is not None:
+        _take_from_place(ctx, "矢", ctx.act.from_, n)
+        p.xie += n
+        return
+    if p.hand + p.jin < n:
+        raise VerbError(
+            f"{p.name} has no arrow to 挾 (he holds {p.arrows}; 挾一个 xiangshe:126, 147)"
+        )
+    k = min(n, p.hand)
+    p.hand -= k
+    p.jin -= n - k
+    p.xie += n
+
+
+# ------------------------------------------------------------------ shooting
+
+
+def own_marks(p: Person) -> tuple[str, ...]:
+    """The 物 an archer shoots from: 上射 the right (east) one, 下射 the left (西, 下物).
+
+    鄭注 xiangshe:128 「左物，下物也」; so the 上射 stands on the 右物 (上物).
+    """
+    if p.seat == "上射":
+        return ("右物", "上物")
+    if p.seat == "下射":
+        return ("左物", "下物")
+    return ("右物", "上物", "左物", "下物", "物")
+
+
+@verb("射", kind="shoot")
+def shoot(ctx: Ctx) -> None:
+    """射: loose one arrow.
+
+    Preconditions, each from the text:
+    - he stands on his own 物: 及物揖左足履物 (xiangshe:129, 141 皆當其物…皆左足履物);
+    - he is 袒 and wears 決遂: 三耦皆袒決遂 (xiangshe:124);
+    - he holds a 張 弓 (皆執弓 xiangshe:126; 勝者…執張弓 xiangshe:207);
+    - an arrow is 挾: 搢三而挾一个 (xiangshe:126), 上射既發挾弓矢 (xiangshe:147);
+    - 拾發: 上射 first, then 下射, in turn (上射既發…而后下射射拾發 xiangshe:147);
+    - at most 乘矢, four arrows, in a round (以將乘矢 xiangshe:147).
+    Effect: the arrow lies at the 侯; its outcome is drawn from the run's source and a shot line
+    is written; in rounds 2 and 3 the scoring rules say whether it is counted (xiangshe:184, 248).
+    """
+    w, p = ctx.world, ctx.p
+    marks = own_marks(p)
+    if p.at_key not in marks:
+        raise VerbError(
+            f"{p.name} shoots off his 物 (he is at {p.place or 'an unplaced spot'}; his is the "
+            f"{marks[0]}): 及物揖左足履物 (xiangshe:129; xiangshe:141 皆當其物)"
+        )
+    if not (p.tan and p.jue):
+        raise VerbError(f"{p.name} shoots without being 袒決遂 (三耦皆袒決遂 xiangshe:124)")
+    if p.bow != "張":
+        what = "no 弓" if p.bow is None else "a 弛 弓"
+        raise VerbError(f"{p.name} shoots with {what}: 皆執弓 (xiangshe:126), a 張弓")
+    if p.xie < 1:
+        raise VerbError(
+            f"{p.name} shoots with no arrow 挾: 搢三而挾一个 (xiangshe:126); "
+            "上射既發挾弓矢 (xiangshe:147)"
+        )
+    pair = p.pair or "誘射"
+    seat = p.seat or p.role
+    key = (w.round, pair)
+    shot_counts = w.shots.setdefault(key, {})
+    mine = shot_counts.get(seat, 0)
+    if mine >= 4:
+        raise VerbError(f"{p.name} shoots a fifth arrow: 以將乘矢, four (xiangshe:147, 132)")
+    if p.seat == "下射":
+        upper = shot_counts.get("上射", 0)
+        if upper <= mine:
+            raise VerbError(
+                f"{p.name} shoots before 上射 (上射 has shot {upper}, 下射 {mine}): 上射既發…"
+                "而后下射射，拾發 (xiangshe:147)"
+            )
+    elif p.seat == "上射":
+        lower = shot_counts.get("下射", 0)
+        if mine > lower:
+            raise VerbError(
+                f"{p.name} shoots twice running ({mine} to 下射's {lower}): 拾發, in turn "
+                "(xiangshe:147)"
+            )
+    arrow = mine + 1
+    shot_counts[seat] = arrow
+    p.xie -= 1
+    if p.is_dafu:
+        w.hou_dafu += 1
+    else:
+        w.hou_arrows += 1
+    hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
+    if w.round == 0:
+        counted, reason = False, "誘射 (xiangshe:131): not one of the three rounds"
+    else:
+        counted, reason = ctx.env.release(w.round, hit, on_beat)
+    shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason)
+    w.last_shot = shot
+    line = {
+        "type": "shot",
+        "round": w.round,
+        "pair": pair,
+        "archer": seat,
+        "person": p.name,
+        "arrow": arrow,
+        "hit": hit,
+        "counted": counted,
+        "reason": reason,
+    }
+    if on_beat is not None:
+        line["on_beat"] = on_beat
+    ctx.shots.append(line)
+    ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
+
+
+@verb("獲", kind="score")
+def call_hit(ctx: Ctx) -> None:
+    """獲: the 獲者 calls a hit, raising the 旌 (舉旌以宮偃旌以商 xiangshe:149).
+
+    Preconditions: he holds the 旌 (獲者執旌 xiangshe:137); the last arrow hit — 鄭注
+    xiangshe:148 「射者中則大言獲」.
+    """
+    w, p = ctx.world, ctx.p
+    if p.items.get("旌", 0) < 1:
+        raise VerbError(f"{p.name} calls 獲 without the 旌 (獲者執旌 xiangshe:137, 149)")
+    if w.last_shot is None or not w.last_shot.hit:
+        raise VerbError("獲 is called only for a hit: 鄭注 「射者中則大言獲」 (xiangshe:148)")
+    w.flag = "舉"
+    _speech(ctx)
+
+
+@verb("偃", "舉", "揚", kind="score")
+def flag(ctx: Ctx) -> None:
+    """偃/舉 the 旌 (偃旌 xiangshe:144, 舉旌以宮偃旌以商 xiangshe:149).
+
+    Precondition: he holds it.
+    """
+    if ctx.p.items.get("旌", 0) < 1:
+        raise VerbError(f"{ctx.p.name} holds no 旌 (獲者執旌 xiangshe:137)")
+    ctx.world.flag = "偃" if ctx.act.verb == "偃" else "舉"
+    _facing(ctx)
+
+
+@verb("釋獲", kind="score")
+def release_tally(ctx: Ctx) -> None:
+    """釋獲: lay one 筭 for the last arrow, 上射's to the right, 下射's to the left (xiangshe:186).
+
+    Preconditions: not in round one — 獲而未釋獲 (xiangshe:150; 記 xiangshe:346 始射獲而未釋獲);
+    the last arrow is counted — 不貫不釋 (xiangshe:184), 不鼓不釋 (xiangshe:248); it was not
+    released already; he holds a 筭 (每一个釋一算 xiangshe:186, from the eight he took
+    xiangshe:185).
+    """
+    w, p = ctx.world, ctx.p
+    if w.round < 2:
+        raise VerbError(
+            f"釋獲 in round {w.round}: the first round is 獲而未釋獲 (xiangshe:150; "
+            "記 xiangshe:346 始射獲而未釋獲)"
+        )
+    s = w.last_shot
+    if s is None or s.round != w.round:
+        raise VerbError("釋獲 with no arrow shot in this round (若中則釋獲 xiangshe:186)")
+    if not s.counted:
+        raise VerbError(f"釋獲 for an arrow that is not counted: {s.reason}")
+    if s.released:
+        raise VerbError("釋獲 twice for one arrow: 每一个釋一算 (xiangshe:186)")
+    if p.items.get("筭", 0) < 1:
+        raise VerbError(
+            f"{p.name} holds no 筭 to lay: 取中之八算…興執而俟 (xiangshe:185) comes first"
+        )
+    _drop(ctx, "筭", 1)
+    side = ctx.env.side_of(s.archer)
+    w.ground[side] += 1
+    s.released = True
+    ctx.extra["side"] = "右" if side == "right" else "左"
+
+
+@verb("數獲", kind="score")
+def count_tally(ctx: Ctx) -> None:
+    """數獲 (``side``: 右 then 左): the 釋獲者 counts the 筭 of one side (xiangshe:193–201).
+
+    Preconditions: the round's shooting is over — every pair that shot has shot its 乘矢
+    (卒射 xiangshe:190); the right is counted first (先數右獲 xiangshe:193). Effect: the count,
+    act by act, as sub-steps; after the left, the tally and its announcement (xiangshe:203–204).
+    """
+    w, side_word = ctx.world, ctx.act.side
+    if side_word is None:
+        raise VerbError("數獲 needs side: 右 or 左 (先數右獲 xiangshe:193)")
+    for (r, pair), counts in w.shots.items():
+        done = min(counts.get("上射", 0), counts.get("下射", 0))
+        if r == w.round and pair != "誘射" and done < 4:
+            raise VerbError(
+                f"數獲 before {pair} has finished shooting ({counts}): 卒射 first (xiangshe:190)"
+            )
+    side = "right" if side_word == "右" else "left"
+    if side == "left" and w.counted["right"] is None:
+        raise VerbError("the left is counted before the right: 先數右獲 (xiangshe:193)")
+    n = w.ground[side]
+    w.counted[side] = n
+    w.ground[side] = 0
+    for act in ctx.env.count_procedure(n, side):
+        ctx.sub.append(
+            {
+                "cite": act.cite,
+                "jing": act.jing,
+                "note": act.description,
+                "count": act.count,
+            }
+        )
+    if side == "left":
+        right = w.counted["right"] or 0
+        left = n
+        ann = ctx.env.announce(right, left)
+        win = "tie" if right == left else ("right" if right > left else "left")
+        tally = {
+            "type": "tally",
+            "round": w.round,
+            "right": right,
+            "left": left,
+            "winner": win,
+            "announcement": ann,
+        }
+        w.last_tally = tally
+        w.tallies.append(tally)
+        ctx.tallies.append(tally)
+        w.counted = {"right": None, "left": None}
+
+
+@verb("乘", kind="object")
+def arrange(ctx: Ctx) -> None:
+    """乘: the 司馬 arranges the arrows on the 楅 by fours (左右撫矢而乘之 xiangshe:159).
+
+    Precondition: arrows lie on the 楅. Effect: if one is missing (矢不備), it shows now
+    (若矢不備 xiangshe:160), and the spec's ``if: {arrows_short: true}`` branch applies.
+    """
+    w = ctx.world
+    if not w.fu_set or w.fu_loose + w.fu_bound == 0:
+        raise VerbError("乘 with no arrows on the 楅 (弟子取矢…委于楅 xiangshe:159 comes first)")
+    w.fu_arranged = True
+    if w.lost:
+        w.short_seen = True
+    _facing(ctx)
+
+
+@verb("束", kind="object")
+def bind(ctx: Ctx) -> None:
+    """束: bind the 大夫's arrows with 茅 (大夫之矢則兼束之以茅上握焉 xiangshe:191).
+
+    In sheli the binding is done as the arrows are laid on the 楅 (委); this act only states it.
+    Precondition: a 大夫's arrows lie on the 楅.
+    """
+    if ctx.world.fu_bound == 0:
+        raise VerbError("no 大夫's arrows lie on the 楅 to bind with 茅 (xiangshe:191)")
+
+
+@verb("説", "說", kind="object")
+def unbind(ctx: Ctx) -> None:
+    """説 (矢束): the 大夫 unties his arrows (大夫進坐説矢束 xiangshe:242; 記 xiangshe:364 坐説之).
+
+    With obj 束 or 矢束 the bound arrows become loose on the 楅; otherwise 説 is generic.
+    """
+    w = ctx.world
+    if ctx.act.obj in ("矢束", "束", "茅"):
+        if w.fu_bound == 0:
+            raise VerbError("there is no 矢束 on the 楅 to untie (xiangshe:191, 242)")
+        w.fu_loose += w.fu_bound
+        w.fu_bound = 0
+    _facing(ctx)
+
+
+# ------------------------------------------------------------------ cups
+
+
+@verb("洗", "酌", "祭", "薦", "卒觶", "飲", "卒爵", kind="cup")
+def cup(ctx: Ctx) -> None:
+    """Cup verbs. 洗/酌: the cup is in hand (酌 fills it). 飲/卒觶/卒爵: the cup is in hand and
+    full (不勝者…取豐上之觶…立卒觶 xiangshe:211); it is then empty. 祭, 薦: no check on the cup."""
+    a, p, w = ctx.act, ctx.p, ctx.world
+    obj = a.obj or ("爵" if a.verb == "卒爵" else "觶")
+    if a.verb in ("祭", "薦"):
+        _facing(ctx)
+        return
+    if p.items.get(obj, 0) < 1:
+        if a.verb in ("洗", "酌") and obj in ("觶", "爵"):
+            # 洗觶: he takes the cup to wash it (勝者之弟子洗觶 xiangshe:206).
+            p.items[obj] = 1
+        else:
+            raise VerbError(f"{p.name} {a.verb} with no {obj} in hand (xiangshe:211, 217)")
+    if a.verb == "酌":
+        p.cup_full = True
+    elif a.verb in ("飲", "卒觶", "卒爵"):
+        if not p.cup_full:
+            raise VerbError(f"{p.name} drinks from an empty {obj} (實之 xiangshe:215 first)")
+        p.cup_full = False
+        w.drank.setdefault(w.round, []).append(p.name)
+    _facing(ctx)
+
+
+# ------------------------------------------------------------------ others
+
+
+@verb("奏", kind="music")
+def play(ctx: Ctx) -> None:
+    """奏: the music starts (乃奏騶虞以射 xiangshe:250)."""
+    ctx.world.music = True
+    _speech(ctx)
+
+
+@verb("張", "繫", "遷", kind="other")
+def other(ctx: Ctx) -> None:
+    """Acts on things the state does not track.
+
+    張侯, 繫左下綱 (xiangshe:118), 遷樂 (xiangshe:120).
+    """
+    _speech(ctx)

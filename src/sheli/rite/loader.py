@@ -1,0 +1,113 @@
+"""Load a rite spec from YAML, keeping the line of every mapping for error messages.
+
+Every mapping read from the file gets a ``__line__`` key (1-based line of its first key), so
+that an error found much later, when the engine runs the step, can still name the line of the
+step in the spec file.
+
+>>> data = load_yaml_with_lines("steps:\\n  - cite: xiangshe:127\\n    verb: 立\\n")
+>>> data["steps"][0]["__line__"]
+2
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+LINE_KEY = "__line__"
+
+
+class SpecError(Exception):
+    """A spec that cannot be read, validated or run.
+
+    The message names the file, the line, the step's passage id and what is wrong:
+
+    >>> str(SpecError("verb 飛 is not in the vocabulary", file="x.yaml", line=3,
+    ...               cite="xiangshe:127"))
+    'x.yaml:3 (xiangshe:127): verb 飛 is not in the vocabulary'
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        cite: str | None = None,
+        what: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.cite = cite
+        self.what = what  # e.g. "射 by 上耦下射"
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file or "<spec>"
+        if self.line:
+            where += f":{self.line}"
+        ctx = ", ".join(x for x in (self.cite, self.what) if x)
+        if ctx:
+            where += f" ({ctx})"
+        return f"{where}: {self.message}"
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A SafeLoader that records the start line of every mapping."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping[LINE_KEY] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _no_dates(loader: _LineLoader, node: yaml.ScalarNode) -> str:
+    # Keep every scalar that looks like a date or time as text: a spec never means a datetime.
+    return loader.construct_scalar(node)  # type: ignore[return-value]
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _no_dates)
+
+
+def load_yaml_with_lines(text: str, file: str | None = None) -> Any:
+    """Parse YAML text; every mapping carries its start line under ``__line__``.
+
+    A YAML syntax error becomes a :class:`SpecError` naming the file and line.
+    """
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise SpecError(f"YAML syntax: {exc.problem or exc}", file=file, line=line) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"YAML: {exc}", file=file) from None
+
+
+def strip_lines(data: Any) -> Any:
+    """Return ``data`` without the ``__line__`` keys (for display and JSON).
+
+    >>> strip_lines({"a": {"b": 1, "__line__": 2}, "__line__": 1})
+    {'a': {'b': 1}}
+    """
+    if isinstance(data, dict):
+        return {k: strip_lines(v) for k, v in data.items() if k != LINE_KEY}
+    if isinstance(data, list):
+        return [strip_lines(v) for v in data]
+    return data
+
+
+def read_spec_file(path: Path) -> Any:
+    """Read and parse a spec file, with lines recorded."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"cannot read spec: {exc.strerror}", file=str(path)) from None
+    return load_yaml_with_lines(text, file=path.name)

@@ -1,0 +1,296 @@
+"""The rite spec schema: pydantic models a scholar can read beside docs/rite-spec.md.
+
+A spec is YAML; :func:`sheli.rite.load_spec` reads it with the line of every mapping kept
+(``__line__``) and validates it against :class:`Spec`. Unknown fields are errors, so a typo
+(``acter:``) is reported with its line rather than silently ignored.
+
+>>> spec = Spec.model_validate({"rite": "demo", "chapter": "xiangshe", "steps": [
+...     {"cite": "xiangshe:127", "jing": "司射先立于所設中之西南東面",
+...      "actor": "司射", "verb": "立", "at": {"southwest_of": "中"}, "facing": "E"}]})
+>>> spec.steps[0].verb
+'立'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+Facing = Literal["N", "S", "E", "W", "NE", "NW", "SE", "SW"]
+# A place: a fixture or person named as the text names it, or a relation {southwest_of: 中}.
+PlaceRef = str | dict[str, Any]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
+    # The line of this mapping in the spec file (set by the loader, never written by hand).
+    line: SkipJsonSchema[int] = Field(0, alias="__line__")
+
+
+class Assumption(_Model):
+    """Something the text does not say, stated once; acts that rest on it cite its id."""
+
+    id: str
+    text: str
+    reason: str
+
+
+class Rule(_Model):
+    """A 記 line that governs the rite as a rule rather than as a step (for ``sheli coverage``)."""
+
+    cite: str = Field(description="a passage id, or a range xiangshe:372-377")
+    jing: str | None = None
+    enforced_by: str | list[str] = Field(description="the engine check or steps that carry it")
+    note: str | None = None
+
+
+class Uncovered(_Model):
+    """A passage in scope that the spec does not enact, with the reason why."""
+
+    cite: str = Field(description="a passage id, or a range xiangshe:372-377")
+    jing: str | None = None
+    reason: str
+
+
+class Params(_Model):
+    """Defaults for a run; the CLI and :func:`sheli.engine.run` override them."""
+
+    venue: Literal["xie", "xiang"] = "xie"
+    guests_shoot: bool = True
+    pairs: int = Field(0, ge=0)
+    arrows_short: bool = False
+    dafu: int = Field(1, ge=0, description="大夫 who shoot (each with a 衆賓 as 耦)")
+
+
+class CastEntry(_Model):
+    """A role present at the start of the archery, with its place, dress and holdings."""
+
+    role: str
+    name: str | None = None
+    at: PlaceRef | None = None
+    facing: Facing | None = None
+    dress: list[str] = Field(default_factory=list, description="袒, 決遂")
+    holds: list[str] = Field(default_factory=list, description="弓, 矢:4, 扑, 旌 …")
+    note: str | None = None
+
+
+class ObjectEntry(_Model):
+    """An object in place at the start: ``{obj: 扑, at: 西階之西}``."""
+
+    obj: str
+    at: PlaceRef
+    count: int = 1
+    state: str | None = None
+    note: str | None = None
+
+
+class Condition(_Model):
+    """The text's 若 / 則. All given keys must hold; ``all``/``any``/``not`` combine."""
+
+    venue: Literal["xie", "xiang"] | None = None
+    guests_shoot: bool | None = None
+    arrows_short: bool | None = None
+    winner: Literal["right", "left", "tie"] | None = None
+    loser_is: Literal["賓", "主人", "大夫", "大夫之耦", "士"] | None = None
+    has_dafu: bool | None = None
+    hit: bool | None = None
+    counted: bool | None = None
+    round: int | None = None
+    last: str | None = Field(None, description="the named loop is at its last item")
+    first: str | None = Field(None, description="the named loop is at its first item")
+    bound: dict[str, Any] | None = Field(None, description="{耦: 上耦}: a binding has this value")
+    all: list[Condition] | None = None
+    any: list[Condition] | None = None
+    not_: Condition | None = Field(None, alias="not")
+
+
+class Act(_Model):
+    """One act of one actor (or of a group, each in turn)."""
+
+    actor: str
+    verb: str
+    to: PlaceRef | None = None
+    at: PlaceRef | None = None
+    from_: PlaceRef | None = Field(None, alias="from")
+    via: PlaceRef | None = None
+    by: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    state: str | None = Field(None, description="弓: 張 or 弛; 觶: 實 or 虛")
+    side: Literal["右", "左"] | None = None
+    facing: Facing | None = None
+    says: str | None = None
+    sets_position: bool = False
+    assumes: list[str] = Field(default_factory=list)
+    note: str | None = None
+
+
+class ActStep(_Model):
+    """A piece of 經 and the act (or acts, under ``do``) that enact it."""
+
+    cite: str | None = None
+    jing: str | None = None
+    # a single act written inline
+    actor: str | None = None
+    verb: str | None = None
+    to: PlaceRef | None = None
+    at: PlaceRef | None = None
+    from_: PlaceRef | None = Field(None, alias="from")
+    via: PlaceRef | None = None
+    by: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    state: str | None = None
+    side: Literal["右", "左"] | None = None
+    facing: Facing | None = None
+    says: str | None = None
+    sets_position: bool = False
+    assumes: list[str] = Field(default_factory=list)
+    note: str | None = None
+    # or several acts sharing the cite
+    do: list[Act] | None = None
+
+    @model_validator(mode="after")
+    def _one_or_many(self) -> ActStep:
+        inline = self.actor is not None or self.verb is not None
+        if inline and self.do is not None:
+            raise ValueError("give either actor/verb or do:, not both")
+        if not inline and self.do is None:
+            raise ValueError("a step needs actor and verb (or do: [acts])")
+        if inline and (self.actor is None or self.verb is None):
+            raise ValueError("a step needs both actor and verb")
+        return self
+
+    def acts(self) -> list[Act]:
+        """The acts of this step, inline or under ``do``."""
+        if self.do is not None:
+            return self.do
+        fields = {k: getattr(self, k) for k in Act.model_fields if k != "line"}
+        act = Act.model_validate(fields)
+        act.line = self.line
+        return [act]
+
+
+class IfStep(_Model):
+    """The text's 若: ``if: {venue: xie}``, then ``then:`` and optionally ``else:``."""
+
+    if_: Condition = Field(alias="if")
+    cite: str | None = None
+    jing: str | None = None
+    then: list[Step] = Field(default_factory=list)
+    else_: list[Step] = Field(default_factory=list, alias="else")
+
+
+class ForEachStep(_Model):
+    """Steps repeated over pairs (三耦, 衆耦) or over the arrows of 拾發."""
+
+    for_each: str
+    in_: str | list[Any] = Field(alias="in")
+    cite: str | None = None
+    jing: str | None = None
+    do: list[Step]
+
+
+class CallStep(_Model):
+    """A procedure call: the text's 如初 / 亦如之 / 皆如三耦."""
+
+    call: str
+    with_: dict[str, Any] = Field(default_factory=dict, alias="with")
+    cite: str | None = None
+    jing: str | None = None
+
+
+class RoundStep(_Model):
+    """``round: 2``: the following steps belong to that round (0 outside the three rounds)."""
+
+    round: int = Field(ge=0, le=3)
+    cite: str | None = None
+    jing: str | None = None
+
+
+def step_kind(v: Any) -> str:
+    """Which kind of step a mapping (or model) is, by its keys."""
+    if isinstance(v, dict):
+        for key in ("if", "for_each", "call"):
+            if key in v:
+                return key
+        if "round" in v and "verb" not in v:
+            return "round"
+        return "act"
+    return {
+        IfStep: "if",
+        ForEachStep: "for_each",
+        CallStep: "call",
+        RoundStep: "round",
+    }.get(type(v), "act")
+
+
+Step = Annotated[
+    Annotated[ActStep, Tag("act")]
+    | Annotated[IfStep, Tag("if")]
+    | Annotated[ForEachStep, Tag("for_each")]
+    | Annotated[CallStep, Tag("call")]
+    | Annotated[RoundStep, Tag("round")],
+    Discriminator(step_kind),
+]
+
+
+class Procedure(_Model):
+    """A named, reusable run of steps with parameters bound by ``call ... with``."""
+
+    params: list[str] = Field(default_factory=list)
+    cite: str | None = None
+    jing: str | None = None
+    note: str | None = None
+    steps: list[Step]
+
+
+class Spec(_Model):
+    """A whole rite spec (see docs/rite-spec.md)."""
+
+    rite: str
+    title: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    chapter: str
+    scope: list[tuple[int, int]] = Field(default_factory=list)
+    params: Params = Field(default_factory=Params)
+    assumptions: list[Assumption] = Field(default_factory=list)
+    rules: list[Rule] = Field(default_factory=list)
+    uncovered: list[Uncovered] = Field(default_factory=list)
+    cast: list[CastEntry] = Field(default_factory=list)
+    objects: list[ObjectEntry] = Field(default_factory=list)
+    procedures: dict[str, Procedure] = Field(default_factory=dict)
+    steps: list[Step] = Field(default_factory=list)
+
+    @field_validator("procedures", mode="before")
+    @classmethod
+    def _bare_list(cls, v: Any) -> Any:
+        # A procedure may be written as a bare list of steps (no params).
+        if isinstance(v, dict):
+            return {
+                k: ({"steps": p} if isinstance(p, list) else p)
+                for k, p in v.items()
+                if k != "__line__"
+            }
+        return v
+
+
+IfStep.model_rebuild()
+ForEachStep.model_rebuild()
+Procedure.model_rebuild()
+Spec.model_rebuild()
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a spec (written to docs/rite-spec.schema.json by the tests)."""
+    return Spec.model_json_schema(by_alias=True)
