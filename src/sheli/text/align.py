@@ -199,16 +199,20 @@ def fold_text(s: str) -> str:
 
 
 def _head_tail(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
-    """Find ``p`` in s[lo:hi] by a head and a tail of it, allowing a few differing words."""
+    """Find ``p`` in s[lo:hi] by a head and a tail of it, allowing a few differing words.
+
+    The stretch between may be a third longer or shorter than the passage, no more, so
+    that a tail is not taken from the passage after.
+    """
     n = len(p)
     if n < 4:
         return None
+    slack = max(3, n // 3)
     for h in range(min(8, n // 2), 1, -1):
         a = s.find(p[:h], lo, hi)
         while a != -1:
-            lim = min(hi, a + 2 * n + 8)
-            b = s.find(p[-h:], a + h, lim)
-            if b != -1 and (b + h - a) >= n // 2:
+            b = s.find(p[-h:], a + max(h, n - slack - h), min(hi, a + n + slack))
+            if b != -1:
                 return a, b + h
             a = s.find(p[:h], a + 1, hi)
     return None
