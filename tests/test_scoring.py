@@ -399,3 +399,10 @@ def test_tally_event() -> None:
     assert tally_event(3, 7, 7) == {
         "type": "tally", "round": 3, "right": 7, "left": 7, "announcement": "左右鈞",
     }  # fmt: skip
+
+
+def test_cli_explain_even_counts() -> None:
+    held = CliRunner().invoke(cli, ["score", "3", "3", "-e"]).output
+    assert "左右皆執一算" in held and "no 不勝者" in held
+    empty = CliRunner().invoke(cli, ["score", "0", "0", "-e"]).output
+    assert "左右皆執一算" not in empty and "no 算 on either side" in empty

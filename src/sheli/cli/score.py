@@ -43,7 +43,10 @@ def _explain(console: Console, right: int, left: int) -> None:
     table.add_row("右獲 (上射)", f"{right} 算 = {_layout(right)}", "xiangshe:193–198")
     table.add_row("左獲 (下射)", f"{left} 算 = {_layout(left)}", "xiangshe:199–201")
     table.add_row("賢獲", f"{diff} 算 = {pure} 純 {odd} 奇", "xiangshe:202 注「齊之而取其餘」")
-    held = "左右皆執一算" if right == left else f"執賢獲{to_chinese(diff)}算"
+    if right != left:
+        held = f"執賢獲{to_chinese(diff)}算"
+    else:  # 0 : 0 leaves no 算 to hold (the text does not foresee it)
+        held = "左右皆執一算" if right else "no 算 on either side to hold"
     table.add_row("告于賓", f"{announce(right, left)}  ({held})", "xiangshe:203–204")
     loser = losers(right, left)
     table.add_row(

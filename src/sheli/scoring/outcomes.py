@@ -319,9 +319,7 @@ def _as_outcome(
     on_beat = _as_bool("on_beat", raw.get("on_beat"), optional=True)
     warning = None
     if rnd == 3 and hit and on_beat is None:
-        warning = (
-            f"line {line}: a round-3 hit with no on_beat is not counted (不鼓不釋, xiangshe:248)"
-        )
+        warning = "a round-3 hit with no on_beat is not counted (不鼓不釋, xiangshe:248)"
     return Outcome(rnd, pair, str(archer), arrow, hit, on_beat, line), warning
 
 
@@ -373,7 +371,7 @@ def _read_csv(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedOu
             seen[outcome.key] = line
             outcomes.append(outcome)
             if warning:
-                warnings.append(f"{path}:{warning}")
+                warnings.append(f"{path}:{line}: {warning}")
     except csv.Error as exc:
         raise OutcomesError(path, reader.line_num, f"not valid CSV: {exc}") from None
     if not header_seen:
@@ -465,7 +463,7 @@ def _read_json(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedO
         seen[outcome.key] = line
         outcomes.append(outcome)
         if warning:
-            warnings.append(f"{path}:{warning}")
+            warnings.append(f"{path}:{line}: {warning}")
     return RecordedOutcomes(outcomes, path, warnings)
 
 
