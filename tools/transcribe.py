@@ -338,11 +338,10 @@ n\tkind\tsource\ttext\tnote
 """
 
 
-def write_chapter(chapter: str, rows: list[Row]) -> None:
+def render_chapter(chapter: str, rows: list[Row]) -> str:
+    """The data file of one chapter, as committed."""
     body = "".join(f"{r.n}\t{r.kind}\t{r.source}\t{r.text}\t{r.note}\n" for r in rows)
-    (DATA / f"{chapter}.tsv").write_text(
-        HEADER.format(title=TITLES[chapter], key=chapter) + body, encoding="utf-8"
-    )
+    return HEADER.format(title=TITLES[chapter], key=chapter) + body
 
 
 SECTIONS_HEADER = """\
@@ -356,7 +355,8 @@ chapter\tn\tfirst\tlast\ttopic\tform\tsentence\tnote
 """
 
 
-def write_sections() -> None:
+def render_sections() -> str:
+    """sections.tsv, as committed."""
     rows = read_tsv(CORPUS / "jia-sections.tsv")
     out = []
     for r in rows:
@@ -367,13 +367,11 @@ def write_sections() -> None:
             f"{chapter}\t{seq}\t{first}\t{last}\t{normalise(topic)}\t{form}\t"
             f"{normalise(sentence)}\t{r[15] if len(r) > 15 else ''}\n"
         )
-    (DATA / "sections.tsv").write_text(SECTIONS_HEADER + "".join(out), encoding="utf-8")
+    return SECTIONS_HEADER + "".join(out)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="report only; write nothing")
-    args = ap.parse_args()
+def build() -> tuple[dict[str, str], dict[str, collections.Counter[str]], dict[str, list[Row]]]:
+    """Every data file this script makes (name → content), with per-chapter statistics."""
     streams = {
         name: Stream.from_text(name, (SEEDS / f).read_text(encoding="utf-8"))
         for name, f in SEED_FILES.items()
@@ -383,18 +381,30 @@ def main() -> None:
         c: Stream.from_text(c, (CORPUS / f"yili-jing-{c}.txt").read_text(encoding="utf-8"))
         for c in TITLES
     }
+    files, all_stats, all_rows = {}, {}, {}
     for chapter in ("xiangshe", "yan", "dashe"):
         stats: collections.Counter[str] = collections.Counter()
         others = [t for c, t in joined.items() if c != chapter]
         rows = transcribe(chapter, streams, known, stats, others)
-        print(chapter, len(rows), dict(sorted(stats.items())))
-        for r in rows:
+        files[f"{chapter}.tsv"] = render_chapter(chapter, rows)
+        all_stats[chapter], all_rows[chapter] = stats, rows
+    files["sections.tsv"] = render_sections()
+    return files, all_stats, all_rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="report only; write nothing")
+    args = ap.parse_args()
+    files, stats, rows = build()
+    for chapter, st in stats.items():
+        print(chapter, len(rows[chapter]), dict(sorted(st.items())))
+        for r in rows[chapter]:
             if r.note:
                 print(f"  {chapter}:{r.n}\t{r.source}\t{r.note}")
-        if not args.check:
-            write_chapter(chapter, rows)
     if not args.check:
-        write_sections()
+        for name, content in files.items():
+            (DATA / name).write_text(content, encoding="utf-8")
 
 
 if __name__ == "__main__":
