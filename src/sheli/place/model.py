@@ -436,15 +436,15 @@ class Venue:
         >>> v.on_tang(v.point("右物")), v.on_tang(v.point("洗"))
         (True, False)
         """
+        return self.platform.contains(p)
+
+    @property
+    def platform(self) -> Extent:
+        """The raised platform: the 堂, and in a 庠 the 室 and 房 behind it (to 屋深)."""
         tang = self.fixtures["堂"].extent
         assert tang is not None
-        if tang.contains(p):
-            return True
-        for name in ("室", "房"):
-            f = self.fixtures.get(name)
-            if f is not None and f.extent is not None and f.extent.contains(p):
-                return True
-        return False
+        back = self.params["屋深"].value if "屋深" in self.params else tang.y1
+        return Extent(tang.x0, tang.y0, tang.x1, max(back, tang.y1))
 
     def stair_at(self, p: Point) -> str | None:
         """The 階 p stands on, if any."""
@@ -471,7 +471,7 @@ class Venue:
                 # the wall line itself is the 堂's
                 if p.y > f.extent.y0 + 1e-9:
                     return name
-        if self.fixtures["堂"].extent.contains(p):  # type: ignore[union-attr]
+        if self.platform.contains(p):
             return "堂"
         if self.stair_at(p):
             return "階"
@@ -541,8 +541,7 @@ class Venue:
         >>> v.crosses(v.resolve({"foot_of": "西階"}), v.resolve({"top_of": "西階"}))
         False
         """
-        tang = self.fixtures["堂"].extent
-        assert tang is not None
+        tang = self.platform
         for q in _box_crossings(a, b, tang):
             on_south = abs(q.y - tang.y0) < 1e-6
             via_stair = on_south and any(

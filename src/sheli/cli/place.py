@@ -1,0 +1,111 @@
+"""``sheli place``: the plan of a venue as a ledger — every fixture, where, and why.
+
+>>> from click.testing import CliRunner
+>>> out = CliRunner().invoke(place, ["--venue", "xie", "--json"]).output
+>>> import json; json.loads(out)["venue"]
+'xie'
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from sheli.place import PlaceError, load_venue
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v)}"
+
+
+@click.command("place")
+@click.option(
+    "--venue",
+    "venue_name",
+    default="xie",
+    show_default=True,
+    help="xie (州序/榭, no 室) or xiang (鄉庠); 序, 榭, 州序, 庠, 鄉庠 also accepted.",
+)
+@click.option("--metres", is_flag=True, help="Add the coordinates in metres.")
+@click.option("--json", "as_json", is_flag=True, help="Print the ledger as JSON.")
+@click.option("--point", "what", default=None, help="Describe one fixture only.")
+def place(venue_name: str, metres: bool, as_json: bool, what: str | None) -> None:
+    """Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source
+    (passage id) or the assumption it rests on, then the parameters and default offsets."""
+    try:
+        venue = load_venue(venue_name)
+        rows = venue.ledger()
+        if what is not None:
+            f = venue.fixture(what)
+            rows = [r for r in rows if r.name == f.name]
+    except PlaceError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    mpc = venue.metre_per_chi.value
+    if as_json:
+        out = {
+            "venue": venue.key,
+            "title": venue.title,
+            "unit": "尺",
+            "axes": "x east, y north; origin the middle of the 堂廉",
+            "metre_per_chi": {"value": mpc, "assumption": venue.metre_per_chi.assumption},
+            "fixtures": [r.as_dict(mpc if metres else None) for r in rows],
+            "params": [
+                {
+                    "name": p.name,
+                    "value": p.value,
+                    "rule": p.rule,
+                    "source": p.source,
+                    "assumption": p.assumption,
+                }
+                for p in [*venue.params.values(), *venue.offsets.values()]
+            ],
+            "hou": venue.hou,
+        }
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1))
+        return
+
+    console = Console()
+    table = Table(
+        title=f"{venue.title} ({venue.key}) — 尺, x 東 y 北, origin 堂廉之中",
+        show_lines=False,
+        expand=False,
+    )
+    table.add_column("name", no_wrap=True)
+    table.add_column("x 尺", justify="right")
+    table.add_column("y 尺", justify="right")
+    if metres:
+        table.add_column("x m", justify="right")
+        table.add_column("y m", justify="right")
+    table.add_column("source / assumption", overflow="fold")
+    for r in rows:
+        why = r.source
+        if r.assumption:
+            why = (
+                f"{why}\n[yellow]assumed:[/] {r.assumed}"
+                if why
+                else f"[yellow]assumed:[/] {r.assumed}"
+            )
+        if r.note:
+            why += f"\n[dim]{r.note}[/]"
+        cells = [r.name, _fmt(r.x), _fmt(r.y)]
+        if metres:
+            cells += [f"{r.x * mpc:.2f}", f"{r.y * mpc:.2f}"]
+        table.add_row(*cells, why)
+    console.print(table)
+    if what is not None:
+        return
+
+    pt = Table(title="parameters and default offsets", expand=False)
+    pt.add_column("name", no_wrap=True)
+    pt.add_column("value", justify="right")
+    pt.add_column("rule")
+    pt.add_column("source / assumption", overflow="fold")
+    for p in [*venue.params.values(), *venue.offsets.values()]:
+        why = p.source or f"[yellow]assumed:[/] {p.assumption}"
+        pt.add_row(p.name, _fmt(p.value), p.rule, why)
+    pt.add_row("1 尺", f"{mpc} m", "", f"[yellow]assumed:[/] {venue.metre_per_chi.assumption}")
+    console.print(pt)

@@ -1,0 +1,66 @@
+"""`sheli place`: the ledger in a table or as JSON; user errors exit cleanly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sheli.cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["place", *args], env={"COLUMNS": "200"})
+
+
+@pytest.mark.parametrize("venue, wu_y", [("xie", 16), ("xiang", 8), ("庠", 8), ("榭", 16)])
+def test_json_ledger(venue, wu_y):
+    res = run("--venue", venue, "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    rows = {r["name"]: r for r in data["fixtures"]}
+    assert data["unit"] == "尺"
+    assert rows["右物"]["y"] == wu_y
+    assert rows["右物"]["y"] - rows["侯"]["y"] == 300
+    assert rows["乏"]["y"] - rows["侯"]["y"] == 100
+    assert all(r["source"] or r["assumed"] for r in rows.values())
+    params = {p["name"]: p for p in data["params"]}
+    assert params["侯道"]["value"] == 300 and params["near"]["assumption"]
+    assert "x_m" not in rows["侯"]
+
+
+def test_json_with_metres():
+    data = json.loads(run("--venue", "xie", "--json", "--metres").output)
+    hou = next(r for r in data["fixtures"] if r["name"] == "侯")
+    assert hou["y_m"] == pytest.approx(hou["y"] * data["metre_per_chi"]["value"], abs=1e-3)
+
+
+def test_table_lists_fixtures_sources_and_assumptions():
+    res = run("--venue", "xie", "--metres")
+    assert res.exit_code == 0, res.output
+    for words in ("侯", "乏", "xiangshe:12", "assumed", "-284", "-65.60", "0.231"):
+        assert words in res.output, words
+
+
+def test_one_point():
+    res = run("--venue", "xiang", "--point", "下物")
+    assert res.exit_code == 0
+    assert "左物" in res.output and "xiangshe:339" in res.output
+    assert "parameters" not in res.output
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--venue", "辟雍"], "unknown venue"),
+        (["--point", "物"], "ambiguous"),
+        (["--point", "西楹西"], "西楹"),
+    ],
+)
+def test_user_errors_exit_nonzero_without_traceback(args, words):
+    res = run(*args)
+    assert res.exit_code != 0
+    assert words in res.output
+    assert "Traceback" not in res.output
+    assert isinstance(res.exception, SystemExit)  # a click error, not a crash
