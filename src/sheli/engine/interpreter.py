@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheli.engine.state import Pair, Person, World
@@ -93,6 +93,18 @@ class Env:
             return [self._fill_ref(v, bind) for v in ref]
         return ref
 
+    def _fixture_info(self, name: str) -> Any:
+        """The fixture (with its source) if the venue has one by that name, else its point."""
+        for attr in ("fixture", "point"):
+            fn = getattr(self.venue, attr, None)
+            if fn is None:
+                continue
+            try:
+                return fn(name)
+            except Exception:
+                continue
+        return None
+
     def _xy(self, p: Any) -> tuple[float | None, float | None]:
         if p is None:
             return None, None
@@ -110,6 +122,10 @@ class Env:
                     return f"{self._words(ref[k])}{w}"
             if "between" in ref:
                 return "".join(self._words(r) for r in ref["between"]) + "之閒"
+            if "front_of" in ref:
+                return f"{self._words(ref['front_of'])}前"
+            if "x_of" in ref or "y_of" in ref:
+                return "、".join(f"當{self._words(ref[k])}" for k in ("x_of", "y_of") if k in ref)
             if "row" in ref:
                 anchor = ref.get("anchor")
                 return f"{self._words(anchor) if anchor else ''}{ref['row']}"
@@ -149,13 +165,19 @@ class Env:
             on_tang = bool(self.venue.on_tang(p))
         except Exception:
             on_tang = None
-        pt = Pt(x, y, self._words(ref), on_tang, ref if isinstance(ref, str) else None)
+        key_name = None
+        if isinstance(ref, str):
+            key_name = ref
+            fixture = getattr(self.venue, "fixture", None)
+            if fixture is not None:
+                try:
+                    key_name = fixture(ref).name  # 上物 → 右物: one name per fixture
+                except Exception:
+                    key_name = ref
+        pt = Pt(x, y, self._words(ref), on_tang, key_name)
         for n in names:
             if n not in self.used_fixtures:
-                try:
-                    self.used_fixtures[n] = self.venue.point(n)
-                except Exception:
-                    self.used_fixtures[n] = None
+                self.used_fixtures[n] = self._fixture_info(n)
         if key is not None:
             self._cache[key] = pt
         return pt
@@ -249,6 +271,8 @@ class Frame:
     call: dict[str, Any] | None = None
     cite: str | None = None
     jing: str | None = None
+    # the passage of the outermost 如初 call: where in the rite we are (for ``section``)
+    anchor: str | None = None
 
 
 class Interpreter:
@@ -263,6 +287,7 @@ class Interpreter:
         self.events: list[dict[str, Any]] = []
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
+        self._last_section: tuple[int | None, str] = (None, "")
         self.depth = 0
 
     # -- errors
@@ -374,13 +399,23 @@ class Interpreter:
 
     # -- sections
     def section_of(self, cite: str) -> tuple[int | None, str]:
+        """The 賈疏 section a step belongs to.
+
+        A step citing a 記 line (which 賈 puts in the chapter's last section) stays in the
+        section of the rite where it is performed, the section of the step before it.
+        """
         got = self._section.get(cite)
         if got is None:
             info = self.env.passage(cite)
-            sec = info.section if info else None
-            topic = self.env.section_topic(sec) if sec is not None else ""
-            got = (sec, topic)
+            if info is None or info.kind == "記":
+                got = (None, "")
+            else:
+                sec = info.section
+                got = (sec, self.env.section_topic(sec) if sec is not None else "")
             self._section[cite] = got
+        if got[0] is None:
+            return self._last_section
+        self._last_section = got
         return got
 
     # -- conditions
@@ -465,9 +500,7 @@ class Interpreter:
             elif isinstance(step, IfStep):
                 cite = step.cite or frame.cite
                 branch = step.then if self.holds(step.if_, frame, step.line, cite) else step.else_
-                inner = Frame(
-                    frame.bind, frame.call, step.cite or frame.cite, step.jing or frame.jing
-                )
+                inner = replace(frame, cite=step.cite or frame.cite, jing=step.jing or frame.jing)
                 self.run_steps(branch, inner)
             elif isinstance(step, ForEachStep):
                 items = self.loop_items(step, frame)
@@ -477,8 +510,8 @@ class Interpreter:
                     bind[var] = item
                     bind[f"__first__{var}"] = i == 0
                     bind[f"__last__{var}"] = i == len(items) - 1
-                    inner = Frame(
-                        bind, frame.call, step.cite or frame.cite, step.jing or frame.jing
+                    inner = replace(
+                        frame, bind=bind, cite=step.cite or frame.cite, jing=step.jing or frame.jing
                     )
                     self.run_steps(step.do, inner)
             elif isinstance(step, CallStep):
@@ -505,10 +538,11 @@ class Interpreter:
         bind = dict(frame.bind)
         for k, v in args.items():
             bind[k] = self.env.fill(v, frame.bind) if isinstance(v, str) else v
-        call = frame.call
+        call, anchor = frame.call, frame.anchor
         if step.cite:
             call = {"cite": step.cite, "jing": step.jing, "procedure": step.call}
-        self.run_steps(proc.steps, Frame(bind, call, frame.cite, frame.jing))
+            anchor = anchor or step.cite
+        self.run_steps(proc.steps, Frame(bind, call, frame.cite, frame.jing, anchor))
         self.depth -= 1
 
     def run_act_step(self, step: ActStep, frame: Frame) -> None:
@@ -544,7 +578,7 @@ class Interpreter:
         frame: Frame,
     ) -> None:
         w = self.world
-        sec, _ = self.section_of(cite)
+        sec, _ = self.section_of(frame.anchor or cite)
         self.seq += 1
         ev: dict[str, Any] = {
             "type": "step",
@@ -580,7 +614,7 @@ class Interpreter:
         self.events.append(ev)
         for sub in ctx.sub:
             self.seq += 1
-            ssec, _ = self.section_of(sub["cite"])
+            ssec, _ = self.section_of(frame.anchor or sub["cite"])
             self.events.append(
                 {
                     "type": "step",

@@ -1,0 +1,140 @@
+"""``sheli run RITE``: run a rite and print its 儀注, or write its event log.
+
+A thin layer over :func:`sheli.engine.run`. User errors (a broken spec, a bad outcomes file, a
+bad option) print one message naming the file, line, step and passage, and exit 2; nothing is
+half-written (``-o`` writes atomically).
+
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(run, ["--help"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import click
+
+VENUE_NAMES = {
+    "xie": "xie",
+    "序": "xie",
+    "州序": "xie",
+    "榭": "xie",
+    "豫": "xie",
+    "xiang": "xiang",
+    "庠": "xiang",
+    "鄉庠": "xiang",
+}
+
+
+def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value not in VENUE_NAMES:
+        raise click.BadParameter(f"{value!r}: xie (州序/榭) or xiang (鄉庠)")
+    return VENUE_NAMES[value]
+
+
+@click.command("run")
+@click.argument("rite", default="xiangshe")
+@click.option(
+    "--venue",
+    callback=_venue,
+    help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
+)
+@click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦")
+@click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot")
+@click.option("--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)")
+@click.option("--seed", type=int, help="seed of the outcome model (default 0)")
+@click.option(
+    "--outcomes",
+    type=click.Path(dir_okay=False),
+    help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
+)
+@click.option("--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["yizhu", "text", "jsonl"]),
+    default="yizhu",
+    show_default=True,
+    help="yizhu (text): the readable 儀注; jsonl: the event log (docs/event-log.md)",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to FILE")
+def run(
+    rite: str,
+    venue: str | None,
+    pairs: int | None,
+    no_guests: bool,
+    dafu: int | None,
+    seed: int | None,
+    outcomes: str | None,
+    arrows_short: bool,
+    fmt: str,
+    output: str | None,
+) -> None:
+    """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
+    from sheli.engine import run as run_rite
+    from sheli.rite.loader import SpecError
+    from sheli.scoring import OutcomesError
+
+    try:
+        result = run_rite(
+            rite,
+            venue=venue,
+            pairs=pairs,
+            guests=False if no_guests else None,
+            seed=seed,
+            outcomes=outcomes,
+            arrows_short=True if arrows_short else None,
+            dafu=dafu,
+        )
+    except (SpecError, OutcomesError) as exc:
+        click.echo(f"sheli run: {exc}", err=True)
+        sys.exit(2)
+    if fmt == "jsonl":
+        from sheli.outputs.eventlog import to_jsonl
+
+        text = to_jsonl(result.events)
+    else:
+        text = _yizhu_text(result, width=None if output is None else 120)
+    if output:
+        from sheli.outputs.eventlog import write_atomic
+
+        try:
+            write_atomic(Path(output), text)
+        except OSError as exc:
+            click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
+            sys.exit(2)
+        click.echo(f"wrote {output} ({len(result.steps)} steps)", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def _yizhu_text(result: object, width: int | None) -> str:
+    """The 儀注 rendered to text (colours only on a terminal)."""
+    from rich.console import Console
+
+    from sheli.outputs.yizhu import print_yizhu
+    from sheli.text import load_chapter
+
+    chapter = load_chapter(result.spec.spec.chapter)  # type: ignore[attr-defined]
+
+    def topic(n: int) -> str:
+        try:
+            return chapter.section(n).topic
+        except KeyError:
+            return ""
+
+    tty = sys.stdout.isatty() and width is None
+    console = Console(
+        record=True,
+        width=width or 120,
+        color_system="truecolor" if tty else None,
+        file=io.StringIO(),  # rendered once, then exported
+        highlight=False,
+    )
+    print_yizhu(result.events, console, topics=topic, drank=result.drank)  # type: ignore[attr-defined]
+    return console.export_text(styles=tty)

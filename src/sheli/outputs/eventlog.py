@@ -1,0 +1,62 @@
+"""The event log as JSON Lines (docs/event-log.md; the contract of DESIGN.md).
+
+One JSON object per line: the ``scene`` first, then ``step``, ``shot`` and ``tally`` lines in
+the order they happen. Text is written as UTF-8, not escaped.
+
+>>> import io
+>>> buf = io.StringIO()
+>>> write_jsonl([{"type": "scene", "rite": "xiangshe"}, {"type": "step", "seq": 1}], buf)
+>>> buf.getvalue().splitlines()[0]
+'{"type":"scene","rite":"xiangshe"}'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def dumps(event: dict[str, Any]) -> str:
+    """One event as one line of JSON (compact, UTF-8 text kept as is)."""
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> None:
+    """Write events to an open text stream, one line each."""
+    for e in events:
+        out.write(dumps(e))
+        out.write("\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename.
+
+    Nothing half-written is ever left at ``path``.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def to_jsonl(events: Iterable[dict[str, Any]]) -> str:
+    """The whole log as one string."""
+    return "".join(dumps(e) + "\n" for e in events)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Read an event log back (for tests and tools)."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]

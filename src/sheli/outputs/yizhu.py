@@ -1,0 +1,178 @@
+"""The 儀注: the run printed step by step, section by section, for people to read.
+
+Each 賈疏 section gets a heading 「第N節 topic」; each step is one line: its number, the actor
+(with the person's name where the cast gives one), the verb and its objects, the place in the
+text's words, the facing, the words spoken and the passage id. A summary of each round's tally
+and of who drank closes the 儀注.
+
+>>> from rich.console import Console
+>>> events = [
+...     {"type": "scene", "rite": "demo", "title": "鄉射禮", "venue": "xie", "cast": []},
+...     {"type": "step", "seq": 1, "round": 0, "section": 14, "cite": "xiangshe:127",
+...      "actor": "司射", "verb": "立", "place": "中之西南", "facing": "E", "says": None},
+... ]
+>>> console = Console(width=100, record=True, color_system=None)
+>>> print_yizhu(events, console, topics={14: "司射誘射教三耦射法之事"})
+>>> "第十四節" in console.export_text() and "東面" in console.export_text()
+True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+FACING = {
+    "N": "北面",
+    "S": "南面",
+    "E": "東面",
+    "W": "西面",
+    "NE": "東北面",
+    "NW": "西北面",
+    "SE": "東南面",
+    "SW": "西南面",
+}
+ROUNDS = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
+VENUES = {"xie": "州序 (榭)", "xiang": "鄉庠"}
+_DIGITS = "〇一二三四五六七八九"
+
+
+def cn_number(n: int) -> str:
+    """A section number in Chinese, as the headings use it.
+
+    >>> cn_number(14), cn_number(20), cn_number(7)
+    ('十四', '二十', '七')
+    """
+    if n < 10:
+        return _DIGITS[n]
+    tens, ones = divmod(n, 10)
+    head = "十" if tens == 1 else _DIGITS[tens] + "十"
+    return head + (_DIGITS[ones] if ones else "")
+
+
+def step_line(e: dict[str, Any]) -> Text:
+    """One step as one line of the 儀注."""
+    t = Text()
+    t.append(f"{e['seq']:>5} ", style="dim")
+    actor = e["actor"] + (f"({e['name']})" if e.get("name") else "")
+    t.append(actor, style="bold")
+    t.append(" ")
+    verb = e["verb"]
+    if e.get("obj"):
+        count = e.get("count")
+        verb += e["obj"] + (str(count) if count not in (None, 1) else "")
+    if e.get("side"):
+        verb += f"({e['side']})"
+    t.append(verb, style="cyan")
+    if e.get("to"):
+        t.append(f" 於{e['to']}")
+    if e.get("place"):
+        t.append(f"  @{e['place']}", style="green")
+    if e.get("facing"):
+        t.append(f" {FACING.get(e['facing'], e['facing'])}")
+    if e.get("says"):
+        t.append(f" 曰「{e['says']}」", style="yellow")
+    if e.get("shot"):
+        s = e["shot"]
+        mark = ("中" if s["hit"] else "不中") + ("·釋" if s["counted"] else "")
+        t.append(f" [{mark}]", style="magenta")
+    if e.get("note"):
+        t.append(f"  ({e['note']})", style="dim")
+    t.append(f"  {e['cite']}", style="dim")
+    if e.get("as"):
+        t.append(f" 如初 {e['as']['cite']}", style="dim")
+    return t
+
+
+def print_yizhu(
+    events: Iterable[dict[str, Any]],
+    console: Console,
+    topics: dict[int, str] | Callable[[int], str] | None = None,
+    drank: dict[int, list[str]] | None = None,
+) -> None:
+    """Print the 儀注 of a run's events on a rich console."""
+    topic_of: Callable[[int], str]
+    if callable(topics):
+        topic_of = topics
+    else:
+        table = topics or {}
+        topic_of = lambda n: table.get(n, "")  # noqa: E731
+    section: int | None = -1
+    rnd: int | None = None
+    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    tallies: list[dict[str, Any]] = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "scene":
+            title = e.get("title") or e.get("rite")
+            console.print(Text(f"{title} 儀注 — {VENUES.get(e.get('venue'), e.get('venue'))}"))
+            cast = [
+                c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in e.get("cast", [])
+            ]
+            if cast:
+                console.print(Text("cast: " + "、".join(cast), style="dim"))
+            continue
+        if kind == "shot":
+            shots[e["round"]].append(e)
+            continue
+        if kind == "tally":
+            tallies.append(e)
+            console.print(
+                Text(
+                    f"      ⟶ {ROUNDS.get(e['round'], e['round'])} 數獲: "
+                    f"右{e['right']} 左{e['left']} — {e['announcement']}",
+                    style="bold magenta",
+                )
+            )
+            continue
+        if kind != "step":
+            continue
+        if e.get("round") != rnd:
+            rnd = e.get("round")
+            if rnd:
+                console.print(Text(f"── {ROUNDS.get(rnd, rnd)} ──", style="bold blue"))
+        if e.get("section") != section:
+            section = e.get("section")
+            if section is not None:
+                console.print()
+                heading = f"第{cn_number(section)}節 {topic_of(section)}".rstrip()
+                console.print(Text(heading, style="bold underline"))
+        console.print(step_line(e))
+    print_summary(console, shots, tallies, drank or {})
+
+
+def print_summary(
+    console: Console,
+    shots: dict[int, list[dict[str, Any]]],
+    tallies: list[dict[str, Any]],
+    drank: dict[int, list[str]],
+) -> None:
+    """The round summaries: arrows, hits, counted, the tally and who drank."""
+    if not shots and not tallies:
+        return
+    table = Table(title="每番 summary", show_lines=False)
+    for col in ("round", "arrows", "hits", "counted", "右", "左", "announcement", "飲"):
+        table.add_column(col)
+    by_round = {t["round"]: t for t in tallies}
+    for r in sorted(set(shots) | set(by_round)):
+        if r == 0:
+            continue
+        ss = shots.get(r, [])
+        t = by_round.get(r)
+        table.add_row(
+            ROUNDS.get(r, str(r)),
+            str(len(ss)),
+            str(sum(1 for s in ss if s["hit"])),
+            str(sum(1 for s in ss if s["counted"])),
+            str(t["right"]) if t else "—",
+            str(t["left"]) if t else "—",
+            t["announcement"] if t else "獲而未釋獲 (xiangshe:150)" if r == 1 else "—",
+            "、".join(drank.get(r, [])) or "—",
+        )
+    console.print()
+    console.print(table)
