@@ -232,7 +232,8 @@ def seed_002() -> list[tuple[str, str, str, str]]:
             continue
         if line.startswith("[疏]"):
             if last is not None:
-                fixed, status = repair(line[4:], neighbours(rows, last, "shu"), junk=False)
+                shu = line[len("[疏]") :]
+                fixed, status = repair(shu, neighbours(rows, last, "shu"), junk=False)
                 out.append((f"yan:{last}", "疏", status, fixed))
             continue
         # 經 then 注 on one line: take passages while the line goes on with them.
@@ -302,7 +303,7 @@ def seed_004() -> list[tuple[str, str, str, str]]:
     return out
 
 
-HEADER = """# Commentary extracted from seed {seed} by tools/extract_commentary.py. Do not edit by hand.
+HEADER = """# Commentary extracted from seed {seed} by tools/extract_commentary.py; do not edit.
 # {what}
 # Columns: passage (chapter:line of yili-jing), kind (注 or 疏), status, text.
 # status: clean = the seed's words (pinyin stripped); repaired = garbled stretches read from

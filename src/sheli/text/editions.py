@@ -514,6 +514,13 @@ def import_edition(
             raise ImportFailed(f"unknown chapter {chapter!r}: use one of {', '.join(CHAPTERS)}")
         al = _align(doc, chapter, targets_for(chapter))
         n = len(targets_for(chapter))
+        best, _ = detect_chapter(doc, targets_for)
+        if best != chapter:
+            # 燕禮 and 大射儀 share much wording: the chapter that matches best is the file's.
+            raise ImportFailed(
+                f"{doc.path}: this is {CHAPTER_TITLES[best]} ({best}), not "
+                f"{CHAPTER_TITLES[chapter]}: it is another chapter than --chapter {chapter}"
+            )
         if al.anchored < MIN_SHARE * n:
             raise ImportFailed(
                 f"{doc.path}: only {al.anchored} of the {n} passages of "

@@ -1,0 +1,164 @@
+"""Importing the corpus's Kanripo editions: anchoring, notes, the store, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sheli.cli.text_import import import_cmd
+from sheli.text import editions
+from sheli.text.align import Target, align_doc, fold_text
+from sheli.text.commentary import notes_for
+from sheli.text.kanripo import KanripoError, parse_kanripo
+
+# The SBCK 鄭注本's transcription gaps (corpus README §6) and the passages on their edges
+# whose words are partly lost with them.
+SBCK_MISSING = {
+    "xiangshe": [77, 78, 79, 221, 222, 223, 224, 225, *range(360, 367)],
+    "yan": [110, 111, 112, 113, 114, 152, 153, 154, 155],
+    "dashe": [90, 91, 92, 93, 94, 108, 109, 110, 111, 112, 113, 250, 251, 252, 253],
+}
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SHELI_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("chapter,n", [("xiangshe", 391), ("yan", 185), ("dashe", 324)])
+def test_zhushu_every_passage_and_its_zhu(corpus_dir: Path, chapter: str, n: int) -> None:
+    r = editions.import_edition(corpus_dir / f"yili-zhushu-{chapter}.txt")
+    assert (r.chapter, r.passages, r.anchored, r.unanchored) == (chapter, n, n, [])
+    notes = editions.load_edition("注疏")["chapters"][chapter]["notes"]
+    with (corpus_dir / f"yili-zhushu-{chapter}.tsv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    same = sum(
+        fold_text(
+            "".join(x["text"] for x in notes.get(f"{chapter}:{r['line']}", []) if x["kind"] == "注")
+        )
+        == fold_text(r["zhu"])
+        for r in rows
+    )
+    # WYG's own slips (README §4: a bare 疏 for 注, (目木)) cost a passage or two.
+    assert same >= n - 3
+
+
+def test_first_zhu_of_xiangshe(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-zhushu-xiangshe.txt")
+    zhu = [n for n in notes_for("xiangshe:1") if n.edition == "注疏" and n.kind == "注"]
+    assert zhu[0].text.startswith("主人州長也")
+    kinds = [n.kind for n in notes_for("xiangshe:1", ["注疏"])]
+    assert kinds == sorted(kinds, key=["注", "音義", "疏"].index)
+    assert "音義" in kinds and "疏" in kinds
+
+
+@pytest.mark.parametrize("chapter", ["xiangshe", "yan", "dashe"])
+def test_zhengzhu_only_the_lacunae_are_missing(corpus_dir: Path, chapter: str) -> None:
+    r = editions.import_edition(corpus_dir / f"yili-zhengzhu-{chapter}.txt")
+    assert r.unanchored == [f"{chapter}:{n}" for n in SBCK_MISSING[chapter]]
+    notes = editions.load_edition("鄭注")["chapters"][chapter]["notes"]
+    assert {n["kind"] for v in notes.values() for n in v} <= {"注", "本文"}
+
+
+@pytest.mark.parametrize("edition", ["jishi", "yishu"])
+@pytest.mark.parametrize("chapter,n", [("xiangshe", 391), ("yan", 185), ("dashe", 324)])
+def test_jishi_and_yishu_every_passage(
+    corpus_dir: Path, edition: str, chapter: str, n: int
+) -> None:
+    r = editions.import_edition(corpus_dir / f"yili-{edition}-{chapter}.txt")
+    assert r.anchored == n and r.unanchored == []
+
+
+def test_jishi_zhu_of_xiangshe_2(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-jishi-xiangshe.txt")
+    (zhu,) = [n for n in notes_for("xiangshe:2", ["集釋"]) if n.kind == "注"]
+    assert zhu.text == "退還射宫省錄射事"
+
+
+def test_yishu_labels(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-yishu-xiangshe.txt")
+    kinds = {n.kind for n in notes_for("xiangshe:1", ["義疏"])}
+    assert "正義" in kinds
+
+
+def test_tu_moves_ji_and_omits_what_it_refers_to_xiangyinjiu(corpus_dir: Path) -> None:
+    r = editions.import_edition(corpus_dir / "yili-tu-xiangshe.txt")
+    # 楊復 gives 「以上並見郷飲酒圖」 for passages 21–40 and so on: absent, not lost.
+    assert "xiangshe:21" in r.unanchored and "xiangshe:1" not in r.unanchored
+    # The 記 「大夫與則公士爲賓」 (310) stands in the body, after passage 3, as ○記.
+    assert "xiangshe:310" not in r.unanchored
+    kinds = {n.kind for n in notes_for("xiangshe:310", ["儀禮圖"])}
+    assert "疏" in kinds
+
+
+def test_yan_tu_and_shu(corpus_dir: Path) -> None:
+    assert editions.import_edition(corpus_dir / "yili-tu-yan.txt").unanchored == ["yan:171"]
+    editions.import_edition(corpus_dir / "yili-zhengzhu-xiangshe.txt")  # the 注 reference
+    r = editions.import_edition(corpus_dir / "yili-shu-xiangshe.txt")
+    assert r.format == "shu" and r.anchored > 200
+    shu = notes_for("xiangshe:1", ["單疏"])
+    assert shu[0].text.startswith("郷射至乃請")
+
+
+def test_another_chapter_is_refused(corpus_dir: Path, data_dir: Path) -> None:
+    with pytest.raises(editions.ImportFailed, match="another chapter"):
+        editions.import_edition(corpus_dir / "yili-zhushu-yan.txt", chapter="dashe")
+    assert not (data_dir / "editions").exists() or not list((data_dir / "editions").iterdir())
+
+
+def test_failed_import_leaves_the_store(corpus_dir: Path, tmp_path: Path, data_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-zhengzhu-yan.txt")
+    before = {p.name: p.read_bytes() for p in (data_dir / "editions").iterdir()}
+    bad = tmp_path / "bad.txt"
+    bad.write_text("#+TITLE: 儀禮\n#+PROPERTY: ID KR1d0026\n天地玄黃宇宙洪荒¶\n", encoding="utf-8")
+    r = CliRunner().invoke(import_cmd, [str(bad), "--edition", "鄭注"])
+    assert r.exit_code != 0 and "bad.txt" in r.output and "Traceback" not in r.output
+    after = {p.name: p.read_bytes() for p in (data_dir / "editions").iterdir()}
+    assert after == before
+
+
+def test_not_kanripo(tmp_path: Path) -> None:
+    f = tmp_path / "x.txt"
+    f.write_text("just some text\n", encoding="utf-8")
+    r = CliRunner().invoke(import_cmd, [str(f)])
+    assert r.exit_code == 1 and "x.txt:1: not a recognisable Kanripo edition" in r.output
+
+
+def test_unbalanced_bracket_names_the_line() -> None:
+    with pytest.raises(KanripoError, match=r"<string>:3: '\(' not closed"):
+        parse_kanripo("#+TITLE: 儀禮\n鄉射之禮¶\n主人(戒賓¶\n")
+
+
+def test_cli_report_json_list_remove(corpus_dir: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(import_cmd, [str(corpus_dir / "yili-zhushu-yan.txt"), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    assert rep["chapter"] == "yan" and rep["anchored"] == 185 and rep["format"] == "zhushu"
+    r = runner.invoke(import_cmd, ["--list", "--json"])
+    assert json.loads(r.output)[0]["edition"] == "注疏"
+    assert runner.invoke(import_cmd, ["--remove", "注疏"]).exit_code == 0
+    assert notes_for("yan:1", ["注疏"]) == []
+    assert runner.invoke(import_cmd, ["--remove", "注疏"]).exit_code == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from(list("鄉射之禮主人戒賓出迎再拜答乃請")), min_size=2, max_size=8),
+    st.text(alphabet="注文曰也者", min_size=1, max_size=10),
+)
+def test_align_finds_any_passage_between_notes(words: list[str], note: str) -> None:
+    """A passage followed by a bracketed note is anchored exactly, whatever its words."""
+    passage = "".join(words)
+    doc = parse_kanripo(f"#+PROPERTY: ID KR1d0026\n無介({note}){passage}({note})¶\n")
+    al = align_doc(doc, "xiangshe", [Target("xiangshe:3", "無介"), Target("xiangshe:4", passage)])
+    assert al.unanchored == []
+    a = al.anchors[1]
+    assert "".join(c.ch for c in doc.chars[a.start : a.end]) == passage
