@@ -86,7 +86,9 @@ class Stream:
     folded: str  # folded from the seed's own characters
     orig: str = ""  # the seed's own characters (simplified for 003)
     index: dict[str, list[int]] = field(default_factory=dict)
-    cursor: int = 0
+    cursor: int = 0  # ordered seeds: where the last long passage ended
+    last_n: int = 0  # the last passage this seed carried, and where it ended
+    last_end: int = 0
 
     @classmethod
     def from_text(cls, name: str, text: str) -> Stream:
@@ -165,17 +167,26 @@ class Match:
     ops: list[tuple[str, int, int, int, int]]
 
 
-def find(stream: Stream, pf: str, ordered: bool) -> Match | None:
-    """Locate the folded passage ``pf`` in a seed stream.
+SHORT = 6  # a passage shorter than this (揖退, 卒, 無介 …) occurs all over a seed
 
-    An ordered seed is searched only a little way past the previous passage (1000 Han
-    characters for a short passage, 6000 for a long one: 000's 疏 runs long), so that a
-    short passage is not found in a 疏 quotation or in another part of the chapter.
+
+def find(stream: Stream, pf: str, ordered: bool, n: int | None = None) -> Match | None:
+    """Locate the folded passage ``pf`` (passage ``n``) in a seed stream.
+
+    A short passage is taken from a seed only right after the seed carried the passage
+    before it (within 60 characters; 1000 in an ordered seed, whose 疏 runs long), so that
+    揖退 or 卒 is not found in a 疏 quotation or another chapter. An ordered seed is
+    searched for a long passage up to 6000 characters past the last long one.
     """
     lo, hi = 0, len(stream.folded)
-    if ordered:
+    if n is not None and len(pf) < SHORT:
+        if stream.last_n != n - 1:
+            return None
+        lo = stream.last_end
+        hi = lo + (1000 if ordered else 60)
+    elif ordered:
         lo = stream.cursor
-        hi = lo + (1000 if len(pf) < 6 else 6000)
+        hi = lo + 6000
     k = stream.folded.find(pf, lo, hi)
     if k >= 0:
         return Match(stream.name, 0, k, k + len(pf), [("equal", 0, len(pf), k, k + len(pf))])
@@ -266,7 +277,7 @@ def transcribe(
         pf = fold(target)
         cands = []
         for rank, (name, ordered) in enumerate(CHAPTER_SEEDS[chapter]):
-            m = find(streams[name], pf, ordered)
+            m = find(streams[name], pf, ordered, n)
             if m is None:
                 continue
             span = streams[name].folded[m.start : m.end]
@@ -280,17 +291,18 @@ def transcribe(
                 continue
             cands.append((m.edits, rank, m))
         cands.sort(key=lambda c: (c[0], c[1]))
+        # Every seed that carries this passage moves on past it, winner or not.
+        for edits, rank, c in cands:
+            if edits <= max(2, len(pf) // 10):
+                st = streams[c.seed]
+                st.last_n, st.last_end = n, c.end
+                if CHAPTER_SEEDS[chapter][rank][1] and len(pf) >= SHORT:
+                    st.cursor = c.end
         if not cands or cands[0][0] > max(2, len(pf) // 10):
             stats["source:corpus:WYG"] += 1
             note = "emended, see known-differences.tsv" if differs else ""
             rows.append(Row(n, kind, "corpus:WYG", normalise(target), note))
             continue
-        # Every ordered seed that carries this passage moves on past it, winner or not;
-        # a short passage (found anywhere in a 疏) does not move the reading position.
-        for edits, rank, c in cands:
-            ok = edits <= max(2, len(pf) // 10) and len(pf) >= 6
-            if CHAPTER_SEEDS[chapter][rank][1] and ok:
-                streams[c.seed].cursor = c.end
         m = cands[0][2]
         st = streams[m.seed]
         out: list[str] = []
@@ -306,10 +318,10 @@ def transcribe(
                         stats["chars:graphic-variant"] += 1
                     elif m.seed in SIMPLIFIED:
                         stats["chars:s2t-ambiguity-decided-by-corpus"] += 1
-                        stats[f"pair:{c_s}→{c_c}"] += 1
+                        stats[f"pair:{m.seed}:{c_s}→{c_c}"] += 1
                     else:
                         stats["chars:form-decided-by-corpus"] += 1
-                        stats[f"pair:{c_s}→{c_c}"] += 1
+                        stats[f"pair:{m.seed}:{c_s}→{c_c}"] += 1
                 out.append(normalise(ref))
                 continue
             # A seed defect (typo, garbling, another edition's reading): the proof-read

@@ -98,10 +98,10 @@ def _print_passage(
 ) -> None:
     ch = load_chapter(p.chapter)
     if header:
-        con.print(Text(f"{d(SHORT_TITLES[p.chapter])} {p.id} ({p.kind})", style="bold"))
+        con.print(Text(f"{d(SHORT_TITLES[p.chapter])} {p.id} ({d(p.kind)})", style="bold"))
         con.print(Text(_section_line(ch, p, d), style="cyan"))
     else:
-        con.print(Text(f"{p.id} ({p.kind})", style="bold"))
+        con.print(Text(f"{p.id} ({d(p.kind)})", style="bold"))
     con.print(Text(d(p.text)))
     src = f"source: {p.source}" + (f"; {p.note}" if p.note else "")
     con.print(Text(src, style="dim"))
