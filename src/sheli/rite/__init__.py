@@ -62,11 +62,24 @@ def find_spec(name: str) -> Path:
     raise SpecError(f"no rite spec named {name!r} (known: {known}; or give a .yaml path)")
 
 
+_TAGS = ("act", "if", "for_each", "call", "round")
+
+
+def _path(loc: tuple[Any, ...]) -> list[Any]:
+    """The error location without the union tags pydantic puts after a list index."""
+    out: list[Any] = []
+    for i, key in enumerate(loc):
+        if key in _TAGS and i > 0 and isinstance(loc[i - 1], int):
+            continue
+        out.append(key)
+    return out
+
+
 def _line_at(data: Any, loc: tuple[Any, ...]) -> int | None:
     """The line of the innermost mapping along a pydantic error location."""
     line = data.get(LINE_KEY) if isinstance(data, dict) else None
     node = data
-    for key in loc:
+    for key in _path(loc):
         if isinstance(node, dict) and key in node:
             node = node[key]
         elif isinstance(node, dict) and isinstance(key, str) and key.rstrip("_") in node:
@@ -82,7 +95,7 @@ def _line_at(data: Any, loc: tuple[Any, ...]) -> int | None:
 
 def _cite_at(data: Any, loc: tuple[Any, ...]) -> str | None:
     node, cite = data, None
-    for key in loc:
+    for key in _path(loc):
         if isinstance(node, dict) and key in node:
             node = node[key]
         elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
@@ -103,7 +116,7 @@ def validate_spec(data: Any, file: str) -> Spec:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])
-        field = ".".join(str(k) for k in loc if k not in ("act", "if", "for_each", "call", "round"))
+        field = ".".join(str(k) for k in _path(loc))
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = f"unknown field {loc[-1]!r} (see docs/rite-spec.md for the fields a step takes)"
