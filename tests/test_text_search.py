@@ -49,3 +49,22 @@ def test_any_substring_in_simplified_finds_its_passage(p, data) -> None:  # type
     hits = {h.pid: h for h in search(q)}
     assert p.id in hits
     assert all(fold(p.text)[x:y] == fold(q) for x, y in hits[p.id].spans)
+
+
+def test_match_across_a_passage_boundary() -> None:
+    # xiangshe:248 ends 不鼓不釋; xiangshe:249 begins 上射揖.
+    hits = search("不鼓不释上射揖", ["xiangshe"])
+    assert [(h.pid, h.through) for h in hits] == [("xiangshe:248", "xiangshe:249")]
+    h = hits[0]
+    assert h.passage.text[h.span[0] : h.span[1]] == "不鼓不釋"
+    assert all(h.through is None for h in search("不鼓不釋"))
+
+
+@settings(max_examples=40)
+@given(st.sampled_from([c for c in chapters()]), st.data())
+def test_any_stretch_across_passages_is_found(ch, data) -> None:  # type: ignore[no-untyped-def]
+    k = data.draw(st.integers(0, len(ch.passages) - 2))
+    a, b = ch.passages[k], ch.passages[k + 1]
+    q = a.text[-min(3, len(a.text)) :] + b.text[: min(3, len(b.text))]
+    hit = {h.pid: h for h in search(q, [ch.key])}[a.id]
+    assert hit.through == b.id

@@ -233,6 +233,7 @@ def search(
                 "span": list(h.span),
                 "spans": [list(s) for s in h.spans],
                 "section": h.passage.section,
+                "through": h.through,
             }
             for h in hits
         ]
@@ -247,6 +248,9 @@ def search(
         for a, b in h.spans:
             body.stylize("bold reverse", a, b)
         sec = f"§{h.passage.section}" if h.passage.section is not None else "記"
+        if h.through:
+            # The match runs on into the next passage(s): say where it ends.
+            body.append(f" → {h.through}", style="dim")
         con.print(Text(f"{h.pid:<14}", style="bold") + Text(f"{sec:<5} ", style="cyan") + body)
     click.echo(f"{len(hits)} passage(s)", err=True)
 
