@@ -367,17 +367,17 @@ def test_crossing_the_tang_edge_needs_a_stair(v):
 
 
 @settings(max_examples=100, deadline=None)
-@given(key=st.sampled_from(KEYS), x1=st.floats(-28, 28), x2=st.floats(-44, 44),
+@given(key=st.sampled_from(KEYS), f1=st.floats(-0.95, 0.95), x2=st.floats(-44, 44),
        y2=st.floats(-60, -5))  # fmt: skip
-def test_from_the_tang_to_the_ting_one_crosses_unless_over_a_stair(key, x1, x2, y2):
+def test_from_the_tang_to_the_ting_one_crosses_unless_over_a_stair(key, f1, x2, y2):
     v = load_venue(key)
-    a, b = Point(x1, 5.0), Point(x2, y2)
-    t = (a.y - 0.0) / (a.y - b.y)
-    x_at_edge = a.x + t * (b.x - a.x)
-    over_stair = any(s.extent.x0 <= x_at_edge <= s.extent.x1 for s in v.stairs.values())
-    if abs(x_at_edge) <= 30 - 1e-6 and not any(
-        abs(x_at_edge - e) < 1e-6 for s in v.stairs.values() for e in (s.extent.x0, s.extent.x1)
-    ):
+    half = v.platform.x1
+    a, b = Point(f1 * half, 5.0), Point(x2, y2)
+    t = a.y / (a.y - b.y)
+    x_at_edge = a.x + t * (b.x - a.x)  # where the path meets the line of the 堂廉
+    edges = [e for s in v.stairs.values() for e in (s.extent.x0, s.extent.x1)]
+    if abs(x_at_edge) < half - 1e-6 and all(abs(x_at_edge - e) > 1e-6 for e in edges):
+        over_stair = any(s.extent.x0 < x_at_edge < s.extent.x1 for s in v.stairs.values())
         assert v.crosses(a, b) == (not over_stair)
 
 

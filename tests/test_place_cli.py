@@ -64,3 +64,24 @@ def test_user_errors_exit_nonzero_without_traceback(args, words):
     assert words in res.output
     assert "Traceback" not in res.output
     assert isinstance(res.exception, SystemExit)  # a click error, not a crash
+
+
+@pytest.mark.parametrize(
+    "region, marks", [("hall", ["洗", "楅", "階", "::"]), ("court", ["侯", "乏", "門"])]
+)
+def test_sketch(region, marks):
+    res = run("--venue", "xie", "--sketch", region)
+    assert res.exit_code == 0, res.output
+    for m in marks:
+        assert m in res.output
+
+
+def test_sketch_is_to_scale():
+    from sheli.place import load_venue
+    from sheli.place.sketch import sketch
+
+    lines = sketch(load_venue("xie"), "court").splitlines()
+    grid = [line for line in lines[1:] if line.startswith("..")]  # the rows inside the walls
+    row = {ch: i for i, line in enumerate(grid) for ch in ("侯", "乏") if ch in line}
+    # 10 尺 a cell: the 乏 is ten cells north of the 侯 (xiangshe:12 注 北十丈)
+    assert row["侯"] - row["乏"] == 10

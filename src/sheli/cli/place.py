@@ -32,7 +32,15 @@ def _fmt(v: float) -> str:
 @click.option("--metres", is_flag=True, help="Add the coordinates in metres.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ledger as JSON.")
 @click.option("--point", "what", default=None, help="Describe one fixture only.")
-def place(venue_name: str, metres: bool, as_json: bool, what: str | None) -> None:
+@click.option(
+    "--sketch",
+    type=click.Choice(["hall", "court"]),
+    default=None,
+    help="Draw the plan as text instead: hall (堂 and near 庭, 2 尺 a cell) or court (to the 門).",
+)
+def place(
+    venue_name: str, metres: bool, as_json: bool, what: str | None, sketch: str | None
+) -> None:
     """Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source
     (passage id) or the assumption it rests on, then the parameters and default offsets."""
     try:
@@ -43,6 +51,12 @@ def place(venue_name: str, metres: bool, as_json: bool, what: str | None) -> Non
             rows = [r for r in rows if r.name == f.name]
     except PlaceError as exc:
         raise click.ClickException(str(exc)) from None
+
+    if sketch is not None:
+        from sheli.place.sketch import sketch as draw
+
+        click.echo(draw(venue, sketch))
+        return
 
     mpc = venue.metre_per_chi.value
     if as_json:

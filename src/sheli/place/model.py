@@ -187,6 +187,16 @@ _ZH_DIR = {
     "southeast": "東南",
     "southwest": "西南",
 }
+_COMPASS = {
+    "north": "N",
+    "south": "S",
+    "east": "E",
+    "west": "W",
+    "northeast": "NE",
+    "northwest": "NW",
+    "southeast": "SE",
+    "southwest": "SW",
+}
 # A row 北上 has its head (index 0) at the north and runs south, and so on.
 ROWS: dict[str, tuple[float, float]] = {
     "北上": (0.0, -1.0),
@@ -527,6 +537,19 @@ class Venue:
         if d <= tol:
             return name
         return f"{name}之{_ZH_DIR[_direction(q, p)]}"
+
+    def facing(self, a: Any, b: Any, people: Mapping[str, Point] | None = None) -> str:
+        """The compass facing (N, NE, E … as in the event log) of one at a looking toward b.
+
+        >>> from sheli.place import load_venue
+        >>> v = load_venue("xie")
+        >>> v.facing("西階前", "西階"), v.facing("中", "楅")    # 當階北面; 中 … 東面
+        ('N', 'E')
+        """
+        pa, pb = self.resolve(a, people), self.resolve(b, people)
+        if pa.dist(pb) < 1e-9:
+            raise PlaceError(f"{self.key}: cannot face from a place toward itself")
+        return _COMPASS[_direction(pa, pb)]
 
     # ------------------------------------------------------------------ movement
     def crosses(self, a: Point, b: Point) -> bool:
