@@ -81,3 +81,11 @@ def test_fold_of_any_text_chars(s: str) -> None:
 def test_simplified_display() -> None:
     assert to_simplified("司射遂適階閒堂下北面命曰不鼓不釋").endswith("不鼓不释")
     assert to_traditional("乡射之礼") == "鄉射之禮"
+
+
+def test_groups_do_not_merge_each_other() -> None:
+    # Folding through simplified forms must not join two reviewed groups into one.
+    reps = [g.forms[0] for g in variant_groups()]
+    reps += sorted({n.target for n in normalisations()})
+    keys = [fold(r) for r in reps]
+    assert len(set(keys)) == len(keys)
