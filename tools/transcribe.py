@@ -341,7 +341,8 @@ HEADER = """\
 #   passage everywhere. kind = 經 or 記.
 # source = where the reading was transcribed from: seed:NNN = ../shared/seeds/NNN_*.txt,
 #   located and proof-read against the corpus; corpus:WYG = no seed carries the passage:
-#   transcribed by hand from the corpus reading (WYG 儀禮注疏).
+#   transcribed from the corpus reading (WYG 儀禮注疏), normalised, emended only per
+#   known-differences.tsv.
 # text = standard traditional characters (normalise.tsv). Textual forms (于/於, 个, 算 …)
 #   follow the corpus edition where the seeds' conversions cannot decide (docs/text.md).
 # note = seed readings corrected from the corpus (seed defects), and emendations.
