@@ -463,6 +463,8 @@ def take(ctx: Ctx) -> None:
     if a.from_ is not None:
         giver = ctx.other(a.from_)
         if giver is not None:
+            if obj in ("弓", "弓矢") and a.state is None and giver.bow:
+                a = a.model_copy(update={"state": giver.bow})
             ctx.p = giver
             _drop(ctx, obj, n)
             ctx.p = p
@@ -482,10 +484,11 @@ def receive(ctx: Ctx) -> None:
     obj = a.obj or ""
     giver = ctx.other(a.from_) if a.from_ is not None else None
     if giver is not None and _has(giver, obj):
+        bow = giver.bow
         ctx.p = giver
         _drop(ctx, obj, ctx.count)
         ctx.p = p
-        _give(p, obj, ctx.count, a.state or ("實" if giver.cup_full else None))
+        _give(p, obj, ctx.count, a.state or (bow if obj in ("弓", "弓矢") else None))
         if obj in ("觶", "爵"):
             p.cup_full = giver.cup_full
     elif not _has(p, obj):
@@ -503,7 +506,7 @@ def give(ctx: Ctx) -> None:
     recv = ctx.other(a.to)
     if recv is None:
         raise VerbError(f"{a.verb} needs to: a person present (the one who receives {obj})")
-    full = p.cup_full
+    full, bow = p.cup_full, p.bow
     if obj and not _has(p, obj) and a.verb == "獻":
         # 獻 with a cup he does not hold is a slip in the spec: the cup is filled first.
         raise VerbError(
@@ -511,7 +514,7 @@ def give(ctx: Ctx) -> None:
         )
     if obj:
         _drop(ctx, obj, ctx.count)
-        _give(recv, obj, ctx.count, a.state)
+        _give(recv, obj, ctx.count, a.state or (bow if obj in ("弓", "弓矢") else None))
         if obj in ("觶", "爵"):
             recv.cup_full = full
     ctx.extra["to"] = recv.name
