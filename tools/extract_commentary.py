@@ -31,7 +31,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from sheli.text import load_chapter  # noqa: E402
-from sheli.text.align import fold_text  # noqa: E402
+from sheli.text.align import (  # noqa: E402
+    Anchor,
+    Target,
+    _fuzzy,
+    _head_tail,
+    align_doc,
+    fold_text,
+)
+from sheli.text.kanripo import Char, KanripoDoc  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 OUT = ROOT / "src" / "sheli" / "text" / "data" / "commentary"
@@ -39,6 +47,7 @@ OUT = ROOT / "src" / "sheli" / "text" / "data" / "commentary"
 PINYIN = re.compile(r"\([a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜüń]+\)")
 PUNCT = set(" \u3000,，.。:：;；、?？!！“”‘’\"'《》〈〉()（）[]【】-—…·○")
 LOST = set("楅筭搢適弣扑揖")  # characters the web copy of seed 000 lost or garbled
+UNREAD = "〓"  # the conventional sign for a character that cannot be read
 DROPPED = "〔此注/疏於種子本中亂碼, 語料亦無可對, 從闕〕"
 
 
@@ -65,7 +74,10 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
     corpus note also has, in that order. Characters the web copy lost (LOST) are put back
     where the corpus has them between two agreeing characters. Anything else is the seed's.
     """
-    ref = ref.replace(" ‖ ", "")
+    spelt = "亻并" in text  # 併 spelt out by its parts in the web copy
+    text = text.replace("亻并", "併")
+    ends = getattr(ref, "ends", (len(ref),))
+    ref = str(ref)
     rkey = fold_text(ref)
     idx = [i for i, c in enumerate(text) if c not in PUNCT or (junk and c in "?!")]
     key = "".join(fold_text(text[i]) for i in idx)
@@ -82,37 +94,62 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
     done = 0  # seed index copied so far
     rpos = 0
     changed = False
+    consumed = 0  # key index up to which the seed has been replaced
     for g0, g1 in groups:
+        if g0 < consumed:
+            continue  # debris inside a stretch already read from the corpus
         e = g0
         while e >= 6 and rkey.find(key[e - 6 : e], rpos) == -1:
             e -= 1
         head = False
         if e < 6 or g0 - e > 40:
-            if g0 > 40 or done:
+            if g0 > 40 or consumed:
                 return DROPPED, "dropped"
             # In the 標起止 (which the WYG 疏 lacks): keep the clean head, then read the
             # corpus from the 釋曰 that opens its paragraph.
             e, head = g0, True
+            if not text.lstrip().startswith("“"):
+                e = 0
         left = rkey.find(key[e - 6 : e], rpos) + 6 if not head else rpos
         st = g1 + 1
         while st + 6 <= len(key) and rkey.find(key[st : st + 6], left) == -1:
             st += 1
+        if st + 6 > len(key) and not head:
+            # Garbled to the end (the debris of the next 經 line): the corpus's note goes
+            # on to the end of its own paragraph.
+            end = min(x for x in (*ends, len(ref)) if x >= left)
+            if end - left > 4 * (len(key) - e) + 40:
+                return DROPPED, "dropped"
+            keep = idx[e - 1] + 1
+            out.append(text[done:keep])
+            out.append(ref[left:end])
+            done = len(text)
+            changed = True
+            break
         if st + 6 > len(key) or st - g1 > 40:
             return DROPPED, "dropped"
         right = rkey.find(key[st : st + 6], left)
         if head:
-            opening = rkey.rfind(fold_text("釋曰"), max(0, right - 40), right)
-            if opening == -1:
+            opening = rkey.rfind(fold_text("釋曰"), max(0, right - 40), right + 2)
+            if text.lstrip().startswith("“") and opening != -1:
+                if opening >= 1 and rkey[opening - 1] == fold_text("注"):
+                    opening -= 1
+            elif not text.lstrip().startswith("“"):
+                # a 注 garbled at its start: the corpus's 注 from its beginning
+                opening = max([0, *[x for x in ends if x <= right]])
+            else:
                 return DROPPED, "dropped"
-            if opening >= 1 and rkey[opening - 1] == fold_text("注"):
-                opening -= 1
             left = opening
         if right - left > 4 * (st - e) + 40:
             return DROPPED, "dropped"
-        out.append(text[done : idx[e - 1] + 1] if e else "")
-        out.append("。○" if head else "")
+        keep = idx[e - 1] + 1 if e else 0
+        while e and keep < len(text) and text[keep] in "”’」』":
+            keep += 1  # the closing quote of the 標起止 belongs to the clean part
+        out.append(text[done:keep])
+        out.append("。○" if head and text.lstrip().startswith("“") else "")
         out.append(ref[left:right])
         done = idx[st]
+        consumed = st
         rpos = right
         changed = True
     out.append(text[done:])
@@ -123,6 +160,11 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
     sm = difflib.SequenceMatcher(None, nkey, rkey, autojunk=False)
     inserts: list[tuple[int, str]] = []
     for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            # 云 turned into 雲 by a simplified→traditional conversion (both fold alike)
+            for k in range(i2 - i1):
+                if new[nidx[i1 + k]] == "雲" and ref[j1 + k] == "云":
+                    inserts.append((-nidx[i1 + k] - 1, "云"))
         if (
             op == "insert"
             and 0 < i1 < len(nkey)
@@ -131,6 +173,18 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
         ):
             if nkey[i1 - 1] == rkey[j1 - 1] and nkey[i1] == rkey[j2]:
                 inserts.append((nidx[i1 - 1] + 1, ref[j1:j2]))
+        if (
+            op == "replace"
+            and i2 - i1 == j2 - j1
+            and all(_pua(new[nidx[i]]) for i in range(i1, i2))
+        ):
+            # a character the web copy turned into a private-use code point
+            for k in range(i2 - i1):
+                inserts.append((-nidx[i1 + k] - 1, ref[j1 + k]))
+        if op == "replace" and j2 - j1 == 1 and i2 - i1 == 2 and new[nidx[i1]] == "亻":
+            # 「亻并」: a character spelt out by its parts (亻 + 并 = 併)
+            inserts.append((-nidx[i1] - 1, ref[j1]))
+            inserts.append((-nidx[i1 + 1] - 1, ""))
         if (
             op == "replace"
             and i2 - i1 == 1 == j2 - j1
@@ -144,7 +198,15 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
         else:
             new = new[:at] + chars + new[at:]
         changed = True
-    return new, ("repaired" if changed else "clean")
+    if any(_pua(c) for c in new):
+        # a garbled character the corpus does not settle: marked, never guessed
+        new = "".join(UNREAD if _pua(c) else c for c in new)
+        changed = True
+    return new, ("repaired" if changed or spelt else "clean")
+
+
+def _pua(c: str) -> bool:
+    return "\ue000" <= c <= "\uf8ff"
 
 
 class Placer:
@@ -178,44 +240,138 @@ class Placer:
         )
 
 
-def neighbours(rows: dict[int, dict[str, str]], n: int, col: str, span: int = 2) -> str:
-    return "".join(rows[m][col] for m in range(n - span, n + span + 1) if m in rows)
+def neighbours(rows: dict[int, dict[str, str]], n: int, col: str, span: int = 2) -> Ref:
+    """The corpus's 注 or 疏 of passage ``n`` and its neighbours, with where each ends."""
+    parts = [rows[m][col].replace(" ‖ ", "") for m in range(n - span, n + span + 1) if m in rows]
+    ends, total = [], 0
+    for part in parts:
+        total += len(part)
+        ends.append(total)
+    return Ref("".join(parts), tuple(ends))
+
+
+class Ref(str):
+    """A reference text that knows where each passage's note in it ends."""
+
+    ends: tuple[int, ...]
+
+    def __new__(cls, text: str, ends: tuple[int, ...] = ()) -> Ref:
+        obj = super().__new__(cls, text)
+        obj.ends = ends or (len(text),)
+        return obj
+
+
+def _seed_doc(text: str) -> KanripoDoc:
+    """The seed as a document for :func:`align_doc`: 經 and 注 large, [疏] lines small.
+
+    Punctuation is dropped (it marks a break); the map back to the seed is ``Char.line``,
+    which here holds the character's offset in ``text``.
+    """
+    chars: list[Char] = []
+    in_shu = False
+    gap = True
+    for i, c in enumerate(text):
+        if text.startswith("[疏]", i):
+            in_shu = True
+        elif c == "\n" or (c.isspace() and text[i + 1 : i + 2].isspace()):
+            # a line break, or the double space left where a garbled stretch ate one
+            in_shu = False
+        if c in PUNCT or c.isspace() or c in "[]":
+            gap = True
+            continue
+        chars.append(Char(c, in_shu, False, gap, i))
+        gap = False
+    return KanripoDoc("seed:000", "儀禮注疏", "", "zhengzhu", [], chars)
+
+
+def _shu_target(shu: str, n: int, keys: list[str]) -> int:
+    """The passage a [疏] comments on, from its 標起止 「“X”至“Y”」: the last of X…Y."""
+    m = re.match(r"\s*“([^”“]{1,12})”(?:至“([^”“]{1,12})”)?", shu)
+    if not m:
+        return n
+    x, y = fold_text(m.group(1)), fold_text(m.group(2) or "")
+    best: tuple[int, int] | None = None
+    for j in range(max(0, n - 5), min(len(keys), n + 4)):
+        if not keys[j].startswith(x):
+            continue
+        for k in range(j, min(len(keys), j + 6)):
+            if (keys[k].endswith(y) if y else k == j) and (
+                best is None or abs(k + 1 - n) < abs(best[1] - n)
+            ):
+                best = (j, k + 1)
+    return best[1] if best else n
 
 
 def seed_000() -> list[tuple[str, str, str, str]]:
     raw = next((SHARED / "seeds").glob("000_*.txt")).read_text(encoding="utf-8")
     text = PINYIN.sub("", raw)
+    text = text[text.index("司射猶挾乘矢") :]
     rows = corpus_rows("xiangshe")
-    placer = Placer("xiangshe", 120)
-    out = []
-    last: int | None = None
-    body = text[text.index("司射猶挾乘矢") :]
-    # [疏] paragraphs run to the next 經 line; 經 lines carry their 注 in parentheses.
-    for para in re.split(r"\n\s*\n|\n(?=\s*\[疏\])|(?<=\))\s\s+(?=\[疏\])", body):
-        para = para.strip()
-        if not para:
+    chapter = load_chapter("xiangshe")
+    first, last = 123, 248  # 「司射猶挾乘矢」 … 「不鼓不釋」
+    passages = chapter.passages[first - 1 : last]
+    targets = [Target(p.id, p.text, p.kind) for p in passages]
+    keys = [fold_text(p.text) for p in chapter.passages]
+    doc = _seed_doc(text)
+    al = align_doc(doc, "xiangshe", targets)
+    # 經 lines swallowed by a garbled stretch into a [疏] line: look for them there too.
+    found = {a.index: a for a in al.anchors}
+    whole = fold_text(doc.text)
+    for i in range(len(targets)):
+        if i in found:
             continue
-        if para.startswith("[疏]"):
-            if last is None:
-                continue
-            shu = para[len("[疏]") :].strip()
-            fixed, status = repair(shu, neighbours(rows, last, "shu"))
-            out.append((f"xiangshe:{last}", "疏", status, fixed))
-            continue
-        m = re.match(r"^([^()]*?)\((.*)\)\s*$", para, re.S)
-        if m:
-            n = placer.place(m.group(1))
-            if n is None:
-                continue
-            last = n
-            zhu = re.sub(r"\s+", "", m.group(2))
+        lo = max([found[j].end for j in found if j < i], default=0)
+        hi = min([found[j].start for j in found if j > i], default=len(doc.chars))
+        key = fold_text(targets[i].text)
+        at = whole.rfind(key, lo, hi)  # the 經 follows the commentary quoting it
+        got = (at, at + len(key)) if at != -1 else None
+        got = got or _head_tail(whole, key, lo, hi) or _fuzzy(whole, key, lo, hi)
+        if got:
+            found[i] = Anchor(targets[i].pid, i, got[0], got[1], "seed")
+    order = sorted(found.values(), key=lambda a: a.start)
+    out: list[tuple[str, str, str, str]] = []
+    for k, a in enumerate(order):
+        n = first + a.index
+        lo = doc.chars[a.end - 1].line + 1
+        hi = doc.chars[order[k + 1].start].line if k + 1 < len(order) else len(text)
+        region = text[lo:hi]
+        pieces = region.split("[疏]")
+        zhu = re.sub(r"\s+", "", pieces[0]).strip("。,:;").lstrip("”’」。,:;")
+        if zhu.startswith("("):
+            zhu = zhu[1:]
+        if zhu.endswith(")"):
+            zhu = zhu[:-1]
+        if bare(zhu):
             fixed, status = repair(zhu, neighbours(rows, n, "zhu", 1))
             out.append((f"xiangshe:{n}", "注", status, fixed))
-        elif not re.search(r"[a-z]", para):
-            n = placer.place(para)
-            if n is not None:
-                last = n
-    return out
+        for shu in pieces[1:]:
+            shu = re.split(r"\s\s+", shu.strip())[0]  # what follows a double space is not 疏
+            shu = re.sub(r"\s+", "", shu)
+            if not bare(shu):
+                continue
+            m = _shu_target(shu, n, keys)
+            m = m if first <= m <= last else n  # the seed covers first…last only
+            fixed, status = repair(shu, neighbours(rows, m, "shu"))
+            out.append((f"xiangshe:{m}", "疏", status, fixed))
+    missing = [first + i for i in range(len(targets)) if i not in found]
+    print(f"seed 000: passages {first}-{last}, not found in the seed: {missing}")
+    return sorted(out, key=lambda r: (int(r[0].split(":")[1]), r[1] != "注"))
+
+
+def _match(folded: str, pos: int, key: str) -> int | None:
+    """How much of ``folded`` from ``pos`` is passage ``key``: exactly, or with one
+    differing character in eight, or lacking its first character (a 卒 the seed sets at
+    the end of the line before)."""
+    if folded.startswith(key, pos):
+        return len(key)
+    seg = folded[pos : pos + len(key)]
+    if len(seg) == len(key) and sum(a != b for a, b in zip(seg, key, strict=True)) <= max(
+        1, len(key) // 8
+    ):
+        return len(key)
+    if len(key) > 4 and folded.startswith(key[1:], pos):
+        return len(key) - 1
+    return None
 
 
 def seed_002() -> list[tuple[str, str, str, str]]:
@@ -242,8 +398,11 @@ def seed_002() -> list[tuple[str, str, str, str]]:
         chars = [(i, c) for i, c in enumerate(line) if c not in PUNCT]
         folded = "".join(fold_text(c) for _, c in chars)
         j = cursor
-        while j < len(keys) and folded.startswith(keys[j], pos):
-            pos += len(keys[j])
+        while j < len(keys):
+            got = _match(folded, pos, keys[j])
+            if got is None:
+                break
+            pos += got
             n = j + 1
             j += 1
         if n is None:
