@@ -408,3 +408,38 @@ def test_describe_uses_the_texts_words(v):
 def test_metres_use_the_stated_factor(v):
     assert v.metre_per_chi.value == pytest.approx(0.231)
     assert v.metres(300) == pytest.approx(69.3)
+
+
+def test_the_archers_stand_where_xiangshe_127_puts_them(v):
+    # 司射先立于所設中之西南 … 三耦 … 立于其西南東面北上; 210 進立于射位
+    zhong, sishe, shewei = p(v, "中"), p(v, "司射位"), p(v, "射位")
+    assert sishe.x < zhong.x and sishe.y < zhong.y
+    assert shewei.x < sishe.x and shewei.y < sishe.y
+    assert v.area(shewei) == "庭"
+    # 敖繼公 (義疏 on 127): the 司射's 位 is 少南于洗而西當榮 — within 2 尺 here
+    assert sishe.y < p(v, "洗").y
+    assert abs(sishe.x - p(v, "西榮").x) < 2
+
+
+def test_the_archers_feet_are_less_than_five_chi_apart(v):
+    # 義疏, 敖繼公 on 338: 其閒容弓爲從畫言也 … 上下射之相去不及五尺矣
+    gap = v.fixtures["左物"].extent.x0 - v.fixtures["右物"].extent.x1
+    assert 0 < gap < 5
+
+
+class _Crowd(dict):
+    """People as the engine passes them: someone not yet placed raises KeyError."""
+
+    def __getitem__(self, k):
+        value = super().__getitem__(k)
+        if value is None:
+            raise KeyError(k)
+        return value
+
+
+def test_describe_and_resolve_skip_people_not_yet_placed(v):
+    people = _Crowd({"司射": (p(v, "司射位").x, p(v, "司射位").y), "獲者": None})
+    assert v.describe(p(v, "射位"), people) == "司射之西南"
+    assert v.describe(p(v, "觶南")) == "觶之南"
+    with pytest.raises(PlaceError, match="獲者"):
+        v.resolve({"south_of": "獲者"}, people)

@@ -316,8 +316,11 @@ class Venue:
             return ref
         if isinstance(ref, str):
             if ref in people:
-                p = people[ref]
-                return Point(float(p[0]), float(p[1]))
+                try:
+                    p = people[ref]
+                    return Point(float(p[0]), float(p[1]))
+                except (KeyError, TypeError, IndexError, ValueError):
+                    raise PlaceError(f"{self.key}: {ref} has no place yet") from None
             try:
                 return self.fixture(ref).point
             except PlaceError:
@@ -526,9 +529,14 @@ class Venue:
         for n, f in self.fixtures.items():
             if f.kind in ("area", "line", "wall") or f.on_tang != on_tang:
                 continue
+            if f.kind == "point" and f.rule.startswith("at:"):
+                continue  # a place named by a relation (司射位 = 中之西南): say the relation
             cands.append((p.dist(f.point), n, f.point))
-        for n, q in (people or {}).items():
-            q = Point(float(q[0]), float(q[1]))
+        for n in people or {}:
+            try:
+                q = Point(float(people[n][0]), float(people[n][1]))  # type: ignore[index]
+            except (KeyError, TypeError, ValueError):
+                continue  # someone not yet placed
             if self.on_tang(q) == on_tang and q.dist(p) > 1e-9:
                 cands.append((p.dist(q), n, q))
         if not cands:
