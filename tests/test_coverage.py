@@ -1,4 +1,4 @@
-"""``sheli coverage``: passages enacted by steps, carried by rules, not enacted with a reason, gaps."""
+"""``sheli coverage``: passages enacted by steps, carried by rules, left with a reason, gaps."""
 
 from __future__ import annotations
 
