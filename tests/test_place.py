@@ -78,6 +78,7 @@ def test_quoted_words_are_in_the_cited_passage(corpus_dir, key):
     data = _read(key)
     sources = [str(f.get("source", "")) for f in data["fixtures"]]
     sources += [str(s.get("source", "")) for s in data["params"].values()]
+    sources += [str(s.get("source", "")) for s in data.get("objects", {}).values()]
     checked = 0
     for src in sources:
         for m in re.finditer(r"xiangshe:(\d+)(?:[–-](\d+))?[^;(]*?(?:\(([^)]*)\))?(?=;|$|,)", src):
@@ -309,7 +310,7 @@ def test_people_are_places_too(v):
     "ref, words",
     [
         ("西楹西", "西楹"),
-        ("鹿", "鹿中"),
+        ("楅南", "楅"),
         ({"southwest_of": "司射"}, "司射"),
         ({"sideways_of": "中"}, "unknown relation"),
         ({"foot_of": "洗"}, "not a 階"),
@@ -443,3 +444,19 @@ def test_describe_and_resolve_skip_people_not_yet_placed(v):
     assert v.describe(p(v, "觶南")) == "觶之南"
     with pytest.raises(PlaceError, match="獲者"):
         v.resolve({"south_of": "獲者"}, people)
+
+
+def test_objects_by_the_ji():
+    xie, xiang = load_venue("xie"), load_venue("xiang")
+    # 182 注: 鹿中謂射於榭也於庠當兕中
+    assert xie.objects["中"]["form"] == "鹿中" and xiang.objects["中"]["form"] == "兕中"
+    assert xie.fixture("鹿中").name == "中" and xiang.fixture("兕中").name == "中"
+    with pytest.raises(PlaceError):
+        xiang.fixture("鹿中")
+    for v in (xie, xiang):
+        assert v.objects["中"]["holds"] == 8  # 354 容八算
+        assert v.objects["算"]["count"] == 80  # 378 箭籌八十
+        assert v.objects["算"]["length"] == pytest.approx(1.4)  # 379 疏 籌尺四寸
+        assert v.objects["扑"]["length"] == v.objects["楅"]["length"] == 3  # 如笴
+    # 342 疏 大夫五仞士三仞; 343 注 七尺曰仞
+    assert xie.objects["旌"]["pole"] == 21 and xiang.objects["旌"]["pole"] == 35

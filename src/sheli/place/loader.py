@@ -134,7 +134,7 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     replaced in place by name, new ones appended, ``remove`` dropped."""
     out = dict(parent)
     for k, v in child.items():
-        if k in ("params", "offsets", "names", "ambiguous"):
+        if k in ("params", "offsets", "names", "ambiguous", "objects"):
             merged = dict(parent.get(k) or {})
             merged.update(v or {})
             out[k] = merged
@@ -209,7 +209,8 @@ def load_venue(name: str = "xie") -> Venue:
         fixtures={},
         params=params,
         offsets=offsets,
-        aliases={str(k): str(v) for k, v in (data.get("names") or {}).items()},
+        # a name set to null in a venue that extends another is dropped there
+        aliases={str(k): str(v) for k, v in (data.get("names") or {}).items() if v is not None},
         ambiguous={str(k): [str(x) for x in v] for k, v in (data.get("ambiguous") or {}).items()},
         metre_per_chi=metre,
         description=" ".join(str(data.get("description", "")).split()),
@@ -272,6 +273,19 @@ def load_venue(name: str = "xie") -> Venue:
     for alias, target in venue.aliases.items():
         if target not in venue.fixtures:
             raise PlaceError(f"{where}: name '{alias}' points to unknown fixture '{target}'")
+
+    objects: dict[str, dict[str, Any]] = {}
+    for oname, spec in (data.get("objects") or {}).items():
+        if not spec.get("source"):
+            raise PlaceError(f"{where}: object '{oname}' has no source")
+        obj: dict[str, Any] = {}
+        for k, val in spec.items():
+            if k in ("source", "note", "form"):
+                obj[k] = " ".join(str(val).split())
+            else:
+                obj[k] = evaluate(val, values, venue.fixtures)
+        objects[oname] = obj
+    venue.objects = objects
 
     hou = dict(data.get("hou") or {})
     if hou:

@@ -239,7 +239,8 @@ class Venue:
     aliases: dict[str, str] = field(default_factory=dict)  # other names of fixtures
     ambiguous: dict[str, list[str]] = field(default_factory=dict)  # names that mean several
     metre_per_chi: Param = field(default_factory=lambda: Param("尺", 0.231))
-    hou: dict[str, Any] = field(default_factory=dict)
+    hou: dict[str, Any] = field(default_factory=dict)  # the 侯 in elevation (xiangshe:372–377)
+    objects: dict[str, dict[str, Any]] = field(default_factory=dict)  # 楅, 中, 算, 扑 … sizes
     description: str = ""
     venue_aliases: tuple[str, ...] = ()
 
