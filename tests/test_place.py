@@ -417,6 +417,11 @@ def test_the_archers_stand_where_xiangshe_127_puts_them(v):
     assert sishe.x < zhong.x and sishe.y < zhong.y
     assert shewei.x < sishe.x and shewei.y < sishe.y
     assert v.area(shewei) == "庭"
+    # 145 司馬 … 反位立于司射之南; 記 345 司射在司馬之北; 記 341 適堂西 … 出入于司馬之南,
+    # which (敖繼公) is north of the 耦's 射位: a lane between them
+    sima = p(v, "司馬位")
+    assert sima.x == pytest.approx(sishe.x) and sima.y < sishe.y
+    assert sima.y - shewei.y >= 2 * v.offset("near")
     # 敖繼公 (義疏 on 127): the 司射's 位 is 少南于洗而西當榮 — within 2 尺 here
     assert sishe.y < p(v, "洗").y
     assert abs(sishe.x - p(v, "西榮").x) < 2
@@ -440,7 +445,8 @@ class _Crowd(dict):
 
 def test_describe_and_resolve_skip_people_not_yet_placed(v):
     people = _Crowd({"司射": (p(v, "司射位").x, p(v, "司射位").y), "獲者": None})
-    assert v.describe(p(v, "射位"), people) == "司射之西南"
+    assert v.describe(p(v, "射位"), people) == "射位"  # xiangshe:210 進立于射位
+    assert v.describe(p(v, "司射位").offset(-1, -1), people) == "司射之西南"
     assert v.describe(p(v, "觶南")) == "觶之南"
     with pytest.raises(PlaceError, match="獲者"):
         v.resolve({"south_of": "獲者"}, people)
