@@ -93,6 +93,14 @@ class Env:
             return [self._fill_ref(v, bind) for v in ref]
         return ref
 
+    def note(self, name: str, world: World) -> None:
+        """Record a fixture named as an object's place (楅, 侯 …) for the scene line."""
+        if name in self.used_fixtures or world.person(name) is not None:
+            return
+        info = self._fixture_info(name)
+        if info is not None:
+            self.used_fixtures[name] = info
+
     def _fixture_info(self, name: str) -> Any:
         """The fixture (with its source) if the venue has one by that name, else its point."""
         for attr in ("fixture", "point"):

@@ -330,8 +330,11 @@ def _is_arrow(obj: str | None) -> bool:
 
 
 def _place_key(ctx: Ctx, ref: Any) -> str:
+    """The key under which the run tracks objects at a place (the text's words)."""
     if isinstance(ref, str):
-        return ctx.env.fill(ref, ctx.bind)
+        name = ctx.env.fill(ref, ctx.bind)
+        ctx.env.note(name, ctx.world)
+        return name
     return ctx.place(ref).desc
 
 
@@ -613,6 +616,11 @@ def set_up(ctx: Ctx) -> None:
     """設: set up a fixture object — 楅 (乃設楅于中庭 xiangshe:158), 中 (坐設中 xiangshe:183),
     豐 (設于西楹之西 xiangshe:206), 薦, 俎."""
     w, obj = ctx.world, ctx.act.obj
+    dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
+    if obj in ("楅", "中", "豐"):
+        if dest is not None:
+            ctx.extra["at"] = _place_key(ctx, dest)
+        ctx.env.note(obj, w)
     if obj == "楅":
         w.fu_set = True
     elif obj == "中":
@@ -620,10 +628,8 @@ def set_up(ctx: Ctx) -> None:
         ctx.p.items.pop("中", None)
     elif obj == "豐":
         w.feng_set = True
-    else:
-        dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
-        if obj and dest is not None:
-            _put_at(ctx, obj, dest, 1)
+    elif obj and dest is not None:
+        _put_at(ctx, obj, dest, 1)
     _facing(ctx)
 
 

@@ -1,0 +1,116 @@
+"""``sheli run``: the 儀注, the JSON Lines log, -o, options and user errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sheli.cli import cli
+from sheli.engine import run
+
+SPECS = Path(__file__).parent / "fixtures" / "specs"
+MINI = SPECS / "mini.yaml"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, ["run", *args])
+
+
+def test_jsonl_is_the_api_log() -> None:
+    res = invoke(str(MINI), "--format", "jsonl", "--seed", "1")
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in res.output.splitlines()]
+    assert lines == run(MINI, seed=1).events
+    assert lines[0]["type"] == "scene"
+    assert {e["type"] for e in lines} == {"scene", "step", "shot", "tally"}
+
+
+def test_yizhu_has_sections_steps_and_summary() -> None:
+    res = invoke(str(MINI), "--seed", "1")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "第十四節 司射誘射教三耦射法之事" in out
+    assert "第十五節" in out
+    assert out.index("第十四節") < out.index("第十五節")
+    assert "司射 升" in out and "@西階上" in out and "xiangshe:128" in out
+    assert "北面" in out and "曰「" in out
+    assert "summary" in out and "獲而未釋獲" in out
+    tally = run(MINI, seed=1).tallies[0]
+    assert tally["announcement"] in out
+
+
+def test_output_file_is_written_whole(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    res = invoke(str(MINI), "--format", "jsonl", "-o", str(out))
+    assert res.exit_code == 0
+    assert out.read_text("utf-8").count("\n") == len(run(MINI).events)
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left beside it
+
+
+def test_broken_spec_leaves_no_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    res = invoke(str(SPECS / "bad_pu_up.yaml"), "--format", "jsonl", "-o", str(out))
+    assert res.exit_code == 2 and not out.exists()
+    assert "bad_pu_up.yaml:17 (xiangshe:153, 升 by 司射)" in res.output
+
+
+def test_bad_outcomes_file_is_one_message(tmp_path: Path) -> None:
+    bad = tmp_path / "o.csv"
+    bad.write_text("round,pair,archer,arrow,hit,on_beat\n2,上耦,上射,9,true,\n", "utf-8")
+    res = invoke(str(MINI), "--outcomes", str(bad))
+    assert res.exit_code == 2
+    assert "o.csv:2" in res.output and "Traceback" not in res.output
+
+
+def test_missing_recorded_outcome_is_one_message(tmp_path: Path) -> None:
+    rec = tmp_path / "o.csv"
+    rec.write_text("round,pair,archer,arrow,hit,on_beat\n1,上耦,上射,1,true,\n", "utf-8")
+    res = invoke(str(MINI), "--outcomes", str(rec))
+    assert res.exit_code == 2 and "no outcome recorded" in res.output
+
+
+def test_recorded_outcomes_drive_the_tally(tmp_path: Path) -> None:
+    rows = ["round,pair,archer,arrow,hit,on_beat"]
+    for rnd in (1, 2):
+        for n in range(1, 5):
+            rows.append(f"{rnd},上耦,上射,{n},true,")
+            rows.append(f"{rnd},上耦,下射,{n},{'true' if n == 1 else 'false'},")
+    rec = tmp_path / "o.csv"
+    rec.write_text("\n".join(rows) + "\n", "utf-8")
+    res = invoke(str(MINI), "--outcomes", str(rec), "--format", "jsonl")
+    assert res.exit_code == 0, res.output
+    tally = next(json.loads(x) for x in res.output.splitlines() if '"tally"' in x)
+    assert (tally["right"], tally["left"], tally["announcement"]) == (4, 1, "右賢於左一純一奇")
+
+
+def test_venue_aliases_and_bad_venue() -> None:
+    a = invoke(str(MINI), "--venue", "庠", "--format", "jsonl")
+    b = invoke(str(MINI), "--venue", "xiang", "--format", "jsonl")
+    assert a.exit_code == 0 and a.output == b.output
+    assert json.loads(a.output.splitlines()[0])["venue"] == "xiang"
+    bad = invoke(str(MINI), "--venue", "castle")
+    assert bad.exit_code == 2 and "xie" in bad.output
+
+
+def test_negative_pairs_refused() -> None:
+    res = invoke(str(MINI), "--pairs", "-1")
+    assert res.exit_code == 2
+
+
+def test_unknown_rite() -> None:
+    res = invoke("no-such-rite")
+    assert res.exit_code == 2 and "no rite spec named" in res.output
+
+
+def test_alias_from_the_spec(tmp_path: Path, monkeypatch) -> None:
+    import shutil
+
+    import sheli.rite as rite
+
+    shutil.copy(MINI, tmp_path / "mini.yaml")
+    monkeypatch.setattr(rite, "SPEC_DIR", tmp_path)
+    by_alias = invoke("小射", "--format", "jsonl")
+    by_key = invoke("mini", "--format", "jsonl")
+    assert by_alias.exit_code == 0 and by_alias.output == by_key.output
