@@ -28,6 +28,8 @@ def test_json_ledger(venue, wu_y):
     params = {p["name"]: p for p in data["params"]}
     assert params["侯道"]["value"] == 300 and params["near"]["assumption"]
     assert "x_m" not in rows["侯"]
+    assert data["objects"]["中"]["holds"] == 8
+    assert [b["name"] for b in data["hou"]["bands"]] == ["下个", "下躬", "中", "上躬", "上个"]
 
 
 def test_json_with_metres():
@@ -39,7 +41,7 @@ def test_json_with_metres():
 def test_table_lists_fixtures_sources_and_assumptions():
     res = run("--venue", "xie", "--metres")
     assert res.exit_code == 0, res.output
-    for words in ("侯", "乏", "xiangshe:12", "assumed", "-284", "-65.60", "0.231"):
+    for words in ("侯", "乏", "xiangshe:12", "assumed", "-284", "-65.60", "0.231", "上个", "下綱"):
         assert words in res.output, words
 
 

@@ -78,6 +78,7 @@ def place(
                 for p in [*venue.params.values(), *venue.offsets.values()]
             ],
             "hou": venue.hou,
+            "objects": venue.objects,
         }
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
@@ -123,3 +124,15 @@ def place(
         pt.add_row(p.name, _fmt(p.value), p.rule, why)
     pt.add_row("1 尺", f"{mpc} m", "", f"[yellow]assumed:[/] {venue.metre_per_chi.assumption}")
     console.print(pt)
+
+    if venue.hou:
+        ht = Table(title="侯 in elevation, from the ground up (尺)", expand=False)
+        ht.add_column("band", no_wrap=True)
+        ht.add_column("width", justify="right")
+        ht.add_column("height", justify="right")
+        ht.add_column("note", overflow="fold")
+        ht.add_row("(下綱)", "", _fmt(venue.hou["下綱高"]), "下綱不及地武 (xiangshe:10)")
+        for b in venue.hou["bands"]:
+            ht.add_row(b["name"], _fmt(b["width"]), _fmt(b["height"]), b["note"])
+        console.print(ht)
+        console.print(f"[dim]{venue.hou['source']}[/]")
