@@ -466,3 +466,30 @@ def test_objects_by_the_ji():
         assert v.objects["扑"]["length"] == v.objects["楅"]["length"] == 3  # 如笴
     # 342 疏 大夫五仞士三仞; 343 注 七尺曰仞
     assert xie.objects["旌"]["pole"] == 21 and xiang.objects["旌"]["pole"] == 35
+
+
+def test_the_shi_and_fang_are_entered_by_their_doors():
+    v = load_venue("xiang")
+    hall = Point(p(v, "户").x, p(v, "户").y - 3)
+    assert not v.crosses(hall, p(v, "室").offset(p(v, "户").x - p(v, "室").x, 0))
+    assert v.crosses(p(v, "賓席"), p(v, "室"))  # straight through the wall west of the 户
+    assert not v.crosses(Point(p(v, "房户").x, 20), p(v, "房"))
+    assert v.crosses(p(v, "室"), p(v, "房"))  # the wall between them has no door
+    # the 序 has no 室: nothing to go through
+    xie = load_venue("xie")
+    assert not xie.crosses(xie.point("賓席"), Point(-7, 28))
+
+
+@settings(max_examples=80, deadline=None)
+@given(key=st.sampled_from(KEYS), x=st.floats(-30, 30), y=st.floats(-60, -5),
+       dx=st.floats(4, 20), gap=st.floats(0.5, 5))  # fmt: skip
+def test_passing_sides_follow_the_geometry(key, x, y, dx, gap):
+    # two people on parallel lines walking opposite ways: the one going west passes left of
+    # the one going east exactly when he walks on the northern line (each has the other on
+    # his left), and the relation is symmetric
+    v = load_venue(key)
+    west = [Point(x + dx, y + gap), Point(x - dx, y + gap)]
+    east = [Point(x - dx, y), Point(x + dx, y)]
+    assert v.passes_left(west, east) and v.passes_left(east, west)
+    west_south = [Point(x + dx, y - gap), Point(x - dx, y - gap)]
+    assert not v.passes_left(west_south, east) and not v.passes_left(east, west_south)

@@ -562,7 +562,8 @@ class Venue:
 
     # ------------------------------------------------------------------ movement
     def crosses(self, a: Point, b: Point) -> bool:
-        """Whether walking straight from a to b goes over the 堂's edge other than by a 階.
+        """Whether walking straight from a to b goes over the 堂's edge other than by a 階,
+        or (in a 庠) through the wall of the 室 or 房 other than by its door.
 
         One reaches the 堂 only by a 階 (升自西階 …), so the engine can refuse such a move.
 
@@ -582,6 +583,21 @@ class Venue:
             )
             if not via_stair:
                 return True
+        doors = [f.extent for f in self.fixtures.values() if f.kind == "door" and f.extent]
+        for room in ("室", "房"):
+            f = self.fixtures.get(room)
+            if f is None or f.extent is None:
+                continue
+            box = f.extent
+            for q in _box_crossings(a, b, box):
+                if abs(q.y - box.y1) < 1e-6 and abs(q.y - tang.y1) < 1e-6:
+                    continue  # the back of the house is the platform's edge, checked above
+                through_door = abs(q.y - box.y0) < 1e-6 and any(
+                    d.x0 - 1e-6 <= q.x <= d.x1 + 1e-6 and box.x0 <= d.x0 and d.x1 <= box.x1
+                    for d in doors
+                )
+                if not through_door:
+                    return True
         return False
 
     def passes_left(self, path1: Sequence[Any], path2: Sequence[Any]) -> bool:
