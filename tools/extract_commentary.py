@@ -39,7 +39,7 @@ from sheli.text.align import (  # noqa: E402
     align_doc,
     fold_text,
 )
-from sheli.text.kanripo import Char, KanripoDoc  # noqa: E402
+from sheli.text.kanripo import ENTITIES, Char, KanripoDoc  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 OUT = ROOT / "src" / "sheli" / "text" / "data" / "commentary"
@@ -341,7 +341,7 @@ def seed_000() -> list[tuple[str, str, str, str]]:
             zhu = zhu[1:]
         if zhu.endswith(")"):
             zhu = zhu[:-1]
-        if bare(zhu):
+        if len(bare(zhu)) > 1:  # a lone character is a stray of the 經, not a 注
             fixed, status = repair(zhu, neighbours(rows, n, "zhu", 1))
             out.append((f"xiangshe:{n}", "注", status, fixed))
         for shu in pieces[1:]:
@@ -418,47 +418,48 @@ def seed_002() -> list[tuple[str, str, str, str]]:
 
 
 def seed_004() -> list[tuple[str, str, str, str]]:
+    """集釋: 經 lines, then 注 lines beginning 鄭注 (wrapped lines carry no mark)."""
     raw = next((SHARED / "seeds").glob("004_*.txt")).read_text(encoding="utf-8")
-    rows = corpus_rows("xiangshe")
-    placer = Placer("xiangshe", 1)
-    out: list[tuple[str, str, str, str]] = []
-    jing: list[str] = []
-    zhu: list[str] | None = None
-    last: int | None = None
-
-    def flush() -> None:
-        nonlocal zhu
-        if zhu is not None and last is not None:
-            note = "".join(zhu)
-            ref = neighbours(rows, last, "zhu", 1)
-            # 集釋's own 四庫 collation notes in brackets are not 鄭注: keep them, unrepaired.
-            plain = re.sub(r"\([^)]*\)", "", note)
-            _, status = repair(plain, ref, junk=False)
-            out.append((f"xiangshe:{last}", "注", "clean" if status == "clean" else status, note))
-        zhu = None
-
-    started = False
-    for line in raw.splitlines():
-        line = line.strip()
-        if not line:
+    for ent, ch in ENTITIES.items():  # identified in the corpus README §3.1
+        raw = raw.replace(f"&{ent};", ch)
+    text = raw[min(raw.index(x) for x in ("鄕射之禮", "鄉射之禮") if x in raw) :]
+    chars: list[Char] = []
+    small = False
+    gap = True
+    for i, c in enumerate(text):
+        if c == "\n":
+            small = text.startswith("鄭注", i + 1)  # a 注 line never holds a passage
+            gap = True
             continue
-        if not started:
-            started = line.startswith(("鄕射之禮", "鄉射之禮"))
-            if not started:
-                continue
-        if line.startswith("鄭注"):
-            flush()
-            n = placer.place("".join(jing))
-            jing = []
-            if n is not None:
-                last = n
-            zhu = [line[2:]]
-        elif zhu is not None and not placer.starts(line):
-            zhu.append(line)
-        else:
-            flush()
-            jing.append(line)
-    flush()
+        if c in PUNCT or c.isspace():
+            gap = True
+            continue
+        chars.append(Char(c, small, False, gap, i))
+        gap = False
+    doc = KanripoDoc("seed:004", "儀禮集釋", "", "zhengzhu", [], chars)
+    chapter = load_chapter("xiangshe")
+    targets = [Target(p.id, p.text, p.kind) for p in chapter.passages[:309]]  # no 記
+    al = align_doc(doc, "xiangshe", targets)
+    last_line = max(a.end for a in al.anchors)
+    # 集釋 ends mid-chapter: keep the passages up to the last one it holds.
+    order = sorted(al.anchors, key=lambda a: a.start)
+    order = [a for a in order if a.end <= last_line]
+    out: list[tuple[str, str, str, str]] = []
+    for k, a in enumerate(order):
+        lo = doc.chars[a.end - 1].line + 1
+        hi = doc.chars[order[k + 1].start].line if k + 1 < len(order) else len(text)
+        lines = text[lo:hi].strip().split("\n")
+        if k + 1 == len(order) and a.index + 1 < len(targets):
+            # the seed breaks off inside the next passage: its 經 line is not 注
+            head = fold_text(targets[a.index + 1].text)[:4]
+            cut = [j for j, ln in enumerate(lines) if fold_text(bare(ln)).startswith(head)]
+            lines = lines[: cut[0]] if cut else lines
+        note = "".join(ln[2:] if ln.startswith("鄭注") else ln for ln in lines).strip()
+        if not note:
+            continue
+        # The seed's 集釋 is clean text (its bracketed 四庫 collation notes are kept).
+        out.append((f"xiangshe:{a.index + 1}", "注", "clean", note))
+    print(f"seed 004: passages 1-{order[-1].index + 1}, anchored {len(order)}")
     return out
 
 
