@@ -70,27 +70,46 @@ def _text_env() -> tuple[Any, Any, Any]:
     return text, fold, cache(text.load_chapter)
 
 
-def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
-    """The environment built from the real text, place and scoring layers."""
-    from sheli import scoring
+@cache
+def _venue(name: str) -> tuple[Any, dict[Any, Any]]:
+    """A venue's plan, loaded once, and the cache of places resolved on it."""
     from sheli.place import load_venue
 
-    text, fold, load_chapter = _text_env()
-    chap = load_chapter(chapter)
+    return load_venue(name), {}
 
-    @cache
-    def passage(cite: str) -> PassageInfo | None:
-        try:
-            p = text.get_passage(cite)
-        except Exception:
-            return None
-        return PassageInfo(p.text, p.section, p.kind)
+
+@cache
+def _passage(cite: str) -> PassageInfo | None:
+    text, _, _ = _text_env()
+    try:
+        p = text.get_passage(cite)
+    except Exception:
+        return None
+    return PassageInfo(p.text, p.section, p.kind)
+
+
+@cache
+def _topic(chapter: str, n: int) -> str:
+    _, _, load_chapter = _text_env()
+    try:
+        return load_chapter(chapter).section(n).topic
+    except KeyError:
+        return ""
+
+
+def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
+    """The environment built from the real text, place and scoring layers.
+
+    The plan, the passages and the places resolved against fixtures only are cached across
+    runs; places relative to people are resolved afresh each time.
+    """
+    from sheli import scoring
+
+    _, fold, _ = _text_env()
+    plan, places = _venue(venue)
 
     def topic(n: int) -> str:
-        try:
-            return chap.section(n).topic
-        except KeyError:
-            return ""
+        return _topic(chapter, n)
 
     def outcome(rnd: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
         if rnd == 0:
@@ -103,10 +122,11 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
         return outcomes.outcome(rnd, pair, archer, arrow)
 
     return Env(
-        passage=passage,
-        fold=cache(fold),
+        passage=_passage,
+        fold=_fold(fold),
         section_topic=topic,
-        venue=load_venue(venue),
+        venue=plan,
+        _cache=places,
         outcome=outcome,
         release=scoring.release,
         side_of=scoring.side_of,
@@ -114,6 +134,11 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
         count_procedure=scoring.count_procedure,
         venue_name=venue,
     )
+
+
+@cache
+def _fold(fold: Any) -> Any:
+    return cache(fold)
 
 
 def outcome_source(seed: int | None, outcomes: Any) -> Any:
@@ -170,7 +195,9 @@ def run(
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     """Run an already loaded spec with explicit parameters and environment."""
     spec = loaded.spec
-    check_spec(spec, loaded.file, env)
+    if not (loaded.checked and env.passage is _passage):
+        check_spec(spec, loaded.file, env)
+        loaded.checked = env.passage is _passage  # a stand-in text is checked every time
     interp = Interpreter(spec, loaded.file, env, params)
     interp.run()
     scene = make_scene(loaded, params, env, interp)

@@ -29,6 +29,7 @@ class LoadedSpec:
 
     spec: Spec
     path: Path
+    checked: bool = False  # the static checks passed (sheli.engine.check)
 
     @property
     def file(self) -> str:
@@ -130,8 +131,25 @@ def validate_spec(data: Any, file: str) -> Spec:
         ) from None
 
 
+_CACHE: dict[tuple[str, int, int], LoadedSpec] = {}
+
+
 def load_spec(name: str | Path) -> LoadedSpec:
-    """Find, read and validate a spec (by key, alias or path)."""
+    """Find, read and validate a spec (by key, alias or path).
+
+    A validated spec is kept while its file is unchanged (same path, size and mtime): runs
+    never modify it, so a process that runs the same rite many times parses it once.
+    """
     path = find_spec(str(name))
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _CACHE:
+        return _CACHE[key]
     data = read_spec_file(path)
-    return LoadedSpec(validate_spec(data, path.name), path)
+    loaded = LoadedSpec(validate_spec(data, path.name), path)
+    if key is not None:
+        _CACHE[key] = loaded
+    return loaded

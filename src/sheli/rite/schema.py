@@ -20,6 +20,7 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    PrivateAttr,
     Tag,
     field_validator,
     model_validator,
@@ -171,14 +172,18 @@ class ActStep(_Model):
             raise ValueError("a step needs both actor and verb")
         return self
 
+    _acts: list[Act] | None = PrivateAttr(None)
+
     def acts(self) -> list[Act]:
-        """The acts of this step, inline or under ``do``."""
+        """The acts of this step, inline or under ``do`` (built once)."""
         if self.do is not None:
             return self.do
-        fields = {k: getattr(self, k) for k in Act.model_fields if k != "line"}
-        act = Act.model_validate(fields)
-        act.line = self.line
-        return [act]
+        if self._acts is None:
+            fields = {k: getattr(self, k) for k in Act.model_fields if k != "line"}
+            act = Act.model_validate(fields)
+            act.line = self.line
+            self._acts = [act]
+        return self._acts
 
 
 class IfStep(_Model):

@@ -1,0 +1,149 @@
+"""Benchmark of ``sheli run``: time, steps per second and peak memory by number of 衆耦.
+
+    .venv/bin/python bench/bench_run.py [--rite xiangshe] [--repeat 5] [--write]
+
+Times the run through the Python API (median of ``--repeat`` runs) and once through the CLI
+(``sheli run RITE --pairs N --format jsonl``, a fresh process, so it includes start-up and
+imports) for 0, 10, 100 and 1000 衆耦; peak memory is measured in a separate run with
+tracemalloc. ``--write`` puts the table, with the machine, under ``## Rite run`` in
+docs/benchmarks.md (other sections of that file are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from sheli.engine import run  # noqa: E402
+
+PAIRS = (0, 10, 100, 1000)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine() -> str:
+    return (
+        f"{os.cpu_count()} CPUs (nproc), {cpu_model()}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
+    )
+
+
+def time_api(rite: str, pairs: int, repeat: int) -> tuple[float, int]:
+    times, steps = [], 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = run(rite, pairs=pairs, seed=1)
+        times.append(time.perf_counter() - t0)
+        steps = len(r.steps)
+    return statistics.median(times), steps
+
+
+def peak_memory(rite: str, pairs: int) -> float:
+    tracemalloc.start()
+    run(rite, pairs=pairs, seed=1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def time_cli(rite: str, pairs: int) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    cmd = [sys.executable, "-m", "sheli", "run", rite, "--pairs", str(pairs), "--format", "jsonl"]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rite", default="xiangshe")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = ap.parse_args()
+
+    run(args.rite, seed=1)  # warm the caches (text, plan) once, as a long-lived process would
+    rows = []
+    for n in PAIRS:
+        rep = max(3, args.repeat // 2) if n >= 1000 else args.repeat
+        med, steps = time_api(args.rite, n, rep)
+        mem = peak_memory(args.rite, n)
+        cli = time_cli(args.rite, n)
+        rows.append((n, steps, med, steps / med, mem, cli, rep))
+        print(
+            f"衆耦 {n:>4}: {steps:>7} steps, API median {med * 1000:8.1f} ms "
+            f"({steps / med:,.0f} steps/s, n={rep}), peak {mem:6.1f} MiB, CLI {cli:6.2f} s",
+            flush=True,
+        )
+    # linearity: the cost of each added pair, from 100 to 1000 pairs and from 0 to 100
+    (n0, s0, t0, *_), (n1, s1, t1, *_) = rows[0], rows[2]
+    n2, s2, t2 = rows[3][0], rows[3][1], rows[3][2]
+    per_pair_lo = (t1 - t0) / (n1 - n0) * 1000
+    per_pair_hi = (t2 - t1) / (n2 - n1) * 1000
+    steps_per_pair = (s2 - s1) / (n2 - n1)
+    print(f"per 衆耦: {per_pair_lo:.2f} ms (0→100), {per_pair_hi:.2f} ms (100→1000)")
+
+    lines = [
+        "## Rite run",
+        "",
+        f"`{' '.join(['bench/bench_run.py', *sys.argv[1:]])}` — `sheli run {args.rite} "
+        "--pairs N --seed 1` (the whole run: spec loading and checks, interpretation, event log).",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        "| 衆耦 | steps | API median | steps/s | peak memory | CLI (one run, new process) |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for n, steps, med, sps, mem, cli, rep in rows:
+        lines.append(
+            f"| {n} | {steps:,} | {med * 1000:,.1f} ms (n={rep}) | {sps:,.0f} | {mem:.1f} MiB "
+            f"| {cli:.2f} s |"
+        )
+    lines += [
+        "",
+        f"Cost is linear in pairs: each 衆耦 adds {steps_per_pair:.0f} steps and "
+        f"{per_pair_lo:.2f} ms between 0 and 100 衆耦, {per_pair_hi:.2f} ms between 100 and "
+        "1000. Target: 100 衆耦 in under one second "
+        f"({'met' if rows[2][2] < 1 else 'NOT met'}: {rows[2][2] * 1000:.0f} ms). The CLI "
+        "column includes interpreter start-up and imports.",
+        "",
+    ]
+    print("\n".join(lines))
+    if args.write:
+        write_section(ROOT / "docs" / "benchmarks.md", "\n".join(lines))
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace (or add) the ``## Rite run`` section, keeping every other section."""
+    text = path.read_text("utf-8") if path.exists() else "# Benchmarks\n"
+    pattern = re.compile(r"^## Rite run\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    tmp = path.with_suffix(".md.tmp")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
