@@ -94,7 +94,7 @@ def main() -> None:
             flush=True,
         )
     # linearity: the cost of each added pair, from 100 to 1000 pairs and from 0 to 100
-    (n0, s0, t0, *_), (n1, s1, t1, *_) = rows[0], rows[2]
+    (n0, _, t0, *_), (n1, s1, t1, *_) = rows[0], rows[2]
     n2, s2, t2 = rows[3][0], rows[3][1], rows[3][2]
     per_pair_lo = (t1 - t0) / (n1 - n0) * 1000
     per_pair_hi = (t2 - t1) / (n2 - n1) * 1000
