@@ -114,3 +114,13 @@ def test_alias_from_the_spec(tmp_path: Path, monkeypatch) -> None:
     by_alias = invoke("小射", "--format", "jsonl")
     by_key = invoke("mini", "--format", "jsonl")
     assert by_alias.exit_code == 0 and by_alias.output == by_key.output
+
+
+def test_yizhu_states_the_assumptions_it_rests_on() -> None:
+    out = invoke(str(MINI)).output
+    tail = out[out.index("Assumptions") :]
+    assert "[A-test] the 弟子 gather the arrows at once — a test" in tail
+    assert "[E-youshe]" in tail  # the engine's own, for the 誘射's arrows
+    assert "[A-test]" in out[: out.index("Assumptions")]  # marked on the step too
+    r = run(MINI)
+    assert list(r.assumptions) == ["E-youshe", "A-test"]

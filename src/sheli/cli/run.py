@@ -136,5 +136,11 @@ def _yizhu_text(result: object, width: int | None) -> str:
         file=io.StringIO(),  # rendered once, then exported
         highlight=False,
     )
-    print_yizhu(result.events, console, topics=topic, drank=result.drank)  # type: ignore[attr-defined]
+    print_yizhu(
+        result.events,  # type: ignore[attr-defined]
+        console,
+        topics=topic,
+        drank=result.drank,  # type: ignore[attr-defined]
+        assumptions=result.assumptions,  # type: ignore[attr-defined]
+    )
     return console.export_text(styles=tty)

@@ -20,7 +20,7 @@ from typing import Any
 from sheli.engine.check import check_spec
 from sheli.engine.interpreter import Env, Interpreter, PassageInfo
 from sheli.engine.state import World
-from sheli.engine.verbs import VERBS, VerbError
+from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.loader import SpecError
 
@@ -60,6 +60,19 @@ class Run:
     @property
     def scene(self) -> dict[str, Any]:
         return self.events[0]
+
+    @property
+    def assumptions(self) -> dict[str, tuple[str, str]]:
+        """The assumptions the run's steps rest on: id → (assumption, reason), in first use."""
+        known = dict(ENGINE_ASSUMPTIONS)
+        for a in self.spec.spec.assumptions:
+            known[a.id] = (a.text, a.reason)
+        used: dict[str, tuple[str, str]] = {}
+        for e in self.events:
+            for a in e.get("assumes", ()):
+                if a not in used and a in known:
+                    used[a] = known[a]
+        return used
 
 
 @cache

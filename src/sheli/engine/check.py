@@ -93,6 +93,14 @@ def check_spec(spec: Spec, file: str, env: Env) -> None:
                 raise SpecError(
                     "a step without cite: (every act enacts a passage)", file=file, line=line
                 )
+            for a in s.assumes:
+                if a not in assumption_ids:
+                    raise SpecError(
+                        f"assumes {a!r}, which is not under assumptions:",
+                        file=file,
+                        line=line,
+                        cite=cite,
+                    )
             for act in s.acts():
                 if act.verb not in VERBS:
                     raise SpecError(

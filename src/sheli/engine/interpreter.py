@@ -573,7 +573,7 @@ class Interpreter:
                     verb.fn(ctx)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{act.verb} by {person.name}") from None
-                self.emit(ctx, person, act, cite, jing, line, frame)
+                self.emit(ctx, person, act, cite, jing, line, frame, step.assumes)
 
     def emit(
         self,
@@ -584,6 +584,7 @@ class Interpreter:
         jing: str | None,
         line: int,
         frame: Frame,
+        step_assumes: list[str],
     ) -> None:
         w = self.world
         sec, _ = self.section_of(frame.anchor or cite)
@@ -610,8 +611,9 @@ class Interpreter:
             ev["obj"] = act.obj
             if act.count is not None:
                 ev["count"] = act.count
-        if act.assumes:
-            ev["assumes"] = list(act.assumes)
+        assumes = [*step_assumes, *act.assumes, *ctx.extra.pop("assumes", [])]
+        if assumes:
+            ev["assumes"] = list(dict.fromkeys(assumes))
         if act.note:
             ev["note"] = act.note
         if frame.call:

@@ -88,6 +88,25 @@ class Verb:
 
 VERBS: dict[str, Verb] = {}
 
+#: What the engine assumes where the text is silent: id → (assumption, reason). Steps that rest
+#: on one carry its id in ``assumes``; the 儀注 lists them at the end.
+ENGINE_ASSUMPTIONS: dict[str, tuple[str, str]] = {
+    "E-youshe": (
+        "the 司射's 誘射 arrows are shot like any other and never counted; their hits are drawn "
+        "from the outcome source when it has them, else recorded as misses",
+        "the text says 誘射…將乘矢 (xiangshe:131–132) and nothing of hits",
+    ),
+    "E-lost-arrow": (
+        "矢不備: the missing arrow is one shot in the round just ended, lost at the first 取矢",
+        "若矢不備 (xiangshe:160) does not say which arrow is missing",
+    ),
+    "E-supply": (
+        "a thing taken from a place where the run has put nothing (the 射器 in 堂西, 階西) is "
+        "there: the spec does not list every bow and arrow brought in",
+        "乃納射器皆在堂西 (xiangshe:114) names the 射器 without a count",
+    ),
+}
+
 
 def verb(*names: str, kind: str) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
     def deco(fn: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
@@ -374,7 +393,9 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
         if w.places[tracked] < n:
             raise VerbError(f"there is no {obj} at {key} to take")
         w.places[tracked] -= n
-    # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
+    else:
+        # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
+        ctx.extra["assumes"] = ["E-supply"]
 
 
 def _give(p: Person, obj: str, n: int, state: str | None) -> None:
@@ -581,6 +602,7 @@ def put(ctx: Ctx) -> None:
             else:
                 w.hou_dafu -= 1
             w.lost = 1
+            ctx.extra["assumes"] = ["E-lost-arrow"]
         w.fu_loose += w.hou_arrows
         w.fu_bound += w.hou_dafu
         w.hou_arrows = w.hou_dafu = 0
@@ -799,6 +821,8 @@ def shoot(ctx: Ctx) -> None:
         line["on_beat"] = on_beat
     ctx.shots.append(line)
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
+    if w.round == 0:
+        ctx.extra["assumes"] = ["E-youshe"]
 
 
 @verb("獲", kind="score")

@@ -83,6 +83,8 @@ def step_line(e: dict[str, Any]) -> Text:
         t.append(f" [{mark}]", style="magenta")
     if e.get("note"):
         t.append(f"  ({e['note']})", style="dim")
+    if e.get("assumes"):
+        t.append(" [" + ",".join(e["assumes"]) + "]", style="red")
     t.append(f"  {e['cite']}", style="dim")
     if e.get("as"):
         t.append(f" 如初 {e['as']['cite']}", style="dim")
@@ -94,8 +96,13 @@ def print_yizhu(
     console: Console,
     topics: dict[int, str] | Callable[[int], str] | None = None,
     drank: dict[int, list[str]] | None = None,
+    assumptions: dict[str, tuple[str, str]] | None = None,
 ) -> None:
-    """Print the 儀注 of a run's events on a rich console."""
+    """Print the 儀注 of a run's events on a rich console.
+
+    ``assumptions`` (id → (assumption, reason)) are listed at the end: what the text does not
+    say and the run rests on, each with its reason.
+    """
     topic_of: Callable[[int], str]
     if callable(topics):
         topic_of = topics
@@ -144,6 +151,11 @@ def print_yizhu(
                 console.print(Text(heading, style="bold underline"))
         console.print(step_line(e))
     print_summary(console, shots, tallies, drank or {})
+    if assumptions:
+        console.print()
+        console.print(Text("Assumptions (what the text does not say)", style="bold"))
+        for key, (what, why) in assumptions.items():
+            console.print(Text(f"  [{key}] {what} — {why}"))
 
 
 def print_summary(
