@@ -74,7 +74,8 @@ class Env:
     announce: Callable[[int, int], str]
     count_procedure: Callable[[int, str], list[Any]]
     venue_name: str = "xie"
-    _cache: dict[Any, Pt] = field(default_factory=dict)
+    # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
+    _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
     used_fixtures: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -158,11 +159,16 @@ class Env:
             person = world.person(ref)
             if person is not None:
                 return Pt(person.x, person.y, f"{person.name}之位", person.on_tang, None)
-        names = list(self._fixtures_in(ref, world))
-        personal = any(world.person(n) is not None for n in _strings(ref))
-        key = None if personal else _hashable(ref)
-        if key is not None and key in self._cache:
-            return self._cache[key]
+        key = _hashable(ref)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] is not None:
+            for n in hit[1]:
+                if n not in self.used_fixtures:
+                    self.used_fixtures[n] = self._fixture_info(n)
+            return hit[0]
+        names = hit[1] if hit is not None else list(self._fixtures_in(ref, world))
+        # a place relative to a person moves with him: never cached
+        personal = hit is not None or any(world.person(n) is not None for n in _strings(ref))
         people = _PeopleView(world)
         try:
             p = self.venue.resolve(ref, people=people)
@@ -186,8 +192,7 @@ class Env:
         for n in names:
             if n not in self.used_fixtures:
                 self.used_fixtures[n] = self._fixture_info(n)
-        if key is not None:
-            self._cache[key] = pt
+        self._cache[key] = (None if personal else pt, names)
         return pt
 
 
