@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sheli.text.align import Alignment, Anchor, Target, align_doc, chapter_targets, fold_text
+from sheli.text.align import (
+    Alignment,
+    Anchor,
+    Target,
+    _chain,
+    align_doc,
+    chapter_targets,
+    fold_text,
+)
 from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, read_kanripo
 
 CHAPTERS = ("xiangshe", "yan", "dashe")
@@ -42,6 +50,7 @@ MIN_SHARE = 0.3  # below this share of passages found, the file is not that chap
 
 # 義疏's categories of commentary, each heading a note.
 YISHU_LABELS = ("正義", "通論", "存疑", "辨正", "餘論", "總論", "案")
+_LETTER = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff〓]")
 _COUNT_NOTE = re.compile(r"^經[一二三四五六七八九十百千]+字")  # SBCK's 卷末 character count
 
 
@@ -308,7 +317,14 @@ def _shu_paragraphs(doc: KanripoDoc) -> list[tuple[str, str]]:
         if c.gap_before or not pieces:
             pieces.append([])
         pieces[-1].append(c.out)
-    texts = ["".join(p) for p in pieces]
+    texts: list[str] = []
+    for p in pieces:
+        t = "".join(p)
+        cut = t.find("釋曰", 1, 40)
+        if cut > 0 and not t.startswith("釋曰"):
+            texts += [t[:cut], t[cut:]]  # a head printed without the space before 釋曰
+        else:
+            texts.append(t)
     heads = [
         k
         for k in range(len(texts) - 1)
@@ -336,87 +352,96 @@ def align_shu(
     doc: KanripoDoc,
     chapter: str,
     targets: Sequence[Target],
-    zhu_ref: dict[str, str] | None = None,
+    zhu_ref: dict[str, list[str]] | None = None,
 ) -> tuple[Alignment, list[ShuParagraph]]:
     """Place the 單疏's paragraphs by their 標起止, in order.
 
-    A 經 head 「X至Y」 covers the passages from the one beginning X to the one ending Y;
-    its 疏 goes to the last of them, where 注疏 prints it. A 注 head 「注X至Y」 is placed
-    on the passage whose 注 begins X and ends Y; that needs the 注 of another edition
-    (``zhu_ref``: passage id → 注). Without it the paragraph goes with the 經 unit before
-    it and is reported as placed by order only.
+    A 經 head 「X至Y」 covers the passages from one beginning X to one ending Y; its 疏
+    goes to the last of them, where 注疏 prints it. A 注 head 「注X至Y」 belongs to the
+    passage whose 注 begins X and ends Y; that needs the 注 of another edition
+    (``zhu_ref``: passage id → 注, from the seeds and imported editions). Every head
+    usually fits several passages, so the placement is the heaviest chain of candidates
+    in the paragraphs' order (passages never go back), as for the other editions. A
+    paragraph without a candidate in the chain goes with the one before it and is
+    reported as placed by order only.
     """
     keys = [fold_text(t.text) for t in targets]
-    ref = {k: fold_text(v) for k, v in (zhu_ref or {}).items()}
-    pidx = {t.pid: i for i, t in enumerate(targets)}
-    covered: dict[int, str] = {}
-    paras: list[ShuParagraph] = []
-    cursor = 0
-    unit_start = 0
-    last = -1
+    # 注 as letters only: the seeds punctuate, the editions do not
+    ref = [
+        [fold_text("".join(_LETTER.findall(z))) for z in (zhu_ref or {}).get(t.pid, [])]
+        for t in targets
+    ]
+    zhu_mark = fold_text("注")
+    paras = _shu_paragraphs(doc)
 
-    def find_jing(h: str, lo: int, hi: int) -> tuple[int, int] | None:
+    def jing_cands(h: str) -> list[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
         for x, y in _splits(h):
-            for j in range(lo, hi):
-                if not keys[j].startswith(x):
+            for j, key in enumerate(keys):
+                if not key.startswith(x):
                     continue
                 if not y:
-                    if keys[j] == x or len(x) >= 2:
-                        return j, j
+                    if key == x or len(x) >= 2:
+                        out.add((j, j))
                     continue
-                if y in keys[j][len(x) :] and keys[j].endswith(y):
-                    return j, j
-                for k in range(j + 1, min(j + 30, len(keys))):
-                    if keys[k].endswith(y):
-                        return j, k
-                if y in keys[j][len(x) :]:
-                    return j, j
-        return None
+                for k in range(j, min(j + 30, len(keys))):
+                    if keys[k].endswith(y) or (k == j and y in key[len(x) :]):
+                        out.add((j, k))
+                        break
+        return sorted(out)
 
-    def find_zhu(h: str, lo: int, hi: int) -> int | None:
+    def zhu_cands(h: str) -> list[tuple[int, int]]:
+        out: dict[int, int] = {}
         for x, y in _splits(h):
-            for m in range(lo, hi):
-                z = ref.get(targets[m].pid)
-                if z and z.startswith(x) and (z.endswith(y) if y else True):
-                    return m
-        return None
+            for m, alternatives in enumerate(ref):
+                for z in alternatives:
+                    if not z.startswith(x):
+                        continue
+                    if z.endswith(y) if y else z == x:
+                        out[m] = 2
+                    elif (y and y in z[len(x) :]) or not y:
+                        out.setdefault(m, 1)
+        return sorted(out.items())
 
-    for head, body in _shu_paragraphs(doc):
+    # candidates: (paragraph, position, last passage covered, weight)
+    cands: list[tuple[int, int, int, int]] = []
+    kinds: dict[int, str] = {}
+    ranges: dict[tuple[int, int], int] = {}
+    for n, (head, _body) in enumerate(paras):
         h = fold_text(head)
-        jing_h, zhu_h = h, ""
-        if h.startswith(fold_text("注")):
-            jing_h, zhu_h = "", h[1:]
-        elif fold_text("注") in h[1:]:
-            cut = h.index(fold_text("注"), 1)
-            if find_jing(h[:cut], cursor, min(cursor + 40, len(keys))):
-                jing_h, zhu_h = h[:cut], h[cut + 1 :]
-        pid: str | None = None
-        how = "unplaced"
-        if jing_h:
-            got = find_jing(jing_h, cursor, min(cursor + 40, len(keys))) or find_jing(
-                jing_h, max(0, cursor - 3), len(keys)
-            )
-            if got:
-                j, k = got
-                for n in range(j, k + 1):
-                    covered.setdefault(n, "標起止")
-                pid, how = targets[k].pid, "經"
-                unit_start, cursor, last = j, k + 1, k
-        if zhu_h and pid is None:
-            m = find_zhu(zhu_h, unit_start, min(cursor + 40, len(keys))) if ref else None
-            if m is not None:
-                covered.setdefault(m, "標起止(注)")
-                pid, how = targets[m].pid, "注"
-                cursor = max(cursor, m + 1)
-                last = m
-            elif last >= 0:
-                pid, how = targets[last].pid, "注(order)"
-        paras.append(ShuParagraph(head, body, pid, how))
+        if h.startswith(zhu_mark):
+            kinds[n] = "注"
+            cands += [(n, m, m, w) for m, w in zhu_cands(h[1:])]
+            continue
+        kinds[n] = "經"
+        jc = jing_cands(h)
+        if not jc and zhu_mark in h[1:]:
+            cut = h.index(zhu_mark, 1)  # 「X至Y注Z至W」: a 經 head and a 注 head in one
+            jc = jing_cands(h[:cut])
+        cands += [(n, j, j, 3) for j, _k in jc]
+        ranges.update({(n, j): k for j, k in jc})
+    # A paragraph's place is the first passage it covers: places never go back.
+    chain = _chain(cands, len(keys))
+    placed = {n: (j, ranges.get((n, j), j)) for n, j, _e, _w in chain}
+
+    covered: dict[int, str] = {}
+    out: list[ShuParagraph] = []
+    last: int | None = None
+    for n, (head, body) in enumerate(paras):
+        if n in placed:
+            j, k = placed[n]
+            for m in range(j, k + 1):
+                covered.setdefault(m, "標起止" if kinds[n] == "經" else "標起止(注)")
+            last = k
+            out.append(ShuParagraph(head, body, targets[k].pid, kinds[n]))
+        elif last is not None and n > 0:
+            out.append(ShuParagraph(head, body, targets[last].pid, f"{kinds[n]}(order)"))
+        else:
+            out.append(ShuParagraph(head, body, None, "unplaced"))
     al = Alignment(chapter)
     al.anchors = [Anchor(targets[i].pid, i, -1, -1, covered[i]) for i in sorted(covered)]
     al.unanchored = [t.pid for i, t in enumerate(targets) if i not in covered]
-    del pidx
-    return al, paras
+    return al, out
 
 
 # --------------------------------------------------------------------------- import
@@ -436,30 +461,25 @@ class ImportReport:
     notes: int
     methods: dict[str, int]
     seconds: float
-    placed_by_order: int = 0  # 單疏 注 paragraphs placed without a 注 reference
+    placed_by_order: int = 0  # 單疏 paragraphs whose 標起止 was not found: after the one before
     unplaced: int = 0  # 單疏 paragraphs whose 標起止 was not found
 
     def as_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 
-def _zhu_reference(chapter: str) -> dict[str, str]:
-    """The 注 of every passage of ``chapter`` from the bundled seeds and imported editions."""
-    ref: dict[str, str] = {}
-    try:
-        from sheli.text.commentary import seed_notes
-
-        for n in seed_notes():
-            if n.kind == "注" and n.passage.startswith(chapter + ":"):
-                ref.setdefault(n.passage, n.text)
-    except ImportError:  # pragma: no cover - commentary is part of the package
-        pass
+def _zhu_reference(chapter: str) -> dict[str, list[str]]:
+    """Every 注 known for each passage of ``chapter``: imported editions, then the seeds."""
+    ref: dict[str, list[str]] = {}
     for data in _all_editions():
         notes = data.get("chapters", {}).get(chapter, {}).get("notes", {})
         for pid, ns in notes.items():
-            for n in ns:
-                if n["kind"] == "注" and pid not in ref:
-                    ref[pid] = n["text"]
+            ref.setdefault(pid, []).extend(n["text"] for n in ns if n["kind"] == "注")
+    from sheli.text.commentary import seed_notes
+
+    for n in seed_notes():
+        if n.kind == "注" and n.passage.startswith(chapter + ":"):
+            ref.setdefault(n.passage, []).append(n.text)
     return ref
 
 
@@ -535,10 +555,10 @@ def import_edition(
             if p.pid is None:
                 unplaced += 1
                 continue
-            placed_by_order += p.how == "注(order)"
+            placed_by_order += p.how.endswith("(order)")
             note = {"kind": "疏", "text": f"{p.head}　{p.body}"}
-            if p.how == "注(order)":
-                note["placed"] = "by order only: no 注 reference was available"
+            if p.how.endswith("(order)"):
+                note["placed"] = "by order only: its 標起止 was not found"
             notes.setdefault(p.pid, []).append(note)
     else:
         notes = build_notes(doc, al)
