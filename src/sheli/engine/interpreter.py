@@ -573,7 +573,7 @@ class Interpreter:
                     cite,
                 )
             for person in self.actors(act.actor, frame.bind, line, cite):
-                ctx = Ctx(self.world, person, act, cite, self.env, frame.bind)
+                ctx = Ctx(self.world, person, act, cite, self.env, frame.bind, line=line)
                 try:
                     verb.fn(ctx)
                 except VerbError as exc:

@@ -56,6 +56,8 @@ class Person:
     items: dict[str, int] = field(default_factory=dict)  # 旌, 觶, 爵, 筭, 中 …
     cup_full: bool = False
     is_dafu: bool = False
+    # obj → (verb, cite, spec line) of the act that last put it out of his hands
+    let_go: dict[str, tuple[str, str, int]] = field(default_factory=dict)
 
     def holds(self) -> list[str]:
         """What he holds, in the text's words (for the event log and 儀注)."""

@@ -55,6 +55,7 @@ class Ctx:
     sub: list[dict[str, Any]] = field(default_factory=list)  # expanded sub-steps (數獲)
     shots: list[dict[str, Any]] = field(default_factory=list)
     tallies: list[dict[str, Any]] = field(default_factory=list)
+    line: int = 0  # the act's line in the spec file
 
     def place(self, ref: Any) -> Pt:
         return self.env.resolve(ref, self.world, self.bind)
@@ -426,10 +427,22 @@ def _has(p: Person, obj: str) -> bool:
     return p.items.get(obj, 0) > 0
 
 
+def _last(p: Person, obj: str) -> str:
+    """Where the person last let go of ``obj``, for error messages."""
+    got = p.let_go.get(obj) or (p.let_go.get("弓矢") if obj in ("弓", "矢") else None)
+    if got is None:
+        return " and has not held it in this run"
+    verb, cite, line = got
+    return f"; he last let go of it by {verb} at {cite} (spec line {line})"
+
+
 def _drop(ctx: Ctx, obj: str, n: int) -> None:
     p = ctx.p
     if not _has(p, obj):
-        raise VerbError(f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand)")
+        raise VerbError(
+            f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand){_last(p, obj)}"
+        )
+    p.let_go[obj] = (ctx.act.verb, ctx.cite, ctx.line)
     if obj == "弓":
         p.bow = None
     elif obj == "弓矢":
