@@ -652,3 +652,15 @@ def test_any_order_of_shots_is_accepted_only_if_it_alternates(order: list[str]) 
         else:
             with pytest.raises(SpecError, match=r"拾發|before 上射|fifth"):
                 do_run(Path(d), steps, cast=cast)
+
+
+def test_missing_object_error_says_where_it_was_let_go(tmp_path: Path) -> None:
+    steps = [
+        S(135, "取扑搢之", actor="司射", verb="取", obj="扑", **{"from": "階西"}),
+        S(153, "司射去扑倚于西階之西", actor="司射", verb="倚", obj="扑", at="西階之西"),
+        S(155, "司射降搢扑反位", actor="司射", verb="搢", obj="扑"),
+    ]
+    err = fails(tmp_path, steps, "holds no 扑")
+    steps[-1] = S(155, "司射降搢扑反位", actor="司射", verb="倚", obj="扑", at="西階之西")
+    err = fails(tmp_path, steps, "last let go of it by 倚 at xiangshe:153 (spec line")
+    assert err.what == "倚 by 司射"
