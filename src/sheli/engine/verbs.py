@@ -638,7 +638,9 @@ def put(ctx: Ctx) -> None:
         w.pile += n
         return
     if obj == "扑" and p.pu is None:
-        raise VerbError(f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西)")
+        raise VerbError(
+            f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西){_last(p, '扑')}"
+        )
     _drop(ctx, obj, ctx.count)
     if obj == "旌":
         w.flag = "倚"
@@ -700,7 +702,7 @@ def tuck(ctx: Ctx) -> None:
     a, p = ctx.act, ctx.p
     if a.obj == "扑":
         if p.pu is None:
-            raise VerbError(f"{p.name} holds no 扑 to 搢 (取扑搢之 xiangshe:135)")
+            raise VerbError(f"{p.name} holds no 扑 to 搢 (取扑搢之 xiangshe:135){_last(p, '扑')}")
         p.pu = "搢"
         return
     n = ctx.count
