@@ -51,7 +51,10 @@ def test_three_rounds_and_every_archer_shoots_his_four() -> None:
     shots = Counter((s["round"], s["pair"], s["archer"]) for s in r.shots)
     assert all(n == 4 for n in shots.values()), shots
     r1 = {p for (rnd, p, _a) in shots if rnd == 1}
-    assert r1 == {"上耦", "次耦", "下耦"}  # only the 三耦 shoot in round 1
+    # only the 三耦 shoot in round 1, after the 司射's 誘射 (賈疏 xiangshe:162 第一番直司射與三耦)
+    assert r1 - {"誘射"} == {"上耦", "次耦", "下耦"}
+    ys = [s for s in r.shots if s["pair"] == "誘射"]
+    assert len(ys) == 4 and not any(s["counted"] for s in ys)
     for rnd in (2, 3):
         pairs = {p for (x, p, _a) in shots if x == rnd}
         assert {"上耦", "次耦", "下耦", "賓耦", "衆耦1", "衆耦2"} <= pairs

@@ -75,6 +75,8 @@ def do_run(
     outcomes: Any = None,
     **params: Any,
 ):
+    if not any("round" in st for st in steps):
+        steps = [{"round": 1}, *steps]  # the pairs shoot only within the rounds
     spec = {
         "rite": "t",
         "chapter": "xiangshe",
@@ -564,7 +566,8 @@ def test_drinking_needs_a_full_cup(tmp_path: Path) -> None:
     drink = S(211, "立卒觶", actor="司馬", verb="卒觶")
     fails(tmp_path, [drink], "empty 觶", cast=cast)
     r = do_run(tmp_path, [S(206, "洗觶升酌", actor="司馬", verb="酌", obj="觶"), drink], cast=cast)
-    assert r.drank == {0: ["司馬"]}
+    assert r.drinks == [(1, "司馬", "xiangshe:211")]
+    assert r.drank == {}  # not an archer: no 罰爵
 
 
 def test_the_cup_on_the_feng(tmp_path: Path) -> None:
@@ -579,7 +582,7 @@ def test_the_cup_on_the_feng(tmp_path: Path) -> None:
         S(211, "立卒觶", actor="司馬", verb="卒觶"),
     ]
     r = do_run(tmp_path, steps, cast=cast)
-    assert r.drank[0] == ["司馬"]
+    assert [who for _, who, _ in r.drinks] == ["司馬"]
 
 
 # ------------------------------------------------------------------ the 大夫's arrows
@@ -664,3 +667,7 @@ def test_missing_object_error_says_where_it_was_let_go(tmp_path: Path) -> None:
     steps[-1] = S(155, "司射降搢扑反位", actor="司射", verb="倚", obj="扑", at="西階之西")
     err = fails(tmp_path, steps, "last let go of it by 倚 at xiangshe:153 (spec line")
     assert err.what == "倚 by 司射"
+
+
+def test_pairs_shoot_only_within_the_rounds(tmp_path: Path) -> None:
+    fails(tmp_path, [{"round": 0}, UP, ON_WU, SHOOT_U], "outside the three rounds", "xiangshe:162")

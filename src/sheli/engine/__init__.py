@@ -54,8 +54,13 @@ class Run:
 
     @property
     def drank(self) -> dict[int, list[str]]:
-        """Who drank the 罰爵, by round."""
+        """Who drank the 罰爵 (the archers who drank), by round."""
         return dict(self.world.drank)
+
+    @property
+    def drinks(self) -> list[tuple[int, str, str]]:
+        """Every drink of the run: (round, who, passage), the 獻 of 獲者 and 釋獲者 included."""
+        return list(self.world.drinks)
 
     @property
     def scene(self) -> dict[str, Any]:
@@ -124,23 +129,13 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
     def topic(n: int) -> str:
         return _topic(chapter, n)
 
-    def outcome(rnd: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
-        if rnd == 0:
-            # 誘射: the text does not say whether the 司射's arrows hit; asked of the source
-            # if it knows, otherwise recorded as a miss (it is never counted).
-            try:
-                return outcomes.outcome(rnd, pair, archer, arrow)
-            except Exception:
-                return False, None
-        return outcomes.outcome(rnd, pair, archer, arrow)
-
     return Env(
         passage=_passage,
         fold=_fold(fold),
         section_topic=topic,
         venue=plan,
         _cache=places,
-        outcome=outcome,
+        outcome=outcomes.outcome,
         release=scoring.release,
         side_of=scoring.side_of,
         announce=scoring.announce,

@@ -12,6 +12,7 @@ announcement, count). Tests may pass stand-ins; :func:`default_env` uses the rea
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -237,6 +238,42 @@ class _PeopleView(Mapping[str, tuple[float, float]]):
 # ---------------------------------------------------------------------------- setup
 
 
+def count_of(expr: int | str, names: Mapping[str, int]) -> int:
+    """A count given as a number or a sum over the run's names (+, -, * and integers).
+
+    >>> count_of("archers + 4", {"archers": 10})
+    14
+    >>> count_of(3, {})
+    3
+    """
+    if isinstance(expr, int):
+        return expr
+
+    def ev(node: ast.AST) -> int:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in names:
+            return names[node.id]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            a, b = ev(node.left), ev(node.right)
+            return (
+                a + b
+                if isinstance(node.op, ast.Add)
+                else a - b
+                if isinstance(node.op, ast.Sub)
+                else a * b
+            )
+        raise ValueError(f"count {expr!r}: use numbers, + - *, and {', '.join(sorted(names))}")
+
+    try:
+        tree = ast.parse(str(expr), mode="eval")
+    except SyntaxError:
+        raise ValueError(f"count {expr!r} is not a number or a sum") from None
+    return ev(tree)
+
+
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
     """People and pairs from the spec's cast and the run's parameters."""
     w = World(params=params)
@@ -338,9 +375,18 @@ class Interpreter:
                         p.jue = True
                 for h in entry.holds:
                     self._hold(p, h)
+        names = {
+            "archers": sum(1 for p in w.people.values() if p.pair),
+            "pairs": self.params["pairs"],
+            "dafu": len(w.groups["大夫耦"]),
+        }
         for obj in self.spec.objects:
             key = obj.at if isinstance(obj.at, str) else self.env._words(obj.at)
-            w.places[(obj.obj, key)] = w.places.get((obj.obj, key), 0) + obj.count
+            try:
+                n = count_of(obj.count, names)
+            except ValueError as exc:
+                raise self.error(str(exc), obj.line, None, f"objects {obj.obj}") from None
+            w.places[(obj.obj, key)] = w.places.get((obj.obj, key), 0) + n
 
     @staticmethod
     def _hold(p: Person, h: str) -> None:

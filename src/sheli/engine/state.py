@@ -152,7 +152,10 @@ class World:
     called: set[str] = field(default_factory=set)  # pairs 作'd this round
     tallies: list[dict[str, Any]] = field(default_factory=list)
     last_tally: dict[str, Any] | None = None
-    drank: dict[int, list[str]] = field(default_factory=dict)
+    drank: dict[int, list[str]] = field(default_factory=dict)  # 罰爵, by round
+    drinks: list[tuple[int, str, str]] = field(
+        default_factory=list
+    )  # every drink: round, who, cite
 
     def person(self, name: str) -> Person | None:
         return self.people.get(self.aliases.get(name, name))

@@ -814,10 +814,20 @@ def shoot(ctx: Ctx) -> None:
         w.hou_dafu += 1
     else:
         w.hou_arrows += 1
-    hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
-    if w.round == 0:
-        counted, reason = False, "誘射 (xiangshe:131): not one of the three rounds"
+    if pair == "誘射":
+        # the text says nothing of the 誘射's hits; asked of the source if it knows them
+        try:
+            hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
+        except Exception:
+            hit, on_beat = False, None
+        counted, reason = False, "誘射 (xiangshe:131): the 司射 shows the way; never counted"
     else:
+        if w.round not in (1, 2, 3):
+            raise VerbError(
+                f"{p.name} shoots outside the three rounds (round {w.round}): the pairs shoot "
+                "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
+            )
+        hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
         counted, reason = ctx.env.release(w.round, hit, on_beat)
     shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason)
     w.last_shot = shot
@@ -836,7 +846,7 @@ def shoot(ctx: Ctx) -> None:
         line["on_beat"] = on_beat
     ctx.shots.append(line)
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
-    if w.round == 0:
+    if pair == "誘射":
         ctx.extra["assumes"] = ["E-youshe"]
 
 
@@ -1018,7 +1028,11 @@ def cup(ctx: Ctx) -> None:
         if not p.cup_full:
             raise VerbError(f"{p.name} drinks from an empty {obj} (實之 xiangshe:215 first)")
         p.cup_full = False
-        w.drank.setdefault(w.round, []).append(p.name)
+        # an archer drinks the 罰爵 (飲不勝者 xiangshe:205–220); others drink when offered
+        # (獻獲者 xiangshe:221–227, 獻釋獲者 xiangshe:230–231)
+        if p.pair is not None:
+            w.drank.setdefault(w.round, []).append(p.name)
+        w.drinks.append((w.round, p.name, ctx.cite))
     _facing(ctx)
 
 

@@ -90,7 +90,11 @@ class ObjectEntry(_Model):
 
     obj: str
     at: PlaceRef
-    count: int = 1
+    count: int | str = Field(
+        1,
+        description="a number, or a sum over the run: archers, pairs (衆耦), dafu, e.g. "
+        "'archers + 4'",
+    )
     state: str | None = None
     note: str | None = None
 
