@@ -267,7 +267,11 @@ def _near(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
                 if miss > allowed:
                     break
         else:
-            return x, x + n
+            # A differing first or last character is not claimed: the edition may lack it
+            # and have its own next word there (WYG 「…坐乘之」 then 注, for 「…坐乘之卒」).
+            a = x + (s[x] != p[0])
+            b = x + n - (s[x + n - 1] != p[-1])
+            return a, b
     return None
 
 

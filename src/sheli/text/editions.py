@@ -142,6 +142,14 @@ def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
             label, text, key = "疏", text[:-1], key[:-1]
         if not text:
             continue
+        lead = key.find(zhu, 0, 4)
+        if lead > 0 and not notes:
+            # a word or two of 經 that this edition has and ours has not (WYG 「賓揖乃升」)
+            notes.append(_Note("本文", [text[:lead]]))
+            text, key = text[lead:], key[lead:]
+        elif not notes and key.startswith(shu) and len(key) > 1:
+            # WYG 005-14a: a bare 疏 stands for the 注 marker (corpus README §4)
+            text, key = zhu + text[1:], zhu + key[1:]
         if key.startswith(zhu):
             large_kind = "注"
             notes.append(_Note("注", [text[1:]]))
