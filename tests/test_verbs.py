@@ -671,3 +671,23 @@ def test_missing_object_error_says_where_it_was_let_go(tmp_path: Path) -> None:
 
 def test_pairs_shoot_only_within_the_rounds(tmp_path: Path) -> None:
     fails(tmp_path, [{"round": 0}, UP, ON_WU, SHOOT_U], "outside the three rounds", "xiangshe:162")
+
+
+def test_counts_may_be_sums_over_the_run(tmp_path: Path) -> None:
+    spec = {
+        "rite": "c", "chapter": "xiangshe", "params": {"guests_shoot": False, "pairs": 5},
+        "cast": CAST, "objects": [{"obj": "弓", "at": "堂西", "count": "archers + 4"}],
+        "steps": [S(114, "衆弓倚于堂西", actor="弟子", verb="取", obj="弓",
+                    count="archers + 4", **{"from": "堂西"})],
+    }  # fmt: skip
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(spec, allow_unicode=True), "utf-8")
+    r = run(path, outcomes=FixedOutcomes())
+    assert r.world.places[("弓", "堂西")] == 0  # 6 + 10 archers + 4, all taken
+    assert r.world.people["弟子"].items["弓"] == 20 and r.world.people["弟子"].bow is None
+    r = run(path, pairs=7, outcomes=FixedOutcomes())
+    assert r.world.places[("弓", "堂西")] == 0
+    spec["objects"][0]["count"] = "archers + foo"
+    path.write_text(yaml.safe_dump(spec, allow_unicode=True), "utf-8")
+    with pytest.raises(SpecError, match="use numbers"):
+        run(path, outcomes=FixedOutcomes())

@@ -307,6 +307,11 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
     }
     w.groups["全耦"] = w.groups["三耦"] + w.groups["衆耦"]
     w.groups["射耦"] = w.groups["三耦"] + w.groups["賓耦"] + w.groups["大夫耦"] + w.groups["衆耦"]
+    w.names = {
+        "archers": 2 * len(pairs),
+        "pairs": params["pairs"],
+        "dafu": len(w.groups["大夫耦"]),
+    }
     return w
 
 
@@ -375,11 +380,7 @@ class Interpreter:
                         p.jue = True
                 for h in entry.holds:
                     self._hold(p, h)
-        names = {
-            "archers": sum(1 for p in w.people.values() if p.pair),
-            "pairs": self.params["pairs"],
-            "dafu": len(w.groups["大夫耦"]),
-        }
+        names = w.names
         for obj in self.spec.objects:
             key = obj.at if isinstance(obj.at, str) else self.env._words(obj.at)
             try:

@@ -76,7 +76,15 @@ class Ctx:
         words = {"乘": 4, "乘矢": 4, "一个": 1, "一": 1, "二": 2, "三": 3, "四": 4, "八": 8}
         if c in words:
             return words[c]
-        raise VerbError(f"count {c!r} is not a number (give 1, 2, …, or 乘 for four)")
+        from sheli.engine.interpreter import count_of
+
+        try:
+            return count_of(c, self.world.names)
+        except ValueError:
+            raise VerbError(
+                f"count {c!r} is not a number (give 1, 2, …, 乘 for four, or a sum over "
+                f"{', '.join(sorted(self.world.names))})"
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,7 +408,9 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
 
 
 def _give(p: Person, obj: str, n: int, state: str | None) -> None:
-    if obj == "弓":
+    if obj == "弓" and n > 1:
+        p.items["弓"] = p.items.get("弓", 0) + n  # carried (納射器), not held to shoot
+    elif obj == "弓":
         p.bow = state or p.bow or "張"
     elif obj == "弓矢":
         p.bow = state or p.bow or "張"
@@ -417,7 +427,7 @@ def _give(p: Person, obj: str, n: int, state: str | None) -> None:
 
 def _has(p: Person, obj: str) -> bool:
     if obj in ("弓",):
-        return p.bow is not None
+        return p.bow is not None or p.items.get("弓", 0) > 0
     if obj == "弓矢":
         return p.bow is not None
     if _is_arrow(obj):
@@ -443,7 +453,11 @@ def _drop(ctx: Ctx, obj: str, n: int) -> None:
             f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand){_last(p, obj)}"
         )
     p.let_go[obj] = (ctx.act.verb, ctx.cite, ctx.line)
-    if obj == "弓":
+    if obj == "弓" and p.items.get("弓", 0) >= n and (n > 1 or p.bow is None):
+        p.items["弓"] -= n
+        if not p.items["弓"]:
+            del p.items["弓"]
+    elif obj == "弓":
         p.bow = None
     elif obj == "弓矢":
         p.bow = None
