@@ -239,10 +239,12 @@ class _PeopleView(Mapping[str, tuple[float, float]]):
 
 
 def count_of(expr: int | str, names: Mapping[str, int]) -> int:
-    """A count given as a number or a sum over the run's names (+, -, * and integers).
+    """A count given as a number or a sum over the run's names (+, -, *, max, min, integers).
 
     >>> count_of("archers + 4", {"archers": 10})
     14
+    >>> count_of("max(80, 4 * archers)", {"archers": 30})
+    120
     >>> count_of(3, {})
     3
     """
@@ -256,6 +258,15 @@ def count_of(expr: int | str, names: Mapping[str, int]) -> int:
             return node.value
         if isinstance(node, ast.Name) and node.id in names:
             return names[node.id]
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("max", "min")
+            and node.args
+            and not node.keywords
+        ):
+            vals = [ev(a) for a in node.args]
+            return max(vals) if node.func.id == "max" else min(vals)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
             a, b = ev(node.left), ev(node.right)
             return (
