@@ -25,6 +25,7 @@ import csv
 import difflib
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +48,10 @@ OUT = ROOT / "src" / "sheli" / "text" / "data" / "commentary"
 PINYIN = re.compile(r"\([a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜüń]+\)")
 PUNCT = set(" \u3000,，.。:：;；、?？!！“”‘’\"'《》〈〉()（）[]【】-—…·○")
 LOST = set("楅筭搢適弣扑揖")  # characters the web copy of seed 000 lost or garbled
+# Private-use codes seen against one corpus character (pass one), and the table of those
+# always seen against the same character at least twice (used in pass two).
+PUA_SEEN: dict[str, Counter[str]] = {}
+PUA_TABLE: dict[str, str] = {}
 UNREAD = "〓"  # the conventional sign for a character that cannot be read
 DROPPED = "〔此注/疏於種子本中亂碼, 語料亦無可對, 從闕〕"
 
@@ -175,12 +180,32 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
                 inserts.append((nidx[i1 - 1] + 1, ref[j1:j2]))
         if (
             op == "replace"
-            and i2 - i1 == j2 - j1
-            and all(_pua(new[nidx[i]]) for i in range(i1, i2))
+            and 0 < j2 - j1 <= i2 - i1 <= 2 * (j2 - j1)
+            and (
+                all(_pua(new[nidx[i]]) for i in range(i1, i2))
+                # or a radical as a private-use code and a component: 〓付 for 弣
+                or (i2 - i1 == 2 and j2 - j1 == 1 and _pua(new[nidx[i1]]))
+            )
         ):
-            # a character the web copy turned into a private-use code point
+            # characters the web copy turned into private-use code points, one or two
+            # code points for each (楅 is two); read them from the corpus
             for k in range(i2 - i1):
-                inserts.append((-nidx[i1 + k] - 1, ref[j1 + k]))
+                inserts.append((-nidx[i1 + k] - 1, ref[j1:j2] if k == 0 else ""))
+            if j2 - j1 == 1:
+                seq = "".join(new[nidx[i]] for i in range(i1, i2))
+                PUA_SEEN.setdefault(seq, Counter())[ref[j1]] += 1
+        if (
+            op == "delete"
+            and i2 < len(nkey)
+            and j1 < len(ref)
+            and all(_pua(new[nidx[i]]) for i in range(i1, i2))
+            and new[nidx[i2]] != ref[j1]
+        ):
+            # a radical as a private-use code before a component the fold takes for the
+            # whole character (〓付 for 弣, and 付 folds with 弣): the corpus's character
+            for i in range(i1, i2):
+                inserts.append((-nidx[i] - 1, ""))
+            inserts.append((-nidx[i2] - 1, ref[j1]))
         if op == "replace" and j2 - j1 == 1 and i2 - i1 == 2 and new[nidx[i1]] == "亻":
             # 「亻并」: a character spelt out by its parts (亻 + 并 = 併)
             inserts.append((-nidx[i1] - 1, ref[j1]))
@@ -199,7 +224,10 @@ def repair(text: str, ref: str, junk: bool = True) -> tuple[str, str]:
             new = new[:at] + chars + new[at:]
         changed = True
     if any(_pua(c) for c in new):
-        # a garbled character the corpus does not settle: marked, never guessed
+        # The same garbled code stands for the same character wherever the corpus
+        # showed it unambiguously (PUA_TABLE); any other is marked, never guessed.
+        for seq in sorted(PUA_TABLE, key=len, reverse=True):
+            new = new.replace(seq, PUA_TABLE[seq])
         new = "".join(UNREAD if _pua(c) else c for c in new)
         changed = True
     return new, ("repaired" if changed or spelt else "clean")
@@ -337,8 +365,9 @@ def seed_000() -> list[tuple[str, str, str, str]]:
         region = text[lo:hi]
         pieces = region.split("[疏]")
         zhu = re.sub(r"\s+", "", pieces[0]).strip("。,:;").lstrip("”’」。,:;")
-        if zhu.startswith("("):
-            zhu = zhu[1:]
+        if "(" in zhu[:6]:
+            # the passage's last words, garbled, were not anchored: the 注 opens at (
+            zhu = zhu[zhu.index("(") + 1 :]
         if zhu.endswith(")"):
             zhu = zhu[:-1]
         if len(bare(zhu)) > 1:  # a lone character is a stray of the 經, not a 注
@@ -484,7 +513,24 @@ def write(name: str, seed: str, what: str, rows: list[tuple[str, str, str, str]]
     print(f"{name}: {len(rows)} notes", counts)
 
 
+def learn_private_use() -> dict[str, str]:
+    """Pass one over seed 000: which corpus character each private-use code stands for."""
+    PUA_SEEN.clear()
+    PUA_TABLE.clear()
+    seed_000()
+    table = {
+        seq: next(iter(c)) for seq, c in PUA_SEEN.items() if len(c) == 1 and sum(c.values()) >= 2
+    }
+    PUA_TABLE.update(table)
+    return table
+
+
 def main() -> None:
+    table = learn_private_use()
+    print(
+        "private-use codes read from the corpus:",
+        {k.encode("unicode_escape").decode(): v for k, v in sorted(table.items())},
+    )
     write(
         "seed-000-xiangshe.tsv",
         "000",
