@@ -83,10 +83,21 @@ def test_jishi_zhu_of_xiangshe_2(corpus_dir: Path) -> None:
     assert zhu.text == "退還射宫省錄射事"
 
 
+def test_jishi_own_explanations(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-jishi-yan.txt")
+    notes = notes_for("yan:124", ["集釋"])
+    assert [n.kind for n in notes] == ["注", "集釋"]
+    assert notes[0].text.startswith("大射正射人之長者也") and "釋曰" not in notes[0].text
+    assert notes[1].text.startswith("釋曰大射主于射")
+
+
 def test_yishu_labels(corpus_dir: Path) -> None:
     editions.import_edition(corpus_dir / "yili-yishu-xiangshe.txt")
     kinds = {n.kind for n in notes_for("xiangshe:1", ["義疏"])}
     assert "正義" in kinds
+    notes = notes_for("xiangshe:3", ["義疏"])
+    assert notes[0].kind == "正義" and notes[0].text.startswith("鄭氏康成曰雖先飲酒")
+    assert [n.text for n in notes_for("xiangshe:9", ["義疏"]) if n.kind == "音義"] == ["縣音懸"]
 
 
 def test_tu_moves_ji_and_omits_what_it_refers_to_xiangyinjiu(corpus_dir: Path) -> None:

@@ -206,6 +206,8 @@ def _cut_jishi(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
             return "注"
         if line.startswith("鄭目"):
             return "目錄"
+        if line.startswith("釋曰"):
+            return "集釋"  # 李如圭's own explanation, after the 注 (燕禮)
         if line.startswith("右"):
             return "章"
         return None
@@ -231,6 +233,9 @@ def _cut_yishu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
         text = n.text()
         if n.kind in YISHU_LABELS and n.kind != "案":
             n.parts = [text[len(n.kind) :]]
+        elif n.kind == "本文" and text.startswith("("):
+            # the bracketed readings and 今古文 notes printed on the 經 line itself
+            n.kind, n.parts = "音義", [text[1:].removesuffix(")")]
     return notes
 
 
