@@ -13,6 +13,7 @@ announcement, count). Tests may pass stand-ins; :func:`default_env` uses the rea
 from __future__ import annotations
 
 import ast
+import gc
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -46,6 +47,18 @@ _RELATION_WORDS = {
     "top_of": "上",
 }
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_PARTS: dict[str, list[tuple[str, str | None]]] = {}
+
+
+def _split_template(s: str) -> list[tuple[str, str | None]]:
+    """``"{耦}上射"`` → ``[("", "耦"), ("上射", None)]``: parsed once, filled many times."""
+    parts: list[tuple[str, str | None]] = []
+    pos = 0
+    for m in _TEMPLATE.finditer(s):
+        parts.append((s[pos : m.start()], m.group(1)))
+        pos = m.end()
+    parts.append((s[pos:], None))
+    return parts
 
 
 @dataclass
@@ -78,13 +91,29 @@ class Env:
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
     used_fixtures: dict[str, Any] = field(default_factory=dict)
+    # per run: a template-free reference of the spec → (its filled form, its cache key)
+    _prep: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict)
+    _words_cache: dict[Any, str] = field(default_factory=dict)
 
     @staticmethod
     def fill(s: str, bind: Mapping[str, Any]) -> str:
-        """Fill ``{耦}`` and other loop variables from the bindings."""
+        """Fill ``{耦}`` and other loop variables from the bindings.
+
+        >>> Env.fill("{耦}上射", {"耦": "次耦"})
+        '次耦上射'
+        """
         if "{" not in s:
             return s
-        return _TEMPLATE.sub(lambda m: str(bind.get(m.group(1), m.group(0))), s)
+        parts = _PARTS.get(s)
+        if parts is None:
+            parts = _PARTS[s] = _split_template(s)
+        out = []
+        for text, var in parts:
+            out.append(text)
+            if var is not None:
+                val = bind.get(var)
+                out.append("{" + var + "}" if val is None else str(val))
+        return "".join(out)
 
     def _fill_ref(self, ref: Any, bind: Mapping[str, Any]) -> Any:
         if isinstance(ref, str):
@@ -104,7 +133,14 @@ class Env:
             self.used_fixtures[name] = info
 
     def _fixture_info(self, name: str) -> Any:
-        """The fixture (with its source) if the venue has one by that name, else its point."""
+        """The fixture (with its source) if the venue has one by that name, else its point.
+
+        Names that are not fixtures (中西, 豐上 …) are remembered, so that the venue's
+        error (with its near-name suggestions) is computed once per name, not per step.
+        """
+        key = ("__not_fixture__", name)
+        if key in self._cache:
+            return None
         for attr in ("fixture", "point"):
             fn = getattr(self.venue, attr, None)
             if fn is None:
@@ -113,6 +149,7 @@ class Env:
                 return fn(name)
             except Exception:
                 continue
+        self._cache[key] = (None, [])
         return None
 
     def _xy(self, p: Any) -> tuple[float | None, float | None]:
@@ -155,12 +192,20 @@ class Env:
 
     def resolve(self, ref: Any, world: World, bind: Mapping[str, Any]) -> Pt:
         """Resolve a place reference to coordinates, the text's words and its level."""
-        ref = self._fill_ref(ref, bind)
+        prep = self._prep.get(id(ref))
+        if prep is not None and prep[0] is ref:
+            ref, key = prep[1], prep[2]
+        else:
+            raw = ref
+            ref = self._fill_ref(raw, bind)
+            key = _hashable(ref)
+            if not _has_template(raw):
+                # keyed by identity; the entry holds the object, so its id is not reused
+                self._prep[id(raw)] = (raw, ref, key)
         if isinstance(ref, str):
             person = world.person(ref)
             if person is not None:
                 return Pt(person.x, person.y, f"{person.name}之位", person.on_tang, None)
-        key = _hashable(ref)
         hit = self._cache.get(key)
         if hit is not None and hit[0] is not None:
             for n in hit[1]:
@@ -180,6 +225,11 @@ class Env:
             on_tang = bool(self.venue.on_tang(p))
         except Exception:
             on_tang = None
+        if hit is not None:
+            words = self._words_cache.get(key)
+            if words is None:
+                words = self._words_cache[key] = self._words(ref)
+            return Pt(x, y, words, on_tang, None)
         key_name = None
         if isinstance(ref, str):
             key_name = ref
@@ -195,6 +245,16 @@ class Env:
                 self.used_fixtures[n] = self._fixture_info(n)
         self._cache[key] = (None if personal else pt, names)
         return pt
+
+
+def _has_template(ref: Any) -> bool:
+    if isinstance(ref, str):
+        return "{" in ref
+    if isinstance(ref, dict):
+        return any(_has_template(v) for k, v in ref.items() if k != LINE_KEY)
+    if isinstance(ref, list):
+        return any(_has_template(v) for v in ref)
+    return False
 
 
 def _strings(ref: Any) -> Iterator[str]:
@@ -621,6 +681,7 @@ class Interpreter:
         jing = step.jing if step.cite else (step.jing or frame.jing)
         if cite is None:
             raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
+        w = self.world
         for act in step.acts():
             line = act.line or step.line
             verb = VERBS.get(act.verb)
@@ -630,61 +691,60 @@ class Interpreter:
                     line,
                     cite,
                 )
-            for person in self.actors(act.actor, frame.bind, line, cite):
-                ctx = Ctx(self.world, person, act, cite, self.env, frame.bind, line=line)
+            # the parts of the step line that are the same for every person of a group
+            sec = self.section_of(frame.anchor or cite)[0]
+            tail: dict[str, Any] = {}
+            if act.obj:
+                tail["obj"] = act.obj
+                if act.count is not None:
+                    tail["count"] = act.count
+            static_assumes = [*step.assumes, *act.assumes]
+            if act.note:
+                tail["note"] = act.note
+            if frame.call:
+                tail["as"] = frame.call
+            for p in self.actors(act.actor, frame.bind, line, cite):
+                ctx = Ctx(w, p, act, cite, self.env, frame.bind, line=line)
                 try:
                     verb.fn(ctx)
                 except VerbError as exc:
-                    raise self.error(str(exc), line, cite, f"{act.verb} by {person.name}") from None
-                self.emit(ctx, person, act, cite, jing, line, frame, step.assumes)
+                    raise self.error(str(exc), line, cite, f"{act.verb} by {p.name}") from None
+                extra = ctx.extra
+                self.seq += 1
+                ev: dict[str, Any] = {
+                    "type": "step",
+                    "seq": self.seq,
+                    "round": w.round,
+                    "section": sec,
+                    "cite": cite,
+                    "jing": jing,
+                    "actor": p.name,
+                    "verb": act.verb,
+                    "x": p.x,
+                    "y": p.y,
+                    "facing": p.facing,
+                    "holds": p.holds(),
+                    "says": extra.pop("says", None),
+                    "place": p.place,
+                    "dress": p.dress(),
+                    "line": line,
+                }
+                if tail:
+                    ev.update(tail)
+                more = extra.pop("assumes", None)
+                if static_assumes or more:
+                    ev["assumes"] = list(dict.fromkeys([*static_assumes, *(more or ())]))
+                if p.display:
+                    ev["name"] = p.display
+                if extra:
+                    ev.update(extra)
+                self.events.append(ev)
+                if ctx.sub or ctx.shots or ctx.tallies:
+                    self.emit_more(ctx, p, act, line, frame, ev["seq"])
 
-    def emit(
-        self,
-        ctx: Ctx,
-        p: Person,
-        act: Any,
-        cite: str,
-        jing: str | None,
-        line: int,
-        frame: Frame,
-        step_assumes: list[str],
-    ) -> None:
+    def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
+        """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""
         w = self.world
-        sec, _ = self.section_of(frame.anchor or cite)
-        self.seq += 1
-        ev: dict[str, Any] = {
-            "type": "step",
-            "seq": self.seq,
-            "round": w.round,
-            "section": sec,
-            "cite": cite,
-            "jing": jing,
-            "actor": p.name,
-            "verb": act.verb,
-            "x": p.x,
-            "y": p.y,
-            "facing": p.facing,
-            "holds": p.holds(),
-            "says": ctx.extra.pop("says", None),
-            "place": p.place,
-            "dress": p.dress(),
-            "line": line,
-        }
-        if act.obj:
-            ev["obj"] = act.obj
-            if act.count is not None:
-                ev["count"] = act.count
-        assumes = [*step_assumes, *act.assumes, *ctx.extra.pop("assumes", [])]
-        if assumes:
-            ev["assumes"] = list(dict.fromkeys(assumes))
-        if act.note:
-            ev["note"] = act.note
-        if frame.call:
-            ev["as"] = frame.call
-        if p.display:
-            ev["name"] = p.display
-        ev.update(ctx.extra)
-        self.events.append(ev)
         for sub in ctx.sub:
             self.seq += 1
             ssec, _ = self.section_of(frame.anchor or sub["cite"])
@@ -712,12 +772,20 @@ class Interpreter:
                 }
             )
         for shot in ctx.shots:
-            shot["seq"] = ev["seq"]
+            shot["seq"] = seq
             self.events.append(shot)
         for tally in ctx.tallies:
             tally["seq"] = self.seq
             self.events.append(tally)
 
     def run(self) -> None:
-        self.place_cast()
-        self.run_steps(self.spec.steps, Frame({}))
+        # A run allocates many small dicts and frees none of them until it ends: the cyclic
+        # collector would only rescan them, so it is paused for the run.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self.place_cast()
+            self.run_steps(self.spec.steps, Frame({}))
+        finally:
+            if enabled:
+                gc.enable()

@@ -29,6 +29,15 @@ def _cn(n: int) -> str:
     return str(n)
 
 
+_HOLDS: dict[tuple[Any, ...], list[str]] = {}
+_DRESS = {
+    (True, True): ["袒", "決遂"],
+    (True, False): ["袒"],
+    (False, True): ["襲", "決遂"],
+    (False, False): ["襲"],
+}
+
+
 @dataclass(slots=True)
 class Person:
     """One person: role, place, facing, dress and holdings."""
@@ -60,7 +69,25 @@ class Person:
     let_go: dict[str, tuple[str, str, int]] = field(default_factory=dict)
 
     def holds(self) -> list[str]:
-        """What he holds, in the text's words (for the event log and 儀注)."""
+        """What he holds, in the text's words (for the event log and 儀注).
+
+        Built once per distinct holding and shared: treat the list as read-only.
+        """
+        key = (
+            self.bow,
+            self.hand,
+            self.jin,
+            self.xie,
+            self.pu,
+            self.cup_full,
+            tuple(self.items.items()) if self.items else (),
+        )
+        got = _HOLDS.get(key)
+        if got is None:
+            got = _HOLDS[key] = self._holds()
+        return got
+
+    def _holds(self) -> list[str]:
         out: list[str] = []
         if self.bow:
             out.append(f"{self.bow}弓")
@@ -82,11 +109,8 @@ class Person:
         return out
 
     def dress(self) -> list[str]:
-        """袒 or 襲, and 決遂 if worn."""
-        d = ["袒" if self.tan else "襲"]
-        if self.jue:
-            d.append("決遂")
-        return d
+        """袒 or 襲, and 決遂 if worn (a shared list: read-only)."""
+        return _DRESS[self.tan, self.jue]
 
     @property
     def arrows(self) -> int:

@@ -230,6 +230,17 @@ def _stair(ctx: Ctx) -> str:
     return by
 
 
+_STAIR_REFS: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def _stair_ref(rel: str, stair: str) -> dict[str, str]:
+    """One lasting reference object per (relation, 階), so the resolver's caches hit."""
+    ref = _STAIR_REFS.get((rel, stair))
+    if ref is None:
+        ref = _STAIR_REFS[rel, stair] = {rel: stair}
+    return ref
+
+
 @verb("升", kind="ascend")
 def ascend(ctx: Ctx) -> None:
     """Go up to the 堂 by a 階 (``by``: 西階 or 阼階).
@@ -245,7 +256,8 @@ def ascend(ctx: Ctx) -> None:
             f"{p.name} goes up with the 扑 {'搢' if p.pu == '搢' else 'in hand'}: 司射去扑倚于"
             "西階之西升堂 (xiangshe:153), 鄭注 「不敢佩刑器即尊者之側」"
         )
-    dest = ctx.place(ctx.act.to) if ctx.act.to is not None else ctx.place({"top_of": stair})
+    ref = ctx.act.to if ctx.act.to is not None else _stair_ref("top_of", stair)
+    dest = ctx.place(ref)
     if dest.on_tang is False:
         raise VerbError(f"升 ends on the 堂, but {dest.desc} is in the 庭")
     _set_place(p, dest)
@@ -264,7 +276,8 @@ def descend(ctx: Ctx) -> None:
     p, stair = ctx.p, _stair(ctx)
     if p.on_tang is False:
         raise VerbError(f"{p.name} is in the 庭 ({p.place}); 降 goes down from the 堂")
-    dest = ctx.place(ctx.act.to) if ctx.act.to is not None else ctx.place({"foot_of": stair})
+    ref = ctx.act.to if ctx.act.to is not None else _stair_ref("foot_of", stair)
+    dest = ctx.place(ref)
     if dest.on_tang is True:
         raise VerbError(f"降 ends in the 庭, but {dest.desc} is on the 堂")
     _set_place(p, dest)
