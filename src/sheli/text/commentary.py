@@ -9,9 +9,10 @@ never a guess).
 
 Imported editions (``sheli text import``) come from :mod:`sheli.text.editions`.
 
->>> notes = notes_for("xiangshe:123")
->>> [(n.edition, n.kind) for n in notes][:2]
+>>> [(n.edition, n.kind) for n in notes_for("xiangshe:123", ["seed:000"])]
 [('seed:000', '注'), ('seed:000', '疏')]
+>>> notes_for("xiangshe:123", ["seed:000"])[0].text
+'猶,有故之辭。拾,更也。'
 """
 
 from __future__ import annotations
