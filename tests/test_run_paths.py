@@ -7,6 +7,7 @@ each checked against what the text says, with outcome sources crafted through th
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -142,7 +143,7 @@ def test_cost_is_linear_in_pairs() -> None:
     # fixed outcomes: the number of 釋獲 steps depends on the hits; what remains is the 數獲,
     # whose acts grow with the count by 純 and by 十純 (xiangshe:194–200)
     n = [len(run("xiangshe", outcomes=Side("right"), pairs=k).steps) for k in range(6)]
-    inc = [b - a for a, b in zip(n, n[1:], strict=False)]
+    inc = [b - a for a, b in pairwise(n)]
     assert min(inc) > 0 and max(inc) - min(inc) <= 8, inc
     ten = len(run("xiangshe", outcomes=Side("right"), pairs=10).steps) - n[0]
     assert 10 * min(inc) <= ten <= 10 * max(inc)
