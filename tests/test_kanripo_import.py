@@ -178,3 +178,19 @@ def test_align_finds_any_passage_between_notes(words: list[str], note: str) -> N
     assert al.unanchored == []
     a = al.anchors[1]
     assert "".join(c.ch for c in doc.chars[a.start : a.end]) == passage
+
+
+def test_edition_name_of_another_format_is_refused(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-zhengzhu-yan.txt", edition="mine")
+    with pytest.raises(editions.ImportFailed, match="already holds a zhengzhu text"):
+        editions.import_edition(corpus_dir / "yili-jishi-yan.txt", edition="mine")
+
+
+def test_reimport_and_chapters_share_an_edition(corpus_dir: Path) -> None:
+    editions.import_edition(corpus_dir / "yili-zhengzhu-yan.txt")
+    assert notes_for("xiangshe:1", ["鄭注"]) == []
+    editions.import_edition(corpus_dir / "yili-zhengzhu-xiangshe.txt")
+    (zhu,) = notes_for("xiangshe:1", ["鄭注"])
+    assert zhu.text.startswith("主人州長也") and "KR1d0026" in zhu.source
+    assert set(editions.load_edition("鄭注")["chapters"]) == {"yan", "xiangshe"}
+    assert notes_for("yan:1", ["鄭注"])  # the first chapter is still there

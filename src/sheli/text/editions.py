@@ -642,6 +642,11 @@ def load_edition(name: str) -> dict | None:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
+# path → (mtime_ns, size, parsed record): `sheli text CHAPTER` asks for the notes of
+# hundreds of passages, and each edition file should be read once, not once per passage.
+_CACHE: dict[Path, tuple[int, int, dict]] = {}
+
+
 def _all_editions() -> list[dict]:
     d = store_dir()
     if not d.is_dir():
@@ -649,7 +654,12 @@ def _all_editions() -> list[dict]:
     out = []
     for p in sorted(d.glob("*.json")):
         try:
-            out.append(json.loads(p.read_text(encoding="utf-8")))
+            st = p.stat()
+            hit = _CACHE.get(p)
+            if hit is None or hit[:2] != (st.st_mtime_ns, st.st_size):
+                hit = (st.st_mtime_ns, st.st_size, json.loads(p.read_text(encoding="utf-8")))
+                _CACHE[p] = hit
+            out.append(hit[2])
         except (OSError, ValueError):
             continue  # a damaged file is skipped, not fatal to reading the others
     return out
