@@ -156,3 +156,39 @@ def test_every_step_cites_a_passage_its_jing_is_in() -> None:
     r = run("xiangshe", seed=1, pairs=1)
     for s in r.steps:
         assert fold(s["jing"] or "") in fold(get_passage(s["cite"]).text), s
+
+
+def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
+    import json
+    import re
+
+    from click.testing import CliRunner
+
+    from sheli.cli import cli
+
+    res = CliRunner().invoke(cli, ["run", "xiangshe", "--format", "jsonl", "--seed", "1"])
+    assert res.exit_code == 0, res.output[-500:]
+    lines = [json.loads(x) for x in res.output.splitlines()]
+    scene, rest = lines[0], lines[1:]
+    assert scene["type"] == "scene" and scene["unit"] == "尺" and scene["rite"] == "xiangshe"
+    assert all(f["source"] and isinstance(f["x"], float) for f in scene["fixtures"])
+    names = {f["name"] for f in scene["fixtures"]}
+    assert {"侯", "乏", "楅", "中", "西階", "右物", "左物", "堂西"} <= names
+    cast = {c["actor"]: c for c in scene["cast"]}
+    assert cast["賓"]["pair"] == "賓耦" and cast["大夫"]["seat"] == "下射"
+    seqs = [e["seq"] for e in rest if e["type"] == "step"]
+    assert seqs == list(range(1, len(seqs) + 1))
+    for e in rest:
+        assert e["type"] in ("step", "shot", "tally")
+        if e["type"] == "step":
+            assert e["round"] in (0, 1, 2, 3) and isinstance(e["section"], int)
+            assert 13 <= e["section"] <= 25, e
+            assert re.fullmatch(r"xiangshe:\d+", e["cite"]) and e["jing"]
+            assert e["facing"] in (None, "N", "S", "E", "W", "NE", "NW", "SE", "SW")
+            assert isinstance(e["holds"], list) and isinstance(e["x"], float)
+        elif e["type"] == "shot":
+            assert 1 <= e["arrow"] <= 4 and isinstance(e["hit"], bool)
+            assert e["counted"] is False or (e["hit"] and e["round"] in (2, 3))
+        else:
+            assert e["round"] in (2, 3) and e["announcement"]
+    assert [e["round"] for e in rest if e["type"] == "tally"] == [2, 3]

@@ -233,6 +233,12 @@ def _fixture_line(name: str, p: Any) -> dict[str, Any]:
         if val:
             line["source"] = val if isinstance(val, str) else str(val)
             break
+    assumed = getattr(p, "assumed", "")
+    if getattr(p, "assumption", False):
+        # part of the position is not fixed by the text: say what is assumed
+        line["assumption"] = assumed or True
+        if not line["source"]:
+            line["source"] = f"assumption: {assumed}" if assumed else "assumption"
     return line
 
 

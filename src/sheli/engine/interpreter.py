@@ -699,6 +699,9 @@ class Interpreter:
                 if act.count is not None:
                     tail["count"] = act.count
             static_assumes = [*step.assumes, *act.assumes]
+            if verb.kind in ("object", "cup", "other") and act.at is not None:
+                # where the object goes (設豐 于西楹之西), beside where the actor stands
+                tail["at"] = self.env._words(self.env._fill_ref(act.at, frame.bind))
             if act.note:
                 tail["note"] = act.note
             if frame.call:

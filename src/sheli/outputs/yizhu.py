@@ -71,6 +71,8 @@ def step_line(e: dict[str, Any]) -> Text:
     t.append(verb, style="cyan")
     if e.get("to"):
         t.append(f" 於{e['to']}")
+    if e.get("at"):
+        t.append(f" 于{e['at']}")
     if e.get("place"):
         t.append(f"  @{e['place']}", style="green")
     if e.get("facing"):
