@@ -401,6 +401,9 @@ class Frame:
     anchor: str | None = None
 
 
+_NOBODY = Person("", role="")
+
+
 class Interpreter:
     """Runs a spec. Use :func:`sheli.engine.run`; this class is its machinery."""
 
@@ -414,6 +417,7 @@ class Interpreter:
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
+        self._group_people: dict[str, list[Person]] = {}
         self.depth = 0
 
     # -- errors
@@ -484,9 +488,14 @@ class Interpreter:
     # -- actors
     def archers(self, name: str, bind: dict[str, Any], line: int, cite: str | None) -> list[Person]:
         w = self.world
+        got = self._group_people.get(name)
+        if got is not None:
+            return got
         groups = w.groups.get(name)
         if groups is not None:
-            return [w.people[n] for g in groups for n in (w.pairs[g].upper, w.pairs[g].lower)]
+            got = [w.people[n] for g in groups for n in (w.pairs[g].upper, w.pairs[g].lower)]
+            self._group_people[name] = got  # the pairs of a run never change
+            return got
         if name in w.pairs:
             pr = w.pairs[name]
             return [w.people[pr.upper], w.people[pr.lower]]
@@ -706,13 +715,15 @@ class Interpreter:
                 tail["note"] = act.note
             if frame.call:
                 tail["as"] = frame.call
+            ctx = Ctx(w, w.people.get("", _NOBODY), act, cite, self.env, frame.bind, line=line)
             for p in self.actors(act.actor, frame.bind, line, cite):
-                ctx = Ctx(w, p, act, cite, self.env, frame.bind, line=line)
+                # one context per act, reset for each person of a group
+                ctx.p = p
+                extra = ctx.extra = {}
                 try:
                     verb.fn(ctx)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{act.verb} by {p.name}") from None
-                extra = ctx.extra
                 self.seq += 1
                 ev: dict[str, Any] = {
                     "type": "step",
@@ -744,6 +755,7 @@ class Interpreter:
                 self.events.append(ev)
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, ev["seq"])
+                    ctx.sub, ctx.shots, ctx.tallies = [], [], []
 
     def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
         """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""
