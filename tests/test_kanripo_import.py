@@ -194,3 +194,31 @@ def test_reimport_and_chapters_share_an_edition(corpus_dir: Path) -> None:
     assert zhu.text.startswith("主人州長也") and "KR1d0026" in zhu.source
     assert set(editions.load_edition("鄭注")["chapters"]) == {"yan", "xiangshe"}
     assert notes_for("yan:1", ["鄭注"])  # the first chapter is still there
+
+
+def test_one_juan_file_without_heading(corpus_dir: Path, tmp_path: Path) -> None:
+    """The 單疏's 卷十二 alone (the middle of 鄉射禮, no chapter heading) is found by its text."""
+    raw = (corpus_dir / "yili-shu-xiangshe.txt").read_text(encoding="utf-8")
+    parts = raw.split("# -*- mode")
+    juan12 = tmp_path / "KR1d0027_012.txt"
+    juan12.write_text("# -*- mode" + parts[2], encoding="utf-8")
+    editions.import_edition(corpus_dir / "yili-zhushu-xiangshe.txt")  # the 注 reference
+    r = editions.import_edition(juan12)
+    assert r.chapter == "xiangshe" and r.format == "shu"
+    covered = [
+        int(p.split(":")[1]) for p in editions.load_edition("單疏")["chapters"]["xiangshe"]["notes"]
+    ]
+    # 卷十二 is the archery: its paragraphs sit among the passages of the three rounds
+    assert min(covered) > 100 and len(covered) > 80
+
+
+def test_another_chapter_of_the_yili_is_named(tmp_path: Path) -> None:
+    f = tmp_path / "KR1d0028_004.txt"
+    f.write_text(
+        "#+TITLE: 儀禮注疏\n#+PROPERTY: ID KR1d0028\n"
+        "　鄉飲酒禮第四¶\n鄉飲酒之禮主人就先生而謀賓介¶\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(import_cmd, [str(f)])
+    assert r.exit_code == 1
+    assert "KR1d0028_004.txt:3: the file is 鄉飲酒禮第四, not 鄉射禮, 燕禮 or 大射儀" in r.output

@@ -46,7 +46,9 @@ from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, read_kanripo
 
 CHAPTERS = ("xiangshe", "yan", "dashe")
 CHAPTER_TITLES = {"xiangshe": "鄉射禮", "yan": "燕禮", "dashe": "大射儀"}
-MIN_SHARE = 0.3  # below this share of passages found, the file is not that chapter
+# Below this share of passages found, the file is not that chapter (one 卷 file of a
+# chapter that spans three 卷 holds about a third).
+MIN_SHARE = 0.15
 
 # 義疏's categories of commentary, each heading a note.
 YISHU_LABELS = ("正義", "通論", "存疑", "辨正", "餘論", "總論", "案")
@@ -502,12 +504,32 @@ def _align(doc: KanripoDoc, chapter: str, targets: Sequence[Target]) -> Alignmen
     return align_doc(doc, chapter, targets)
 
 
+# The 儀禮's own numbering of our chapters, as the headings of the editions give it.
+CHAPTER_NUMBERS = {"五": "xiangshe", "六": "yan", "七": "dashe"}
+
+
+def _headed_chapter(doc: KanripoDoc) -> str | None:
+    """The chapter a heading of the file names (鄉射禮第五 …), or None if it names none.
+
+    Raises :class:`ImportFailed` when the headings name only other chapters of the 儀禮.
+    """
+    ours = {CHAPTER_NUMBERS[t[-1]] for t, _ in doc.headings if t[-1] in CHAPTER_NUMBERS}
+    if len(ours) == 1:
+        return ours.pop()
+    if doc.headings and not ours:
+        title, line = doc.headings[0]
+        raise ImportFailed(f"{doc.path}:{line}: the file is {title}, not 鄉射禮, 燕禮 or 大射儀")
+    return None
+
+
 def detect_chapter(
     doc: KanripoDoc, targets_for: Callable[[str], Sequence[Target]] = chapter_targets
 ) -> tuple[str, Alignment]:
-    """The chapter of ``doc``: the one most of whose passages are found in it."""
+    """The chapter of ``doc``: the one its heading names, else the one most of whose
+    passages are found in it (a 卷 file from the middle of a chapter has no heading)."""
+    headed = _headed_chapter(doc)
     best: tuple[float, str, Alignment] | None = None
-    for ch in CHAPTERS:
+    for ch in (headed,) if headed else CHAPTERS:
         targets = targets_for(ch)
         al = _align(doc, ch, targets)
         share = al.anchored / max(1, len(targets))
@@ -540,25 +562,17 @@ def import_edition(
         doc = read_kanripo(path)
     except KanripoError as exc:
         raise ImportFailed(str(exc)) from None
-    if chapter is None:
-        chapter, al = detect_chapter(doc, targets_for)
-    else:
-        if chapter not in CHAPTERS:
-            raise ImportFailed(f"unknown chapter {chapter!r}: use one of {', '.join(CHAPTERS)}")
-        al = _align(doc, chapter, targets_for(chapter))
-        n = len(targets_for(chapter))
-        best, _ = detect_chapter(doc, targets_for)
-        if best != chapter:
-            # 燕禮 and 大射儀 share much wording: the chapter that matches best is the file's.
-            raise ImportFailed(
-                f"{doc.path}: this is {CHAPTER_TITLES[best]} ({best}), not "
-                f"{CHAPTER_TITLES[chapter]}: it is another chapter than --chapter {chapter}"
-            )
-        if al.anchored < MIN_SHARE * n:
-            raise ImportFailed(
-                f"{doc.path}: only {al.anchored} of the {n} passages of "
-                f"{CHAPTER_TITLES[chapter]} were found in it: is it another chapter?"
-            )
+    if chapter is not None and chapter not in CHAPTERS:
+        raise ImportFailed(f"unknown chapter {chapter!r}: use one of {', '.join(CHAPTERS)}")
+    found, al = detect_chapter(doc, targets_for)
+    if chapter is not None and found != chapter:
+        # 燕禮 and 大射儀 share much wording: the heading, or the chapter that matches
+        # best, is the file's.
+        raise ImportFailed(
+            f"{doc.path}: this is {CHAPTER_TITLES[found]} ({found}), not "
+            f"{CHAPTER_TITLES[chapter]}: it is another chapter than --chapter {chapter}"
+        )
+    chapter = found
     targets = targets_for(chapter)
     placed_by_order = unplaced = 0
     if doc.format == "shu":

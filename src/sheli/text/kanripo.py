@@ -63,6 +63,10 @@ _FURNITURE = re.compile(
 )
 
 
+# A chapter title at the start of a line: 鄉射禮第五, 燕禮第六, 大射儀第七, 鄉飲酒禮第四 …
+_HEADING = re.compile(r"^[　 ]*([^\s　(（/]{1,4}?(?:禮|儀)第[一二三四五六七八九十]+)")
+
+
 class KanripoError(ValueError):
     """The file is not a Kanripo edition this module can read."""
 
@@ -95,6 +99,8 @@ class KanripoDoc:
     format: str  # zhushu, zhengzhu, shu, jishi, tu, yishu
     juan: list[str] = field(default_factory=list)
     chars: list[Char] = field(default_factory=list)
+    # chapter headings at the start of a line, e.g. ("鄉射禮第五", 11): (title, line)
+    headings: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -135,6 +141,7 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
     gap = True
     ring = False
     stop = False
+    headings: list[tuple[str, int]] = []
     for lineno, line in enumerate(raw.split("\n"), start=1):
         if line.startswith("#"):
             if line.startswith("#+TITLE:") and not title:
@@ -164,6 +171,9 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
         body = _TOKEN.sub(entity, line)
         if not body.strip("　 \t"):
             continue
+        head = _HEADING.match(body)
+        if head and depth == 0:
+            headings.append((head.group(1), lineno))
         if depth == 0 and _FURNITURE.match(body.strip("　 \t")):
             gap = True
             continue
@@ -204,7 +214,9 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
         )
     if not chars:
         raise KanripoError(f"{path}:1: the file has a Kanripo header but no text")
-    return KanripoDoc(path=path, title=title, kid=kid, format=fmt, juan=juan, chars=chars)
+    return KanripoDoc(
+        path=path, title=title, kid=kid, format=fmt, juan=juan, chars=chars, headings=headings
+    )
 
 
 def read_kanripo(path: str | Path) -> KanripoDoc:
