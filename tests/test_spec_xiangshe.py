@@ -1,0 +1,461 @@
+"""The rite spec of 鄉射禮's archery (src/sheli/rite/specs/xiangshe.yaml), checked against the
+text and run by the engine.
+
+Static checks: every step cites a passage in scope and quotes its words (after variant folding,
+in sheli's text and, where ../shared/corpus is present, in the corpus's clean 經); every passage
+in scope is enacted, a rule, or uncovered with a reason; every assumption is used.
+
+Runs: the default run, --venue xiang, --no-guests, --pairs 3 and --arrows-short, and some checks
+that the run does what the text says (no 筭 in round 1; the 司射 on the 堂 without his 扑 when he
+says 三耦卒射; 不鼓不釋 in round 3; who drinks the 罰爵 by 216–219 …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheli.engine import run
+from sheli.engine.check import all_steps, parse_cite
+from sheli.place import load_venue
+from sheli.place.model import Point
+from sheli.rite import load_spec
+from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep
+from sheli.text import get_passage
+from sheli.text.variants import fold
+
+SCOPE = [*range(110, 259), *range(333, 366), *range(372, 392)]
+MOVES = {"進", "適", "退", "就", "出", "入", "交", "負", "由", "從", "繼", "辟"}
+
+
+@cache
+def spec() -> Any:
+    return load_spec("xiangshe").spec
+
+
+def expand(cite: str) -> list[int]:
+    _, a, b = parse_cite(cite)
+    return list(range(a, b + 1))
+
+
+def cited_steps() -> Iterator[tuple[Any, str | None, str | None]]:
+    """(step, cite in force, procedure) for every step that has its own cite."""
+    for s, cite, proc in all_steps(spec()):
+        if getattr(s, "cite", None):
+            yield s, cite, proc
+
+
+def acts() -> Iterator[tuple[Any, str, str | None]]:
+    """(act, cite in force, procedure) for every act of the spec."""
+    for s, cite, proc in all_steps(spec()):
+        if isinstance(s, ActStep):
+            assert cite is not None
+            for a in s.acts():
+                yield a, cite, proc
+
+
+# ---------------------------------------------------------------- the spec against the text
+
+
+def test_scope_is_the_archery_and_its_ji() -> None:
+    got = [n for a, b in spec().scope for n in range(a, b + 1)]
+    assert got == SCOPE
+    assert len(SCOPE) == 149 + 33 + 20
+
+
+def test_every_cite_is_in_scope() -> None:
+    for s, _, proc in cited_steps():
+        for n in expand(s.cite):
+            assert n in SCOPE, f"line {s.line} ({proc or 'steps'}): {s.cite} is out of scope"
+    for entry in (*spec().rules, *spec().uncovered):
+        for n in expand(entry.cite):
+            assert n in SCOPE, f"{entry.cite} is out of scope"
+
+
+def test_every_jing_is_in_its_passage() -> None:
+    for s, _, proc in cited_steps():
+        if s.jing is None:
+            continue
+        text = get_passage(s.cite).text
+        assert fold(s.jing) in fold(text), f"line {s.line} ({proc or 'steps'}): {s.jing!r}"
+
+
+def test_every_jing_is_in_the_corpus_jing(corpus_dir: Path) -> None:
+    """The words also stand in the corpus's clean 經 (WYG), so the two texts agree on them."""
+    lines = (corpus_dir / "yili-jing-xiangshe.txt").read_text("utf-8").splitlines()
+    for s, _, proc in cited_steps():
+        if s.jing is None:
+            continue
+        _, n, _ = parse_cite(s.cite)
+        assert fold(s.jing) in fold(lines[n - 1]), f"line {s.line} ({proc}): {s.jing!r}"
+    for entry in spec().rules:
+        if entry.jing:
+            _, n, _ = parse_cite(entry.cite)
+            assert fold(entry.jing) in fold(lines[n - 1]), entry.cite
+
+
+def test_every_passage_is_enacted_a_rule_or_uncovered_with_a_reason() -> None:
+    enacted = {n for s, _, _ in cited_steps() for n in expand(s.cite)}
+    ruled = {n for r in spec().rules for n in expand(r.cite)}
+    reasons = {n: u.reason for u in spec().uncovered for n in expand(u.cite)}
+    for r in spec().rules:
+        assert r.enforced_by, r.cite
+    missing = [n for n in SCOPE if n not in enacted | ruled | reasons.keys()]
+    assert not missing, f"neither enacted, a rule nor uncovered: {missing}"
+    for n, why in reasons.items():
+        assert len(why) > 40, f"xiangshe:{n}: give a reason a scholar would accept"
+        assert n not in enacted, f"xiangshe:{n} is both enacted and uncovered"
+    # every passage of the 經 (110–258) is enacted by steps; rules are for 記 and for what the
+    # 經 states rather than does (不去旌, 獲而未釋獲, 賓主人與大夫皆未降 …)
+    jing_rules = {130, 149, 150, 167, 189, 194, 195, 196, 197, 198, 201, 218}
+    for n in range(110, 259):
+        assert n in enacted or n in jing_rules, f"xiangshe:{n} of the 經 is not enacted"
+    assert len(reasons) <= 10  # coverage ≥ 95% of 202 passages
+
+
+def test_uncovered_are_the_jun_and_what_no_run_has() -> None:
+    unc = {n for u in spec().uncovered for n in expand(u.cite)}
+    assert unc == {336, 350, *range(381, 388), 391}
+
+
+def test_assumptions_are_stated_once_and_used() -> None:
+    ids = [a.id for a in spec().assumptions]
+    assert len(ids) == len(set(ids))
+    used = {x for a, _, _ in acts() for x in a.assumes}
+    assert used <= set(ids)
+    source = load_spec("xiangshe").path.read_text("utf-8")
+    for a in spec().assumptions:
+        assert a.reason and a.text
+        # referred to by an act, or named in a note, a comment or the cast
+        assert a.id in used or source.count(a.id) >= 2, f"{a.id} is never referred to"
+
+
+def test_rounds_are_marked_in_the_text_order() -> None:
+    rounds = [(s.round, i) for i, s in enumerate(spec().steps) if isinstance(s, RoundStep)]
+    assert [r for r, _ in rounds] == [0, 1, 2, 3]
+    first_cite = {}
+    for (r, i), nxt in zip(rounds, [*rounds[1:], (None, len(spec().steps))], strict=True):
+        for s in spec().steps[i + 1 : nxt[1]]:
+            if getattr(s, "cite", None):
+                first_cite[r] = parse_cite(s.cite)[1]
+                break
+    assert first_cite == {0: 110, 1: 123, 2: 162, 3: 232}
+
+
+def test_places_are_named_not_numbered() -> None:
+    """Places are the text's fixtures, people or relations, never raw coordinates."""
+
+    def raw(ref: Any) -> bool:
+        if isinstance(ref, dict):
+            return bool({"x", "y"} & set(ref)) or any(raw(v) for v in ref.values())
+        if isinstance(ref, list):
+            return len(ref) == 2 and all(isinstance(v, (int, float)) for v in ref)
+        return False
+
+    for a, cite, _ in acts():
+        for ref in (a.to, a.at, a.from_, a.via):
+            assert not raw(ref), f"{cite} {a.actor} {a.verb}: {ref!r}"
+
+
+def test_fixtures_exist_in_both_venues() -> None:
+    names = {
+        "堂西",
+        "堂東",
+        "西階",
+        "阼階",
+        "西序",
+        "東序",
+        "西楹",
+        "左物",
+        "右物",
+        "侯中",
+        "右个",
+        "左个",
+    }
+    names |= {
+        "乏",
+        "楅",
+        "中",
+        "豐",
+        "洗",
+        "下篚",
+        "中庭",
+        "西階前",
+        "階西",
+        "階閒",
+        "工位",
+        "物閒",
+    }
+    for venue in ("xie", "xiang"):
+        v = load_venue(venue)
+        for n in names:
+            v.point(n)
+
+
+def test_going_to_the_tang_xi_passes_south_of_the_sima() -> None:
+    """記 xiangshe:341 凡適堂西皆出入于司馬之南，唯賓與大夫降階遂西取弓矢."""
+    dafu_procs = {"大夫射", "大夫拾取矢", "大夫拾取矢末", "賓主人射"}
+    for a, cite, proc in acts():
+        if a.verb not in MOVES or a.to != "堂西" or a.actor in ("司馬", "賓"):
+            continue
+        if (proc in dafu_procs or proc is None) and a.actor == "{耦}下射":
+            continue  # the 大夫 (in the main steps {耦} is bound only over 大夫耦)
+        if parse_cite(cite)[1] < 117:
+            continue  # before 司正爲司馬 (xiangshe:117) there is no 司馬
+        if cite == "xiangshe:134":
+            continue  # the 經 gives this path itself: 降出于其位南適堂西
+        via = {k: v for k, v in (a.via or {}).items() if k != "__line__"}
+        assert via == {"south_of": "司馬"}, f"{cite} ({proc}) {a.actor} {a.verb} 堂西"
+
+
+# ---------------------------------------------------------------- runs
+
+
+@cache
+def default_run() -> Any:
+    return run("xiangshe")
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"venue": "xiang"},
+        {"guests": False},
+        {"pairs": 3},
+        {"arrows_short": True},
+        {"pairs": 3, "venue": "xiang", "seed": 5},
+        {"dafu": 0, "seed": 2},
+    ],
+    ids=["default", "xiang", "no-guests", "pairs3", "arrows-short", "pairs3-xiang", "no-dafu"],
+)
+def test_the_spec_runs(kw: dict[str, Any]) -> None:
+    r = run("xiangshe", **kw)
+    assert r.steps[-1]["cite"] == "xiangshe:258"
+    assert [t["round"] for t in r.tallies] == [2, 3]
+    assert {e["round"] for e in r.steps} == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_spec_runs_whatever_the_outcomes(seed: int) -> None:
+    r = run("xiangshe", seed=seed, pairs=1)
+    assert r.steps[-1]["cite"] == "xiangshe:258"
+
+
+def test_round_one_releases_no_suan() -> None:
+    """獲而未釋獲 (xiangshe:150; 記 xiangshe:346 始射獲而未釋獲)."""
+    r = default_run()
+    assert not [e for e in r.steps if e["round"] == 1 and e["verb"] == "釋獲"]
+    assert not [s for s in r.shots if s["round"] == 1 and s["counted"]]
+    hits = [s for s in r.shots if s["round"] == 1 and s["hit"]]
+    calls = [e for e in r.steps if e["round"] == 1 and e["verb"] == "獲"]
+    assert len(hits) == len(calls)  # 獲者坐而獲 for every hit
+
+
+def test_the_you_she_is_four_uncounted_arrows_of_the_sishe() -> None:
+    r = default_run()
+    mine = [s for s in r.shots if s["person"] == "司射"]
+    assert len(mine) == 4 and all(s["round"] == 1 and not s["counted"] for s in mine)
+
+
+def test_the_sishe_is_on_the_tang_without_his_pu_when_he_says_sanou_zushe() -> None:
+    """司射去扑倚于西階之西升堂北面告于賓曰三耦卒射 (xiangshe:153; 注 不敢佩刑器即尊者之側)."""
+    r = default_run()
+    v = load_venue(r.venue)
+    (e,) = [e for e in r.steps if e["says"] == "三耦卒射"]
+    assert e["actor"] == "司射" and e["cite"] == "xiangshe:153" and e["round"] == 1
+    assert v.on_tang(Point(e["x"], e["y"]))
+    assert e["facing"] == "N"
+    assert not [h for h in e["holds"] if "扑" in h]
+
+
+def test_the_sishe_never_goes_up_with_the_pu() -> None:
+    for e in default_run().steps:
+        if e["actor"] == "司射" and e["verb"] == "升":
+            assert not [h for h in e["holds"] if "扑" in h], e["cite"]
+
+
+def test_commands_in_the_texts_words() -> None:
+    says = {(e["cite"], e["says"]) for e in default_run().steps if e["says"]}
+    for expected in [
+        ("xiangshe:111", "弓矢既具有司請射"),
+        ("xiangshe:146", "無射獲無獵獲"),
+        ("xiangshe:184", "不貫不釋"),
+        ("xiangshe:248", "不鼓不釋"),
+        ("xiangshe:249", "奏騶虞閒若一"),
+        ("xiangshe:190", "左右卒射"),
+    ]:
+        assert expected in says
+
+
+def test_the_announcement_is_the_tally() -> None:
+    r = default_run()
+    anns = [t["announcement"] for t in r.tallies]
+    told = [
+        e["says"]
+        for e in r.steps
+        if e["actor"] == "釋獲者" and e["verb"] == "告" and e["says"] != "左右卒射"
+    ]
+    assert told == anns
+
+
+def test_round_three_counts_only_on_the_drum() -> None:
+    """不鼓不釋 (xiangshe:248); the music starts before the first arrow of round 3 (250)."""
+    r = default_run()
+    for s in r.shots:
+        if s["round"] == 3 and s["counted"]:
+            assert s["hit"] and s.get("on_beat")
+    music = [e["seq"] for e in r.steps if e["verb"] == "奏"]
+    assert len(music) == 1
+    first3 = min(s["seq"] for s in r.shots if s["round"] == 3)
+    assert music[0] < first3
+    assert all(e["round"] == 3 for e in r.steps if e["verb"] == "奏")
+
+
+def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
+    """禮射不主皮 (記 xiangshe:359): the 不勝者 of round 2 shoot again in round 3."""
+    r = run("xiangshe", pairs=2)
+    for rnd in (2, 3):
+        per: dict[str, int] = {}
+        for s in r.shots:
+            if s["round"] == rnd:
+                per[s["person"]] = per.get(s["person"], 0) + 1
+        assert len(per) == 2 * (3 + 1 + 1 + 2)
+        assert set(per.values()) == {4}
+
+
+def test_only_the_shang_ou_is_called_each_round() -> None:
+    """司射所作唯上耦 (xiangshe:189): of the pairs, the 司射 作s the 上耦 alone."""
+    called = {a.to for a, _, _ in acts() if a.verb == "作"}
+    assert called == {"上耦", "衆賓"}  # 西階上北面作衆賓射 (xiangshe:164) calls no pair
+    r = run("xiangshe", pairs=2)
+    for rnd in (1, 2, 3):
+        assert [e for e in r.steps if e["round"] == rnd and e["verb"] == "作"]
+
+
+def test_the_guests_stay_on_the_tang_until_they_shoot() -> None:
+    """賓主人與大夫皆未降 (xiangshe:167); the 衆賓 who do not shoot never come down (記 351)."""
+    r = default_run()
+    for e in r.steps:
+        n = parse_cite(e["cite"])[1]
+        if e["actor"] in ("賓", "主人", "大夫") and 162 <= n < 187:
+            assert e["verb"] not in MOVES | {"降", "升"}, e
+    assert not [e for e in r.steps if e["actor"] == "衆賓"]
+
+
+def test_the_sima_holds_a_bow_only_to_command() -> None:
+    """司馬無事不執弓 (記 xiangshe:345)."""
+    for e in default_run().steps:
+        if e["actor"] == "司馬" and e["verb"] in ("反位", "復位", "乘", "獻", "洗"):
+            assert not [h for h in e["holds"] if "弓" in h], e
+
+
+def test_the_flag_is_not_moved_during_the_you_she() -> None:
+    """不去旌 (xiangshe:130): from 倚旌于矦中 (120) to 獲者…執旌 (137) nobody touches it."""
+    steps = default_run().steps
+    i = next(i for i, e in enumerate(steps) if e["verb"] == "倚" and e.get("obj") == "旌")
+    j = next(i for i, e in enumerate(steps) if e["cite"] == "xiangshe:137" and e["verb"] == "執")
+    assert i < j
+    assert not [e for e in steps[i + 1 : j] if e.get("obj") == "旌"]
+
+
+class Fixed:
+    """Outcomes by seat: 上射 (右) and 下射 (左) hit or miss every arrow, on the drum."""
+
+    def __init__(self, upper: bool, lower: bool) -> None:
+        self.upper, self.lower = upper, lower
+
+    def outcome(self, round: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool]:
+        hit = self.upper if archer == "上射" else self.lower
+        return hit, True
+
+
+def drinkers(r: Any, rnd: int) -> list[str]:
+    return [e["actor"] for e in r.steps if e["round"] == rnd and e["verb"] == "卒觶"]
+
+
+def test_right_wins_zhuren_and_dafu_drink_at_the_west_steps() -> None:
+    """若右勝: the 下射 lose — 主人 (記 360 主人亦飲于西階上) and the 大夫 (耦不升, 218)."""
+    r = run("xiangshe", outcomes=Fixed(True, False))
+    assert [t["winner"] for t in r.tallies] == ["right", "right"]
+    assert drinkers(r, 2) == ["上耦下射", "次耦下射", "下耦下射", "主人", "大夫"]
+    for e in r.steps:
+        if e["verb"] == "卒觶" and e["actor"] in ("主人", "大夫"):
+            assert e["place"] == "西階上"
+    # 大夫飲則耦不升: between the 大夫's taking the 觶 and his returning it, his 耦 does nothing
+    steps = r.steps
+    i = next(i for i, e in enumerate(steps) if e["actor"] == "大夫" and e["verb"] == "受")
+    j = next(
+        j for j in range(i, len(steps)) if steps[j]["actor"] == "大夫" and steps[j]["verb"] == "授"
+    )
+    assert not [e for e in steps[i:j] if e["actor"] == "大夫之耦"]
+
+
+def test_left_wins_bin_drinks_and_the_dafus_ou_goes_up_alone() -> None:
+    """若左勝: 賓 drinks by his 席前 觶 (216–218); 大夫之耦 執弛弓特升飲 (219)."""
+    r = run("xiangshe", outcomes=Fixed(False, True))
+    assert [t["winner"] for t in r.tallies] == ["left", "left"]
+    assert drinkers(r, 2) == ["上耦上射", "次耦上射", "下耦上射", "賓", "大夫之耦"]
+    (e,) = [
+        e for e in r.steps if e["round"] == 2 and e["actor"] == "大夫之耦" and e["verb"] == "卒觶"
+    ]
+    assert "弛弓" in e["holds"]
+    assert not [
+        e for e in r.steps if e["round"] == 2 and e["actor"] == "大夫" and e["verb"] == "卒觶"
+    ]
+
+
+def test_losers_hold_a_slack_bow_winners_a_strung_one() -> None:
+    """勝者…執張弓，不勝者…弛弓 (xiangshe:207–208)."""
+    r = run("xiangshe", outcomes=Fixed(True, False))
+    for e in r.steps:
+        if e["cite"] == "xiangshe:211" and e["verb"] == "卒觶":
+            assert "弛弓" in e["holds"]
+        if e["cite"] == "xiangshe:210" and e["verb"] == "升" and e["actor"].endswith("上射"):
+            assert "張弓" in e["holds"]
+
+
+def test_a_tie_gives_no_penalty_cup() -> None:
+    """左右鈞 (xiangshe:204): no 不勝者, no 罰爵 (A-jun); the run still ends at 258."""
+    r = run("xiangshe", outcomes=Fixed(True, True))
+    assert [t["winner"] for t in r.tallies] == ["tie", "tie"]
+    assert [t["announcement"] for t in r.tallies] == ["左右鈞", "左右鈞"]
+    assert not drinkers(r, 2) and not drinkers(r, 3)
+    assert r.steps[-1]["cite"] == "xiangshe:258"
+
+
+def test_arrows_short_the_sima_orders_a_search() -> None:
+    """若矢不備 … 命曰取矢不索 … 弟子…復求矢加于楅 (xiangshe:160–161)."""
+    r = run("xiangshe", arrows_short=True)
+    assert [e for e in r.steps if e["says"] == "取矢不索" and e["actor"] == "司馬"]
+    assert [e for e in r.steps if e["verb"] == "加" and e["cite"] == "xiangshe:161"]
+    plain = default_run()
+    assert not [e for e in plain.steps if e["says"] == "取矢不索"]
+
+
+def test_venue_decides_the_way_round_the_pillar() -> None:
+    """豫則鉤楹内，堂則由楹外 (xiangshe:128)."""
+    for venue, word in (("xie", "豫則鉤楹内"), ("xiang", "堂則由楹外")):
+        r = run("xiangshe", venue=venue)
+        assert [e for e in r.steps if e["cite"] == "xiangshe:128" and e["jing"] == word]
+
+
+def test_without_guests_no_bin_zhuren_or_dafu_shoots() -> None:
+    r = run("xiangshe", guests=False)
+    shooters = {s["person"] for s in r.shots}
+    assert not shooters & {"賓", "主人", "大夫", "大夫之耦"}
+    assert not [
+        e for e in r.steps if e["cite"] in ("xiangshe:162", "xiangshe:163") and e["verb"] == "告"
+    ]
+
+
+def test_the_spec_steps_are_well_formed() -> None:
+    """Each step kind as the doc gives it; every call names a procedure of the spec."""
+    for s, _, _ in all_steps(spec()):
+        assert isinstance(s, (ActStep, IfStep, ForEachStep, CallStep, RoundStep))
+        if isinstance(s, CallStep):
+            assert s.call in spec().procedures
