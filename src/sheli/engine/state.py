@@ -155,10 +155,12 @@ class World:
     # objects
     fu_set: bool = False  # 楅 設 (xiangshe:158)
     fu_loose: int = 0  # arrows on the 楅
-    fu_bound: int = 0  # the 大夫's arrows on the 楅, bound with 茅 (xiangshe:191)
+    # each 大夫's arrows on the 楅, bound with 茅 (xiangshe:191): 大夫 → count
+    fu_bound: dict[str, int] = field(default_factory=dict)
     fu_arranged: bool = False  # 乘之 (xiangshe:159)
     hou_arrows: int = 0  # shot, lying at the 侯
-    hou_dafu: int = 0  # of which shot by 大夫 (兼束之以茅 when laid on the 楅)
+    # shot by each 大夫, lying at the 侯 (兼束之以茅 when laid on the 楅): 大夫 → count
+    hou_dafu: dict[str, int] = field(default_factory=dict)
     lost: int = 0  # 矢不備: arrows not found at the first 取矢
     short_seen: bool = False  # 乘 found the 楅 short
     zhong_set: bool = False  # 中 設 (xiangshe:183)

@@ -386,7 +386,7 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
         if not w.fu_set:
             raise VerbError("there is no 楅 to take arrows from: 乃設楅于中庭 (xiangshe:158)")
         if w.fu_loose < n:
-            if w.fu_bound:
+            if any(w.fu_bound.values()):
                 raise VerbError(
                     "the arrows left on the 楅 are the 大夫's, bound with 茅 "
                     "(大夫之矢則兼束之以茅 xiangshe:191): 大夫進坐説矢束 first (xiangshe:242)"
@@ -632,7 +632,7 @@ def put(ctx: Ctx) -> None:
             raise VerbError("the shot arrows are laid on the 楅 (委于楅 xiangshe:159)")
         if not w.fu_set:
             raise VerbError("there is no 楅 to lay the arrows on: 乃設楅于中庭 (xiangshe:158)")
-        n = w.hou_arrows + w.hou_dafu
+        n = w.hou_arrows + sum(w.hou_dafu.values())
         if n == 0:
             raise VerbError("no arrows lie at the 侯 to be laid on the 楅 (xiangshe:159)")
         if w.params.get("arrows_short") and not w.short_seen and w.lost == 0 and n:
@@ -640,12 +640,15 @@ def put(ctx: Ctx) -> None:
             if w.hou_arrows:
                 w.hou_arrows -= 1
             else:
-                w.hou_dafu -= 1
+                first = next(k for k, v in w.hou_dafu.items() if v)
+                w.hou_dafu[first] -= 1
             w.lost = 1
             ctx.extra["assumes"] = ["E-lost-arrow"]
         w.fu_loose += w.hou_arrows
-        w.fu_bound += w.hou_dafu
-        w.hou_arrows = w.hou_dafu = 0
+        for who, k in w.hou_dafu.items():
+            w.fu_bound[who] = w.fu_bound.get(who, 0) + k
+        w.hou_arrows = 0
+        w.hou_dafu = {}
         w.fu_arranged = False
         return
     if _is_arrow(obj) and a.verb == "加" and dkey == "楅":
@@ -838,7 +841,7 @@ def shoot(ctx: Ctx) -> None:
     shot_counts[seat] = arrow
     p.xie -= 1
     if p.is_dafu:
-        w.hou_dafu += 1
+        w.hou_dafu[p.name] = w.hou_dafu.get(p.name, 0) + 1
     else:
         w.hou_arrows += 1
     if pair == "誘射":
@@ -997,7 +1000,7 @@ def arrange(ctx: Ctx) -> None:
     (若矢不備 xiangshe:160), and the spec's ``if: {arrows_short: true}`` branch applies.
     """
     w = ctx.world
-    if not w.fu_set or w.fu_loose + w.fu_bound == 0:
+    if not w.fu_set or w.fu_loose + sum(w.fu_bound.values()) == 0:
         raise VerbError("乘 with no arrows on the 楅 (弟子取矢…委于楅 xiangshe:159 comes first)")
     w.fu_arranged = True
     if w.lost:
@@ -1012,7 +1015,7 @@ def bind(ctx: Ctx) -> None:
     In sheli the binding is done as the arrows are laid on the 楅 (委); this act only states it.
     Precondition: a 大夫's arrows lie on the 楅.
     """
-    if ctx.world.fu_bound == 0:
+    if not any(ctx.world.fu_bound.values()):
         raise VerbError("no 大夫's arrows lie on the 楅 to bind with 茅 (xiangshe:191)")
 
 
@@ -1020,14 +1023,20 @@ def bind(ctx: Ctx) -> None:
 def unbind(ctx: Ctx) -> None:
     """説 (矢束): the 大夫 unties his arrows (大夫進坐説矢束 xiangshe:242; 記 xiangshe:364 坐説之).
 
-    With obj 束 or 矢束 the bound arrows become loose on the 楅; otherwise 説 is generic.
+    With obj 束 or 矢束 his own bound arrows become loose on the 楅 (each 大夫's arrows are
+    bound apart: 兼束 his 乘矢, 注 「兼束大夫矢…是以不拾也」); otherwise 説 is generic.
     """
-    w = ctx.world
+    w, p = ctx.world, ctx.p
     if ctx.act.obj in ("矢束", "束", "茅"):
-        if w.fu_bound == 0:
-            raise VerbError("there is no 矢束 on the 楅 to untie (xiangshe:191, 242)")
-        w.fu_loose += w.fu_bound
-        w.fu_bound = 0
+        mine = w.fu_bound.get(p.name, 0)
+        if not mine:
+            whose = "、".join(k for k, v in w.fu_bound.items() if v) or "nobody's"
+            raise VerbError(
+                f"there is no 矢束 of {p.name} on the 楅 to untie (bound: {whose}; "
+                "xiangshe:191, 242 大夫進坐説矢束)"
+            )
+        w.fu_loose += mine
+        w.fu_bound[p.name] = 0
     _facing(ctx)
 
 
