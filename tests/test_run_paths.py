@@ -197,6 +197,7 @@ def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
 def test_several_dafu_each_unties_his_own_arrows() -> None:
     r = run("xiangshe", seed=2, dafu=2)
     unties = [s["actor"] for s in r.steps if s["verb"] in ("説", "說") and s.get("obj") == "矢束"]
-    assert sorted(unties) == ["大夫1", "大夫2"]
+    # 說矢束 before each 拾取矢 that follows a round in which they shot (xiangshe:242, 254)
+    assert set(unties) == {"大夫1", "大夫2"} and unties.count("大夫1") == unties.count("大夫2")
     pairs = {s["pair"] for s in r.shots if s["round"] == 2}
     assert {"大夫耦1", "大夫耦2"} <= pairs
