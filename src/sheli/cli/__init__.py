@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "score": "sheli.cli.score:score",
     "run": "sheli.cli.run:run",
     "coverage": "sheli.cli.coverage:coverage",
+    "render": "sheli.cli.render:render",
+    "cues": "sheli.cli.cues:cues",
 }
 
 
