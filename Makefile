@@ -4,7 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean browser
+
+# Debian's chromium (the browser tests and PDF cue sheets) and a CJK font to draw the text with.
+# A browser download of Playwright's own fails on this kind of machine: we use the system one.
+APT_PACKAGES := chromium fonts-noto-cjk
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,8 +20,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/sheli run xiangshe
 
-test: $(STAMP) lint
+test: $(STAMP) browser lint
 	$(VENV)/bin/pytest
+
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 || ! fc-list :lang=zh 2>/dev/null | grep -q .; then \
+	  echo "installing $(APT_PACKAGES) with apt-get"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	fi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
