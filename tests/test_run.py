@@ -124,3 +124,12 @@ def test_yizhu_states_the_assumptions_it_rests_on() -> None:
     assert "[A-test]" in out[: out.index("Assumptions")]  # marked on the step too
     r = run(MINI)
     assert list(r.assumptions) == ["E-youshe", "A-test"]
+
+
+def test_fast_jsonl_writer_matches_the_standard_library() -> None:
+    from sheli.outputs.eventlog import dumps, to_jsonl
+
+    events = run(MINI, seed=2).events
+    assert to_jsonl(events) == "".join(dumps(e) + "\n" for e in events)
+    line = dumps(events[1])
+    assert "\\u" not in line and json.loads(line) == events[1]  # UTF-8 text, not escaped
