@@ -10,7 +10,7 @@ from fixtures.standin import FixedOutcomes, make_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheli.engine import run
+from sheli.engine import SpecError, run
 from sheli.scoring import SeededOutcomes
 from sheli.text import get_passage
 from sheli.text.variants import fold
@@ -122,3 +122,10 @@ def test_pairs_parameter_adds_archers() -> None:
 def test_runs_with_a_stand_in_venue() -> None:
     r = run(MINI, env=make_env())
     assert r.tallies[0]["announcement"] == "左右鈞"
+
+
+def test_venue_by_the_texts_names() -> None:
+    assert run(MINI, venue="庠", outcomes=FixedOutcomes()).venue == "xiang"
+    assert run(MINI, venue="豫", outcomes=FixedOutcomes()).venue == "xie"
+    with pytest.raises(SpecError, match="xie"):
+        run(MINI, venue="castle")

@@ -17,24 +17,15 @@ from pathlib import Path
 
 import click
 
-VENUE_NAMES = {
-    "xie": "xie",
-    "序": "xie",
-    "州序": "xie",
-    "榭": "xie",
-    "豫": "xie",
-    "xiang": "xiang",
-    "庠": "xiang",
-    "鄉庠": "xiang",
-}
-
 
 def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from sheli.engine import VENUES
+
     if value is None:
         return None
-    if value not in VENUE_NAMES:
+    if value not in VENUES:
         raise click.BadParameter(f"{value!r}: xie (州序/榭) or xiang (鄉庠)")
-    return VENUE_NAMES[value]
+    return VENUES[value]
 
 
 @click.command("run")

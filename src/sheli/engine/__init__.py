@@ -24,7 +24,21 @@ from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.loader import SpecError
 
-__all__ = ["VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
+__all__ = ["VENUES", "VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
+
+
+#: the venues of 鄉射禮 by their keys and the text's names: 豫則鉤楹内, 堂則由楹外 (xiangshe:128;
+#: 注: 今言豫者謂州學也, 庠之制有堂有室); 序則物當棟, 堂則物當楣 (記 xiangshe:339)
+VENUES = {
+    "xie": "xie",
+    "序": "xie",
+    "州序": "xie",
+    "榭": "xie",
+    "豫": "xie",
+    "xiang": "xiang",
+    "庠": "xiang",
+    "鄉庠": "xiang",
+}
 
 
 @dataclass
@@ -191,6 +205,7 @@ def run(
     ):
         if val is not None:
             params[key] = val
+    params["venue"] = VENUES.get(params["venue"], params["venue"])
     if params["venue"] not in ("xie", "xiang"):
         raise SpecError(f"venue is xie (州序/榭) or xiang (鄉庠), not {params['venue']!r}")
     if params["pairs"] < 0:
