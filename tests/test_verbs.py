@@ -691,3 +691,42 @@ def test_counts_may_be_sums_over_the_run(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(spec, allow_unicode=True), "utf-8")
     with pytest.raises(SpecError, match="use numbers"):
         run(path, outcomes=FixedOutcomes())
+
+
+FROM_HOU = {"from": "侯"}
+
+
+def _filled_fu() -> list[dict[str, Any]]:
+    return [
+        UP,
+        ON_WU,
+        *pair_shoots(),
+        S(158, "乃設楅于中庭", actor="弟子", verb="設", obj="楅", at="中庭"),
+        S(159, "弟子取矢北面坐委于楅", actor="弟子", verb="委", obj="矢", at="楅", **FROM_HOU),
+    ]
+
+
+TAKE_U = S(173, "取一个兼諸弣", actor="上耦上射", verb="取", obj="矢", **{"from": "楅"})
+TAKE_L = S(174, "取一个", actor="上耦下射", verb="取", obj="矢", **{"from": "楅"})
+
+
+def test_arrows_are_taken_in_turn_upper_first(tmp_path: Path) -> None:
+    fails(tmp_path, [*_filled_fu(), TAKE_L], "before the 上射", "xiangshe:173")
+    fails(tmp_path, [*_filled_fu(), TAKE_U, TAKE_U], "twice running")
+    steps = [*_filled_fu(), *[TAKE_U, TAKE_L] * 4]
+    r = do_run(tmp_path, steps)
+    assert r.world.people["上耦下射"].hand == 4
+    # a fifth single arrow is refused even with arrows left on the 楅: two rounds' arrows
+    cast = [*CAST[:5], {"role": "三耦", "at": "堂西", "dress": ["袒", "決遂"],
+                        "holds": ["弓", "挾矢:16"]}]  # fmt: skip
+    shots = [SHOOT_U, SHOOT_L] * 4
+    steps = [{"round": 1}, UP, ON_WU, *shots, {"round": 2}, *shots, *_filled_fu()[-2:]]
+    r = do_run(tmp_path, [*steps, *[TAKE_U, TAKE_L] * 4], cast=cast)
+    assert r.world.fu_loose == 8
+    fails(tmp_path, [*steps, *[TAKE_U, TAKE_L] * 4, TAKE_U], "fifth arrow", cast=cast)
+
+
+def test_taking_four_at_once_is_not_alternation(tmp_path: Path) -> None:
+    both = S(243, "兼取乘矢", actor="上耦下射", verb="取", obj="矢", count="乘", **{"from": "楅"})
+    r = do_run(tmp_path, [*_filled_fu(), both])
+    assert r.world.people["上耦下射"].hand == 4

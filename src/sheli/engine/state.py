@@ -158,6 +158,8 @@ class World:
     # each 大夫's arrows on the 楅, bound with 茅 (xiangshe:191): 大夫 → count
     fu_bound: dict[str, int] = field(default_factory=dict)
     fu_arranged: bool = False  # 乘之 (xiangshe:159)
+    fu_batch: int = 0  # how many times the shot arrows were laid on the 楅
+    takes: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)  # 拾取矢
     hou_arrows: int = 0  # shot, lying at the 侯
     # shot by each 大夫, lying at the 侯 (兼束之以茅 when laid on the 楅): 大夫 → count
     hou_dafu: dict[str, int] = field(default_factory=dict)

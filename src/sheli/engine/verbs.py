@@ -379,6 +379,36 @@ def _place_key(ctx: Ctx, ref: Any) -> str:
     return ctx.place(ref).desc
 
 
+def _alternate_take(ctx: Ctx) -> None:
+    """拾取矢: the two archers of a pair take one arrow each in turn, 上射 first, four each.
+
+    上射…取一个兼諸弣…下射進坐…取一个 … 既拾取乘矢 (xiangshe:173–175; 拾取矢 xiangshe:169).
+    Counted per pair for each filling of the 楅 (弟子委矢 xiangshe:159, 191, 252). Taking
+    four at once (兼取乘矢, the 大夫 and his 耦 xiangshe:243–244; the 誘射之矢 xiangshe:178)
+    is not 拾 and is not counted here.
+    """
+    w, p = ctx.world, ctx.p
+    key = (w.fu_batch, p.pair or "")
+    takes = w.takes.setdefault(key, {})
+    mine = takes.get(p.seat or "", 0)
+    if mine >= 4:
+        raise VerbError(
+            f"{p.name} takes a fifth arrow from the 楅: 既拾取乘矢, four each (xiangshe:175)"
+        )
+    other = takes.get("下射" if p.seat == "上射" else "上射", 0)
+    if p.seat == "下射" and other <= mine:
+        raise VerbError(
+            f"{p.name} takes an arrow before the 上射 (上射 {other}, 下射 {mine}): 拾取矢, "
+            "上射 first, then 下射 (xiangshe:173–174)"
+        )
+    if p.seat == "上射" and mine > other:
+        raise VerbError(
+            f"{p.name} takes twice running ({mine} to 下射's {other}): 拾取矢, in turn "
+            "(xiangshe:173–175)"
+        )
+    takes[p.seat or ""] = mine + 1
+
+
 def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
     """Take ``n`` of ``obj`` from a place the run tracks (楅, 中, 豐, declared objects)."""
     w, key = ctx.world, _place_key(ctx, ref)
@@ -395,6 +425,8 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
                 f"{ctx.p.name} takes {n} arrow(s) from the 楅, which holds {w.fu_loose}: "
                 "arrows are taken from the 楅 only after 弟子取矢…委于楅 (xiangshe:159)"
             )
+        if n == 1 and ctx.p.seat in ("上射", "下射"):
+            _alternate_take(ctx)
         w.fu_loose -= n
         return
     if obj == "筭" and key == "中":
@@ -644,6 +676,7 @@ def put(ctx: Ctx) -> None:
                 w.hou_dafu[first] -= 1
             w.lost = 1
             ctx.extra["assumes"] = ["E-lost-arrow"]
+        w.fu_batch += 1  # a new filling of the 楅: a new 拾取
         w.fu_loose += w.hou_arrows
         for who, k in w.hou_dafu.items():
             w.fu_bound[who] = w.fu_bound.get(who, 0) + k
