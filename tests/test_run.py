@@ -133,3 +133,23 @@ def test_fast_jsonl_writer_matches_the_standard_library() -> None:
     assert to_jsonl(events) == "".join(dumps(e) + "\n" for e in events)
     line = dumps(events[1])
     assert "\\u" not in line and json.loads(line) == events[1]  # UTF-8 text, not escaped
+
+
+def test_unused_recorded_outcomes_are_warned(tmp_path: Path) -> None:
+    rows = ["round,pair,archer,arrow,hit,on_beat"]
+    for rnd in (1, 2):
+        for n in range(1, 5):
+            rows += [f"{rnd},上耦,上射,{n},true,", f"{rnd},上耦,下射,{n},false,"]
+    rows.append("2,次耦,上射,1,true,")  # 次耦 does not shoot in the mini rite
+    rec = tmp_path / "o.csv"
+    rec.write_text("\n".join(rows) + "\n", "utf-8")
+    res = CliRunner().invoke(cli, ["run", str(MINI), "--outcomes", str(rec)])
+    assert res.exit_code == 0
+    assert "warning" in res.output and "o.csv:18" in res.output and "never shot" in res.output
+
+
+def test_outcomes_naming_a_pair_the_run_lacks_are_refused(tmp_path: Path) -> None:
+    rec = tmp_path / "o.csv"
+    rec.write_text("round,pair,archer,arrow,hit,on_beat\n2,衆耦5,上射,1,true,\n", "utf-8")
+    res = invoke(str(MINI), "--outcomes", str(rec), "--pairs", "2")
+    assert res.exit_code == 2 and "o.csv:2" in res.output

@@ -85,6 +85,8 @@ def run(
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli run: {exc}", err=True)
         sys.exit(2)
+    for warning in result.warnings:
+        click.echo(f"sheli run: warning: {warning}", err=True)
     if fmt == "jsonl":
         from sheli.outputs.eventlog import to_jsonl
 

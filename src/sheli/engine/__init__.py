@@ -52,6 +52,7 @@ class Run:
     events: list[dict[str, Any]]
     world: World = field(repr=False)
     spec: LoadedSpec = field(repr=False)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def steps(self) -> list[dict[str, Any]]:
@@ -163,14 +164,30 @@ def _fold(fold: Any) -> Any:
     return cache(fold)
 
 
-def outcome_source(seed: int | None, outcomes: Any) -> Any:
-    """The run's outcome source: an object with ``outcome()``, a file, or a seed (default 0)."""
+def pair_names(params: dict[str, Any]) -> list[str]:
+    """The pairs a run with these parameters has (三耦, 賓耦, 大夫耦N, 衆耦N).
+
+    >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2})
+    ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
+    """
+    names = ["上耦", "次耦", "下耦"]
+    if params.get("guests_shoot"):
+        names.append("賓耦")
+        names += [f"大夫耦{i}" for i in range(1, params.get("dafu", 1) + 1)]
+    return names + [f"衆耦{i}" for i in range(1, params.get("pairs", 0) + 1)]
+
+
+def outcome_source(seed: int | None, outcomes: Any, pairs: list[str] | None = None) -> Any:
+    """The run's outcome source: an object with ``outcome()``, a file, or a seed (default 0).
+
+    A file is read and checked whole before the run; with ``pairs`` it may name only those.
+    """
     from sheli import scoring
 
     if outcomes is not None and hasattr(outcomes, "outcome"):
         return outcomes
     if outcomes is not None:
-        return scoring.load_outcomes(Path(outcomes))
+        return scoring.load_outcomes(Path(outcomes), pairs=pairs)
     return scoring.SeededOutcomes(0 if seed is None else seed)
 
 
@@ -210,9 +227,16 @@ def run(
         raise SpecError(f"venue is xie (州序/榭) or xiang (鄉庠), not {params['venue']!r}")
     if params["pairs"] < 0:
         raise SpecError("pairs (衆耦) cannot be negative")
+    source = None
     if env is None:
-        env = default_env(params["venue"], outcome_source(seed, outcomes), spec.chapter)
-    return run_spec(loaded, params, env)
+        source = outcome_source(seed, outcomes, pair_names(params))
+        env = default_env(params["venue"], source, spec.chapter)
+    result = run_spec(loaded, params, env)
+    unused = getattr(source, "unused", None)
+    if callable(unused):
+        # recorded outcomes the run never asked for: pairs or arrows it does not have
+        result.warnings.extend(unused())
+    return result
 
 
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
