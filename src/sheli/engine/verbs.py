@@ -7,8 +7,8 @@ the spec file, the line of the step and the step's own passage id.
 What the text does not say is stated as an assumption in the docstring (and listed by
 ``sheli coverage``'s rules when the spec cites it).
 
->>> sorted(VERBS)[:5]
-['乘', '交', '亨', '作', '俟']
+>>> "射" in VERBS and "飛" not in VERBS
+True
 >>> VERBS["升"].kind
 'ascend'
 """

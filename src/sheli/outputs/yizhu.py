@@ -11,10 +11,12 @@ and of who drank closes the 儀注.
 ...     {"type": "step", "seq": 1, "round": 0, "section": 14, "cite": "xiangshe:127",
 ...      "actor": "司射", "verb": "立", "place": "中之西南", "facing": "E", "says": None},
 ... ]
->>> console = Console(width=100, record=True, color_system=None)
+>>> console = Console(width=100, color_system=None)
 >>> print_yizhu(events, console, topics={14: "司射誘射教三耦射法之事"})
->>> "第十四節" in console.export_text() and "東面" in console.export_text()
-True
+鄉射禮 儀注 — 州序 (榭)
+<BLANKLINE>
+第十四節 司射誘射教三耦射法之事
+    1 司射 立  @中之西南 東面  xiangshe:127
 """
 
 from __future__ import annotations
