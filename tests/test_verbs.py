@@ -730,3 +730,13 @@ def test_taking_four_at_once_is_not_alternation(tmp_path: Path) -> None:
     both = S(243, "兼取乘矢", actor="上耦下射", verb="取", obj="矢", count="乘", **{"from": "楅"})
     r = do_run(tmp_path, [*_filled_fu(), both])
     assert r.world.people["上耦下射"].hand == 4
+
+
+def test_a_lower_layer_refusal_names_the_step(tmp_path: Path) -> None:
+    class Refuses:
+        def outcome(self, rnd: int, pair: str, archer: str, arrow: int):
+            raise ValueError(f"no skill known for {pair}{archer}")
+
+    err = fails(tmp_path, [UP, ON_WU, SHOOT_U], "ValueError: no skill known for 上耦上射",
+                outcomes=Refuses())  # fmt: skip
+    assert err.what == "射 by 上耦上射" and err.cite == "xiangshe:147"

@@ -93,6 +93,15 @@ def run(
         text = to_jsonl(result.events)
     else:
         text = _yizhu_text(result, width=None if output is None else 120)
+    try:
+        _emit(text, output, len(result.steps))
+    except BrokenPipeError:
+        # the reader stopped (sheli run | head): not an error
+        sys.stderr.close()
+        sys.exit(0)
+
+
+def _emit(text: str, output: str | None, steps: int) -> None:
     if output:
         from sheli.outputs.eventlog import write_atomic
 
@@ -101,7 +110,7 @@ def run(
         except OSError as exc:
             click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
             sys.exit(2)
-        click.echo(f"wrote {output} ({len(result.steps)} steps)", err=True)
+        click.echo(f"wrote {output} ({steps} steps)", err=True)
     else:
         click.echo(text, nl=False)
 

@@ -724,6 +724,13 @@ class Interpreter:
                     verb.fn(ctx)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{act.verb} by {p.name}") from None
+                except (ValueError, KeyError) as exc:
+                    if type(exc).__name__ == "OutcomesError":
+                        raise  # a fault of the outcomes file, reported with its own line
+                    # a lower layer refused what this step asked of it: say which step
+                    raise self.error(
+                        f"{type(exc).__name__}: {exc}", line, cite, f"{act.verb} by {p.name}"
+                    ) from exc
                 self.seq += 1
                 ev: dict[str, Any] = {
                     "type": "step",
