@@ -1,0 +1,983 @@
+"""The diagram of one step, as SVG: the plan to scale, north (the 堂) at the top, everyone
+present where the engine put him, facing, dressed and holding what the log says, the actor
+highlighted, the paths walked, the arrows, the 筭 and the words spoken.
+
+What is drawn and the conventions (symbols, colours, views) are in docs/diagrams.md; they
+are presentation, not text. The SVG is written as plain strings (no dependency): every
+person is a ``<g class="person" data-actor="…">`` (``person actor`` for the actor of the
+step), every label a ``<g class="label">`` with its box in ``data-box``, every fixture's
+shape and label carries ``data-box`` too, so that the viewer and the tests can read them.
+
+>>> from sheli.engine import run
+>>> from sheli.outputs.frames import build_frames
+>>> r = run("xiangshe", seed=1)
+>>> frames = build_frames(r.events)
+>>> svg = render_svg(frames[150], r.events[0])
+>>> svg.startswith("<svg") and 'class="person actor"' in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from typing import Any
+
+from sheli.outputs.frames import Frame, Person
+from sheli.outputs.labels import LINE_HEIGHT, Box, Label, place_labels, text_width
+from sheli.place import load_venue
+from sheli.place.model import Venue
+
+__all__ = ["FACING", "VIEWS", "View", "choose_view", "label_boxes", "render_svg"]
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+#: Unit vectors of the facings, x east, y north (plan coordinates).
+_S2 = math.sqrt(0.5)
+FACING: dict[str, tuple[float, float]] = {
+    "N": (0.0, 1.0),
+    "S": (0.0, -1.0),
+    "E": (1.0, 0.0),
+    "W": (-1.0, 0.0),
+    "NE": (_S2, _S2),
+    "NW": (-_S2, _S2),
+    "SE": (_S2, -_S2),
+    "SW": (-_S2, -_S2),
+}
+
+#: The views: the part of the plan each shows, in 尺 (x0, y0, x1, y1; y north).
+#: "hall": the 堂 and the near 庭 down to the line of the 洗, 楅 and 中 and the 射位;
+#: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯.
+VIEWS: dict[str, tuple[float, float, float, float]] = {
+    "hall": (-50.0, -50.0, 50.0, 36.0),
+    "range": (-50.0, -320.0, 50.0, 36.0),
+}
+
+FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Noto Serif CJK SC','Source Han Serif',serif"
+NAME_SIZE = 12.0  # px, a person's label
+HOLD_SIZE = 10.0  # px, the second line (holds)
+FIX_SIZE = 10.0  # px, fixture labels
+HEAD = 92.0  # px, the header band (cite, 經, words spoken)
+MARGIN = 12.0
+INSET_W = 150.0  # px, the column of the whole-range inset (hall view)
+
+_DRESS_COLOUR = "#d9a066"  # the bared arm (袒)
+_ACTOR = "#c0392b"
+_PATH = "#2471a3"
+
+
+@dataclass(frozen=True)
+class View:
+    """A view laid out on the canvas: which part of the plan, at what scale, where.
+
+    ``scale`` is px per 尺; ``ox``, ``oy`` the px of the view's north-west corner."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    scale: float
+    ox: float
+    oy: float
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        """Plan (尺, y north) → canvas (px, y down)."""
+        return (self.ox + (x - self.x0) * self.scale, self.oy + (self.y1 - y) * self.scale)
+
+    @property
+    def box(self) -> Box:
+        a, b = self.px(self.x0, self.y1), self.px(self.x1, self.y0)
+        return Box(a[0], a[1], b[0], b[1])
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+
+@lru_cache(maxsize=8)
+def _venue(key: str) -> Venue:
+    return load_venue(key)
+
+
+def choose_view(frame: Frame, view: str = "auto") -> str:
+    """The view for a frame: "hall" when the actor, where he walked from and everyone who
+    moved in this act are inside the hall view, else "range".
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.frames import build_frames
+    >>> fr = build_frames(run("xiangshe", seed=1).events)
+    >>> choose_view(fr[0]), choose_view(next(f for f in fr if f.actor == "獲者" and f.verb == "獲"))
+    ('hall', 'range')
+    """
+    if view != "auto":
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; views: auto, {', '.join(VIEWS)}")
+        return view
+    x0, y0, x1, y1 = VIEWS["hall"]
+    people = frame.people
+    pts: list[tuple[float, float]] = []
+    a = people.get(frame.actor) if frame.actor else None
+    if a is not None:
+        pts.append((a.x, a.y))
+        if a.moved_at == frame.seq:
+            pts.extend(a.path)
+    if frame.shots:  # a shot is about the 侯 as much as the archer
+        return "range"
+    return "hall" if all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in pts) else "range"
+
+
+def _layout(name: str, width: int) -> View:
+    x0, y0, x1, y1 = VIEWS[name]
+    if name == "hall":
+        avail = width - 2 * MARGIN - INSET_W
+        s = avail / (x1 - x0)
+        return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
+    # the range: tall and narrow; height at most 1.6 × width, centred
+    s = min((width - 2 * MARGIN) / (x1 - x0), 1.6 * width / (y1 - y0))
+    w = (x1 - x0) * s
+    return View(name, x0, y0, x1, y1, s, (width - w) / 2, HEAD + MARGIN)
+
+
+def _f(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+def _box_attr(b: Box) -> str:
+    return f'data-box="{_f(b.x0)} {_f(b.y0)} {_f(b.x1)} {_f(b.y1)}"'
+
+
+class _Canvas:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.fixture_boxes: list[Box] = []
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+
+def _wrap(text: str, size: float, width: float) -> list[str]:
+    lines, cur = [], ""
+    for ch in text:
+        if text_width(cur + ch, size) > width:
+            lines.append(cur)
+            cur = ""
+        cur += ch
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+# -- fixtures --------------------------------------------------------------------------------
+
+
+def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]) -> None:
+    """The plan: 庭 walls and 門, 堂 with 序, 楹, 階, 棟/楣, the 物, 席, 尊, 洗, 縣, 侯, 乏 …
+    Shapes that labels must keep clear of go into ``c.fixture_boxes``; the fixture labels
+    are returned in ``labels`` for the placer (they go first)."""
+    fx = venue.fixtures
+    s = v.scale
+
+    def box_of(x0: float, y0: float, x1: float, y1: float, pad: float = 0.0) -> Box:
+        a, b = v.px(x0, y1), v.px(x1, y0)
+        return Box(a[0] - pad, a[1] - pad, b[0] + pad, b[1] + pad)
+
+    def shape(svg: str, b: Box, name: str) -> None:
+        c.add(f'<g class="fixture" data-name="{escape(name)}" {_box_attr(b)}>{svg}</g>')
+        c.fixture_boxes.append(b)
+
+    def lab(name: str, x: float, y: float, r: float = 3.0, text: str | None = None) -> None:
+        ax, ay = v.px(x, y)
+        if v.box.overlaps(Box(ax - 1, ay - 1, ax + 1, ay + 1)):
+            labels.append(Label(f"fixture:{name}", [(text or name, FIX_SIZE)], ax, ay, r))
+
+    # the 庭: its walls (lines, not obstacles) and the 門
+    if "庭" in fx and fx["庭"].extent:
+        e = fx["庭"].extent
+        a, b = v.px(e.x0, 0), v.px(e.x1, e.y0)
+        c.add(
+            f'<path class="wall" d="M{_f(a[0])} {_f(a[1])}V{_f(b[1])}H{_f(b[0])}V{_f(a[1])}" '
+            'fill="none" stroke="#888" stroke-width="1"/>'
+        )
+    if "門" in fx and fx["門"].extent and v.contains(0, fx["門"].y):
+        e = fx["門"].extent
+        a, b = v.px(e.x0, e.y0), v.px(e.x1, e.y0)
+        bx = Box(a[0], a[1] - 3, b[0], b[1] + 3)
+        shape(
+            f'<rect x="{_f(a[0])}" y="{_f(a[1] - 3)}" width="{_f(b[0] - a[0])}" height="6" '
+            'fill="#fff" stroke="#555"/>',
+            bx,
+            "門",
+        )
+        lab("門", 0, e.y0, (b[0] - a[0]) / 2)
+    # the 堂
+    if "堂" in fx and fx["堂"].extent:
+        e = fx["堂"].extent
+        a, b = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
+        c.add(
+            f'<rect class="tang" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(b[0] - a[0])}" '
+            f'height="{_f(b[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e" stroke-width="1.5"/>'
+        )
+        # 棟, 楣 (and 北楣, 庪 where drawn): dashed lines across the 堂
+        for n in ("楣", "棟", "北楣"):
+            if n in fx:
+                y = fx[n].y
+                p, q = v.px(e.x0, y), v.px(e.x1, y)
+                c.add(
+                    f'<line class="beam" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
+                    f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#b49c6c" stroke-dasharray="4 3"/>'
+                )
+                if v.name == "hall" and n != "北楣":
+                    lab(n, e.x1 - 1.0, y, 2.0)
+        if v.name == "hall":
+            lab("堂", e.x1 - 2, e.y1 - 3, 2.0)
+    # the 序 (walls)
+    for n in ("東序", "西序"):
+        if n in fx and fx[n].extent:
+            e = fx[n].extent
+            p, q = v.px(e.x0, e.y0), v.px(e.x1, e.y1)
+            c.add(
+                f'<line class="xu" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
+                f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#6b5b3e" stroke-width="3"/>'
+            )
+            if v.name == "hall":
+                lab(n, e.x0, e.y1 - 2, 2.0)
+    # the 室 and 房 of a 庠, where the venue has them
+    for n in ("室", "東房", "西房", "房"):
+        if n in fx and fx[n].extent:
+            e = fx[n].extent
+            a, b = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
+            c.add(
+                f'<rect class="room" data-name="{n}" x="{_f(a[0])}" y="{_f(a[1])}" '
+                f'width="{_f(b[0] - a[0])}" height="{_f(b[1] - a[1])}" fill="#e6dcc4" '
+                'stroke="#6b5b3e"/>'
+            )
+    # 楹
+    for n in ("東楹", "西楹"):
+        if n in fx:
+            x, y = v.px(fx[n].x, fx[n].y)
+            r = max(0.8 * s, 2.5)
+            shape(
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="#6b5b3e"/>',
+                Box(x - r, y - r, x + r, y + r),
+                n,
+            )
+            if v.name == "hall":
+                lab(n, fx[n].x, fx[n].y, r)
+    # 階
+    for n in ("阼階", "西階"):
+        if n in fx and fx[n].extent:
+            e = fx[n].extent
+            b = box_of(e.x0, e.y0, e.x1, e.y1)
+            steps = "".join(
+                f'<line x1="{_f(b.x0)}" x2="{_f(b.x1)}" y1="{_f(b.y0 + k * (b.y1 - b.y0) / 4)}" '
+                f'y2="{_f(b.y0 + k * (b.y1 - b.y0) / 4)}" stroke="#6b5b3e" stroke-width=".6"/>'
+                for k in range(1, 4)
+            )
+            shape(
+                f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
+                f'height="{_f(b.y1 - b.y0)}" fill="#e8dcc0" stroke="#6b5b3e"/>{steps}',
+                b,
+                n,
+            )
+            lab(n, fx[n].x, e.y0, (b.x1 - b.x0) / 2)
+    # the 物 (從畫 and 横畫)
+    for n in ("右物", "左物"):
+        if n in fx and fx[n].extent:
+            f = fx[n]
+            e = f.extent
+            p, q = v.px(f.x, e.y0), v.px(f.x, e.y1)
+            h0, h1 = v.px(e.x0, f.y), v.px(e.x1, f.y)
+            b = Box(h0[0] - 1, q[1] - 1, h1[0] + 1, p[1] + 1)
+            shape(
+                f'<path d="M{_f(p[0])} {_f(p[1])}V{_f(q[1])}M{_f(h0[0])} {_f(h0[1])}'
+                f'H{_f(h1[0])}" stroke="#333" stroke-width="1.2"/>',
+                b,
+                n,
+            )
+            if v.name == "hall":
+                lab(n, f.x, e.y1, 2.0)
+    # 席 and 尊
+    for n, f in fx.items():
+        if f.kind == "mat" and f.extent:
+            e = f.extent
+            b = box_of(e.x0, e.y0, e.x1, e.y1)
+            c.add(
+                f'<rect class="mat" data-name="{escape(n)}" x="{_f(b.x0)}" y="{_f(b.y0)}" '
+                f'width="{_f(b.x1 - b.x0)}" height="{_f(b.y1 - b.y0)}" fill="#efe3b8" '
+                'stroke="#a08850" stroke-width=".6"/>'
+            )
+    # vessels and the rest on the ground, by their points (sizes are presentation, not text,
+    # except the 楅's, 記 xiangshe:348)
+    small = {"尊": 1.5, "洗": 1.5, "水": 1.0, "下篚": 1.0, "上篚": 0.8}
+    for n, half in small.items():
+        if n in fx:
+            f = fx[n]
+            b = box_of(f.x - half, f.y - half * 0.7, f.x + half, f.y + half * 0.7)
+            b = _min_box(b, 4)
+            shape(
+                f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
+                f'height="{_f(b.y1 - b.y0)}" fill="#ddd" stroke="#555" stroke-width=".8"/>',
+                b,
+                n,
+            )
+            if v.name == "hall" or n == "洗":
+                lab(n, f.x, f.y, (b.x1 - b.x0) / 2)
+    if "縣" in fx:
+        f = fx["縣"]
+        x, y = v.px(f.x, f.y)
+        w = max(3 * s, 8)
+        b = Box(x - w / 2, y - 2, x + w / 2, y + 2)
+        shape(
+            f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(w)}" height="4" fill="#777"/>',
+            b,
+            "縣",
+        )
+        lab("縣", f.x, f.y, w / 2)
+    # the 侯, its 植 and 中; the 乏
+    if "侯" in fx and v.contains(0, fx["侯"].y):
+        f = fx["侯"]
+        y = f.y
+        bands = venue.hou.get("bands", [])
+        top = max((b["width"] for b in bands), default=40.0)
+        mid = next((b["width"] for b in bands if b["name"] == "中"), 10.0)
+        a, b2 = v.px(-top / 2, y), v.px(top / 2, y)
+        m0, m1 = v.px(-mid / 2, y), v.px(mid / 2, y)
+        bx = Box(a[0], a[1] - 3, b2[0], a[1] + 3)
+        shape(
+            f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b2[0])}" y2="{_f(b2[1])}" '
+            f'stroke="#a33" stroke-width="4"/><line x1="{_f(m0[0])}" y1="{_f(m0[1])}" '
+            f'x2="{_f(m1[0])}" y2="{_f(m1[1])}" stroke="#fff" stroke-width="2"/>',
+            bx,
+            "侯",
+        )
+        lab("侯", 0, y, (b2[0] - a[0]) / 2)
+        for n in ("右植", "左植"):
+            if n in fx:
+                px, py = v.px(fx[n].x, fx[n].y)
+                shape(
+                    f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2" fill="#555"/>',
+                    Box(px - 2, py - 2, px + 2, py + 2),
+                    n,
+                )
+    if "乏" in fx and v.contains(fx["乏"].x, fx["乏"].y):
+        f = fx["乏"]
+        a, b2 = v.px(f.x - 3, f.y), v.px(f.x + 3, f.y)
+        bx = Box(a[0], a[1] - 2.5, b2[0], a[1] + 2.5)
+        shape(
+            f'<rect x="{_f(a[0])}" y="{_f(a[1] - 2.5)}" width="{_f(b2[0] - a[0])}" height="5" '
+            'fill="#8a6d3b"/>',
+            bx,
+            "乏",
+        )
+        lab("乏", f.x, f.y, (b2[0] - a[0]) / 2)
+
+
+def _min_box(b: Box, m: float) -> Box:
+    """Grow a box to at least ``m`` px each way, about its centre (tiny things stay visible)."""
+    cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
+    w, h = max(b.x1 - b.x0, m), max(b.y1 - b.y0, m)
+    return Box(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+# -- movable things: 楅 and its arrows, 中 and 筭, 豐 and 觶, 旌, bows … ----------------------
+
+
+def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]) -> None:
+    o = frame.objects
+    s = v.scale
+    fx = venue.fixtures
+    # the places of the 楅, 中 and 豐 as faint outlines, so the plan shows where they go
+    for n in ("楅", "中", "豐"):
+        if n in fx and v.contains(fx[n].x, fx[n].y):
+            x, y = v.px(fx[n].x, fx[n].y)
+            c.add(
+                f'<circle class="place-of" data-name="{n}" cx="{_f(x)}" cy="{_f(y)}" r="3" '
+                'fill="none" stroke="#bbb" stroke-dasharray="2 2"/>'
+            )
+    grouped: dict[tuple[float, float], list[str]] = {}
+    for p in o.placed:
+        if not v.contains(p.x, p.y):
+            continue
+        name = p.name.split(":")[0]
+        if name == "楅":
+            L = float(venue.objects.get("楅", {}).get("length", 3.0))
+            a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
+            bx = _min_box(Box(a[0], a[1] - 1.5, b[0], a[1] + 1.5), 5)
+            arrows = ""
+            n = o.arrows_bi if (p.x, p.y) == (fx["楅"].x, fx["楅"].y) else 0
+            for k in range(n):
+                # 北括: laid north–south across the 楅; in fours once 乘 (四四數分之)
+                gx = k // 4 if o.bi_counted else 0
+                t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
+                ax = bx.x0 + 1 + t * (bx.x1 - bx.x0 - 2)
+                arrows += (
+                    f'<line x1="{_f(ax)}" y1="{_f(a[1] - 1.5 * s)}" x2="{_f(ax)}" '
+                    f'y2="{_f(a[1] + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
+                )
+            shape_svg = (
+                f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
+                f'height="{_f(bx.y1 - bx.y0)}" fill="#7a5230"/>'
+            )
+            c.add(
+                f'<g class="fixture thing bi" data-name="楅" data-arrows="{n}" '
+                f"{_box_attr(bx)}>{shape_svg}{arrows}</g>"
+            )
+            c.fixture_boxes.append(bx)
+            txt = "楅" + (f" 矢{n}" if n else "") + ("（乘）" if n and o.bi_counted else "")
+            ax_, ay_ = v.px(p.x, p.y)
+            labels.append(Label("fixture:楅", [(txt, FIX_SIZE)], ax_, ay_, (bx.x1 - bx.x0) / 2))
+        elif name == "中":
+            x, y = v.px(p.x, p.y)
+            w, h = max(2.0 * s, 7), max(1.0 * s, 4)
+            bx = Box(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            c.add(
+                f'<g class="fixture thing zhong" data-name="中" data-suan="{o.suan_zhong}" '
+                f'{_box_attr(bx)}><ellipse cx="{_f(x)}" cy="{_f(y)}" rx="{_f(w / 2)}" '
+                f'ry="{_f(h / 2)}" fill="#a0522d"/></g>'
+            )
+            c.fixture_boxes.append(bx)
+            form = venue.objects.get("中", {}).get("form", "中")
+            txt = f"{form} 筭{o.suan_zhong}" if o.suan_zhong else form
+            labels.append(Label("fixture:中", [(txt, FIX_SIZE)], x, y, w / 2))
+        elif name in ("豐", "觶", "旌", "扑"):
+            grouped.setdefault((p.x, p.y), []).append(name)
+        else:  # bows and the rest set down: named together at each place
+            grouped.setdefault((p.x, p.y), []).append(name)
+    for (x, y), names in grouped.items():
+        px, py = v.px(x, y)
+        if "旌" in names:
+            # the 旌 leant (倚) at the 侯中: a pole and its flag
+            c.add(
+                f'<g class="thing jing" data-name="旌"><line x1="{_f(px)}" y1="{_f(py)}" '
+                f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
+                f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
+            )
+        bx = Box(px - 3, py - 3, px + 3, py + 3)
+        c.add(
+            f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
+            f'{_box_attr(bx)}><rect x="{_f(px - 3)}" y="{_f(py - 3)}" width="6" height="6" '
+            'fill="#fff" stroke="#7a5230"/></g>'
+        )
+        c.fixture_boxes.append(bx)
+        counts: dict[str, int] = {}
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+        txt = "·".join(f"{n}{k}" if k > 1 else n for n, k in counts.items())
+        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [(txt, FIX_SIZE)], px, py, 3))
+    # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
+    # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
+    if "中" in fx and v.contains(fx["中"].x, fx["中"].y):
+        zx, zy = fx["中"].x, fx["中"].y
+        rod = float(venue.objects.get("算", {}).get("length", 1.4))
+        for side, n, counted, dy in (
+            ("右", o.suan_right, o.counted_right, -2.2),
+            ("左", o.suan_left, o.counted_left, 2.2),
+        ):
+            if not n:
+                continue
+            x0, y0 = v.px(zx - 4.5, zy + dy)
+            rods = ""
+            for k in range(n):
+                col = "#1e8449" if k < counted else "#333"
+                xx = x0 + (k // 2) * max(0.9 * s, 4) + (k % 2) * max(0.3 * s, 1.5)
+                rods += (
+                    f'<line x1="{_f(xx)}" y1="{_f(y0 - rod * s / 2)}" x2="{_f(xx)}" '
+                    f'y2="{_f(y0 + rod * s / 2)}" stroke="{col}" stroke-width="1"/>'
+                )
+            w = (n // 2 + 1) * max(0.9 * s, 4)
+            bx = Box(x0 - 1, y0 - rod * s / 2 - 1, x0 + w, y0 + rod * s / 2 + 1)
+            c.add(
+                f'<g class="fixture thing suan" data-side="{side}" data-count="{n}" '
+                f"{_box_attr(bx)}>{rods}</g>"
+            )
+            c.fixture_boxes.append(bx)
+            labels.append(
+                Label(
+                    f"fixture:筭{side}",
+                    [(f"{side}筭{n}", FIX_SIZE)],
+                    (bx.x0 + bx.x1) / 2,
+                    (bx.y0 + bx.y1) / 2,
+                    (bx.x1 - bx.x0) / 2,
+                )
+            )
+    # arrows at the 侯: in it (hits) across the 侯中, the rest fallen short before it
+    if "侯" in fx and v.contains(0, fx["侯"].y) and o.arrows_hou:
+        hy = fx["侯"].y
+        marks = ""
+        miss = o.arrows_hou - o.hits_hou
+        for k in range(o.hits_hou):
+            x, y = v.px(-4 + 8 * ((k * 0.618) % 1), hy)
+            marks += f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.6" fill="#000"/>'
+        for k in range(miss):
+            x, y = v.px(-18 + 36 * ((k * 0.618 + 0.3) % 1), hy + 3 + 4 * ((k * 0.382) % 1))
+            marks += (
+                f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y - 4)}" '
+                'stroke="#555" stroke-width=".8"/>'
+            )
+        c.add(
+            f'<g class="thing arrows-hou" data-arrows="{o.arrows_hou}" '
+            f'data-hits="{o.hits_hou}">{marks}</g>'
+        )
+        x, y = v.px(0, hy + 6)
+        labels.append(
+            Label("fixture:侯矢", [(f"矢{o.arrows_hou}（獲{o.hits_hou}）", FIX_SIZE)], x, y, 2)
+        )
+
+
+# -- people ----------------------------------------------------------------------------------
+
+
+def _spread(frame: Frame, v: View, r: float) -> dict[str, tuple[float, float]]:
+    """Where each figure is drawn (px). People at one point in the log are drawn side by
+    side, in a row across their facing, the first (cast order) on their point and at the
+    head of the row the text names in the step's note (北上 …), else with the row going
+    away from his left hand."""
+    people = frame.people
+    groups: dict[tuple[float, float], list[Person]] = {}
+    for p in people.values():
+        groups.setdefault((round(p.x, 1), round(p.y, 1)), []).append(p)
+    out: dict[str, tuple[float, float]] = {}
+    gap = max(2.6 * r, 2.4 * v.scale)
+    for (x, y), ps in groups.items():
+        cx, cy = v.px(x, y)
+        if len(ps) == 1:
+            out[ps[0].actor] = (cx, cy)
+            continue
+        f = FACING.get(ps[0].facing or "S", (0.0, -1.0))
+        # the left hand of the facing, on screen (y down)
+        lx, ly = -f[1], -f[0]
+        head = (lx, ly)
+        row = ps[0].row
+        if row:
+            d = {"北上": (0, -1), "南上": (0, 1), "東上": (1, 0), "西上": (-1, 0)}[row]
+            # head of the row towards that quarter, when it lies across the facing
+            if abs(d[0] * lx + d[1] * ly) > 0.5:
+                sgn = 1 if (d[0] * lx + d[1] * ly) > 0 else -1
+                head = (lx * sgn, ly * sgn)
+        # the head of the row stands on the point (the engine puts a row at its head's
+        # place); the others follow away from the head
+        for k, p in enumerate(ps):
+            out[p.actor] = (cx - head[0] * k * gap, cy - head[1] * k * gap)
+    return out
+
+
+def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) -> str:
+    """A person: a disc, his facing, 袒 and 決遂, and what he holds."""
+    fx, fy = FACING.get(p.facing or "", (0.0, 0.0))
+    sx, sy = fx, -fy  # on screen
+    lx, ly = sy, -sx  # his left hand, on screen: rotate the facing a quarter anticlockwise
+    if not p.facing:
+        lx, ly = -1.0, 0.0
+    rx, ry = -lx, -ly
+    parts = []
+    if actor:
+        parts.append(
+            f'<circle class="halo" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 1.9)}" '
+            f'fill="{_ACTOR}" fill-opacity=".18" stroke="{_ACTOR}" stroke-width="1.5"/>'
+        )
+    fill = "#fff" if p.inferred else "#f7f7f7"
+    stroke = _ACTOR if actor else "#222"
+    parts.append(
+        f'<circle class="body" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{1.8 if actor else 1.1}"/>'
+    )
+    if "袒" in p.dress:  # the left arm bared: the left half shaded
+        a = (x + sx * r, y + sy * r)
+        b = (x - sx * r, y - sy * r)
+        parts.append(
+            f'<path class="tan" d="M{_f(a[0])} {_f(a[1])}A{_f(r)} {_f(r)} 0 0 0 '
+            f'{_f(b[0])} {_f(b[1])}Z" fill="{_DRESS_COLOUR}"/>'
+            if p.facing
+            else f'<circle class="tan" cx="{_f(x + lx * r * 0.5)}" cy="{_f(y)}" '
+            f'r="{_f(r * 0.5)}" fill="{_DRESS_COLOUR}"/>'
+        )
+    if "決遂" in p.dress:  # a ring at the right hand (決 on the thumb)
+        jx, jy = x + rx * r * 1.25 + sx * r * 0.35, y + ry * r * 1.25 + sy * r * 0.35
+        parts.append(
+            f'<circle class="jue" cx="{_f(jx)}" cy="{_f(jy)}" r="{_f(max(r * 0.28, 1.6))}" '
+            'fill="none" stroke="#1a5276" stroke-width="1.2"/>'
+        )
+    if p.facing:
+        tx, ty = x + sx * r * 1.9, y + sy * r * 1.9
+        parts.append(
+            f'<line class="facing" data-facing="{p.facing}" x1="{_f(x)}" y1="{_f(y)}" '
+            f'x2="{_f(tx)}" y2="{_f(ty)}" stroke="{stroke}" stroke-width="1.6"/>'
+        )
+        hx, hy = tx - sx * r * 0.6, ty - sy * r * 0.6
+        parts.append(
+            f'<path class="facing-head" d="M{_f(tx)} {_f(ty)}L{_f(hx + lx * r * 0.35)} '
+            f'{_f(hy + ly * r * 0.35)}L{_f(hx - lx * r * 0.35)} {_f(hy - ly * r * 0.35)}Z" '
+            f'fill="{stroke}"/>'
+        )
+    holds = " ".join(p.holds)
+    # the bow in the left hand: strung (張弓) a bent bow with its string; unstrung (弛弓) a
+    # shallow reversed curve without one
+    bx, by = x + lx * r * 1.45, y + ly * r * 1.45
+    ux, uy = sx * r * 0.95, sy * r * 0.95
+    if "張弓" in holds:
+        parts.append(
+            f'<path class="bow zhang" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx + lx * r * 0.8)} '
+            f'{_f(by + ly * r * 0.8)} {_f(bx + ux)} {_f(by + uy)}Z" fill="none" '
+            'stroke="#7d3c98" stroke-width="1.2"/>'
+        )
+    elif "弛弓" in holds:
+        parts.append(
+            f'<path class="bow chi" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx - lx * r * 0.3)} '
+            f'{_f(by - ly * r * 0.3)} {_f(bx + ux)} {_f(by + uy)}" fill="none" '
+            'stroke="#7d3c98" stroke-width="1.2" stroke-dasharray="2 1"/>'
+        )
+    if "扑" in holds:  # 扑 at the belt (搢扑) or in hand
+        k = 0.0 if "搢扑" in holds else 1.0
+        px0, py0 = x + rx * r * (0.6 + k * 0.6), y + ry * r * (0.6 + k * 0.6)
+        parts.append(
+            f'<line class="pu" x1="{_f(px0 - sx * r * 0.9)}" y1="{_f(py0 - sy * r * 0.9)}" '
+            f'x2="{_f(px0 + sx * r * 0.9)}" y2="{_f(py0 + sy * r * 0.9)}" stroke="#6e2c00" '
+            'stroke-width="2"/>'
+        )
+    if "旌" in holds:  # the flag: up when raised (獲), its pole leaning when lowered (偃)
+        gx, gy = x + rx * r * 1.2, y + ry * r * 1.2
+        if raised:
+            parts.append(
+                f'<g class="jing raised"><line x1="{_f(gx)}" y1="{_f(gy)}" x2="{_f(gx)}" '
+                f'y2="{_f(gy - r * 3.2)}" stroke="#333" stroke-width="1.2"/><path d="M{_f(gx)} '
+                f'{_f(gy - r * 3.2)}l{_f(r * 1.2)} {_f(r * 0.4)}l{_f(-r * 1.2)} {_f(r * 0.4)}z" '
+                f'fill="#c0392b"/></g>'
+            )
+        else:
+            parts.append(
+                f'<g class="jing"><line x1="{_f(gx)}" y1="{_f(gy)}" x2="{_f(gx + sx * r * 2.2)}" '
+                f'y2="{_f(gy + sy * r * 2.2)}" stroke="#333" stroke-width="1.2"/></g>'
+            )
+    for h in p.holds:
+        if h.startswith(("觶", "爵")):
+            full = "實" in h
+            cx, cy = x + rx * r * 0.9 + sx * r * 1.1, y + ry * r * 0.9 + sy * r * 1.1
+            parts.append(
+                f'<circle class="zhi {"full" if full else "empty"}" data-name="{h}" '
+                f'cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(max(r * 0.35, 2))}" '
+                f'fill="{"#b7950b" if full else "#fff"}" stroke="#7d6608"/>'
+            )
+    return "".join(parts)
+
+
+def _holds_text(p: Person) -> str:
+    """What he holds, shortly, in the text's words (搢矢三 → 搢三)."""
+    out = []
+    for h in p.holds:
+        out.append(h.replace("搢矢", "搢").replace("挾矢", "挾"))
+    return "·".join(out)
+
+
+# -- the whole -------------------------------------------------------------------------------
+
+
+def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
+    s = frame.step
+    title = scene.get("title") or scene.get("rite", "")
+    rnd = {0: "", 1: "第一番射", 2: "第二番射", 3: "第三番射"}.get(frame.round, "")
+    head = f"{title} {rnd} 疏§{frame.section}  {frame.cite}  #{frame.seq}".replace("  ", " ")
+    act = f"{frame.actor} {frame.verb}" + (f"（{frame.to}）" if frame.to else "")
+    out = [
+        f'<text class="cite" x="{MARGIN}" y="20" font-size="14">{escape(head)}</text>',
+        f'<text class="act" x="{width - MARGIN}" y="20" font-size="14" text-anchor="end" '
+        f'fill="{_ACTOR}">{escape(act)}</text>',
+    ]
+    y = 40.0
+    for line in _wrap(s.get("jing") or "", 15, width - 2 * MARGIN)[:2]:
+        out.append(
+            f'<text class="jing" x="{MARGIN}" y="{_f(y)}" font-size="15">{escape(line)}</text>'
+        )
+        y += 18
+    if frame.says:
+        out.append(
+            f'<text class="says" x="{MARGIN}" y="{_f(y + 2)}" font-size="15" '
+            f'font-weight="bold" fill="{_ACTOR}">{escape(frame.actor or "")}曰'
+            f"「{escape(frame.says)}」</text>"
+        )
+    o = frame.objects
+    bits = []
+    if o.arrows_hou:
+        bits.append(f"侯 矢{o.arrows_hou}（獲{o.hits_hou}）")
+    if o.arrows_bi:
+        bits.append(f"楅 矢{o.arrows_bi}" + ("（乘）" if o.bi_counted else ""))
+    if o.suan_zhong or o.suan_right or o.suan_left:
+        bits.append(f"中 筭{o.suan_zhong}  右獲{o.suan_right} 左獲{o.suan_left}")
+    if frame.tally and frame.tally.get("round") == frame.round:
+        t = frame.tally
+        bits.append(f"數獲 右{t['right']} 左{t['left']}：{t['announcement']}")
+    if bits:
+        out.append(
+            f'<text class="state" x="{width - MARGIN}" y="{_f(HEAD - 6)}" font-size="11" '
+            f'text-anchor="end" fill="#555">{escape("  ".join(bits))}</text>'
+        )
+    return "".join(out)
+
+
+def _scale_bar(v: View, venue: Venue, y: float) -> str:
+    """A bar in 尺 and one in metres (the venue's 尺→m)."""
+    m_per = venue.metre_per_chi.value
+    chi = 10 if v.name == "hall" else 50
+    metres = 2 if v.name == "hall" else 10
+    x0 = v.ox + 4
+    w_chi = chi * v.scale
+    w_m = metres / m_per * v.scale
+    return (
+        f'<g class="scale-bar" data-scale="{v.scale:.6f}">'
+        f'<rect class="bar-chi" data-chi="{chi}" data-px="{_f(w_chi)}" x="{_f(x0)}" '
+        f'y="{_f(y)}" width="{_f(w_chi)}" height="4" fill="#333"/>'
+        f'<text x="{_f(x0 + w_chi + 4)}" y="{_f(y + 5)}" font-size="10">{chi} 尺</text>'
+        f'<rect class="bar-m" data-m="{metres}" data-px="{_f(w_m)}" x="{_f(x0)}" '
+        f'y="{_f(y + 9)}" width="{_f(w_m)}" height="4" fill="#777"/>'
+        f'<text x="{_f(x0 + w_m + 4)}" y="{_f(y + 14)}" font-size="10">{metres} m'
+        f"（1 尺 = {m_per} m）</text></g>"
+    )
+
+
+def _inset(frame: Frame, venue: Venue, x: float, y: float, w: float, h: float) -> str:
+    """The whole range, small, with everyone as a dot and the hall view's frame."""
+    x0, y0, x1, y1 = VIEWS["range"]
+    s = min(w / (x1 - x0), h / (y1 - y0))
+    ox = x + (w - (x1 - x0) * s) / 2
+    v = View("inset", x0, y0, x1, y1, s, ox, y)
+    fx = venue.fixtures
+    out = [f'<g class="inset" data-scale="{_f(s)}">']
+    b = v.box
+    out.append(
+        f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
+        f'height="{_f(b.y1 - b.y0)}" fill="#fbfbf7" stroke="#888"/>'
+    )
+    if "堂" in fx and fx["堂"].extent:
+        e = fx["堂"].extent
+        a, c = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
+        out.append(
+            f'<rect x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(c[0] - a[0])}" '
+            f'height="{_f(c[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e"/>'
+        )
+    for n, col in (("侯", "#a33"), ("乏", "#8a6d3b")):
+        if n in fx:
+            px, py = v.px(fx[n].x, fx[n].y)
+            half = 20 * s if n == "侯" else 3 * s
+            out.append(
+                f'<line x1="{_f(px - half)}" y1="{_f(py)}" x2="{_f(px + half)}" y2="{_f(py)}" '
+                f'stroke="{col}" stroke-width="2"/><text x="{_f(px + half + 2)}" '
+                f'y="{_f(py + 3)}" font-size="9">{n}</text>'
+            )
+    hb = _layout("hall", 900)
+    a, c = v.px(hb.x0, hb.y1), v.px(hb.x1, hb.y0)
+    out.append(
+        f'<rect class="inset-view" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(c[0] - a[0])}" '
+        f'height="{_f(c[1] - a[1])}" fill="none" stroke="{_PATH}" stroke-dasharray="3 2"/>'
+    )
+    for p in frame.people.values():
+        px, py = v.px(p.x, p.y)
+        col = _ACTOR if p.actor == frame.actor else "#333"
+        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
+    if frame.objects.arrows_hou and "侯" in fx:
+        px, py = v.px(fx["侯"].x, fx["侯"].y)
+        out.append(
+            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" text-anchor="middle">'
+            f"矢{frame.objects.arrows_hou}</text>"
+        )
+    out.append(
+        f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">'
+        "全侯道（300 尺）</text>"
+    )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _layout_all(
+    frame: Frame, scene: dict[str, Any], highlight: str | None, width: int, view: str
+) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
+    venue = _venue(scene.get("venue") or "xie")
+    name = choose_view(frame, view)
+    v = _layout(name, width)
+    c = _Canvas()
+    fixture_labels: list[Label] = []
+    _fixtures(c, v, venue, frame, fixture_labels)
+    _things(c, v, venue, frame, fixture_labels)
+    r = max(1.0 * v.scale, 5.0)
+    where = _spread(frame, v, r)
+    actor = highlight if highlight is not None else frame.actor
+    # people's labels: the actor first, then those nearest him, so the focus reads best
+    ax, ay = where.get(actor or "", (v.box.x0, v.box.y0))
+    order = sorted(
+        (p for p in frame.people.values() if v.contains(p.x, p.y) or p.actor in where),
+        key=lambda p: (p.actor != actor, math.dist(where[p.actor], (ax, ay))),
+    )
+    plabels = []
+    for p in order:
+        if not v.contains(p.x, p.y):
+            continue
+        x, y = where[p.actor]
+        lines = [(p.label, NAME_SIZE)]
+        ht = _holds_text(p)
+        if ht:
+            lines.append((ht, HOLD_SIZE))
+        plabels.append(Label(f"person:{p.actor}", lines, x, y, r * 2.0))
+    # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
+    figure_boxes = [
+        Box(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+        for a, (x, y) in where.items()
+        if v.contains(frame.people[a].x, frame.people[a].y)
+    ]
+    b = v.box
+    bounds = Box(MARGIN / 2, b.y0, width - MARGIN / 2, b.y1)
+    if v.name == "hall":
+        bounds = Box(MARGIN / 2, b.y0, b.x1 + 4, b.y1)
+    bottom = b.y1 + 8
+    overflow = Box(MARGIN, bottom + 30, width - MARGIN, bottom + 10_000)
+    labels = place_labels(
+        fixture_labels + plabels,
+        c.fixture_boxes + figure_boxes,
+        bounds,
+        overflow=overflow,
+    )
+    return v, venue, c, labels, where, r, actor or ""
+
+
+def label_boxes(
+    frame: Frame, scene: dict[str, Any], *, width: int = 900, view: str = "auto"
+) -> tuple[list[Label], list[Box]]:
+    """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
+    draws them (for tests and for the viewer's hit-testing)."""
+    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view)
+    return labels, list(c.fixture_boxes)
+
+
+def render_svg(
+    frame: Frame,
+    scene: dict[str, Any],
+    *,
+    highlight: str | None = None,
+    width: int = 900,
+    view: str = "auto",
+) -> str:
+    """The diagram of one step as a standalone SVG document (a string).
+
+    ``scene`` is the event log's scene line; ``highlight`` the person to highlight (the
+    step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
+    step's actor and his path; "hall" comes with an inset of the whole range).
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.frames import build_frames
+    >>> r = run("xiangshe", seed=1)
+    >>> svg = render_svg(build_frames(r.events)[0], r.events[0], view="range")
+    >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
+    (True, True)
+    """
+    v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view)
+    b = v.box
+    ov = [lab.box.y1 for lab in labels if lab.box is not None]
+    height = max(b.y1 + 40, *ov, 0) + MARGIN
+    title = f"{scene.get('title', '')} {frame.cite} #{frame.seq} {frame.actor}{frame.verb}" + (
+        f"「{frame.says}」" if frame.says else ""
+    )
+    out = [
+        f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
+        f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
+        f'data-seq="{frame.seq}" data-view="{v.name}" data-scale="{v.scale:.6f}" '
+        f'data-origin="{_f(v.ox)} {_f(v.oy)} {_f(v.x0)} {_f(v.y1)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
+        _header(frame, scene, width),
+        f'<g class="plan" data-view="{v.name}">',
+        f'<rect class="view" x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
+        f'height="{_f(b.y1 - b.y0)}" fill="#fcfcf9" stroke="#ccc"/>',
+        f'<clipPath id="plan-clip"><rect x="{_f(b.x0)}" y="{_f(b.y0)}" '
+        f'width="{_f(b.x1 - b.x0)}" height="{_f(b.y1 - b.y0)}"/></clipPath>',
+        '<g clip-path="url(#plan-clip)">',
+        *c.parts,
+        "</g>",
+    ]
+    # north arrow (北 up, as the 儀禮圖 draw it)
+    nx, ny = b.x1 - 14, b.y0 + 8
+    out.append(
+        f'<g class="north"><path d="M{_f(nx)} {_f(ny)}l5 14h-10z" fill="#333"/>'
+        f'<text x="{_f(nx)}" y="{_f(ny + 26)}" font-size="10" text-anchor="middle">北</text></g>'
+    )
+    # paths: the actor's walk in this act, bold; others who moved in this group of acts
+    # (the same passage, e.g. each of the 三耦 進), faint
+    people = frame.people
+    group_from = frame.group_from
+    for p in people.values():
+        if not p.path or p.moved_at < group_from:
+            continue
+        pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in (v.px(*pt) for pt in p.path))
+        me = p.actor == actor and p.moved_at == frame.seq
+        out.append(
+            f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(p.actor)}"'
+            f' points="{pts}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
+            f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
+            f' marker-end="url(#arrowhead)"/>'
+        )
+    out.insert(
+        3,
+        '<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
+        f'markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
+        f'fill="{_PATH}"/></marker></defs>',
+    )
+    # figures
+    raised = frame.objects.jing_raised
+    for p in people.values():
+        if not v.contains(p.x, p.y):
+            continue
+        x, y = where[p.actor]
+        is_actor = p.actor == actor
+        cls = "person actor" if is_actor else "person"
+        true_x, true_y = v.px(p.x, p.y)
+        out.append(
+            f'<g class="{cls}" data-actor="{escape(p.actor)}" data-role="{escape(p.role)}" '
+            f'data-facing="{p.facing or ""}" data-dress="{escape(" ".join(p.dress))}" '
+            f'data-holds="{escape(" ".join(p.holds))}" data-x="{_f(p.x)}" data-y="{_f(p.y)}" '
+            f'data-cx="{_f(x)}" data-cy="{_f(y)}"'
+            + (f' data-name="{escape(p.name)}"' if p.name else "")
+            + ">"
+        )
+        if abs(x - true_x) > 0.5 or abs(y - true_y) > 0.5:
+            out.append(
+                f'<line class="spread" x1="{_f(true_x)}" y1="{_f(true_y)}" x2="{_f(x)}" '
+                f'y2="{_f(y)}" stroke="#aaa" stroke-width=".6"/>'
+            )
+        out.append(_figure(p, x, y, r, is_actor, raised and p.actor == "獲者"))
+        out.append("</g>")
+    # the words spoken, in a bubble by the speaker
+    # labels (fixtures' and people's), with leader lines where displaced
+    for lab in labels:
+        assert lab.box is not None
+        bx = lab.box
+        kind = lab.key.split(":", 1)[0]
+        is_actor = lab.key == f"person:{actor}"
+        parts = [f'<g class="label {kind}-label" data-for="{escape(lab.key)}" {_box_attr(bx)}>']
+        if lab.leader:
+            cx = min(max(lab.ax, bx.x0), bx.x1)
+            cy = min(max(lab.ay, bx.y0), bx.y1)
+            parts.append(
+                f'<line class="leader" x1="{_f(lab.ax)}" y1="{_f(lab.ay)}" x2="{_f(cx)}" '
+                f'y2="{_f(cy)}" stroke="#999" stroke-width=".6"/>'
+            )
+        if kind == "person":
+            parts.append(
+                f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
+                f'height="{_f(bx.y1 - bx.y0)}" fill="#fff" fill-opacity=".85" '
+                f'stroke="{_ACTOR if is_actor else "none"}" stroke-width=".8"/>'
+            )
+        ty = bx.y0 + 1
+        for text, size in lab.lines:
+            ty += size * LINE_HEIGHT
+            colour = _ACTOR if is_actor else ("#222" if kind == "person" else "#6b5b3e")
+            weight = ' font-weight="bold"' if is_actor and size == NAME_SIZE else ""
+            parts.append(
+                f'<text x="{_f(bx.x0 + 2)}" y="{_f(ty - size * 0.3)}" font-size="{_f(size)}" '
+                f'fill="{colour}"{weight}>{escape(text)}</text>'
+            )
+        parts.append("</g>")
+        out.append("".join(parts))
+    out.append("</g>")
+    out.append(_scale_bar(v, venue, b.y1 + 6))
+    if v.name == "hall":
+        out.append(_inset(frame, venue, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
+    out.append("</svg>")
+    return "\n".join(out)

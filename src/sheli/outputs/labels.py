@@ -1,0 +1,191 @@
+"""Label boxes and their placement, shared by the renderer and the tests.
+
+A label's box is estimated, not measured (no font engine): a CJK glyph (and any full-width
+character) is 1 em wide, any other character 0.6 em; a line is 1.25 em high. The renderer
+draws with these sizes and the tests check overlaps with the same estimate, so what the tests
+pass is what is drawn (a real font may draw a Latin run a little narrower, never wider).
+
+Placement is greedy: labels are placed in priority order, each at the first free candidate
+around its anchor (8 positions next to it, then rings further out with a leader line), free
+meaning inside the bounds and clear of every obstacle and every label already placed. If no
+ring is free, the label goes to an overflow column outside the plan, with a leader line.
+
+>>> b = Box(0, 0, 10, 10)
+>>> b.overlaps(Box(5, 5, 20, 20)), b.overlaps(Box(10, 0, 20, 10))
+(True, False)
+>>> text_width("司射", 12), text_width("筭16", 10)
+(24.0, 22.0)
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = ["LINE_HEIGHT", "Box", "Label", "place_labels", "text_width"]
+
+#: Line height in em.
+LINE_HEIGHT = 1.25
+
+
+def _em(ch: str) -> float:
+    """Width of one character in em: 1 for wide and full-width (CJK), else 0.6."""
+    return 1.0 if unicodedata.east_asian_width(ch) in ("W", "F", "A") else 0.6
+
+
+def text_width(text: str, size: float) -> float:
+    """Estimated width in px of ``text`` at font size ``size`` (CJK glyph = 1 em)."""
+    return round(sum(_em(c) for c in text) * size, 3)
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned box in px, screen coordinates (y down)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlaps(self, other: Box, gap: float = 0.0) -> bool:
+        """True if the interiors overlap (boxes that only touch do not)."""
+        return (
+            self.x0 < other.x1 + gap
+            and other.x0 < self.x1 + gap
+            and self.y0 < other.y1 + gap
+            and other.y0 < self.y1 + gap
+        )
+
+    def inside(self, other: Box) -> bool:
+        return (
+            self.x0 >= other.x0
+            and self.y0 >= other.y0
+            and self.x1 <= other.x1
+            and self.y1 <= other.y1
+        )
+
+
+@dataclass(slots=True)
+class Label:
+    """A label to place: its lines with their font sizes, the anchor point (px) and the
+    radius of the thing it names (the first ring of candidates starts just outside it).
+
+    After placement ``box`` is set, and ``leader`` is True where the label stands away from
+    its anchor and needs a leader line."""
+
+    key: str
+    lines: list[tuple[str, float]]
+    ax: float
+    ay: float
+    r: float = 4.0
+    box: Box | None = None
+    leader: bool = False
+
+    @property
+    def size(self) -> tuple[float, float]:
+        w = max((text_width(t, s) for t, s in self.lines), default=0.0)
+        h = sum(s * LINE_HEIGHT for _, s in self.lines)
+        return w + 4.0, h + 2.0  # 2 px of padding each side horizontally, 1 vertically
+
+
+class _Grid:
+    """Boxes bucketed on a coarse grid, so that a collision test looks at few boxes."""
+
+    def __init__(self, cell: float = 40.0) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
+        c = self.cell
+        return [
+            (i, j)
+            for i in range(math.floor(b.x0 / c), math.floor(b.x1 / c) + 1)
+            for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1)
+        ]
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def hits(self, b: Box, gap: float) -> bool:
+        for k in self._keys(b):
+            for o in self.cells.get(k, ()):
+                if b.overlaps(o, gap):
+                    return True
+        return False
+
+
+# Directions of the first candidates: right, left, above, below, then the corners.
+_NEAR = [(1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)]
+
+
+def _at(lab: Label, dx: float, dy: float, dist: float) -> Box:
+    """The box of ``lab`` put on the side (dx, dy) of its anchor, ``dist`` px away."""
+    w, h = lab.size
+    cx, cy = lab.ax + dx * dist, lab.ay + dy * dist
+    # anchor the box by its near edge so that it does not cover the thing it names
+    x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+    y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+    return Box(x0, y0, x0 + w, y0 + h)
+
+
+def place_labels(
+    labels: list[Label],
+    obstacles: list[Box],
+    bounds: Box,
+    *,
+    overflow: Box | None = None,
+    gap: float = 1.0,
+    rings: int = 14,
+    ring_step: float = 12.0,
+) -> list[Label]:
+    """Place ``labels`` in order, each clear of ``obstacles`` and of those placed before.
+
+    ``bounds`` is where labels may go; ``overflow`` (if given) a column where labels that
+    find no room are stacked, one under another. Returns the labels with ``box`` set.
+
+    >>> a = Label("a", [("甲", 10)], 50, 50)
+    >>> b = Label("b", [("乙", 10)], 50, 50)
+    >>> out = place_labels([a, b], [], Box(0, 0, 100, 100))
+    >>> out[0].box.overlaps(out[1].box)
+    False
+    """
+    grid = _Grid()
+    for o in obstacles:
+        grid.add(o)
+    ov_y = overflow.y0 if overflow else 0.0
+    for lab in labels:
+        chosen: Box | None = None
+        leader = False
+        for ring in range(rings + 1):
+            dist = lab.r + 2.0 + ring * ring_step
+            dirs = _NEAR if ring == 0 else _ring_dirs(ring)
+            for dx, dy in dirs:
+                b = _at(lab, dx, dy, dist)
+                if b.inside(bounds) and not grid.hits(b, gap):
+                    chosen, leader = b, ring > 0
+                    break
+            if chosen:
+                break
+        if chosen is None and overflow is not None:
+            w, h = lab.size
+            while True:
+                b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
+                ov_y += h + gap + 1
+                if not grid.hits(b, gap):
+                    break
+            chosen, leader = b, True
+        if chosen is None:  # no overflow column: the last resort is the anchor itself
+            chosen = _at(lab, 1, 0, lab.r + 2.0)
+        lab.box, lab.leader = chosen, leader
+        grid.add(chosen)
+    return labels
+
+
+def _ring_dirs(ring: int) -> list[tuple[float, float]]:
+    """Unit directions around a ring: more of them further out, right and left first."""
+    n = 8 + 4 * min(ring, 6)
+    out = [(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n)) for k in range(n)]
+    # snap near-zero components so that boxes centre on the axis
+    return [(0.0 if abs(x) < 1e-9 else x, 0.0 if abs(y) < 1e-9 else y) for x, y in out]

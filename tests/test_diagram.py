@@ -1,0 +1,167 @@
+"""render_svg: the SVG parses, draws everyone present, highlights the actor, points the
+facings the right way, keeps labels apart, and its scale bar is to scale."""
+
+from __future__ import annotations
+
+import doctest
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from sheli.engine import run
+from sheli.outputs import diagram as diagram_mod
+from sheli.outputs import labels as labels_mod
+from sheli.outputs.diagram import FACING, label_boxes, render_svg
+from sheli.outputs.frames import build_frames
+from sheli.place import load_venue
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    r = run("xiangshe", seed=1)
+    return r.events[0], build_frames(r.events)
+
+
+def _svg(frame, scene, **kw) -> ET.Element:
+    root = ET.fromstring(render_svg(frame, scene, **kw))
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    return root
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(diagram_mod).failed == 0
+    assert doctest.testmod(labels_mod).failed == 0
+
+
+@pytest.mark.parametrize("view", ["auto", "hall", "range"])
+def test_everyone_present_has_a_figure(default_run, view: str) -> None:
+    scene, fr = default_run
+    for f in fr[::250]:
+        root = _svg(f, scene, view=view)
+        assert root.find("s:title", NS) is not None and root.find("s:title", NS).text
+        drawn = {
+            g.get("data-actor")
+            for g in root.iter(f"{{{NS['s']}}}g")
+            if "person" in (g.get("class") or "").split()
+        }
+        vname = root.get("data-view")
+        x0, y0, x1, y1 = diagram_mod.VIEWS[vname]
+        present = {a for a, p in f.people.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1}
+        assert drawn == present
+
+
+def test_the_actor_is_highlighted(default_run) -> None:
+    scene, fr = default_run
+    for f in fr[5::301]:
+        root = _svg(f, scene)
+        actors = [
+            g.get("data-actor")
+            for g in root.iter(f"{{{NS['s']}}}g")
+            if g.get("class") == "person actor"
+        ]
+        assert actors == [f.actor]
+    # highlight= overrides
+    root = _svg(fr[200], scene, highlight="司馬")
+    actors = [
+        g.get("data-actor")
+        for g in root.iter(f"{{{NS['s']}}}g")
+        if g.get("class") == "person actor"
+    ]
+    assert actors == ["司馬"]
+
+
+def test_facing_marks_point_the_right_way(default_run) -> None:
+    """North is up: a person facing N has his mark going up the page, E to the right."""
+    scene, fr = default_run
+    seen = set()
+    for f in fr[::40]:
+        root = _svg(f, scene)
+        for line in root.iter(f"{{{NS['s']}}}line"):
+            if line.get("class") != "facing":
+                continue
+            d = line.get("data-facing")
+            dx = float(line.get("x2")) - float(line.get("x1"))
+            dy = float(line.get("y2")) - float(line.get("y1"))
+            ux, uy = FACING[d]
+            n = math.hypot(dx, dy)
+            assert abs(dx / n - ux) < 1e-2 and abs(dy / n + uy) < 1e-2, d
+            seen.add(d)
+    assert {"N", "S", "E", "W"} <= seen
+
+
+def test_scale_bar_is_to_scale(default_run) -> None:
+    scene, fr = default_run
+    venue = load_venue(scene["venue"])
+    for view in ("hall", "range"):
+        root = _svg(fr[0], scene, view=view)
+        scale = float(root.get("data-scale"))
+        bars = {
+            r.get("class"): r
+            for r in root.iter(f"{{{NS['s']}}}rect")
+            if r.get("class") in ("bar-chi", "bar-m")
+        }
+        chi = bars["bar-chi"]
+        assert float(chi.get("width")) == pytest.approx(
+            float(chi.get("data-chi")) * scale, abs=0.01
+        )
+        m = bars["bar-m"]
+        assert float(m.get("width")) == pytest.approx(
+            float(m.get("data-m")) / venue.metre_per_chi.value * scale, abs=0.01
+        )
+
+
+def test_range_is_to_scale(default_run) -> None:
+    """On the range view the 物 and the 侯 stand 300 尺 (侯道五十弓) apart at the view's scale."""
+    scene, fr = default_run
+    root = _svg(fr[0], scene, view="range")
+    scale = float(root.get("data-scale"))
+    boxes = {
+        g.get("data-name"): [float(v) for v in g.get("data-box").split()]
+        for g in root.iter(f"{{{NS['s']}}}g")
+        if g.get("class") == "fixture"
+    }
+    wu = boxes["右物"]
+    hou = boxes["侯"]
+    wu_y = (wu[1] + wu[3]) / 2
+    hou_y = (hou[1] + hou[3]) / 2
+    assert hou_y - wu_y == pytest.approx(300 * scale, abs=0.5)
+
+
+def _no_overlaps(frame, scene) -> None:
+    labels, fixtures = label_boxes(frame, scene)
+    boxes = [lab.box for lab in labels]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not a.overlaps(b), (frame.seq, a, b)
+        for b in fixtures:
+            assert not a.overlaps(b), (frame.seq, a, b)
+
+
+def test_labels_do_not_overlap_default_run(default_run) -> None:
+    scene, fr = default_run
+    for f in fr:
+        _no_overlaps(f, scene)
+
+
+def test_labels_do_not_overlap_three_pairs() -> None:
+    r = run("xiangshe", seed=1, pairs=3)
+    for f in build_frames(r.events):
+        _no_overlaps(f, r.events[0])
+
+
+def test_labels_as_drawn(default_run) -> None:
+    """The label boxes in the SVG are those the placer gave (the test above checks them)."""
+    scene, fr = default_run
+    f = fr[140]
+    labels, _ = label_boxes(f, scene)
+    root = _svg(f, scene)
+    drawn = sorted(
+        g.get("data-box")
+        for g in root.iter(f"{{{NS['s']}}}g")
+        if "label" in (g.get("class") or "").split()
+    )
+    want = sorted(diagram_mod._box_attr(lab.box).split('"')[1] for lab in labels)
+    assert drawn == want

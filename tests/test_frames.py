@@ -1,0 +1,138 @@
+"""build_frames: the frames agree with the event log they fold."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from sheli.engine import run
+from sheli.outputs import frames as frames_mod
+from sheli.outputs.frames import build_frames, count_of, parse_place
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    r = run("xiangshe", seed=1)
+    return r.events, build_frames(r.events)
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(frames_mod).failed == 0
+
+
+def test_one_frame_per_step(default_run) -> None:
+    events, fr = default_run
+    steps = [e for e in events if e["type"] == "step"]
+    assert [f.seq for f in fr] == [s["seq"] for s in steps]
+    assert all(f.step is s for f, s in zip(fr, steps, strict=True))
+
+
+def test_actor_state_is_the_step_line(default_run) -> None:
+    _, fr = default_run
+    for f in fr:
+        s = f.step
+        if s.get("x") is None:
+            continue
+        p = f.people[s["actor"]]
+        assert (p.x, p.y) == (s["x"], s["y"])
+        assert p.facing == s["facing"]
+        assert list(p.holds) == s["holds"]
+        assert list(p.dress) == s["dress"]
+
+
+def test_others_keep_their_last_step(default_run) -> None:
+    """Everyone present is where his own last step line put him."""
+    _, fr = default_run
+    last: dict[str, dict] = {}
+    for f in fr:
+        last[f.actor] = f.step
+        if f.index % 97:  # a sample of frames is enough to see the fold is right
+            continue
+        for actor, p in f.people.items():
+            if actor in last:
+                assert (p.x, p.y, p.holds) == (
+                    last[actor]["x"],
+                    last[actor]["y"],
+                    tuple(last[actor]["holds"]),
+                )
+            else:  # shown before his first act only where that act is not a movement
+                assert p.inferred
+
+
+def test_path_of_a_move(default_run) -> None:
+    _, fr = default_run
+    # xiangshe:128 鉤楹: the 司射 goes from the 西階上 to the 左物 by the north of the 西楹
+    f = next(f for f in fr if f.actor == "司射" and f.step.get("via") == "西楹之北")
+    p = f.people["司射"]
+    assert p.moved_at == f.seq
+    assert p.path[0] == (-15.0, 1.0) and p.path[-1] == (p.x, p.y)
+    via = p.path[1]
+    assert via[1] > 8.0 and abs(via[0] + 10.0) < 1e-6  # north of the 西楹 at (−10, 8)
+
+
+def test_arrows_after_the_first_fetch(default_run) -> None:
+    """All arrows shot before the first 委矢 on the 楅 are on it; the 侯 is bare."""
+    events, fr = default_run
+    f = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
+    shot = sum(1 for e in events if e["type"] == "shot" and e["seq"] < f.seq)
+    assert f.objects.arrows_bi == shot == 28  # 誘射 4 + 三耦 6 × 4
+    assert f.objects.arrows_hou == 0
+    # the archers take them up one by one (xiangshe:173–174): four each
+    taken = next(
+        g for g in fr[f.index :] if g.round == 2 and g.actor == "上耦下射" and g.verb == "挾"
+    )
+    assert taken.objects.arrows_bi == 28 - 8
+
+
+def test_arrows_at_the_hou_count_the_shots(default_run) -> None:
+    events, fr = default_run
+    shots = [e for e in events if e["type"] == "shot"]
+    by_seq = {f.seq: f for f in fr}
+    fetch = next(f.seq for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
+    s = [x for x in shots if x["seq"] > fetch][10]  # the 11th arrow of round 2
+    f = by_seq[s["seq"]]
+    since = [x for x in shots if fetch < x["seq"] <= s["seq"]]
+    assert len(since) == 11
+    assert f.objects.arrows_hou == len(since)
+    assert f.objects.hits_hou == sum(1 for x in since if x["hit"])
+
+
+@pytest.mark.parametrize("pairs", [0, 3])
+def test_suan_on_each_side_equal_the_tally(pairs: int) -> None:
+    r = run("xiangshe", seed=2, pairs=pairs)
+    fr = build_frames(r.events)
+    by_seq = {f.seq: f for f in fr}
+    tallies = [e for e in r.events if e["type"] == "tally"]
+    assert tallies
+    for t in tallies:
+        o = by_seq[t["seq"]].objects
+        assert (o.suan_right, o.suan_left) == (t["right"], t["left"])
+        assert by_seq[t["seq"]].tally is t
+
+
+def test_jing_leant_and_raised(default_run) -> None:
+    _, fr = default_run
+    f = next(f for f in fr if f.verb == "倚" and f.step.get("obj") == "旌")
+    assert f.objects.where("旌") is not None and f.objects.where("旌").y == -284.0
+    g = next(f for f in fr if f.verb == "獲")
+    assert g.objects.jing_raised and not fr[g.index + 1].objects.jing_raised
+
+
+def test_feng_and_zhi(default_run) -> None:
+    """xiangshe:206: the 豐 set west of the 西楹, the 觶 put on it."""
+    _, fr = default_run
+    f = next(f for f in fr if f.verb == "奠" and f.step.get("obj") == "觶")
+    feng, zhi = f.objects.where("豐"), f.objects.where("觶")
+    assert feng is not None and (feng.x, feng.y) == (-13.0, 8.0)
+    assert zhi is not None and (zhi.x, zhi.y) == (feng.x, feng.y)
+
+
+def test_helpers() -> None:
+    assert count_of("筭十", "筭") == 10 and count_of("筭七十二", "筭") == 72
+    assert parse_place("左个之西北") == {"northwest_of": "左个"}
+
+
+def test_a_log_must_begin_with_its_scene() -> None:
+    with pytest.raises(ValueError):
+        build_frames([{"type": "step", "seq": 1}])
