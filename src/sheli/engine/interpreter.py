@@ -418,6 +418,7 @@ class Interpreter:
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
+        self._act_info: dict[int, tuple[Any, ...]] = {}
         self.depth = 0
 
     # -- errors
@@ -504,8 +505,12 @@ class Interpreter:
     def actors(self, name: str, bind: dict[str, Any], line: int, cite: str | None) -> list[Person]:
         """The person or people an ``actor:`` names (a role, an archer, a pair, a group)."""
         w = self.world
-        name = self.env.fill(name, bind)
-        p = w.person(name)
+        if "{" in name:
+            name = self.env.fill(name, bind)
+        got = self._group_people.get(name)
+        if got is not None:
+            return got
+        p = w.people.get(name) or w.people.get(w.aliases.get(name, ""))
         if p is not None:
             return [p]
         if name in w.groups or name in w.pairs:
@@ -692,77 +697,94 @@ class Interpreter:
             raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
         w = self.world
         for act in step.acts():
-            line = act.line or step.line
-            verb = VERBS.get(act.verb)
-            if verb is None:
-                raise self.error(
-                    f"unknown verb {act.verb!r} (the vocabulary is in docs/rite-spec.md)",
-                    line,
-                    cite,
-                )
+            info = self._act_info.get(id(act))
+            if info is None or info[0] is not act:
+                info = self._prepare_act(act, step, cite)
+            _, verb, line, base_tail, static_assumes, at = info
             # the parts of the step line that are the same for every person of a group
             sec = self.section_of(frame.anchor or cite)[0]
-            tail: dict[str, Any] = {}
-            if act.obj:
-                tail["obj"] = act.obj
-                if act.count is not None:
-                    tail["count"] = act.count
-            static_assumes = [*step.assumes, *act.assumes]
-            if verb.kind in ("object", "cup", "other") and act.at is not None:
-                # where the object goes (設豐 于西楹之西), beside where the actor stands
-                tail["at"] = self.env._words(self.env._fill_ref(act.at, frame.bind))
-            if act.note:
-                tail["note"] = act.note
-            if frame.call:
-                tail["as"] = frame.call
-            ctx = Ctx(w, w.people.get("", _NOBODY), act, cite, self.env, frame.bind, line=line)
+            tail = base_tail
+            if at is not None or frame.call:
+                tail = dict(base_tail)
+                if at is not None:
+                    # where the object goes (設豐 于西楹之西), beside where the actor stands
+                    tail["at"] = self.env._words(self.env._fill_ref(at, frame.bind))
+                if frame.call:
+                    tail["as"] = frame.call
+            ctx = Ctx(w, _NOBODY, act, cite, self.env, frame.bind, line=line)
+            fn, vname, rnd = verb.fn, act.verb, w.round
+            append = self.events.append
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p = p
                 extra = ctx.extra = {}
                 try:
-                    verb.fn(ctx)
+                    fn(ctx)
                 except VerbError as exc:
-                    raise self.error(str(exc), line, cite, f"{act.verb} by {p.name}") from None
+                    raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
                     if type(exc).__name__ == "OutcomesError":
                         raise  # a fault of the outcomes file, reported with its own line
                     # a lower layer refused what this step asked of it: say which step
                     raise self.error(
-                        f"{type(exc).__name__}: {exc}", line, cite, f"{act.verb} by {p.name}"
+                        f"{type(exc).__name__}: {exc}", line, cite, f"{vname} by {p.name}"
                     ) from exc
-                self.seq += 1
+                self.seq = seq = self.seq + 1
                 ev: dict[str, Any] = {
                     "type": "step",
-                    "seq": self.seq,
-                    "round": w.round,
+                    "seq": seq,
+                    "round": rnd,
                     "section": sec,
                     "cite": cite,
                     "jing": jing,
                     "actor": p.name,
-                    "verb": act.verb,
+                    "verb": vname,
                     "x": p.x,
                     "y": p.y,
                     "facing": p.facing,
                     "holds": p.holds(),
-                    "says": extra.pop("says", None),
+                    "says": extra.pop("says", None) if extra else None,
                     "place": p.place,
                     "dress": p.dress(),
                     "line": line,
                 }
                 if tail:
                     ev.update(tail)
-                more = extra.pop("assumes", None)
-                if static_assumes or more:
-                    ev["assumes"] = list(dict.fromkeys([*static_assumes, *(more or ())]))
+                if extra:
+                    more = extra.pop("assumes", None)
+                    if more:
+                        ev["assumes"] = list(dict.fromkeys([*static_assumes, *more]))
+                    ev.update(extra)
                 if p.display:
                     ev["name"] = p.display
-                if extra:
-                    ev.update(extra)
-                self.events.append(ev)
+                append(ev)
                 if ctx.sub or ctx.shots or ctx.tallies:
-                    self.emit_more(ctx, p, act, line, frame, ev["seq"])
+                    self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _prepare_act(self, act: Any, step: ActStep, cite: str) -> tuple[Any, ...]:
+        """What an act needs on every run of it, worked out once (the spec does not change)."""
+        line = act.line or step.line
+        verb = VERBS.get(act.verb)
+        if verb is None:
+            raise self.error(
+                f"unknown verb {act.verb!r} (the vocabulary is in docs/rite-spec.md)", line, cite
+            )
+        tail: dict[str, Any] = {}
+        if act.obj:
+            tail["obj"] = act.obj
+            if act.count is not None:
+                tail["count"] = act.count
+        if act.note:
+            tail["note"] = act.note
+        # one shared list for every line of the act (event lines are read-only)
+        static_assumes = list(dict.fromkeys([*step.assumes, *act.assumes]))
+        if static_assumes:
+            tail["assumes"] = static_assumes
+        at = act.at if verb.kind in ("object", "cup", "other") else None
+        info = (act, verb, line, tail, static_assumes, at)
+        self._act_info[id(act)] = info  # holds the act: its id is not reused
+        return info
 
     def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
         """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""

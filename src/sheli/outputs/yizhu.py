@@ -90,8 +90,9 @@ def step_line(e: dict[str, Any]) -> Text:
     if e.get("assumes"):
         t.append(" [" + ",".join(e["assumes"]) + "]", style="red")
     t.append(f"  {e['cite']}", style="dim")
-    if e.get("as"):
-        t.append(f" 如初 {e['as']['cite']}", style="dim")
+    if e.get("as") and e["as"]["cite"] != e["cite"]:
+        # a step done again by the text's 如初 / 亦如之 at another passage
+        t.append(f" (如 {e['as']['cite']})", style="dim")
     return t
 
 
