@@ -129,3 +129,70 @@ def test_venue_by_the_texts_names() -> None:
     assert run(MINI, venue="豫", outcomes=FixedOutcomes()).venue == "xie"
     with pytest.raises(SpecError, match="xie"):
         run(MINI, venue="castle")
+
+
+# ------------------------------------------------------------------ the interpreter's control
+
+
+def _spec(tmp_path: Path, steps: list, procedures: dict | None = None) -> Path:
+    import yaml
+
+    spec = {
+        "rite": "c",
+        "chapter": "xiangshe",
+        "params": {"guests_shoot": False},
+        "cast": [{"role": "司射", "at": "堂西"}, {"role": "三耦", "at": "堂西"}],
+        "procedures": procedures or {},
+        "steps": steps,
+    }
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), "utf-8")
+    return path
+
+
+BOW = {"cite": "xiangshe:128", "jing": "揖", "actor": "{耦}上射", "verb": "揖"}
+
+
+def test_call_without_its_parameter(tmp_path: Path) -> None:
+    path = _spec(tmp_path, [{"call": "p"}], {"p": {"params": ["耦"], "steps": [BOW]}})
+    with pytest.raises(SpecError, match="call p without 耦"):
+        run(path, outcomes=FixedOutcomes())
+
+
+def test_a_procedure_that_calls_itself(tmp_path: Path) -> None:
+    path = _spec(tmp_path, [{"call": "p"}], {"p": [{"call": "p"}]})
+    with pytest.raises(SpecError, match="calls itself"):
+        run(path, outcomes=FixedOutcomes())
+
+
+def test_loops_conditions_and_bindings(tmp_path: Path) -> None:
+    loop = {
+        "for_each": "耦",
+        "in": "三耦",
+        "do": [
+            BOW,
+            {"if": {"last": "耦"}, "cite": "xiangshe:178", "jing": "後者遂取誘射之矢",
+             "then": [{"actor": "{耦}下射", "verb": "揖"}]},
+            {"if": {"bound": {"耦": "次耦"}}, "cite": "xiangshe:128", "jing": "揖",
+             "then": [{"actor": "司射", "verb": "揖"}]},
+        ],
+    }  # fmt: skip
+    r = run(_spec(tmp_path, [loop]), outcomes=FixedOutcomes())
+    assert [s["actor"] for s in r.steps] == [
+        "上耦上射", "次耦上射", "司射", "下耦上射", "下耦下射",
+    ]  # fmt: skip
+    bad = _spec(tmp_path, [{**loop, "in": "四耦"}])
+    with pytest.raises(SpecError, match="not a group of pairs"):
+        run(bad, outcomes=FixedOutcomes())
+
+
+def test_outcome_conditions_need_an_outcome(tmp_path: Path) -> None:
+    for cond, words in (({"winner": "tie"}, "before any 數獲"), ({"hit": True}, "before any")):
+        step = {"if": cond, "cite": "xiangshe:204", "jing": "左右鈞", "then": []}
+        with pytest.raises(SpecError, match=words):
+            run(_spec(tmp_path, [step]), outcomes=FixedOutcomes())
+
+
+def test_unbound_template_actor(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="loop variable is not bound"):
+        run(_spec(tmp_path, [BOW]), outcomes=FixedOutcomes())
