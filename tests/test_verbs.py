@@ -740,3 +740,12 @@ def test_a_lower_layer_refusal_names_the_step(tmp_path: Path) -> None:
     err = fails(tmp_path, [UP, ON_WU, SHOOT_U], "ValueError: no skill known for 上耦上射",
                 outcomes=Refuses())  # fmt: skip
     assert err.what == "射 by 上耦上射" and err.cite == "xiangshe:147"
+
+
+def test_putting_a_thing_down_far_away_is_warned(tmp_path: Path) -> None:
+    give = S(206, "奠于豐上", actor="弟子", verb="設", obj="豐", at="豐")
+    far = do_run(tmp_path, [give, give])  # the 弟子 is in the 堂西, the 豐 west of the 西楹
+    assert len(far.warnings) == 1 and "[E-reach]" in far.warnings[0]
+    assert "設 by 弟子" in far.warnings[0] and "t.yaml:" in far.warnings[0]
+    near = do_run(tmp_path, [S(206, "升", actor="弟子", verb="升", by="西階", to="豐"), give])
+    assert near.warnings == []

@@ -249,6 +249,7 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     interp.run()
     scene = make_scene(loaded, params, env, interp)
     return Run(
+        warnings=list(interp.warnings),
         rite=spec.rite,
         title=spec.title,
         venue=params["venue"],

@@ -215,11 +215,17 @@ class Env:
         names = hit[1] if hit is not None else list(self._fixtures_in(ref, world))
         # a place relative to a person moves with him: never cached
         personal = hit is not None or any(world.person(n) is not None for n in _strings(ref))
+        failed = self._cache.get(("__unknown__", key))
+        if failed is not None and not personal:
+            raise VerbError(failed[1][0])
         people = _PeopleView(world)
         try:
             p = self.venue.resolve(ref, people=people)
         except Exception as exc:  # the place layer's PlaceError, KeyError …
-            raise VerbError(f"unknown place {self._words(ref)!r}: {exc}") from None
+            msg = f"unknown place {self._words(ref)!r}: {exc}"
+            if not personal:
+                self._cache[("__unknown__", key)] = (None, [msg])
+            raise VerbError(msg) from None
         x, y = self._xy(p)
         try:
             on_tang = bool(self.venue.on_tang(p))
@@ -402,6 +408,8 @@ class Frame:
 
 
 _NOBODY = Person("", role="")
+#: how far (尺) a person reaches to put a thing down: two 步 (an assumption, E-reach)
+REACH = 12.0
 
 
 class Interpreter:
@@ -419,6 +427,8 @@ class Interpreter:
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
         self._act_info: dict[int, tuple[Any, ...]] = {}
+        self.warnings: list[str] = []
+        self._warned: set[tuple[int, str]] = set()
         self.depth = 0
 
     # -- errors
@@ -729,6 +739,8 @@ class Interpreter:
                     raise self.error(
                         f"{type(exc).__name__}: {exc}", line, cite, f"{vname} by {p.name}"
                     ) from exc
+                if at is not None and p.x is not None:
+                    self._check_reach(p, at, frame, line, cite, vname)
                 self.seq = seq = self.seq + 1
                 ev: dict[str, Any] = {
                     "type": "step",
@@ -761,6 +773,29 @@ class Interpreter:
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _check_reach(
+        self, p: Person, at: Any, frame: Frame, line: int, cite: str, verb: str
+    ) -> None:
+        """Warn when someone puts a thing down at a fixture far from where he stands.
+
+        The text has him go there first (適…奠于…); a spec that forgets the going is not
+        wrong in its words but is physically impossible. A warning, not an error: reach is
+        an assumption (REACH 尺, two 步), not the text's.
+        """
+        try:
+            pt = self.env.resolve(at, self.world, frame.bind)
+        except VerbError:
+            return  # not a fixture (中西, 豐上 …): nothing to measure
+        if pt.x is None or pt.y is None or p.x is None or p.y is None:
+            return
+        d = ((pt.x - p.x) ** 2 + (pt.y - p.y) ** 2) ** 0.5
+        if d > REACH and (line, p.name) not in self._warned:
+            self._warned.add((line, p.name))  # once per step and person, not per repetition
+            self.warnings.append(
+                f"{self.file}:{line} ({cite}, {verb} by {p.name}): puts it at {pt.desc}, "
+                f"{d:.0f} 尺 from where he stands ({p.place}) [E-reach]"
+            )
 
     def _prepare_act(self, act: Any, step: ActStep, cite: str) -> tuple[Any, ...]:
         """What an act needs on every run of it, worked out once (the spec does not change)."""

@@ -109,6 +109,11 @@ ENGINE_ASSUMPTIONS: dict[str, tuple[str, str]] = {
         "矢不備: the missing arrow is one shot in the round just ended, lost at the first 取矢",
         "若矢不備 (xiangshe:160) does not say which arrow is missing",
     ),
+    "E-reach": (
+        "one puts a thing down within two 步 (12 尺) of where one stands; farther is warned",
+        "the text has the actor go to a place before he sets a thing there (適…奠于…); how "
+        "far an arm reaches it does not say",
+    ),
     "E-supply": (
         "a thing taken from a place where the run has put nothing (the 射器 in 堂西, 階西) is "
         "there: the spec does not list every bow and arrow brought in",
