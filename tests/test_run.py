@@ -21,7 +21,7 @@ def invoke(*args: str):
 def test_jsonl_is_the_api_log() -> None:
     res = invoke(str(MINI), "--format", "jsonl", "--seed", "1")
     assert res.exit_code == 0, res.output
-    lines = [json.loads(x) for x in res.output.splitlines()]
+    lines = [json.loads(x) for x in res.stdout.splitlines()]
     assert lines == run(MINI, seed=1).events
     assert lines[0]["type"] == "scene"
     assert {e["type"] for e in lines} == {"scene", "step", "shot", "tally"}
@@ -81,15 +81,15 @@ def test_recorded_outcomes_drive_the_tally(tmp_path: Path) -> None:
     rec.write_text("\n".join(rows) + "\n", "utf-8")
     res = invoke(str(MINI), "--outcomes", str(rec), "--format", "jsonl")
     assert res.exit_code == 0, res.output
-    tally = next(json.loads(x) for x in res.output.splitlines() if '"tally"' in x)
+    tally = next(json.loads(x) for x in res.stdout.splitlines() if '"tally"' in x)
     assert (tally["right"], tally["left"], tally["announcement"]) == (4, 1, "右賢於左一純一奇")
 
 
 def test_venue_aliases_and_bad_venue() -> None:
     a = invoke(str(MINI), "--venue", "庠", "--format", "jsonl")
     b = invoke(str(MINI), "--venue", "xiang", "--format", "jsonl")
-    assert a.exit_code == 0 and a.output == b.output
-    assert json.loads(a.output.splitlines()[0])["venue"] == "xiang"
+    assert a.exit_code == 0 and a.stdout == b.stdout
+    assert json.loads(a.stdout.splitlines()[0])["venue"] == "xiang"
     bad = invoke(str(MINI), "--venue", "castle")
     assert bad.exit_code == 2 and "xie" in bad.output
 
@@ -113,7 +113,7 @@ def test_alias_from_the_spec(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(rite, "SPEC_DIR", tmp_path)
     by_alias = invoke("小射", "--format", "jsonl")
     by_key = invoke("mini", "--format", "jsonl")
-    assert by_alias.exit_code == 0 and by_alias.output == by_key.output
+    assert by_alias.exit_code == 0 and by_alias.stdout == by_key.stdout
 
 
 def test_yizhu_states_the_assumptions_it_rests_on() -> None:

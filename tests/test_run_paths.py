@@ -168,7 +168,9 @@ def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
 
     res = CliRunner().invoke(cli, ["run", "xiangshe", "--format", "jsonl", "--seed", "1"])
     assert res.exit_code == 0, res.output[-500:]
-    lines = [json.loads(x) for x in res.output.splitlines()]
+    lines = [json.loads(x) for x in res.stdout.splitlines()]
+    # warnings (E-reach) go to stderr, never into the log
+    assert all(w.startswith("sheli run: warning:") for w in res.stderr.splitlines())
     scene, rest = lines[0], lines[1:]
     assert scene["type"] == "scene" and scene["unit"] == "尺" and scene["rite"] == "xiangshe"
     assert all(f["source"] and isinstance(f["x"], float) for f in scene["fixtures"])
