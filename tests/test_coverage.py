@@ -65,7 +65,9 @@ def test_cli_gaps_only() -> None:
 def test_cli_broken_spec() -> None:
     bad = MINI.parent / "bad_cite.yaml"
     res = CliRunner().invoke(cli, ["coverage", str(bad), "--json"])
-    # a cite outside the chapter is not in scope; coverage still reads the spec
-    assert res.exit_code == 0
+    # a wrong cite is an error of the spec, not a passage left out
+    assert res.exit_code == 2 and "bad_cite.yaml:12 (xiangshe:999)" in res.output
+    res = CliRunner().invoke(cli, ["coverage", str(MINI.parent / "bad_jing.yaml")])
+    assert res.exit_code == 2 and "not in the passage" in res.output
     res = CliRunner().invoke(cli, ["coverage", str(MINI.parent / "bad_yaml.yaml")])
     assert res.exit_code == 2 and "bad_yaml.yaml" in res.output

@@ -6,7 +6,8 @@ share of its characters their ``jing`` covers; or the rule that carries it (``ru
 the stated reason it is not enacted (``uncovered:``); or, if none of these, a *gap*.
 
 A passage counts as enacted when a step or a rule carries it; the share enacted is the last
-line of ``sheli coverage``.
+line of ``sheli coverage``. The spec is checked against the text first (every cite a passage,
+every ``jing`` in its passage), so a wrong cite is an error, not a gap.
 
 >>> rep = coverage("xiangshe")
 >>> rep.count("gap"), rep.share > 0.9
@@ -105,6 +106,27 @@ def _mark(fold: Callable[[str], str], passage: str, jing: str | None, marks: lis
         start = hay.find(needle, start + 1)
 
 
+def _check_text(loaded: LoadedSpec) -> None:
+    """The static checks that need only the text: cites exist, jing is in its passage."""
+    from sheli.engine import _passage, _text_env
+    from sheli.engine.check import check_spec
+    from sheli.engine.interpreter import Env
+
+    _, fold, _ = _text_env()
+    env = Env(
+        passage=_passage,
+        fold=fold,
+        section_topic=lambda n: "",
+        venue=None,
+        outcome=lambda *a: (False, None),
+        release=lambda *a: (False, ""),
+        side_of=lambda a: "right",
+        announce=lambda r, left: "",
+        count_procedure=lambda n, side: [],
+    )
+    check_spec(loaded.spec, loaded.file, env)
+
+
 def coverage(rite: str | Path = "xiangshe") -> Report:
     """The coverage report of a spec (by key, alias or path)."""
     from sheli.text import get_passage
@@ -112,6 +134,7 @@ def coverage(rite: str | Path = "xiangshe") -> Report:
 
     loaded: LoadedSpec = load_spec(rite)
     spec = loaded.spec
+    _check_text(loaded)
     scope = [tuple(r) for r in spec.scope] or DEFAULT_SCOPE
     numbers = [n for a, b in scope for n in range(a, b + 1)]
     cov: dict[int, PassageCoverage] = {}
