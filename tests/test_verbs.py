@@ -749,3 +749,28 @@ def test_putting_a_thing_down_far_away_is_warned(tmp_path: Path) -> None:
     assert "設 by 弟子" in far.warnings[0] and "t.yaml:" in far.warnings[0]
     near = do_run(tmp_path, [S(206, "升", actor="弟子", verb="升", by="西階", to="豐"), give])
     assert near.warnings == []
+
+
+def test_the_remaining_preconditions(tmp_path: Path) -> None:
+    # 偃旌 needs the 旌 (xiangshe:144)
+    fails(tmp_path, [S(144, "偃旌", actor="司馬", verb="偃")], "holds no 旌")
+    r = do_run(tmp_path, [S(144, "偃旌", actor="獲者", verb="偃")])
+    assert r.world.flag == "偃"
+    # 束 and 説矢束 need the 大夫's arrows on the 楅 (xiangshe:191, 242)
+    fu = S(158, "乃設楅于中庭", actor="弟子", verb="設", obj="楅", at="中庭")
+    fails(tmp_path, [fu, S(191, "兼束之以茅", actor="弟子", verb="束", obj="矢")],
+          "no 大夫's arrows")  # fmt: skip
+    fails(tmp_path, [fu, S(242, "説矢束", actor="司馬", verb="説", obj="矢束")],
+          "no 矢束 of 司馬")  # fmt: skip
+    # 獻 needs the cup in hand (xiangshe:221)
+    fails(tmp_path, [S(221, "獻獲者于矦", actor="司馬", verb="獻", obj="爵", to="獲者")],
+          "does not hold the 爵")  # fmt: skip
+    # 受 from someone who holds it passes it over, full cup and all (xiangshe:223)
+    cast = [*CAST, {"role": "執爵者", "at": "堂西"}]
+    steps = [
+        S(215, "執爵者坐取觶實之", actor="執爵者", verb="酌", obj="觶"),
+        S(217, "受觶", actor="司馬", verb="受", obj="觶", **{"from": "執爵者"}),
+        S(217, "立飲", actor="司馬", verb="飲", obj="觶"),
+    ]
+    r = do_run(tmp_path, steps, cast=cast)
+    assert "觶" not in r.world.people["執爵者"].items and r.drinks[-1][1] == "司馬"
