@@ -10,6 +10,8 @@ from collections import Counter
 from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheli.engine import run
 from sheli.rite import list_specs
@@ -224,3 +226,33 @@ def test_yizhu_of_the_real_spec_goes_section_by_section() -> None:
     assert "司射 告 於賓" in res.output and "曰「弓矢既具有司請射」" in res.output
     assert "第二番射 數獲" in res.output and "summary" in res.output
     assert "Assumptions (what the text does not say)" in res.output
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    venue=st.sampled_from(["xie", "xiang"]),
+    guests=st.booleans(),
+    pairs=st.integers(min_value=0, max_value=3),
+    short=st.booleans(),
+    dafu=st.integers(min_value=0, max_value=2),
+    seed=st.integers(min_value=0, max_value=10_000),
+)
+def test_every_combination_of_the_texts_conditions_runs(
+    venue: str, guests: bool, pairs: int, short: bool, dafu: int, seed: int
+) -> None:
+    r = run("xiangshe", venue=venue, guests=guests, pairs=pairs, arrows_short=short,
+            dafu=dafu, seed=seed)  # fmt: skip
+    for t in r.tallies:
+        counted = [s for s in r.shots if s["round"] == t["round"] and s["counted"]]
+        assert (t["right"], t["left"]) == (
+            sum(s["archer"] == "上射" for s in counted),
+            sum(s["archer"] == "下射" for s in counted),
+        )
+        # 不勝者 drink, 勝者 do not; on 鈞 nobody (A-jun)
+        drank = set(r.drank.get(t["round"], []))
+        seat = {"right": "下射", "left": "上射"}.get(t["winner"])
+        archers = {c["actor"]: c["seat"] for c in r.scene["cast"] if c.get("seat")}
+        assert all(archers[a] == seat for a in drank)
+    pairs_shot = {s["pair"] for s in r.shots if s["round"] == 2}
+    assert ("賓耦" in pairs_shot) == guests
+    assert sum(p.startswith("大夫耦") for p in pairs_shot) == (dafu if guests else 0)
