@@ -36,7 +36,7 @@ def test_doctests() -> None:
     assert doctest.testmod(labels_mod).failed == 0
 
 
-@pytest.mark.parametrize("view", ["auto", "hall", "range"])
+@pytest.mark.parametrize("view", ["auto", "hall", "range", "near"])
 def test_everyone_present_has_a_figure(default_run, view: str) -> None:
     scene, fr = default_run
     for f in fr[::250]:
@@ -47,8 +47,9 @@ def test_everyone_present_has_a_figure(default_run, view: str) -> None:
             for g in root.iter(f"{{{NS['s']}}}g")
             if "person" in (g.get("class") or "").split()
         }
-        vname = root.get("data-view")
-        x0, y0, x1, y1 = diagram_mod.VIEWS[vname]
+        x0, y0, x1, y1 = (float(c) for c in root.get("data-bounds").split())
+        if view in diagram_mod.VIEWS:
+            assert (x0, y0, x1, y1) == diagram_mod.VIEWS[view]
         present = {a for a, p in f.people.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1}
         assert drawn == present
 

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,7 +27,7 @@ from html import escape
 from typing import Any
 
 from sheli.outputs.frames import Frame, Person
-from sheli.outputs.labels import LINE_HEIGHT, Box, Label, place_labels, text_width
+from sheli.outputs.labels import LINE_HEIGHT, RUN_GAP, Box, Label, place_labels, text_width
 from sheli.place import load_venue
 from sheli.place.model import Venue
 
@@ -51,13 +52,15 @@ FACING: dict[str, tuple[float, float]] = {
 #: "hall": the 堂 and the near 庭 down to the line of the 洗, 楅 and 中 and the 射位;
 #: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯.
 VIEWS: dict[str, tuple[float, float, float, float]] = {
-    "hall": (-50.0, -50.0, 50.0, 36.0),
+    "hall": (-50.0, -56.0, 50.0, 36.0),
     "range": (-50.0, -320.0, 50.0, 36.0),
 }
 
 FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Noto Serif CJK SC','Source Han Serif',serif"
 NAME_SIZE = 12.0  # px, a person's label
 HOLD_SIZE = 10.0  # px, the second line (holds)
+ROW_MAX = 5  # people drawn side by side in one rank of a row before the next rank
+SAYS_SIZE = 12.0  # px, the words spoken, under the speaker's name
 FIX_SIZE = 10.0  # px, fixture labels
 HEAD = 92.0  # px, the header band (cite, 經, words spoken)
 MARGIN = 12.0
@@ -112,8 +115,8 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
     ('hall', 'range')
     """
     if view != "auto":
-        if view not in VIEWS:
-            raise ValueError(f"unknown view {view!r}; views: auto, {', '.join(VIEWS)}")
+        if view not in VIEWS and view != "near":
+            raise ValueError(f"unknown view {view!r}; views: auto, near, {', '.join(VIEWS)}")
         return view
     x0, y0, x1, y1 = VIEWS["hall"]
     people = frame.people
@@ -128,7 +131,32 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
     return "hall" if all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in pts) else "range"
 
 
-def _layout(name: str, width: int) -> View:
+#: The "near" view: a window this many 尺 wide and high round the actor.
+NEAR = (40.0, 26.0)
+
+
+def _near_bounds(frame: Frame) -> tuple[float, float, float, float]:
+    """The "near" window: centred on the actor (on the middle of his walk if he moved),
+    kept inside the range."""
+    p = frame.people.get(frame.actor or "")
+    cx, cy = (p.x, p.y) if p is not None else (0.0, 0.0)
+    if p is not None and p.moved_at == frame.seq and p.path:
+        xs = [q[0] for q in p.path]
+        ys = [q[1] for q in p.path]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    w, h = NEAR
+    rx0, ry0, rx1, ry1 = VIEWS["range"]
+    x0 = min(max(cx - w / 2, rx0), rx1 - w)
+    y0 = min(max(cy - h / 2, ry0), ry1 - h)
+    return (x0, y0, x0 + w, y0 + h)
+
+
+def _layout(name: str, width: int, frame: Frame | None = None) -> View:
+    if name == "near":
+        assert frame is not None
+        x0, y0, x1, y1 = _near_bounds(frame)
+        s = (width - 2 * MARGIN) / (x1 - x0)
+        return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
     x0, y0, x1, y1 = VIEWS[name]
     if name == "hall":
         avail = width - 2 * MARGIN - INSET_W
@@ -190,7 +218,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
     def lab(name: str, x: float, y: float, r: float = 3.0, text: str | None = None) -> None:
         ax, ay = v.px(x, y)
         if v.box.overlaps(Box(ax - 1, ay - 1, ax + 1, ay + 1)):
-            labels.append(Label(f"fixture:{name}", [(text or name, FIX_SIZE)], ax, ay, r))
+            labels.append(Label(f"fixture:{name}", [[(text or name, FIX_SIZE)]], ax, ay, r))
 
     # the 庭: its walls (lines, not obstacles) and the 門
     if "庭" in fx and fx["庭"].extent:
@@ -228,9 +256,9 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
                     f'<line class="beam" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
                     f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#b49c6c" stroke-dasharray="4 3"/>'
                 )
-                if v.name == "hall" and n != "北楣":
+                if v.name != "range" and n != "北楣":
                     lab(n, e.x1 - 1.0, y, 2.0)
-        if v.name == "hall":
+        if v.name != "range":
             lab("堂", e.x1 - 2, e.y1 - 3, 2.0)
     # the 序 (walls)
     for n in ("東序", "西序"):
@@ -241,7 +269,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
                 f'<line class="xu" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
                 f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#6b5b3e" stroke-width="3"/>'
             )
-            if v.name == "hall":
+            if v.name != "range":
                 lab(n, e.x0, e.y1 - 2, 2.0)
     # the 室 and 房 of a 庠, where the venue has them
     for n in ("室", "東房", "西房", "房"):
@@ -263,7 +291,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
                 Box(x - r, y - r, x + r, y + r),
                 n,
             )
-            if v.name == "hall":
+            if v.name != "range":
                 lab(n, fx[n].x, fx[n].y, r)
     # 階
     for n in ("阼階", "西階"):
@@ -296,7 +324,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
                 b,
                 n,
             )
-            if v.name == "hall":
+            if v.name != "range":
                 lab(n, f.x, e.y1, 2.0)
     # 席 and 尊
     for n, f in fx.items():
@@ -322,7 +350,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
                 b,
                 n,
             )
-            if v.name == "hall" or n == "洗":
+            if v.name != "range" or n == "洗":
                 lab(n, f.x, f.y, (b.x1 - b.x0) / 2)
     if "縣" in fx:
         f = fx["縣"]
@@ -427,7 +455,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
             c.fixture_boxes.append(bx)
             txt = "楅" + (f" 矢{n}" if n else "") + ("（乘）" if n and o.bi_counted else "")
             ax_, ay_ = v.px(p.x, p.y)
-            labels.append(Label("fixture:楅", [(txt, FIX_SIZE)], ax_, ay_, (bx.x1 - bx.x0) / 2))
+            labels.append(Label("fixture:楅", [[(txt, FIX_SIZE)]], ax_, ay_, (bx.x1 - bx.x0) / 2))
         elif name == "中":
             x, y = v.px(p.x, p.y)
             w, h = max(2.0 * s, 7), max(1.0 * s, 4)
@@ -440,7 +468,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
             c.fixture_boxes.append(bx)
             form = venue.objects.get("中", {}).get("form", "中")
             txt = f"{form} 筭{o.suan_zhong}" if o.suan_zhong else form
-            labels.append(Label("fixture:中", [(txt, FIX_SIZE)], x, y, w / 2))
+            labels.append(Label("fixture:中", [[(txt, FIX_SIZE)]], x, y, w / 2))
         elif name in ("豐", "觶", "旌", "扑"):
             grouped.setdefault((p.x, p.y), []).append(name)
         else:  # bows and the rest set down: named together at each place
@@ -465,7 +493,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
         for n in names:
             counts[n] = counts.get(n, 0) + 1
         txt = "·".join(f"{n}{k}" if k > 1 else n for n, k in counts.items())
-        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [(txt, FIX_SIZE)], px, py, 3))
+        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, 3))
     # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
     # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
     if "中" in fx and v.contains(fx["中"].x, fx["中"].y):
@@ -496,7 +524,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
             labels.append(
                 Label(
                     f"fixture:筭{side}",
-                    [(f"{side}筭{n}", FIX_SIZE)],
+                    [[(f"{side}筭{n}", FIX_SIZE)]],
                     (bx.x0 + bx.x1) / 2,
                     (bx.y0 + bx.y1) / 2,
                     (bx.x1 - bx.x0) / 2,
@@ -508,10 +536,10 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
         marks = ""
         miss = o.arrows_hou - o.hits_hou
         for k in range(o.hits_hou):
-            x, y = v.px(-4 + 8 * ((k * 0.618) % 1), hy)
+            x, y = v.px(*_arrow_spot(k, True, hy))
             marks += f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.6" fill="#000"/>'
         for k in range(miss):
-            x, y = v.px(-18 + 36 * ((k * 0.618 + 0.3) % 1), hy + 3 + 4 * ((k * 0.382) % 1))
+            x, y = v.px(*_arrow_spot(k, False, hy))
             marks += (
                 f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y - 4)}" '
                 'stroke="#555" stroke-width=".8"/>'
@@ -522,26 +550,43 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
         )
         x, y = v.px(0, hy + 6)
         labels.append(
-            Label("fixture:侯矢", [(f"矢{o.arrows_hou}（獲{o.hits_hou}）", FIX_SIZE)], x, y, 2)
+            Label("fixture:侯矢", [[(f"矢{o.arrows_hou}（獲{o.hits_hou}）", FIX_SIZE)]], x, y, 2)
         )
+
+
+def _arrow_spot(k: int, hit: bool, hou_y: float) -> tuple[float, float]:
+    """Where the k-th arrow at the 侯 is drawn (尺): a hit on the 侯's 中 (10 尺), a miss on
+    the ground before the 侯. The spread is presentation (the log says only hit or not)."""
+    if hit:
+        return (-4 + 8 * ((k * 0.618) % 1), hou_y)
+    return (-18 + 36 * ((k * 0.618 + 0.3) % 1), hou_y + 3 + 4 * ((k * 0.382) % 1))
 
 
 # -- people ----------------------------------------------------------------------------------
 
 
-def _spread(frame: Frame, v: View, r: float) -> dict[str, tuple[float, float]]:
+def _spread(
+    frame: Frame, v: View, r: float, spacing: float
+) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, int]]]:
     """Where each figure is drawn (px). People at one point in the log are drawn side by
     side, in a row across their facing, the first (cast order) on their point and at the
     head of the row the text names in the step's note (北上 …), else with the row going
-    away from his left hand."""
+    away from his left hand; ``spacing`` 尺 apart (the place model's row offset); more than
+    ``ROW_MAX`` stand in ranks, each behind the one before.
+
+    Returns where each is drawn, and for each the px of his group's point and his index in
+    it (to label a row in its order)."""
     people = frame.people
     groups: dict[tuple[float, float], list[Person]] = {}
     for p in people.values():
         groups.setdefault((round(p.x, 1), round(p.y, 1)), []).append(p)
     out: dict[str, tuple[float, float]] = {}
-    gap = max(2.6 * r, 2.4 * v.scale)
+    rank: dict[str, tuple[float, float, int]] = {}
+    gap = max(2.2 * r, spacing * v.scale)
     for (x, y), ps in groups.items():
         cx, cy = v.px(x, y)
+        for k, p in enumerate(ps):
+            rank[p.actor] = (cx, cy, k)
         if len(ps) == 1:
             out[ps[0].actor] = (cx, cy)
             continue
@@ -558,9 +603,15 @@ def _spread(frame: Frame, v: View, r: float) -> dict[str, tuple[float, float]]:
                 head = (lx * sgn, ly * sgn)
         # the head of the row stands on the point (the engine puts a row at its head's
         # place); the others follow away from the head
+        # a long row (堂西 with the 衆耦) folds into ranks of ROW_MAX, one behind another
+        bx, by = -f[0], f[1]  # behind him, on screen
         for k, p in enumerate(ps):
-            out[p.actor] = (cx - head[0] * k * gap, cy - head[1] * k * gap)
-    return out
+            i, j = k % ROW_MAX, k // ROW_MAX
+            out[p.actor] = (
+                cx - head[0] * i * gap + bx * j * gap,
+                cy - head[1] * i * gap + by * j * gap,
+            )
+    return out, rank
 
 
 def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) -> str:
@@ -718,8 +769,7 @@ def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
 def _scale_bar(v: View, venue: Venue, y: float) -> str:
     """A bar in 尺 and one in metres (the venue's 尺→m)."""
     m_per = venue.metre_per_chi.value
-    chi = 10 if v.name == "hall" else 50
-    metres = 2 if v.name == "hall" else 10
+    chi, metres = {"hall": (10, 2), "near": (5, 1)}.get(v.name, (50, 10))
     x0 = v.ox + 4
     w_chi = chi * v.scale
     w_m = metres / m_per * v.scale
@@ -793,29 +843,40 @@ def _layout_all(
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
-    v = _layout(name, width)
+    v = _layout(name, width, frame)
     c = _Canvas()
     fixture_labels: list[Label] = []
     _fixtures(c, v, venue, frame, fixture_labels)
     _things(c, v, venue, frame, fixture_labels)
-    r = max(1.0 * v.scale, 5.0)
-    where = _spread(frame, v, r)
+    r = min(max(1.0 * v.scale, 5.0), 9.0)  # a figure: 1 尺 across its shoulders, kept legible
+    where, rank = _spread(frame, v, r, venue.offset("row"))
     actor = highlight if highlight is not None else frame.actor
-    # people's labels: the actor first, then those nearest him, so the focus reads best
+    # people's labels: the actor first, then group by group from the nearest to him, each
+    # row in its order (so that a row's labels alternate beside their figures)
     ax, ay = where.get(actor or "", (v.box.x0, v.box.y0))
     order = sorted(
-        (p for p in frame.people.values() if v.contains(p.x, p.y) or p.actor in where),
-        key=lambda p: (p.actor != actor, math.dist(where[p.actor], (ax, ay))),
+        (p for p in frame.people.values() if v.contains(p.x, p.y)),
+        key=lambda p: (
+            p.actor != actor,
+            round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
+            rank[p.actor][:2],
+            rank[p.actor][2],
+        ),
     )
     plabels = []
     for p in order:
         if not v.contains(p.x, p.y):
             continue
         x, y = where[p.actor]
-        lines = [(p.label, NAME_SIZE)]
+        # one line: the name, then what he holds in smaller type (a row of people 3 尺
+        # apart can then be labelled beside its figures)
+        first = [(p.label, NAME_SIZE)]
         ht = _holds_text(p)
         if ht:
-            lines.append((ht, HOLD_SIZE))
+            first.append((ht, HOLD_SIZE))
+        lines = [first]
+        if p.actor == frame.actor and frame.says:  # the words spoken, by the speaker
+            lines.append([(f"「{frame.says}」", SAYS_SIZE)])
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r * 2.0))
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     figure_boxes = [
@@ -823,6 +884,10 @@ def _layout_all(
         for a, (x, y) in where.items()
         if v.contains(frame.people[a].x, frame.people[a].y)
     ]
+    # and the actor's way, so that his label does not hide where he walked
+    me = frame.people.get(actor or "")
+    if me is not None and me.moved_at == frame.seq:
+        figure_boxes += _path_boxes(_drawn_path(me, v, where))
     b = v.box
     bounds = Box(MARGIN / 2, b.y0, width - MARGIN / 2, b.y1)
     if v.name == "hall":
@@ -836,6 +901,27 @@ def _layout_all(
         overflow=overflow,
     )
     return v, venue, c, labels, where, r, actor or ""
+
+
+def _drawn_path(
+    p: Person, v: View, where: dict[str, tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """A person's path in px, ending where his figure is drawn."""
+    pts = [v.px(*q) for q in p.path]
+    if pts and p.actor in where:
+        pts[-1] = where[p.actor]
+    return pts
+
+
+def _path_boxes(pts: list[tuple[float, float]], step: float = 6.0) -> list[Box]:
+    """Small boxes along a polyline (obstacles for labels)."""
+    out = []
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        n = max(int(math.dist((x0, y0), (x1, y1)) / step), 1)
+        for k in range(n + 1):
+            x, y = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+            out.append(Box(x - 2, y - 2, x + 2, y + 2))
+    return out
 
 
 def label_boxes(
@@ -879,6 +965,7 @@ def render_svg(
         f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
         f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
         f'data-seq="{frame.seq}" data-view="{v.name}" data-scale="{v.scale:.6f}" '
+        f'data-bounds="{_f(v.x0)} {_f(v.y0)} {_f(v.x1)} {_f(v.y1)}" '
         f'data-origin="{_f(v.ox)} {_f(v.oy)} {_f(v.x0)} {_f(v.y1)}">',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
@@ -905,13 +992,29 @@ def render_svg(
     for p in people.values():
         if not p.path or p.moved_at < group_from:
             continue
-        pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in (v.px(*pt) for pt in p.path))
+        pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in _drawn_path(p, v, where))
         me = p.actor == actor and p.moved_at == frame.seq
         out.append(
             f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(p.actor)}"'
             f' points="{pts}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
             f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
             f' marker-end="url(#arrowhead)"/>'
+        )
+    # the flight of an arrow loosed in this step, to where it is drawn at the 侯
+    o = frame.objects
+    hou = venue.fixtures.get("侯")
+    for shot in frame.shots:
+        archer = shot.get("person") or frame.actor
+        if hou is None or archer not in where or not v.contains(0, hou.y):
+            continue
+        hit = bool(shot.get("hit"))
+        k = (o.hits_hou if hit else o.arrows_hou - o.hits_hou) - 1
+        tx, ty = v.px(*_arrow_spot(max(k, 0), hit, hou.y))
+        x0, y0 = where[archer]
+        out.append(
+            f'<line class="flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" y1="{_f(y0)}" '
+            f'x2="{_f(tx)}" y2="{_f(ty)}" stroke="#555" stroke-width=".8" '
+            'stroke-dasharray="1 3"/>'
         )
     out.insert(
         3,
@@ -965,14 +1068,24 @@ def render_svg(
                 f'stroke="{_ACTOR if is_actor else "none"}" stroke-width=".8"/>'
             )
         ty = bx.y0 + 1
-        for text, size in lab.lines:
-            ty += size * LINE_HEIGHT
-            colour = _ACTOR if is_actor else ("#222" if kind == "person" else "#6b5b3e")
-            weight = ' font-weight="bold"' if is_actor and size == NAME_SIZE else ""
-            parts.append(
-                f'<text x="{_f(bx.x0 + 2)}" y="{_f(ty - size * 0.3)}" font-size="{_f(size)}" '
-                f'fill="{colour}"{weight}>{escape(text)}</text>'
-            )
+        for li, line in enumerate(lab.lines):
+            hmax = max(size for _, size in line)
+            ty += hmax * LINE_HEIGHT
+            tx = bx.x0 + 2
+            for ri, (text, size) in enumerate(line):
+                colour = _ACTOR if is_actor else ("#222" if kind == "person" else "#6b5b3e")
+                if kind == "person" and ri > 0:
+                    colour = "#555"
+                if li > 0 and kind == "person":
+                    colour = _ACTOR
+                weight = ' font-weight="bold"' if is_actor and ri == 0 else ""
+                parts.append(
+                    f'<text x="{_f(tx)}" y="{_f(ty - hmax * 0.3)}" font-size="{_f(size)}" '
+                    f'fill="{colour}"{weight}>{escape(text)}</text>'
+                )
+                tx += text_width(text, size)
+                if ri + 1 < len(line):
+                    tx += RUN_GAP * min(size, line[ri + 1][1])
         parts.append("</g>")
         out.append("".join(parts))
     out.append("</g>")

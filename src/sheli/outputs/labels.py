@@ -19,11 +19,13 @@ ring is free, the label goes to an overflow column outside the plan, with a lead
 
 from __future__ import annotations
 
+import itertools
 import math
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
-__all__ = ["LINE_HEIGHT", "Box", "Label", "place_labels", "text_width"]
+__all__ = ["LINE_HEIGHT", "RUN_GAP", "Box", "Label", "line_width", "place_labels", "text_width"]
 
 #: Line height in em.
 LINE_HEIGHT = 1.25
@@ -34,9 +36,25 @@ def _em(ch: str) -> float:
     return 1.0 if unicodedata.east_asian_width(ch) in ("W", "F", "A") else 0.6
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: float) -> float:
     """Estimated width in px of ``text`` at font size ``size`` (CJK glyph = 1 em)."""
     return round(sum(_em(c) for c in text) * size, 3)
+
+
+#: The space between two runs of one line, in em of the smaller run.
+RUN_GAP = 0.3
+
+
+def line_width(runs: list[tuple[str, float]]) -> float:
+    """Width in px of a line of runs (text, size), with ``RUN_GAP`` between runs.
+
+    >>> line_width([("司射", 12), ("張弓", 10)])
+    47.0
+    """
+    w = sum(text_width(t, s) for t, s in runs)
+    w += sum(RUN_GAP * min(a[1], b[1]) for a, b in itertools.pairwise(runs))
+    return round(w, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,25 +86,30 @@ class Box:
 
 @dataclass(slots=True)
 class Label:
-    """A label to place: its lines with their font sizes, the anchor point (px) and the
-    radius of the thing it names (the first ring of candidates starts just outside it).
+    """A label to place: its lines, each a list of runs (text, font size) set side by side
+    with a space of 0.3 em between; the anchor point (px) and the radius of the thing it
+    names (the first ring of candidates starts just outside it).
 
     After placement ``box`` is set, and ``leader`` is True where the label stands away from
     its anchor and needs a leader line."""
 
     key: str
-    lines: list[tuple[str, float]]
+    lines: list[list[tuple[str, float]]]
     ax: float
     ay: float
     r: float = 4.0
     box: Box | None = None
     leader: bool = False
+    _size: tuple[float, float] | None = field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> tuple[float, float]:
-        w = max((text_width(t, s) for t, s in self.lines), default=0.0)
-        h = sum(s * LINE_HEIGHT for _, s in self.lines)
-        return w + 4.0, h + 2.0  # 2 px of padding each side horizontally, 1 vertically
+        """(width, height) in px: the widest line, the lines' heights, and a little padding."""
+        if self._size is None:
+            w = max((line_width(line) for line in self.lines), default=0.0)
+            h = sum(max(s for _, s in line) * LINE_HEIGHT for line in self.lines if line)
+            self._size = (w + 4.0, h + 2.0)  # 2 px of padding each side across, 1 up and down
+        return self._size
 
 
 class _Grid:
@@ -96,23 +119,21 @@ class _Grid:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[Box]] = {}
 
-    def _keys(self, b: Box) -> list[tuple[int, int]]:
-        c = self.cell
-        return [
-            (i, j)
-            for i in range(math.floor(b.x0 / c), math.floor(b.x1 / c) + 1)
-            for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1)
-        ]
-
     def add(self, b: Box) -> None:
-        for k in self._keys(b):
-            self.cells.setdefault(k, []).append(b)
+        c = self.cell
+        for i in range(math.floor(b.x0 / c), math.floor(b.x1 / c) + 1):
+            for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1):
+                self.cells.setdefault((i, j), []).append(b)
 
-    def hits(self, b: Box, gap: float) -> bool:
-        for k in self._keys(b):
-            for o in self.cells.get(k, ()):
-                if b.overlaps(o, gap):
-                    return True
+    def hits(self, x0: float, y0: float, x1: float, y1: float, gap: float) -> bool:
+        """Does the box (x0, y0, x1, y1), grown by ``gap``, overlap a box in the grid?"""
+        c = self.cell
+        cells = self.cells
+        for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
+            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
+                for o in cells.get((i, j), ()):
+                    if x0 < o.x1 + gap and o.x0 < x1 + gap and y0 < o.y1 + gap and o.y0 < y1 + gap:
+                        return True
         return False
 
 
@@ -145,8 +166,8 @@ def place_labels(
     ``bounds`` is where labels may go; ``overflow`` (if given) a column where labels that
     find no room are stacked, one under another. Returns the labels with ``box`` set.
 
-    >>> a = Label("a", [("甲", 10)], 50, 50)
-    >>> b = Label("b", [("乙", 10)], 50, 50)
+    >>> a = Label("a", [[("甲", 10)]], 50, 50)
+    >>> b = Label("b", [[("乙", 10)]], 50, 50)
     >>> out = place_labels([a, b], [], Box(0, 0, 100, 100))
     >>> out[0].box.overlaps(out[1].box)
     False
@@ -155,25 +176,32 @@ def place_labels(
     for o in obstacles:
         grid.add(o)
     ov_y = overflow.y0 if overflow else 0.0
+    bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
     for lab in labels:
         chosen: Box | None = None
         leader = False
+        w, h = lab.size
         for ring in range(rings + 1):
             dist = lab.r + 2.0 + ring * ring_step
             dirs = _NEAR if ring == 0 else _ring_dirs(ring)
             for dx, dy in dirs:
-                b = _at(lab, dx, dy, dist)
-                if b.inside(bounds) and not grid.hits(b, gap):
-                    chosen, leader = b, ring > 0
+                # inline _at: this loop runs for every candidate of every label
+                cx, cy = lab.ax + dx * dist, lab.ay + dy * dist
+                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                x1, y1 = x0 + w, y0 + h
+                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                    continue
+                if not grid.hits(x0, y0, x1, y1, gap):
+                    chosen, leader = Box(x0, y0, x1, y1), ring > 0
                     break
             if chosen:
                 break
         if chosen is None and overflow is not None:
-            w, h = lab.size
             while True:
                 b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
                 ov_y += h + gap + 1
-                if not grid.hits(b, gap):
+                if not grid.hits(b.x0, b.y0, b.x1, b.y1, gap):
                     break
             chosen, leader = b, True
         if chosen is None:  # no overflow column: the last resort is the anchor itself
@@ -183,6 +211,7 @@ def place_labels(
     return labels
 
 
+@lru_cache(maxsize=64)
 def _ring_dirs(ring: int) -> list[tuple[float, float]]:
     """Unit directions around a ring: more of them further out, right and left first."""
     n = 8 + 4 * min(ring, 6)
