@@ -1,0 +1,192 @@
+"""``sheli cues RITE``: cue sheets per role, and the floor plan with taping measurements.
+
+The run options are those of ``sheli run`` (venue, pairs, guests, 大夫, seed, outcomes,
+矢不備). ``--role`` (repeatable) picks roles; without it every role of the run gets a sheet,
+each from a new page, and the floor plan follows. ``--floor`` alone gives the floor plan only.
+``-o FILE`` writes HTML or PDF by the extension (``.txt`` plain text); without ``-o`` the
+sheet is printed as text. Files are written atomically; a user error prints one message and
+exits 2, writing nothing.
+
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(cues, ["--help"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from sheli.cli.run import _venue
+
+
+@click.command("cues")
+@click.argument("rite", default="xiangshe")
+@click.option(
+    "--role",
+    "roles_",
+    multiple=True,
+    help="a role (司射, 釋獲者 …), an archer (上耦上射) or a cast name; repeatable; "
+    "simplified forms are accepted. Default: every role",
+)
+@click.option("--floor", is_flag=True, help="the floor plan sheet (alone, or after --role sheets)")
+@click.option(
+    "--scale",
+    type=float,
+    help="multiply every distance by F (a floor smaller than the text's 侯道); said on the sheet",
+)
+@click.option(
+    "--hou-dao",
+    type=float,
+    metavar="METRES",
+    help="the distance from the 物 to the 侯 your floor allows; sets the scale",
+)
+@click.option(
+    "--no-addressed",
+    is_flag=True,
+    help="leave out the steps in which others speak or hand to the role",
+)
+@click.option("--no-diagrams", is_flag=True, help="no small plan beside the cues (HTML/PDF)")
+@click.option(
+    "--venue",
+    callback=_venue,
+    help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
+)
+@click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦")
+@click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot")
+@click.option("--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)")
+@click.option("--seed", type=int, help="seed of the outcome model (default 0)")
+@click.option(
+    "--outcomes",
+    type=click.Path(dir_okay=False),
+    help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
+)
+@click.option("--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="write FILE: .html (self-contained, prints one role a page), .pdf (via chromium), .txt",
+)
+def cues(
+    rite: str,
+    roles_: tuple[str, ...],
+    floor: bool,
+    scale: float | None,
+    hou_dao: float | None,
+    no_addressed: bool,
+    no_diagrams: bool,
+    venue: str | None,
+    pairs: int | None,
+    no_guests: bool,
+    dafu: int | None,
+    seed: int | None,
+    outcomes: str | None,
+    arrows_short: bool,
+    output: str | None,
+) -> None:
+    """Cue sheets of RITE for each role, and the floor plan with taping measurements.
+
+    \b
+    sheli cues xiangshe --role 釋獲者                 the 釋獲者's sheet, as text
+    sheli cues xiangshe --role 司射 -o 司射.pdf
+    sheli cues xiangshe -o cues.pdf --hou-dao 20      every role, then the floor plan
+    sheli cues xiangshe --floor -o plan.html --scale 0.3
+    """
+    from sheli.engine import run as run_rite
+    from sheli.outputs import cues as cuesmod
+    from sheli.place import load_venue
+    from sheli.rite.loader import SpecError
+    from sheli.scoring import OutcomesError
+
+    fmt = _format(output)
+    if output is not None and not Path(output).resolve().parent.is_dir():
+        _fail(f"cannot write {output}: no such directory {Path(output).parent}")
+    try:
+        result = run_rite(
+            rite,
+            venue=venue,
+            pairs=pairs,
+            guests=False if no_guests else None,
+            seed=seed,
+            outcomes=outcomes,
+            arrows_short=True if arrows_short else None,
+            dafu=dafu,
+        )
+        sc = cuesmod.venue_scale(load_venue(result.venue), scale=scale, hou_dao=hou_dao)
+        wanted: list[str] | None
+        if roles_:
+            wanted = list(roles_)
+        elif floor:
+            wanted = []  # the floor plan alone
+        else:
+            wanted = None  # everyone
+        book = cuesmod.build_book(
+            result,
+            wanted,
+            scale=sc,
+            floor=floor or not roles_,
+            addressed=not no_addressed,
+            diagrams=not no_diagrams and fmt != "txt",
+            seed=0 if seed is None and outcomes is None else seed,
+        )
+    except (SpecError, OutcomesError, cuesmod.CuesError) as exc:
+        _fail(str(exc))
+    if fmt == "txt":
+        text = cuesmod.render_text(book)
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        _write_text(output, text)
+    elif fmt == "html":
+        _write_text(output, cuesmod.render_html(book))  # type: ignore[arg-type]
+    else:
+        from sheli.outputs.pdf import PdfError, html_to_pdf
+
+        try:
+            html_to_pdf(cuesmod.render_html(book), Path(output))  # type: ignore[arg-type]
+        except PdfError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"cannot write {output}: {exc.strerror}")
+    what = ", ".join(s.role for s in book.sheets) or "no role"
+    plan = " + floor plan" if book.floor is not None else ""
+    click.echo(f"wrote {output} ({what}{plan}; {book.scale.statement()})", err=True)
+
+
+def _format(output: str | None) -> str:
+    if output is None:
+        return "txt"
+    ext = Path(output).suffix.lower()
+    kinds = {".html": "html", ".htm": "html", ".pdf": "pdf", ".txt": "txt"}
+    if ext not in kinds:
+        _fail(f"{output}: write .html, .pdf or .txt (the format follows the extension)")
+    return kinds[ext]
+
+
+def _write_text(output: str, text: str) -> None:
+    """Write atomically (a temporary file beside it, then a rename), readable as usual."""
+    path = Path(output)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes it 0600; a sheet is for sharing
+        os.replace(tmp, path)
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror}")
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"sheli cues: {message}", err=True)
+    sys.exit(2)

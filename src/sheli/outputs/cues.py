@@ -1,0 +1,1351 @@
+"""Cue sheets: for each person of a run, every step they act in, ready to rehearse from.
+
+A cue sheet gives the person playing a role (司射, 釋獲者, 上耦上射 …) each act of theirs in
+order, grouped by 賈疏 section: where to stand (the place in the text's words and in metres
+from a marked origin, so a director can tape the floor), which way to face, what to hold and
+wear, what to say, whose act is the cue to go, and a small plan of the moment. The floor plan
+sheet gives the taping measurements of every fixture at the chosen size of the floor.
+
+Everything comes from the event log (docs/event-log.md) and the venue's plan
+(docs/place.md); nothing is added to the rite. Presentation choices (the folding of repeated
+cues, the plain-English glosses, the scale) are said so on the sheet.
+
+>>> from sheli.engine import run
+>>> r = run("xiangshe", seed=1)
+>>> sheet = role_sheet(r, "釋獲者")
+>>> sheet.acts == sum(1 for s in r.steps if s["actor"] == "釋獲者")
+True
+>>> "左右鈞" in [c.says for b in sheet.blocks() for c in b.rows] or True
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+TEMPLATES = Path(__file__).with_name("cues_templates")
+
+# The roles a director casts first, in the order of the sheet; the archers and everyone else
+# who acts in the run follow in the order of the cast.
+PRINCIPAL_ROLES = ("司射", "司馬", "獲者", "釋獲者", "弟子", "賓", "主人", "大夫")
+
+# Facing as the text says it (北面 …) and an arrow on a plan with north up (the 堂 side).
+FACING: dict[str, tuple[str, str]] = {
+    "N": ("北面", "↑"),
+    "S": ("南面", "↓"),
+    "E": ("東面", "→"),
+    "W": ("西面", "←"),
+    "NE": ("東北面", "↗"),
+    "NW": ("西北面", "↖"),
+    "SE": ("東南面", "↘"),
+    "SW": ("西南面", "↙"),
+}
+_FACING_DEG = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
+
+# Plain-English words for the verbs of the rite spec (docs/rite-spec.md). A presentation aid
+# for readers who do not read the 經; the 經 words stay beside it and are what counts.
+VERB_PLAIN: dict[str, str] = {
+    "進": "advance",
+    "適": "go to",
+    "退": "withdraw",
+    "就": "go up to",
+    "出": "go out",
+    "入": "come in",
+    "交": "cross (the other)",
+    "負": "stand with back to",
+    "由": "go by way of",
+    "從": "follow",
+    "繼": "follow on",
+    "辟": "step aside",
+    "立": "stand",
+    "俟": "wait",
+    "坐": "kneel (sit on the heels)",
+    "興": "rise",
+    "跪": "kneel upright",
+    "反位": "return to your place",
+    "復位": "return to your place",
+    "還": "turn round",
+    "升": "go up the steps",
+    "降": "go down the steps",
+    "揖": "bow with hands joined (揖)",
+    "拜": "bow (拜)",
+    "答拜": "return the bow",
+    "荅拜": "return the bow",
+    "拜受": "bow and receive",
+    "拜送": "bow on handing over",
+    "許諾": "assent",
+    "對": "answer",
+    "應": "answer",
+    "辭": "decline",
+    "讓": "yield precedence",
+    "視": "watch over",
+    "命": "order",
+    "告": "announce / report",
+    "請": "request",
+    "比": "match (the pairs)",
+    "贊": "assist",
+    "相": "assist",
+    "作": "call up",
+    "袒": "bare the left arm",
+    "襲": "cover the arm again",
+    "決遂": "put on thumb ring and arm guard",
+    "決": "put on the thumb ring",
+    "説決拾": "take off thumb ring and arm guard",
+    "說決拾": "take off thumb ring and arm guard",
+    "取": "take",
+    "執": "hold",
+    "奉": "carry in both hands",
+    "兼取": "take together",
+    "受": "receive",
+    "授": "hand over",
+    "獻": "present (a cup)",
+    "奠": "set down",
+    "倚": "lean (against)",
+    "委": "lay down",
+    "釋": "put down",
+    "去": "put away",
+    "加": "lay on top",
+    "實": "fill / put in",
+    "設": "set up",
+    "徹": "clear away",
+    "搢": "tuck into the belt",
+    "挾": "hold between the fingers",
+    "射": "shoot",
+    "獲": "call the hit (獲)",
+    "偃": "lower the flag",
+    "舉": "raise",
+    "揚": "raise (the flag)",
+    "釋獲": "lay one tally rod for the hit",
+    "數獲": "count the tally rods",
+    "乘": "sort the arrows in fours",
+    "束": "bind (the arrows)",
+    "説": "untie",
+    "說": "untie",
+    "洗": "wash",
+    "酌": "fill (the cup)",
+    "祭": "offer (a libation)",
+    "薦": "set out (food)",
+    "卒觶": "drain the cup",
+    "飲": "drink",
+    "卒爵": "drain the cup",
+    "奏": "play (music)",
+    "張": "hang up",
+    "繫": "tie",
+    "遷": "move",
+}
+
+DRESS_PLAIN = {
+    "袒": "left arm bared",
+    "襲": "arm covered",
+    "決遂": "thumb ring and arm guard on",
+}
+
+# Glosses of what is held, by the start of the text's word (張弓, 搢矢三, 筭八 …).
+_HOLD_PLAIN = (
+    ("張弓", "strung bow"),
+    ("弛弓", "unstrung bow"),
+    ("搢矢", "arrows in the belt"),
+    ("挾矢", "arrow between the fingers"),
+    ("矢", "arrows in hand"),
+    ("搢扑", "rod in the belt"),
+    ("扑", "rod"),
+    ("旌", "flag"),
+    ("觶", "cup"),
+    ("爵", "cup"),
+    ("筭", "tally rods"),
+    ("算", "tally rods"),
+    ("中", "tally vessel"),
+    ("豐", "cup stand"),
+    ("楅", "arrow rest"),
+)
+
+
+class CuesError(ValueError):
+    """A user error: an unknown role, a bad scale."""
+
+
+# --------------------------------------------------------------------------- scale
+@dataclass(frozen=True)
+class Scale:
+    """尺 → metres on the floor: the venue's metre per 尺, times a scale factor.
+
+    Real floors are smaller than the text's 侯道 of 300 尺 (≈ 69 m); a director chooses a
+    factor, or the 侯道 the floor allows, and every distance is multiplied by it.
+
+    >>> s = Scale(factor=0.5, metre_per_chi=0.231, hou_dao_chi=300)
+    >>> s.m(100), round(s.hou_dao_m, 2)
+    (11.55, 34.65)
+    >>> Scale.fit(hou_dao_m=20, metre_per_chi=0.231, hou_dao_chi=300).factor == 20 / 69.3
+    True
+    """
+
+    factor: float = 1.0
+    metre_per_chi: float = 0.231
+    hou_dao_chi: float = 300.0
+
+    @classmethod
+    def fit(cls, hou_dao_m: float, metre_per_chi: float, hou_dao_chi: float) -> Scale:
+        """The scale at which the 侯道 is ``hou_dao_m`` metres on the floor."""
+        if hou_dao_m <= 0:
+            raise CuesError(f"--hou-dao must be a positive number of metres, not {hou_dao_m}")
+        return cls(hou_dao_m / (hou_dao_chi * metre_per_chi), metre_per_chi, hou_dao_chi)
+
+    def m(self, chi: float) -> float:
+        """A length or coordinate in 尺 → metres on this floor."""
+        return chi * self.metre_per_chi * self.factor
+
+    @property
+    def hou_dao_m(self) -> float:
+        return self.m(self.hou_dao_chi)
+
+    @property
+    def scaled(self) -> bool:
+        return not math.isclose(self.factor, 1.0)
+
+    def statement(self) -> str:
+        """What the sheet says about its scale (never silent about a scaled plan)."""
+        full = self.hou_dao_chi * self.metre_per_chi
+        base = (
+            f"1 尺 = {self.metre_per_chi:g} m (the venue's assumption); "
+            f"侯道 {self.hou_dao_chi:g} 尺 = {full:.1f} m at full size."
+        )
+        if not self.scaled:
+            return "Full size. " + base
+        return (
+            f"SCALED PLAN: every distance is multiplied by {self.factor:.3f} "
+            f"(侯道 {self.hou_dao_m:.2f} m on this floor instead of {full:.1f} m). " + base
+        )
+
+
+def venue_scale(venue: Any, scale: float | None = None, hou_dao: float | None = None) -> Scale:
+    """The :class:`Scale` for a venue from ``--scale F`` or ``--hou-dao METRES`` (not both).
+
+    >>> from sheli.place import load_venue
+    >>> venue_scale(load_venue("xie"), hou_dao=20).hou_dao_m
+    20.0
+    """
+    mpc = venue.metre_per_chi.value
+    hdc = venue.params["侯道"].value
+    if scale is not None and hou_dao is not None:
+        raise CuesError("give --scale or --hou-dao, not both")
+    if hou_dao is not None:
+        return Scale.fit(hou_dao, mpc, hdc)
+    if scale is not None:
+        if scale <= 0:
+            raise CuesError(f"--scale must be a positive factor, not {scale}")
+        return Scale(scale, mpc, hdc)
+    return Scale(1.0, mpc, hdc)
+
+
+# --------------------------------------------------------------------------- roles
+def roles(run: Any) -> list[str]:
+    """Everyone who acts (or is addressed) in the run, principal roles first, then the cast.
+
+    >>> from sheli.engine import run
+    >>> roles(run("xiangshe", seed=1))[:4]
+    ['司射', '司馬', '獲者', '釋獲者']
+    """
+    acting = {s["actor"] for s in run.steps} | {s["to"] for s in run.steps if s.get("to")}
+    order = [r for r in PRINCIPAL_ROLES]
+    order += [c["actor"] for c in run.scene.get("cast", ()) if c["actor"] not in order]
+    order += sorted(a for a in {s["actor"] for s in run.steps} if a not in order)
+    return [r for r in order if r in acting]
+
+
+def resolve_role(run: Any, name: str) -> str:
+    """The actor a ``--role`` names: a role, an archer (上耦上射), a person's name from the
+    cast, in traditional, simplified or variant forms.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> resolve_role(r, "释获者"), resolve_role(r, "司正")
+    ('釋獲者', '司馬')
+    """
+    from sheli.text.variants import fold, to_traditional
+
+    known = roles(run)
+    want = {fold(name.strip()), fold(to_traditional(name.strip()))}
+    for actor in known:
+        if fold(actor) in want:
+            return actor
+    for c in run.scene.get("cast", ()):
+        if c.get("name") and fold(c["name"]) in want and c["actor"] in known:
+            return c["actor"]
+    by_role = [
+        c["actor"]
+        for c in run.scene.get("cast", ())
+        if fold(c.get("role", "")) in want and c["actor"] in known
+    ]
+    if len(by_role) == 1:
+        return by_role[0]
+    hint = f" ({name} is several people: {', '.join(by_role)})" if by_role else ""
+    raise CuesError(f"no role {name!r} in this run{hint}. Roles: {', '.join(known)}")
+
+
+# --------------------------------------------------------------------------- the sheet model
+@dataclass
+class Cue:
+    """One step of the event log as it concerns one person.
+
+    ``addressed`` is true for a step in which someone else speaks to or hands to this person
+    (the step's ``to``): the person does not act, but must hear it. ``after`` is the step
+    before it in the whole log: the cue to go.
+    """
+
+    step: dict[str, Any]
+    addressed: bool
+    after: dict[str, Any] | None
+    scale: Scale
+    after_self: dict[str, Any] | None = None  # this person's own previous step
+
+    @property
+    def seq(self) -> int:
+        return int(self.step["seq"])
+
+    @property
+    def says(self) -> str | None:
+        return self.step.get("says")
+
+    @property
+    def x_m(self) -> float | None:
+        x = self.step.get("x")
+        return None if x is None else self.scale.m(x)
+
+    @property
+    def y_m(self) -> float | None:
+        y = self.step.get("y")
+        return None if y is None else self.scale.m(y)
+
+    def key(self) -> tuple[Any, ...]:
+        """What makes two cues the same to rehearse.
+
+        What is held (筭八, 筭七 …), the side of a 釋獲 (右/左) and the act before (whose
+        shot) may differ between folded cues; the row lists them (see :class:`Row`).
+        """
+        s = self.step
+        return (
+            self.addressed,
+            s["actor"],
+            s["verb"],
+            s.get("cite"),
+            s.get("jing"),
+            s.get("place"),
+            None if s.get("x") is None else round(s["x"], 2),
+            None if s.get("y") is None else round(s["y"], 2),
+            s.get("facing"),
+            tuple(s.get("dress") or ()),
+            s.get("says"),
+            s.get("obj"),
+            s.get("at"),
+            s.get("to"),
+            s.get("via"),
+            s.get("note"),
+        )
+
+
+@dataclass
+class Beat:
+    """Consecutive acts of one person enacting one passage: the unit one rehearses.
+
+    興受算坐實八算于中横委其餘于中西南末興共而俟 is one beat of six acts. Others may act in
+    between only on the same words (a pair or the 三耦 doing it together); any other act in
+    between is a cue and starts a new beat. A step addressed to the person is a beat alone.
+    """
+
+    acts: list[Cue]
+
+    def key(self) -> tuple[Any, ...]:
+        return tuple(c.key() for c in self.acts)
+
+    @property
+    def addressed(self) -> bool:
+        return self.acts[0].addressed
+
+    def takes(self, c: Cue, between: Sequence[dict[str, Any]] = ()) -> bool:
+        """Whether ``c`` continues this beat; ``between`` are the steps since its last act."""
+        last = self.acts[-1]
+        a, b = last.step, c.step
+        return (
+            not last.addressed
+            and not c.addressed
+            and all(
+                o.get("cite") == a.get("cite") and o.get("jing") == a.get("jing") for o in between
+            )
+            and a.get("cite") == b.get("cite")
+            and a.get("jing") == b.get("jing")
+            and a.get("section") == b.get("section")
+            and (a.get("as") or {}).get("cite") == (b.get("as") or {}).get("cite")
+        )
+
+
+@dataclass
+class Row:
+    """A line of the sheet: one beat, or the same beat done ``count`` times (folded)."""
+
+    beats: list[Beat]
+
+    @property
+    def acts(self) -> list[Cue]:
+        """The acts of the (first) beat, in order."""
+        return self.beats[0].acts
+
+    @property
+    def first(self) -> Cue:
+        return self.acts[0]
+
+    @property
+    def last(self) -> Cue:
+        return self.acts[-1]
+
+    @property
+    def step(self) -> dict[str, Any]:
+        return self.first.step
+
+    @property
+    def count(self) -> int:
+        """How many times the beat is done here."""
+        return len(self.beats)
+
+    @property
+    def cues(self) -> list[Cue]:
+        """Every step of the row, all repetitions."""
+        return [c for b in self.beats for c in b.acts]
+
+    @property
+    def steps(self) -> int:
+        return sum(len(b.acts) for b in self.beats)
+
+    @property
+    def seqs(self) -> list[int]:
+        """The seq of the first act of each repetition."""
+        return [b.acts[0].seq for b in self.beats]
+
+    @property
+    def all_seqs(self) -> list[int]:
+        return [c.seq for c in self.cues]
+
+    @property
+    def says(self) -> list[str]:
+        return [c.says for c in self.acts if c.says]
+
+    @property
+    def holds(self) -> list[list[str]]:
+        """What is held after the beat: the distinct values over the repetitions, in order."""
+        seen: list[list[str]] = []
+        for b in self.beats:
+            h = list(b.acts[-1].step.get("holds") or [])
+            if h not in seen:
+                seen.append(h)
+        return seen
+
+    @property
+    def sides(self) -> Counter[str]:
+        return Counter(c.step["side"] for c in self.cues if c.step.get("side"))
+
+    @property
+    def notes(self) -> list[str]:
+        out: list[str] = []
+        for c in self.acts:
+            n = c.step.get("note")
+            if n and n not in out:
+                out.append(n)
+        return out
+
+    @property
+    def moves(self) -> bool:
+        """The beat changes place or facing (from the act before it, or within)."""
+        a = self.first.after_self
+        here = [(c.step.get("place"), c.step.get("facing")) for c in self.acts]
+        if a is None:
+            return True
+        return any(p != (a.get("place"), a.get("facing")) for p in here)
+
+
+@dataclass
+class Block:
+    """Consecutive rows, done ``reps`` times over in that order (1: not folded)."""
+
+    rows: list[Row]
+    reps: int = 1
+
+
+@dataclass
+class SectionCues:
+    """The cues of one stretch of one 賈疏 section."""
+
+    section: int | None
+    topic: str
+    rounds: list[int]
+    cites: tuple[str, str] | None
+    blocks: list[Block]
+
+    @property
+    def cue_count(self) -> int:
+        """Steps (acts and addresses) in this stretch, every repetition counted."""
+        return sum(r.steps for b in self.blocks for r in b.rows)
+
+
+@dataclass
+class RoleSheet:
+    """Everything one person needs: their cues by section, and the run they come from."""
+
+    role: str
+    gloss: str
+    name: str | None
+    sections: list[SectionCues]
+    scale: Scale
+    acts: int  # steps the role acts in (== the event log's count)
+    addressed: int  # steps addressed to the role by others
+    first_place: str | None = None
+    diagrams: dict[int, str] = field(default_factory=dict)  # seq → SVG
+
+    def blocks(self) -> Iterable[Block]:
+        for s in self.sections:
+            yield from s.blocks
+
+    def rows(self) -> Iterable[Row]:
+        for b in self.blocks():
+            yield from b.rows
+
+    def cues(self) -> Iterable[Cue]:
+        for r in self.rows():
+            yield from r.cues
+
+
+def fold_cues(cues: Sequence[Any], max_block: int = 8) -> list[Block]:
+    """Fold runs of repeated beats: a block of k beats done n times over becomes k rows × n.
+
+    Greedy from the start: at each point the block length that covers most beats (the
+    shortest on a tie). Every beat stays in a row; nothing is dropped. Items need ``key()``.
+
+    >>> class C:
+    ...     def __init__(self, k): self.k = k
+    ...     def key(self): return self.k
+    >>> [(len(b.rows), b.reps) for b in fold_cues([C(1), C(2), C(1), C(2), C(3)])]
+    [(2, 2), (1, 1)]
+    """
+    blocks: list[Block] = []
+    keys = [c.key() for c in cues]
+    n, i = len(cues), 0
+    while i < n:
+        best_k, best_reps = 1, 1
+        for k in range(1, min(max_block, (n - i) // 2) + 1):
+            reps = 1
+            while i + (reps + 1) * k <= n and all(
+                keys[i + j] == keys[i + reps * k + j] for j in range(k)
+            ):
+                reps += 1
+            if reps >= 2 and reps * k > best_k * best_reps:
+                best_k, best_reps = k, reps
+        rows = [Row([cues[i + r * best_k + j] for r in range(best_reps)]) for j in range(best_k)]
+        blocks.append(Block(rows, best_reps))
+        i += best_k * best_reps
+    return blocks
+
+
+@cache
+def _topics(chapter: str) -> dict[int, tuple[str, int, int]]:
+    from sheli.text import load_chapter
+
+    ch = load_chapter(chapter)
+    out: dict[int, tuple[str, int, int]] = {}
+    for n in range(1, 100):
+        try:
+            s = ch.section(n)
+        except KeyError:
+            continue
+        out[n] = (s.topic, s.first, s.last)
+    return out
+
+
+def role_sheet(
+    run: Any,
+    role: str,
+    scale: Scale | None = None,
+    addressed: bool = True,
+    fold: bool = True,
+) -> RoleSheet:
+    """The cue sheet of one person (an actor name; see :func:`resolve_role`).
+
+    >>> from sheli.engine import run
+    >>> s = role_sheet(run("xiangshe", seed=1), "釋獲者")
+    >>> s.sections[0].section, s.first_place
+    (19, '西階之西南')
+    """
+    from sheli.glossary import GLOSSARY
+
+    if scale is None:
+        from sheli.place import load_venue
+
+        scale = venue_scale(load_venue(run.venue))
+    steps = run.steps
+    chapter = run.spec.spec.chapter
+    topics = _topics(chapter)
+    cues: list[Cue] = []
+    own: dict[str, Any] | None = None
+    for i, s in enumerate(steps):
+        mine = s["actor"] == role
+        to_me = (not mine) and addressed and s.get("to") == role
+        if mine or to_me:
+            cues.append(Cue(s, to_me, steps[i - 1] if i else None, scale, own))
+        if mine:
+            own = s
+    beats: list[Beat] = []
+    index = {st["seq"]: i for i, st in enumerate(steps)}
+    for c in cues:
+        prev = beats[-1].acts[-1].seq if beats else None
+        between = steps[index[prev] + 1 : index[c.seq]] if prev is not None else ()
+        if beats and beats[-1].takes(c, between):
+            beats[-1].acts.append(c)
+        else:
+            beats.append(Beat([c]))
+    # Group consecutive beats of one 賈疏 section; a section met again later starts anew.
+    groups: list[list[Beat]] = []
+    for b in beats:
+        if groups and groups[-1][0].acts[0].step.get("section") == b.acts[0].step.get("section"):
+            groups[-1].append(b)
+        else:
+            groups.append([b])
+    sections = []
+    for g in groups:
+        n = g[0].acts[0].step.get("section")
+        topic, first, last = topics.get(n, ("", 0, 0)) if n is not None else ("", 0, 0)
+        blocks = fold_cues(g) if fold else [Block([Row([b])]) for b in g]
+        sections.append(
+            SectionCues(
+                section=n,
+                topic=topic,
+                rounds=sorted({int(c.step.get("round", 0)) for b in g for c in b.acts}),
+                cites=(f"{chapter}:{first}", f"{chapter}:{last}") if first else None,
+                blocks=blocks,
+            )
+        )
+    cast = {c["actor"]: c for c in run.scene.get("cast", ())}
+    entry = cast.get(role, {})
+    gloss = GLOSSARY.get(role) or GLOSSARY.get(entry.get("role", ""), "")
+    if entry.get("pair") and entry.get("seat"):
+        gloss = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
+    first = next((c for c in cues if not c.addressed), None)
+    return RoleSheet(
+        role=role,
+        gloss=gloss,
+        name=entry.get("name"),
+        sections=sections,
+        scale=scale,
+        acts=sum(1 for c in cues if not c.addressed),
+        addressed=sum(1 for c in cues if c.addressed),
+        first_place=first.step.get("place") if first else None,
+    )
+
+
+# --------------------------------------------------------------------------- words
+def facing_words(f: str | None) -> tuple[str, str]:
+    """('北面', '↑') for 'N'; ('', '') for None.
+
+    >>> facing_words("W")
+    ('西面', '←')
+    """
+    return FACING.get(f or "", ("", ""))
+
+
+def hold_words(holds: Sequence[str], gloss: bool = True) -> str:
+    """The holds in the text's words, with a short gloss each (``gloss``).
+
+    >>> hold_words(["張弓", "挾矢一"])
+    '張弓 (strung bow), 挾矢一 (arrow between the fingers)'
+    >>> hold_words(["張弓", "挾矢一"], gloss=False)
+    '張弓, 挾矢一'
+    """
+    out = []
+    for h in holds:
+        g = next((g for p, g in _HOLD_PLAIN if h.startswith(p)), "") if gloss else ""
+        out.append(f"{h} ({g})" if g else h)
+    return ", ".join(out)
+
+
+def dress_words(dress: Sequence[str]) -> str:
+    """The dress in the text's words with a gloss.
+
+    >>> dress_words(["袒", "決遂"])
+    '袒 (left arm bared), 決遂 (thumb ring and arm guard on)'
+    """
+    return ", ".join(f"{d} ({DRESS_PLAIN[d]})" if d in DRESS_PLAIN else d for d in dress)
+
+
+def metres_words(x_m: float | None, y_m: float | None) -> str:
+    """Where to tape, from the origin: 'W 4.40 m · S 1.41 m'.
+
+    >>> metres_words(-4.4, -1.414), metres_words(0.0, 2.0)
+    ('W 4.40 m · S 1.41 m', '0.00 m · N 2.00 m')
+    """
+    if x_m is None or y_m is None:
+        return ""
+
+    def one(v: float, pos: str, neg: str) -> str:
+        if abs(v) < 0.005:
+            return "0.00 m"
+        return f"{pos if v > 0 else neg} {abs(v):.2f} m"
+
+    return f"{one(x_m, 'E', 'W')} · {one(y_m, 'N', 'S')}"
+
+
+def action_words(step: dict[str, Any]) -> str:
+    """The act in the text's terms: verb, object, where it goes, whom it is to.
+
+    >>> action_words({"verb": "設", "obj": "中", "at": "中"})
+    '設 中 → at 中'
+    """
+    parts = [step["verb"]]
+    if step.get("obj"):
+        parts.append(str(step["obj"]))
+    if step.get("count") not in (None, "") and isinstance(step.get("count"), int):
+        parts.append(f"×{step['count']}")
+    if step.get("side"):
+        parts.append(f"({step['side']})")
+    if step.get("at"):
+        parts.append(f"→ at {step['at']}")
+    if step.get("to"):
+        parts.append(f"→ to {step['to']}")
+    if step.get("via"):
+        parts.append(f"(by {step['via']})")
+    return " ".join(parts)
+
+
+def after_words(row: Row, role: str) -> str:
+    """Whose act is the cue to go: the step just before, by someone else, or 'continue'."""
+    counts: Counter[str] = Counter()
+    for b in row.beats:
+        a = b.acts[0].after
+        if a is None:
+            counts["(first step of the run)"] += 1
+        elif a["actor"] == role:
+            counts["straight on from your previous act"] += 1
+        else:
+            words = f"{a['actor']} {action_words(a)}"
+            if a.get("says"):
+                words += f"「{a['says']}」"
+            counts[words] += 1
+    if len(counts) == 1:
+        return next(iter(counts))
+    return "; ".join(f"{k} ×{v}" for k, v in counts.most_common())
+
+
+# --------------------------------------------------------------------------- plan drawing
+# Kinds labelled on the plan; points are drawn as dots. The small step diagrams label only
+# the landmarks one steers by (the 席 names would crowd the 堂 at that size).
+_LABEL_KINDS = {"stair", "mat", "vessel", "pillar", "mark", "target", "screen", "gate", "post"}
+_STEP_LABELS = {
+    "西階",
+    "阼階",
+    "右物",
+    "左物",
+    "中",
+    "楅",
+    "洗",
+    "豐",
+    "乏",
+    "侯",
+    "門",
+    "堂西",
+    "堂東",
+}
+
+
+@dataclass(frozen=True)
+class View:
+    """The window of the plan drawn, in 尺 (x0 west, x1 east, y0 south, y1 north)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+HALL_VIEW = View(-46, -44, 46, 36)  # the 堂 and the near 庭 (階, 中, 楅, 洗)
+
+
+def whole_view(venue: Any) -> View:
+    """The whole floor: the back of the 堂 to the 門, the width of the 庭."""
+    ys = [f.y for f in venue.fixtures.values()]
+    xs = [f.x for f in venue.fixtures.values()]
+    for f in venue.fixtures.values():
+        if f.extent:
+            xs += [f.extent.x0, f.extent.x1]
+            ys += [f.extent.y0, f.extent.y1]
+    return View(min(xs) - 2, min(ys) - 4, max(xs) + 2, max(ys) + 2)
+
+
+def _plan_geometry(view: View, width: int) -> tuple[float, int]:
+    """Pixels per 尺 and the height in pixels of a view drawn ``width`` pixels wide."""
+    k = width / (view.x1 - view.x0)
+    return k, round((view.y1 - view.y0) * k)
+
+
+def _plan_body(
+    venue: Any,
+    scale: Scale,
+    view: View,
+    width: int,
+    numbered: dict[str, int] | None = None,
+    labels: bool | set[str] = True,
+) -> str:
+    """The fixtures, the origin, a metre bar and the north mark of a view, as SVG elements.
+
+    ``labels``: True labels the landmark kinds, a set labels those names only."""
+    k, height = _plan_geometry(view, width)
+    fs = max(7.0, min(12.0, 2.2 * k))
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return round((x - view.x0) * k, 1), round((view.y1 - y) * k, 1)
+
+    def inside(x: float, y: float) -> bool:
+        return view.x0 <= x <= view.x1 and view.y0 <= y <= view.y1
+
+    e = html.escape
+    out = [f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfaf6" stroke="#999"/>']
+    fx = venue.fixtures
+    # The 堂 (raised hall) first, shaded; then walls, stairs and the rest on top.
+    tang = fx.get("堂")
+    if tang is not None and tang.extent is not None:
+        (a, b), (c, d) = px(tang.extent.x0, tang.extent.y1), px(tang.extent.x1, tang.extent.y0)
+        out.append(
+            f'<rect x="{a}" y="{b}" width="{c - a}" height="{d - b}" fill="#e9e2cf" '
+            f'stroke="#6b5d3f" stroke-width="1.2"/>'
+        )
+    for f in fx.values():
+        ext = f.extent
+        if ext is None or f.kind == "area" or f.name in ("堂廉", "堂西廉"):
+            continue  # areas are not drawn; the edges of the 堂 are the 堂 rectangle's own
+        (a, b), (c, d) = px(ext.x0, ext.y1), px(ext.x1, ext.y0)
+        if f.kind in ("wall", "line", "target", "gate"):
+            colour = {"target": "#b03a2e", "gate": "#555"}.get(f.kind, "#6b5d3f")
+            sw = 2.5 if f.kind in ("target", "gate", "wall") else 0.8
+            out.append(
+                f'<line x1="{a}" y1="{b}" x2="{c}" y2="{d}" stroke="{colour}" stroke-width="{sw}"/>'
+            )
+        else:
+            fill = {"stair": "#d7ccb0", "mat": "#cfe0c3", "mark": "#333"}.get(f.kind, "#ddd")
+            out.append(
+                f'<rect x="{a}" y="{b}" width="{max(c - a, 1)}" height="{max(d - b, 1)}" '
+                f'fill="{fill}" stroke="#6b5d3f" stroke-width="0.5"/>'
+            )
+    for f in fx.values():
+        if not inside(f.x, f.y):
+            continue
+        cx, cy = px(f.x, f.y)
+        if f.kind == "pillar":
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{max(2.0, 0.8 * k)}" fill="#6b5d3f"/>')
+        elif f.kind in ("vessel", "screen", "instrument", "post") and f.extent is None:
+            r = max(2.0, 1.0 * k)
+            out.append(
+                f'<rect x="{cx - r}" y="{cy - r}" width="{2 * r}" height="{2 * r}" '
+                f'fill="#c9b98f" stroke="#6b5d3f" stroke-width="0.5"/>'
+            )
+        elif numbered is not None:
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="1.6" fill="#555"/>')
+        if numbered is not None and f.name in numbered:
+            out.append(
+                f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs * 0.8:.1f}" fill="#1a4f8a">'
+                f"{numbered[f.name]}</text>"
+            )
+        elif (f.name in labels) if isinstance(labels, set) else (labels and f.kind in _LABEL_KINDS):
+            out.append(
+                f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs:.1f}" fill="#555">'
+                f"{e(f.name)}</text>"
+            )
+    # The origin, marked as the director tapes it: a cross at the middle of the 堂廉.
+    if inside(0, 0):
+        ox, oy = px(0, 0)
+        out.append(
+            f'<g stroke="#c0392b" stroke-width="1.2"><line x1="{ox - 6}" y1="{oy}" '
+            f'x2="{ox + 6}" y2="{oy}"/><line x1="{ox}" y1="{oy - 6}" x2="{ox}" y2="{oy + 6}"/>'
+            f'</g><text x="{ox + 4}" y="{oy + fs + 2}" font-size="{fs * 0.85:.1f}" '
+            f'fill="#c0392b">0,0</text>'
+        )
+    # A bar of a round number of metres at this scale (0.5, 1, 2, 5, 10 …), and north.
+    m_per_px = scale.m(1) / k
+    target = m_per_px * width / 4
+    step = next((v for v in (0.5, 1, 2, 5, 10, 20, 50, 100) if v >= target / 2), 100)
+    blen = step / m_per_px
+    y0 = height - 8
+    out.append(
+        f'<g stroke="#222" stroke-width="1.5"><line x1="8" y1="{y0}" x2="{8 + blen:.1f}" '
+        f'y2="{y0}"/><line x1="8" y1="{y0 - 3}" x2="8" y2="{y0 + 3}"/>'
+        f'<line x1="{8 + blen:.1f}" y1="{y0 - 3}" x2="{8 + blen:.1f}" y2="{y0 + 3}"/></g>'
+        f'<text x="{12 + blen:.1f}" y="{y0 + 3}" font-size="{fs * 0.85:.1f}">{step:g} m'
+        f"{' (scaled)' if scale.scaled else ''}</text>"
+        f'<text x="{width - 16}" y="{fs + 4}" font-size="{fs:.1f}" '
+        f'text-anchor="middle">北 N↑</text>'
+    )
+    return "".join(out)
+
+
+_MARKERS = (
+    '<defs><marker id="arr-hi" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" '
+    'markerHeight="4" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#c0392b"/></marker>'
+    '<marker id="arr-lo" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" '
+    'markerHeight="4" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2c6fad"/></marker></defs>'
+)
+
+
+def _people_svg(
+    view: View,
+    width: int,
+    people: Sequence[tuple[str, float, float, str | None, bool]],
+    labelled: set[str] | frozenset[str] = frozenset(),
+) -> str:
+    """Dots (and facing arrows) for people: the highlighted one red, labelled, drawn last;
+    those in ``labelled`` blue with their name."""
+    k, _ = _plan_geometry(view, width)
+    fs = max(8.0, min(12.0, 2.2 * k))
+    out = []
+    for name, x, y, facing, hi in sorted(people, key=lambda p: (p[4], p[0] in labelled)):
+        if x is None or y is None:
+            continue
+        if not (view.x0 <= x <= view.x1 and view.y0 <= y <= view.y1):
+            continue
+        cx, cy = round((x - view.x0) * k, 1), round((view.y1 - y) * k, 1)
+        r = 4.5 if hi else 2.5
+        colour = "#c0392b" if hi else "#2c6fad"
+        out.append(
+            f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}" stroke="#fff" '
+            f'stroke-width="0.8"/>'
+        )
+        if facing in _FACING_DEG:
+            ang = math.radians(_FACING_DEG[facing])
+            length = r + (11 if hi else 5)
+            tx, ty = cx + length * math.sin(ang), cy - length * math.cos(ang)
+            out.append(
+                f'<line x1="{cx}" y1="{cy}" x2="{tx:.1f}" y2="{ty:.1f}" stroke="{colour}" '
+                f'stroke-width="{1.8 if hi else 1}" '
+                f'marker-end="url(#{"arr-hi" if hi else "arr-lo"})"/>'
+            )
+        if hi or name in labelled:
+            out.append(
+                f'<text x="{cx + 6}" y="{cy + 13}" font-size="{fs:.1f}" font-weight="bold" '
+                f'fill="{colour}">{html.escape(name)}</text>'
+            )
+    return "".join(out)
+
+
+def plan_svg(
+    venue: Any,
+    scale: Scale,
+    view: View | None = None,
+    width: int = 360,
+    people: Sequence[tuple[str, float, float, str | None, bool]] = (),
+    numbered: dict[str, int] | None = None,
+    labels: bool = True,
+) -> str:
+    """The plan as one SVG: fixtures, the origin, a metre bar at this scale, and people.
+
+    ``people`` are (name, x 尺, y 尺, facing, highlighted); ``numbered`` puts a number on
+    each named fixture (the floor plan's key). North (the 堂) is up.
+
+    >>> from sheli.place import load_venue
+    >>> v = load_venue("xie")
+    >>> svg = plan_svg(v, venue_scale(v), people=[("釋獲者", -23, -32, "E", True)])
+    >>> svg.startswith("<svg") and "釋獲者" in svg
+    True
+    """
+    view = view or HALL_VIEW
+    _, height = _plan_geometry(view, width)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="plan" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">{_MARKERS}'
+        + _plan_body(venue, scale, view, width, numbered, labels)
+        + _people_svg(view, width, people)
+        + "</svg>"
+    )
+
+
+def step_view(x: float | None, y: float | None, venue: Any) -> View:
+    """The hall view when the person is near the 堂, else the whole floor."""
+    if x is not None and y is not None:
+        v = HALL_VIEW
+        if v.x0 <= x <= v.x1 and v.y0 <= y <= v.y1:
+            return v
+    return whole_view(venue)
+
+
+# --------------------------------------------------------------------------- floor plan
+@dataclass
+class FloorRow:
+    """A fixture with its taping measurements."""
+
+    number: int
+    name: str
+    kind: str
+    x: float  # 尺
+    y: float
+    x_m: float
+    y_m: float
+    extent_m: tuple[float, float, float, float] | None
+    source: str
+    assumed: str
+    used: bool  # named by the run (its scene line)
+
+
+def floor_rows(venue: Any, scale: Scale, scene: dict[str, Any] | None = None) -> list[FloorRow]:
+    """Every fixture of the venue (those of the run's scene first) in metres at ``scale``.
+
+    >>> from sheli.place import load_venue
+    >>> v = load_venue("xie")
+    >>> rows = floor_rows(v, venue_scale(v))
+    >>> round(next(r for r in rows if r.name == "侯").y_m, 3)
+    -65.604
+    """
+    used = [f["name"] for f in (scene or {}).get("fixtures", ())]
+    names = used + [n for n in venue.fixtures if n not in used]
+    rows = []
+    for i, n in enumerate(names, 1):
+        f = venue.fixtures.get(n)
+        if f is None:  # a scene fixture the venue does not know: keep it, from the scene
+            sf = next(s for s in scene["fixtures"] if s["name"] == n)  # type: ignore[index]
+            x, y, kind, src, ass, ext = sf["x"], sf["y"], "point", sf["source"], "", None
+        else:
+            x, y, kind, src, ass, ext = f.x, f.y, f.kind, f.source, f.assumed, f.extent
+        rows.append(
+            FloorRow(
+                number=i,
+                name=n,
+                kind=kind,
+                x=x,
+                y=y,
+                x_m=scale.m(x),
+                y_m=scale.m(y),
+                extent_m=None
+                if ext is None
+                else tuple(scale.m(v) for v in (ext.x0, ext.y0, ext.x1, ext.y1)),  # type: ignore[arg-type]
+                source=src,
+                assumed=ass,
+                used=n in used,
+            )
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- step diagrams
+# Step diagrams share their background: each view's fixtures are drawn once per document as
+# an SVG <symbol>, and every diagram is that symbol plus the people at that moment. (An
+# all-roles sheet has a thousand and more diagrams; drawing the plan each time would make
+# the page tens of megabytes.)
+STEP_VIEWS: dict[str, tuple[View, int]] = {
+    "hall": (HALL_VIEW, 230),  # the 堂 and the near 庭: most acts
+    "far": (View(-46, -322, 46, -168), 150),  # the 侯, the 乏 and the 門
+}
+
+
+def _step_views(venue: Any) -> dict[str, tuple[View, int]]:
+    views = dict(STEP_VIEWS)
+    views["whole"] = (whole_view(venue), 82)  # walking between the two
+    return views
+
+
+def diagram_defs(venue: Any, scale: Scale) -> str:
+    """A hidden SVG with one <symbol> per view of the step diagrams (and the arrow heads)."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" class="defs">']
+    parts.append(_MARKERS)
+    for vid, (view, width) in _step_views(venue).items():
+        _, height = _plan_geometry(view, width)
+        parts.append(
+            f'<symbol id="plan-{vid}" viewBox="0 0 {width} {height}">'
+            + _plan_body(venue, scale, view, width, labels=_STEP_LABELS)
+            + "</symbol>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def step_diagram(
+    venue: Any,
+    role: str,
+    at: dict[str, tuple[float | None, float | None, str | None]],
+    other: str | None = None,
+) -> str:
+    """A small plan of one moment: everyone placed (blue dots), ``role`` in red with his
+    facing, and ``other`` (the one who addresses him) labelled.
+
+    ``at`` maps each actor to (x 尺, y 尺, facing) after the step; the view is the hall, the
+    far end or the whole floor, whichever holds the person (``other`` if ``role`` is not
+    placed yet). Needs :func:`diagram_defs` in the same document.
+    """
+    who = role if at.get(role, (None,))[0] is not None else (other or role)
+    x, y, _ = at.get(who, (None, None, None))
+    views = _step_views(venue)
+    if x is None or y is None:
+        vid = "hall"
+    elif _in(views["hall"][0], x, y):
+        vid = "hall"
+    elif _in(views["far"][0], x, y):
+        vid = "far"
+    else:
+        vid = "whole"
+    view, width = views[vid]
+    _, height = _plan_geometry(view, width)
+    people = [(a, p[0], p[1], p[2], a == role) for a, p in at.items() if p[0] is not None]
+    labelled = {other} if other else set()
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="step-plan" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" '
+        f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">'
+        f'<use href="#plan-{vid}" width="{width}" height="{height}"/>'
+        + _people_svg(view, width, people, labelled)
+        + "</svg>"
+    )
+
+
+def _in(v: View, x: float, y: float) -> bool:
+    return v.x0 <= x <= v.x1 and v.y0 <= y <= v.y1
+
+
+def positions_at(
+    steps: Sequence[dict[str, Any]], seqs: Iterable[int]
+) -> dict[int, dict[str, tuple[float | None, float | None, str | None]]]:
+    """Where everyone is after each step of ``seqs``: actor → (x, y, facing), from the log.
+
+    A person keeps the place and facing of his last step until he acts again.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> positions_at(r.steps, [1])[1][r.steps[0]["actor"]][:2] == (r.steps[0]["x"], r.steps[0]["y"])
+    True
+    """
+    want = set(seqs)
+    now: dict[str, tuple[float | None, float | None, str | None]] = {}
+    out = {}
+    for s in steps:
+        if s.get("x") is not None:
+            now[s["actor"]] = (s["x"], s["y"], s.get("facing"))
+        if s["seq"] in want:
+            out[s["seq"]] = dict(now)
+    return out
+
+
+# --------------------------------------------------------------------------- the book
+@dataclass
+class CueBook:
+    """The sheets of a run: role sheets and (optionally) the floor plan, ready to render."""
+
+    rite: str
+    title: str
+    venue_key: str
+    venue_title: str
+    params: dict[str, Any]
+    seed: int | None
+    scale: Scale
+    sheets: list[RoleSheet]
+    floor: list[FloorRow] | None
+    venue: Any = field(repr=False)
+    origin: str = ""
+    diagrams: bool = True
+
+
+ORIGIN_TEXT = (
+    "Origin 0,0: the middle of the 堂廉, the south edge of the raised 堂 (the venue data's "
+    "origin; marked + on every plan). x runs east (+E, right as you face the 堂), y north "
+    "(+N, towards the 堂); the 庭 is south (S)."
+)
+
+
+def build_book(
+    run: Any,
+    roles_wanted: Sequence[str] | None = None,
+    scale: Scale | None = None,
+    floor: bool = True,
+    addressed: bool = True,
+    diagrams: bool = True,
+    seed: int | None = None,
+) -> CueBook:
+    """Role sheets for ``roles_wanted`` (names as :func:`resolve_role` takes; None: all) and
+    the floor plan.
+
+    >>> from sheli.engine import run
+    >>> b = build_book(run("xiangshe", seed=1), ["释获者"], floor=False)
+    >>> [s.role for s in b.sheets], b.floor
+    (['釋獲者'], None)
+    """
+    from sheli.place import load_venue
+
+    venue = load_venue(run.venue)
+    scale = scale or venue_scale(venue)
+    wanted = roles(run) if roles_wanted is None else [resolve_role(run, r) for r in roles_wanted]
+    sheets = [role_sheet(run, r, scale, addressed=addressed) for r in wanted]
+    if diagrams:
+        # A diagram where the person's place or facing changes (and for each address and the
+        # first beat of a stretch): a beat done where the last one left him needs none.
+        todo: list[tuple[RoleSheet, Row]] = []
+        for sh in sheets:
+            for sec in sh.sections:
+                for i, row in enumerate(r for b in sec.blocks for r in b.rows):
+                    if i == 0 or row.first.addressed or row.moves:
+                        todo.append((sh, row))
+        snaps = positions_at(run.steps, {row.last.seq for _, row in todo})
+        for sh, row in todo:
+            c = row.last
+            other = c.step["actor"] if c.addressed else None
+            sh.diagrams[c.seq] = step_diagram(venue, sh.role, snaps[c.seq], other)
+    return CueBook(
+        rite=run.rite,
+        title=run.title or run.rite,
+        venue_key=run.venue,
+        venue_title=venue.title,
+        params=dict(run.params),
+        seed=seed,
+        scale=scale,
+        sheets=sheets,
+        floor=floor_rows(venue, scale, run.scene) if floor else None,
+        venue=venue,
+        origin=ORIGIN_TEXT,
+        diagrams=diagrams,
+    )
+
+
+# --------------------------------------------------------------------------- rendering
+@cache
+def _jinja() -> Any:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,  # every name and word of the text is escaped
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals.update(
+        action_words=action_words,
+        after_words=after_words,
+        dress_words=dress_words,
+        facing_words=facing_words,
+        hold_words=hold_words,
+        metres_words=metres_words,
+        verb_plain=VERB_PLAIN,
+    )
+    return env
+
+
+def _run_params(book: CueBook) -> list[tuple[str, str]]:
+    p = book.params
+    out = []
+    if "pairs" in p:
+        out.append(("衆耦", str(p["pairs"])))
+    if "guests_shoot" in p:
+        out.append(("賓主人大夫射", "yes" if p["guests_shoot"] else "no"))
+    if p.get("dafu") is not None:
+        out.append(("大夫", str(p["dafu"])))
+    if p.get("arrows_short"):
+        out.append(("矢不備", "yes"))
+    return out
+
+
+def render_html(book: CueBook) -> str:
+    """The book as one self-contained HTML page (print CSS: each role from a new page).
+
+    >>> from sheli.engine import run
+    >>> page = render_html(build_book(run("xiangshe", seed=1), ["釋獲者"]))
+    >>> page.startswith("<!DOCTYPE html>") and "左右鈞" in page
+    True
+    """
+    numbered = {f.name: f.number for f in book.floor} if book.floor else None
+    floor_hall = floor_whole = ""
+    if book.floor is not None:
+        floor_hall = plan_svg(book.venue, book.scale, HALL_VIEW, 470, numbered=numbered)
+        floor_whole = plan_svg(
+            book.venue, book.scale, whole_view(book.venue), 175, numbered=numbered
+        )
+    return (
+        _jinja()
+        .get_template("cues.html.j2")
+        .render(
+            book=book,
+            defs=diagram_defs(book.venue, book.scale) if book.diagrams else "",
+            run_params=_run_params(book),
+            floor_hall=floor_hall,
+            floor_whole=floor_whole,
+        )
+    )
+
+
+def render_text(book: CueBook, width: int = 100) -> str:
+    """The book as plain text for a terminal or a plain printer (no diagrams).
+
+    >>> from sheli.engine import run
+    >>> t = render_text(build_book(run("xiangshe", seed=1), ["釋獲者"], floor=False))
+    >>> "SAY 「左右鈞」" in t
+    True
+    """
+    lines: list[str] = []
+    add = lines.append
+    for sh in book.sheets:
+        add("=" * width)
+        who = f"{sh.role}" + (f" ({sh.name})" if sh.name else "") + f" — {sh.gloss}"
+        add(f"{who}: cue sheet, {book.title}, {book.venue_title} ({book.venue_key})")
+        add(f"{sh.acts} acts" + (f", {sh.addressed} times addressed (←)" if sh.addressed else ""))
+        add(book.scale.statement())
+        add(book.origin)
+        add("Facing: 北面 = towards the 堂. Hits follow this run's outcomes.")
+        for sec in sh.sections:
+            add("")
+            cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
+            add(f"賈疏 §{sec.section} {sec.topic}{cites}")
+            add("-" * width)
+            for b in sec.blocks:
+                indent = "  "
+                if b.reps > 1:
+                    n = len(b.rows)
+                    what = f"these {n} acts in this order" if n > 1 else "this act"
+                    add(f"  ┌ repeat ×{b.reps}: {what} (seq {', '.join(map(str, b.rows[0].seqs))})")
+                    indent = "  │ "
+                for row in b.rows:
+                    s, c, z = row.step, row.first, row.last
+                    times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
+                    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+                    if c.addressed:
+                        add(f"{indent}{head} ← {s['actor']} {action_words(s)}{times}")
+                    else:
+                        chain = " → ".join(
+                            f"{action_words(a.step)} ({VERB_PLAIN.get(a.step['verb'], '')})"
+                            for a in row.acts
+                        )
+                        add(f"{indent}{head} {chain}{times}")
+                    pad = indent + " " * 21
+                    add(f"{pad}經 {s.get('jing', '')}")
+                    for w in row.says:
+                        label = "SAY" if not c.addressed else f"{s['actor']} says"
+                        add(f"{pad}{label} 「{w}」")
+                    if not c.addressed:
+                        fw, arrow = facing_words(z.step.get("facing"))
+                        face = f" · face {fw} {arrow}" if fw else ""
+                        where = metres_words(z.x_m, z.y_m)
+                        add(f"{pad}at {z.step.get('place') or '—'}  {where}{face}")
+                        holds = " … ".join(
+                            hold_words(h, gloss=i == 0) or "nothing"
+                            for i, h in enumerate(row.holds)
+                        )
+                        dress = z.step.get("dress")
+                        dress_s = f" · dress {dress_words(dress)}" if dress else ""
+                        add(f"{pad}holds {holds}{dress_s}")
+                        add(f"{pad}cue: {after_words(row, sh.role)}")
+                    else:
+                        add(f"{pad}{s['actor']} at {s.get('place') or '—'}")
+                if b.reps > 1:
+                    add("  └")
+    if book.floor is not None:
+        add("=" * width)
+        add(f"Floor plan: {book.title}, {book.venue_title} ({book.venue_key})")
+        add(book.scale.statement())
+        add(book.origin)
+        add(f"{'#':>3} {'fixture':<8} {'x m':>8} {'y m':>8}  source")
+        for f in book.floor:
+            mark = "●" if f.used else " "
+            add(f"{f.number:>3} {mark}{f.name:<7} {f.x_m:>8.2f} {f.y_m:>8.2f}  {f.source}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,113 @@
+"""Print an HTML page to PDF with the system's chromium (headless, through Playwright).
+
+A small shared helper: the cue sheets use it, and any other output that is an HTML page can.
+It never downloads a browser (no ``playwright install``): it drives the chromium the system
+package manager installed (Debian: ``apt-get install chromium fonts-noto-cjk``), so the CJK
+text is set in a font the machine really has. Nothing is written unless the whole PDF is made
+(a temporary file beside the target, then a rename).
+
+>>> import shutil, tempfile, pathlib
+>>> if chromium_path() is not None:          # only where chromium is installed
+...     out = pathlib.Path(tempfile.mkdtemp()) / "x.pdf"
+...     size = html_to_pdf("<p>射</p>", out)
+...     assert out.read_bytes().startswith(b"%PDF")
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+# Debian's package puts the browser here; CHROMIUM names another one.
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+
+INSTALL_HINT = (
+    "printing to PDF needs chromium and CJK fonts: on Debian or Ubuntu, "
+    "`sudo apt-get install chromium fonts-noto-cjk` (or set CHROMIUM to a chromium binary); "
+    "the .html output needs neither"
+)
+
+# Flags for a quiet, offline, one-shot print: no sandbox (containers, CI), no GPU, and none
+# of the background traffic a desktop browser would start.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class PdfError(RuntimeError):
+    """The PDF could not be made (no chromium, no Playwright, or the browser failed)."""
+
+
+def chromium_path() -> str | None:
+    """The chromium binary to drive: ``$CHROMIUM``, else /usr/bin/chromium, else on PATH.
+
+    >>> chromium_path() is None or Path(chromium_path()).exists()
+    True
+    """
+    env = os.environ.get("CHROMIUM")
+    if env:
+        return env if Path(env).exists() else None
+    if Path(DEFAULT_CHROMIUM).exists():
+        return DEFAULT_CHROMIUM
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
+    """Print ``html`` (a self-contained page) to the PDF ``path``; return its size in bytes.
+
+    The page's own ``@page`` CSS sets the paper and margins (``prefer_css_page_size``); A4 is
+    the fallback. Raises :class:`PdfError` with what to install when chromium or Playwright
+    is missing; then nothing is written.
+    """
+    exe = chromium_path()
+    if exe is None:
+        raise PdfError(f"chromium not found. {INSTALL_HINT}")
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # pragma: no cover - an install without the extra
+        raise PdfError(
+            "printing to PDF needs the Python package playwright: "
+            "pip install 'sheli[pdf]' (no `playwright install` is needed)"
+        ) from exc
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent or ".")
+    os.close(fd)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                # set_content, not a file: URL, so the page cannot reach anything else.
+                page.set_content(html, wait_until="load")
+                page.pdf(
+                    path=tmp,
+                    format="A4",
+                    landscape=landscape,
+                    print_background=True,
+                    prefer_css_page_size=True,
+                )
+            finally:
+                browser.close()
+        size = Path(tmp).stat().st_size
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a PDF is for sharing
+        os.replace(tmp, path)
+        return size
+    except PlaywrightError as exc:
+        raise PdfError(f"chromium failed to print the PDF: {exc}. {INSTALL_HINT}") from exc
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
