@@ -11,8 +11,8 @@ half-written (``-o`` writes atomically).
 
 from __future__ import annotations
 
-import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -91,8 +91,11 @@ def run(
         from sheli.outputs.eventlog import to_jsonl
 
         text = to_jsonl(result.events)
+    elif output is None and sys.stdout.isatty():
+        _print_yizhu_tty(result)
+        return
     else:
-        text = _yizhu_text(result, width=None if output is None else 120)
+        text = _yizhu_text(result, width=120)
     try:
         _emit(text, output, len(result.steps))
     except BrokenPipeError:
@@ -116,10 +119,19 @@ def _emit(text: str, output: str | None, steps: int) -> None:
 
 
 def _yizhu_text(result: object, width: int | None) -> str:
-    """The 儀注 rendered to text (colours only on a terminal)."""
-    from rich.console import Console
+    """The 儀注 as plain text (for files and pipes)."""
+    from sheli.outputs.yizhu import yizhu_text
 
-    from sheli.outputs.yizhu import print_yizhu
+    return yizhu_text(
+        result.events,  # type: ignore[attr-defined]
+        topics=_topics(result),
+        drank=result.drank,  # type: ignore[attr-defined]
+        assumptions=result.assumptions,  # type: ignore[attr-defined]
+        width=width or 120,
+    )
+
+
+def _topics(result: object) -> Callable[[int], str]:
     from sheli.text import load_chapter
 
     chapter = load_chapter(result.spec.spec.chapter)  # type: ignore[attr-defined]
@@ -130,19 +142,19 @@ def _yizhu_text(result: object, width: int | None) -> str:
         except KeyError:
             return ""
 
-    tty = sys.stdout.isatty() and width is None
-    console = Console(
-        record=True,
-        width=width or 120,
-        color_system="truecolor" if tty else None,
-        file=io.StringIO(),  # rendered once, then exported
-        highlight=False,
-    )
+    return topic
+
+
+def _print_yizhu_tty(result: object) -> None:
+    """The 儀注 in colour on the terminal."""
+    from rich.console import Console
+
+    from sheli.outputs.yizhu import print_yizhu
+
     print_yizhu(
         result.events,  # type: ignore[attr-defined]
-        console,
-        topics=topic,
+        Console(highlight=False),
+        topics=_topics(result),
         drank=result.drank,  # type: ignore[attr-defined]
         assumptions=result.assumptions,  # type: ignore[attr-defined]
     )
-    return console.export_text(styles=tty)

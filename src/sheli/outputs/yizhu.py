@@ -21,8 +21,9 @@ and of who drank closes the 儀注.
 
 from __future__ import annotations
 
+import io
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from rich.console import Console
@@ -57,43 +58,105 @@ def cn_number(n: int) -> str:
     return head + (_DIGITS[ones] if ones else "")
 
 
-def step_line(e: dict[str, Any]) -> Text:
-    """One step as one line of the 儀注."""
-    t = Text()
-    t.append(f"{e['seq']:>5} ", style="dim")
-    actor = e["actor"] + (f"({e['name']})" if e.get("name") else "")
-    t.append(actor, style="bold")
-    t.append(" ")
+Segment = tuple[str, str | None]  # text and its rich style
+
+
+def step_segments(e: dict[str, Any]) -> list[Segment]:
+    """One step as the segments of one line of the 儀注 (text, style)."""
+    seg: list[Segment] = [(f"{e['seq']:>5} ", "dim")]
+    seg.append((e["actor"] + (f"({e['name']})" if e.get("name") else ""), "bold"))
+    seg.append((" ", None))
     verb = e["verb"]
     if e.get("obj"):
         count = e.get("count")
         verb += e["obj"] + (str(count) if count not in (None, 1) else "")
     if e.get("side"):
         verb += f"({e['side']})"
-    t.append(verb, style="cyan")
+    seg.append((verb, "cyan"))
     if e.get("to"):
-        t.append(f" 於{e['to']}")
+        seg.append((f" 於{e['to']}", None))
     if e.get("at"):
-        t.append(f" 于{e['at']}")
+        seg.append((f" 于{e['at']}", None))
     if e.get("place"):
-        t.append(f"  @{e['place']}", style="green")
+        seg.append((f"  @{e['place']}", "green"))
     if e.get("facing"):
-        t.append(f" {FACING.get(e['facing'], e['facing'])}")
+        seg.append((f" {FACING.get(e['facing'], e['facing'])}", None))
     if e.get("says"):
-        t.append(f" 曰「{e['says']}」", style="yellow")
+        seg.append((f" 曰「{e['says']}」", "yellow"))
     if e.get("shot"):
         s = e["shot"]
         mark = ("中" if s["hit"] else "不中") + ("·釋" if s["counted"] else "")
-        t.append(f" [{mark}]", style="magenta")
+        seg.append((f" [{mark}]", "magenta"))
     if e.get("note"):
-        t.append(f"  ({e['note']})", style="dim")
+        seg.append((f"  ({e['note']})", "dim"))
     if e.get("assumes"):
-        t.append(" [" + ",".join(e["assumes"]) + "]", style="red")
-    t.append(f"  {e['cite']}", style="dim")
+        seg.append((" [" + ",".join(e["assumes"]) + "]", "red"))
+    seg.append((f"  {e['cite']}", "dim"))
     if e.get("as") and e["as"]["cite"] != e["cite"]:
         # a step done again by the text's 如初 / 亦如之 at another passage
-        t.append(f" (如 {e['as']['cite']})", style="dim")
-    return t
+        seg.append((f" (如 {e['as']['cite']})", "dim"))
+    return seg
+
+
+def step_line(e: dict[str, Any]) -> Text:
+    """One step as one line of the 儀注 (a rich Text)."""
+    return Text.assemble(*step_segments(e))
+
+
+def _topic_of(topics: dict[int, str] | Callable[[int], str] | None) -> Callable[[int], str]:
+    if callable(topics):
+        return topics
+    table = topics or {}
+    return lambda n: table.get(n, "")
+
+
+def yizhu_lines(
+    events: Iterable[dict[str, Any]],
+    topics: dict[int, str] | Callable[[int], str] | None,
+    shots: dict[int, list[dict[str, Any]]],
+    tallies: list[dict[str, Any]],
+) -> Iterator[list[Segment]]:
+    """The 儀注 line by line, as segments; fills ``shots`` and ``tallies`` for the summary."""
+    topic_of = _topic_of(topics)
+    section: int | None = -1
+    rnd: int | None = None
+    for e in events:
+        kind = e.get("type")
+        if kind == "scene":
+            title = e.get("title") or e.get("rite")
+            yield [(f"{title} 儀注 — {VENUES.get(e.get('venue'), e.get('venue'))}", None)]
+            cast = [
+                c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in e.get("cast", [])
+            ]
+            if cast:
+                yield [("cast: " + "、".join(cast), "dim")]
+            continue
+        if kind == "shot":
+            shots[e["round"]].append(e)
+            continue
+        if kind == "tally":
+            tallies.append(e)
+            yield [
+                (
+                    f"      ⟶ {ROUNDS.get(e['round'], e['round'])} 數獲: "
+                    f"右{e['right']} 左{e['left']} — {e['announcement']}",
+                    "bold magenta",
+                )
+            ]
+            continue
+        if kind != "step":
+            continue
+        if e.get("round") != rnd:
+            rnd = e.get("round")
+            if rnd:
+                yield [(f"── {ROUNDS.get(rnd, rnd)} ──", "bold blue")]
+        if e.get("section") != section:
+            section = e.get("section")
+            if section is not None:
+                yield []
+                heading = f"第{cn_number(section)}節 {topic_of(section)}".rstrip()
+                yield [(heading, "bold underline")]
+        yield step_segments(e)
 
 
 def print_yizhu(
@@ -103,59 +166,53 @@ def print_yizhu(
     drank: dict[int, list[str]] | None = None,
     assumptions: dict[str, tuple[str, str]] | None = None,
 ) -> None:
-    """Print the 儀注 of a run's events on a rich console.
+    """Print the 儀注 of a run's events on a rich console (with colours on a terminal).
 
     ``assumptions`` (id → (assumption, reason)) are listed at the end: what the text does not
-    say and the run rests on, each with its reason.
+    say and the run rests on, each with its reason. Lines are printed in batches: one rich
+    print per line would cost more than the run itself.
     """
-    topic_of: Callable[[int], str]
-    if callable(topics):
-        topic_of = topics
-    else:
-        table = topics or {}
-        topic_of = lambda n: table.get(n, "")  # noqa: E731
-    section: int | None = -1
-    rnd: int | None = None
     shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
     tallies: list[dict[str, Any]] = []
-    for e in events:
-        kind = e.get("type")
-        if kind == "scene":
-            title = e.get("title") or e.get("rite")
-            console.print(Text(f"{title} 儀注 — {VENUES.get(e.get('venue'), e.get('venue'))}"))
-            cast = [
-                c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in e.get("cast", [])
-            ]
-            if cast:
-                console.print(Text("cast: " + "、".join(cast), style="dim"))
-            continue
-        if kind == "shot":
-            shots[e["round"]].append(e)
-            continue
-        if kind == "tally":
-            tallies.append(e)
-            console.print(
-                Text(
-                    f"      ⟶ {ROUNDS.get(e['round'], e['round'])} 數獲: "
-                    f"右{e['right']} 左{e['left']} — {e['announcement']}",
-                    style="bold magenta",
-                )
-            )
-            continue
-        if kind != "step":
-            continue
-        if e.get("round") != rnd:
-            rnd = e.get("round")
-            if rnd:
-                console.print(Text(f"── {ROUNDS.get(rnd, rnd)} ──", style="bold blue"))
-        if e.get("section") != section:
-            section = e.get("section")
-            if section is not None:
-                console.print()
-                heading = f"第{cn_number(section)}節 {topic_of(section)}".rstrip()
-                console.print(Text(heading, style="bold underline"))
-        console.print(step_line(e))
+    batch: list[Text] = []
+    for segs in yizhu_lines(events, topics, shots, tallies):
+        batch.append(Text.assemble(*segs) if segs else Text(""))
+        if len(batch) >= 500:
+            console.print(Text("\n").join(batch))
+            batch = []
+    if batch:
+        console.print(Text("\n").join(batch))
     print_summary(console, shots, tallies, drank or {})
+    print_assumptions(console, assumptions)
+
+
+def yizhu_text(
+    events: Iterable[dict[str, Any]],
+    topics: dict[int, str] | Callable[[int], str] | None = None,
+    drank: dict[int, list[str]] | None = None,
+    assumptions: dict[str, tuple[str, str]] | None = None,
+    width: int = 120,
+) -> str:
+    """The 儀注 as plain text (no colours, lines not wrapped): for files and pipes.
+
+    >>> text = yizhu_text([{"type": "step", "seq": 1, "round": 0, "section": 14,
+    ...     "cite": "xiangshe:127", "actor": "司射", "verb": "立", "place": "中之西南",
+    ...     "facing": "E", "says": None}], topics={14: "司射誘射教三耦射法之事"})
+    >>> print(text.strip())
+    第十四節 司射誘射教三耦射法之事
+        1 司射 立  @中之西南 東面  xiangshe:127
+    """
+    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    tallies: list[dict[str, Any]] = []
+    out = ["".join(t for t, _ in segs) for segs in yizhu_lines(events, topics, shots, tallies)]
+    tail = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    print_summary(tail, shots, tallies, drank or {})
+    print_assumptions(tail, assumptions)
+    return "\n".join(out) + "\n" + tail.export_text()
+
+
+def print_assumptions(console: Console, assumptions: dict[str, tuple[str, str]] | None) -> None:
+    """The assumptions the run rests on, each with its reason."""
     if assumptions:
         console.print()
         console.print(Text("Assumptions (what the text does not say)", style="bold"))
