@@ -59,7 +59,8 @@ VIEWS: dict[str, tuple[float, float, float, float]] = {
 FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Noto Serif CJK SC','Source Han Serif',serif"
 NAME_SIZE = 12.0  # px, a person's label
 HOLD_SIZE = 10.0  # px, the second line (holds)
-ROW_MAX = 5  # people drawn side by side in one rank of a row before the next rank
+CROWD = 12  # more people than this at one point are labelled together, as one group
+ROW_MAX = 6  # people drawn side by side in one rank of a row before the next rank
 SAYS_SIZE = 12.0  # px, the words spoken, under the speaker's name
 FIX_SIZE = 10.0  # px, fixture labels
 HEAD = 92.0  # px, the header band (cite, 經, words spoken)
@@ -603,13 +604,17 @@ def _spread(
                 head = (lx * sgn, ly * sgn)
         # the head of the row stands on the point (the engine puts a row at its head's
         # place); the others follow away from the head
-        # a long row (堂西 with the 衆耦) folds into ranks of ROW_MAX, one behind another
+        # a long row (堂西 with the 衆耦) folds into ranks, one behind another: of ROW_MAX,
+        # or for a crowd a square block, drawn closer
+        n = len(ps)
+        per_rank = max(ROW_MAX, math.ceil(math.sqrt(n)))
+        g = gap if n <= CROWD else 2.2 * r
         bx, by = -f[0], f[1]  # behind him, on screen
         for k, p in enumerate(ps):
-            i, j = k % ROW_MAX, k // ROW_MAX
+            i, j = k % per_rank, k // per_rank
             out[p.actor] = (
-                cx - head[0] * i * gap + bx * j * gap,
-                cy - head[1] * i * gap + by * j * gap,
+                cx - head[0] * i * g + bx * j * g,
+                cy - head[1] * i * g + by * j * g,
             )
     return out, rank
 
@@ -850,6 +855,9 @@ def _layout_all(
     _things(c, v, venue, frame, fixture_labels)
     r = min(max(1.0 * v.scale, 5.0), 9.0)  # a figure: 1 尺 across its shoulders, kept legible
     where, rank = _spread(frame, v, r, venue.offset("row"))
+    sizes: dict[tuple[float, float], int] = {}
+    for gx, gy, _ in rank.values():
+        sizes[(gx, gy)] = sizes.get((gx, gy), 0) + 1
     actor = highlight if highlight is not None else frame.actor
     # people's labels: the actor first, then group by group from the nearest to him, each
     # row in its order (so that a row's labels alternate beside their figures)
@@ -864,10 +872,15 @@ def _layout_all(
         ),
     )
     plabels = []
+    crowds: dict[tuple[float, float], list[Person]] = {}
     for p in order:
         if not v.contains(p.x, p.y):
             continue
         x, y = where[p.actor]
+        gx, gy, _ = rank[p.actor]
+        if sizes[(gx, gy)] > CROWD and p.actor != actor:
+            crowds.setdefault((gx, gy), []).append(p)
+            continue
         # one line: the name, then what he holds in smaller type (a row of people 3 尺
         # apart can then be labelled beside its figures)
         first = [(p.label, NAME_SIZE)]
@@ -878,6 +891,10 @@ def _layout_all(
         if p.actor == frame.actor and frame.says:  # the words spoken, by the speaker
             lines.append([(f"「{frame.says}」", SAYS_SIZE)])
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r * 2.0))
+    for (gx, gy), ps in crowds.items():
+        # a crowd: one label, the first and last of it and how many (xiangshe:210 衆射者)
+        text = f"{ps[0].label} … {ps[-1].label}（{len(ps)}人）"
+        plabels.append(Label(f"group:{ps[0].actor}", [[(text, NAME_SIZE)]], gx, gy, r * 2.0))
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     figure_boxes = [
         Box(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
@@ -1022,7 +1039,8 @@ def render_svg(
         f'markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
         f'fill="{_PATH}"/></marker></defs>',
     )
-    # figures
+    # figures (clipped to the plan: a crowd's block may reach beyond it)
+    out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
     for p in people.values():
         if not v.contains(p.x, p.y):
@@ -1046,7 +1064,7 @@ def render_svg(
             )
         out.append(_figure(p, x, y, r, is_actor, raised and p.actor == "獲者"))
         out.append("</g>")
-    # the words spoken, in a bubble by the speaker
+    out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     for lab in labels:
         assert lab.box is not None
