@@ -166,3 +166,55 @@ def test_labels_as_drawn(default_run) -> None:
     )
     want = sorted(diagram_mod._box_attr(lab.box).split('"')[1] for lab in labels)
     assert drawn == want
+
+
+def test_suan_drawn_as_tallied(default_run) -> None:
+    """At the 數獲's end the rods drawn on each side are the tally's, all counted."""
+    scene, fr = default_run
+    for f in fr:
+        t = f.tally
+        if t is None or t["seq"] != f.seq:
+            continue
+        root = _svg(f, scene, view="near")
+        sides = {
+            g.get("data-side"): g
+            for g in root.iter(f"{{{NS['s']}}}g")
+            if "suan" in (g.get("class") or "").split()
+        }
+        for side, n in (("右", t["right"]), ("左", t["left"])):
+            if not n:
+                assert side not in sides
+                continue
+            g = sides[side]
+            assert int(g.get("data-count")) == n
+            lines = list(g.iter(f"{{{NS['s']}}}line"))
+            assert not [x for x in lines if x.get("class") == "loose"]  # all counted
+            # 横 pairs and 縮 singles/bundles account for every rod
+            heng = sum(1 for x in lines if x.get("class") == "heng")
+            suo = [x for x in lines if x.get("class") == "suo"]
+            bundles = sum(1 for x in suo if x.get("stroke-width") == "3")
+            assert heng + 20 * bundles + (len(suo) - bundles) == n
+
+
+def test_actor_path_ends_at_his_figure(default_run) -> None:
+    scene, fr = default_run
+    f = next(f for f in fr if f.actor == "司射" and f.step.get("via") == "西楹之北")
+    root = _svg(f, scene, view="hall")
+    line = next(
+        p for p in root.iter(f"{{{NS['s']}}}polyline") if "actor-path" in (p.get("class") or "")
+    )
+    pts = [tuple(map(float, q.split(","))) for q in line.get("points").split()]
+    assert len(pts) == 3  # from the 西階上, by the north of the 西楹, to the 左物
+    g = next(g for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "person actor")
+    assert pts[-1] == pytest.approx((float(g.get("data-cx")), float(g.get("data-cy"))))
+    scale = float(root.get("data-scale"))
+    # the middle point is north (up the page) of the 西楹, 楹 at y 8 尺: 鉤楹内
+    _, oy, _, y1 = map(float, root.get("data-origin").split())
+    via_y = y1 - (pts[1][1] - oy) / scale
+    assert via_y > 8.0
+
+
+def test_unknown_view_refused(default_run) -> None:
+    scene, fr = default_run
+    with pytest.raises(ValueError):
+        render_svg(fr[0], scene, view="sky")

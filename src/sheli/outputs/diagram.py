@@ -507,15 +507,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
             if not n:
                 continue
             x0, y0 = v.px(zx - 4.5, zy + dy)
-            rods = ""
-            for k in range(n):
-                col = "#1e8449" if k < counted else "#333"
-                xx = x0 + (k // 2) * max(0.9 * s, 4) + (k % 2) * max(0.3 * s, 1.5)
-                rods += (
-                    f'<line x1="{_f(xx)}" y1="{_f(y0 - rod * s / 2)}" x2="{_f(xx)}" '
-                    f'y2="{_f(y0 + rod * s / 2)}" stroke="{col}" stroke-width="1"/>'
-                )
-            w = (n // 2 + 1) * max(0.9 * s, 4)
+            rods, w = _suan_rods(n, counted, x0, y0, rod * s, max(0.9 * s, 4))
             bx = Box(x0 - 1, y0 - rod * s / 2 - 1, x0 + w, y0 + rod * s / 2 + 1)
             c.add(
                 f'<g class="fixture thing suan" data-side="{side}" data-count="{n}" '
@@ -553,6 +545,48 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
         labels.append(
             Label("fixture:侯矢", [[(f"矢{o.arrows_hou}（獲{o.hits_hou}）", FIX_SIZE)]], x, y, 2)
         )
+
+
+def _suan_rods(
+    n: int, counted: int, x0: float, y: float, length: float, pitch: float
+) -> tuple[str, float]:
+    """The 筭 of one side, drawn from the 釋獲者 (west) eastwards; returns (svg, width px).
+
+    As the 數獲 lays them (xiangshe:195–198; he faces east, so 縮 is east–west and 横
+    north–south, 注 and 疏 xiangshe:195): nearest him (自近爲下, 注 197) the 奇 laid 縮,
+    then the 餘純 laid 横 two by two, then each ten 純 laid 縮 as one bundle; beyond them,
+    those not yet counted, as they were dropped by the 釋獲 (drawn north–south)."""
+    out: list[str] = []
+    x = x0
+    tens, rest = divmod(counted, 20)
+    pairs, odd = divmod(rest, 2)
+    green = "#1e8449"
+
+    def ew(x: float, width: float) -> str:
+        return (
+            f'<line class="suo" x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x + length)}" y2="{_f(y)}" '
+            f'stroke="{green}" stroke-width="{_f(width)}"/>'
+        )
+
+    def ns(x: float, colour: str, cls: str) -> str:
+        return (
+            f'<line class="{cls}" x1="{_f(x)}" y1="{_f(y - length / 2)}" x2="{_f(x)}" '
+            f'y2="{_f(y + length / 2)}" stroke="{colour}" stroke-width="1"/>'
+        )
+
+    if odd:
+        out.append(ew(x, 1))
+        x += length + pitch / 2
+    for _ in range(pairs):
+        out.append(ns(x, green, "heng") + ns(x + pitch / 3, green, "heng"))
+        x += pitch
+    for _ in range(tens):
+        out.append(ew(x, 3))
+        x += length + pitch / 2
+    for k in range(n - counted):
+        out.append(ns(x + (k // 2) * pitch + (k % 2) * pitch / 3, "#333", "loose"))
+    x += ((n - counted + 1) // 2) * pitch
+    return "".join(out), x - x0 + pitch / 2
 
 
 def _arrow_spot(k: int, hit: bool, hou_y: float) -> tuple[float, float]:
