@@ -1,0 +1,136 @@
+"""``sheli render RITE -o DIR``: the HTML viewer of a run and an SVG per step.
+
+Takes the same options as ``sheli run`` (the same rite, venue, pairs, guests, 大夫, seed,
+outcomes and 矢不備 give the same run), plus ``-o/--out DIR``. Writes ``DIR/index.html``, one
+self-contained file that opens offline, and ``DIR/svg/step-NNNN.svg``; see docs/viewer.md.
+A progress bar shows while the diagrams are drawn (on a terminal). Nothing is half-written:
+the files go into a temporary directory that replaces ``DIR`` only when complete.
+
+>>> from click.testing import CliRunner
+>>> CliRunner().invoke(render, ["--help"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from sheli.cli.run import _venue
+
+
+@click.command("render")
+@click.argument("rite", default="xiangshe")
+@click.option(
+    "--venue",
+    callback=_venue,
+    help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
+)
+@click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦")
+@click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot")
+@click.option("--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)")
+@click.option("--seed", type=int, help="seed of the outcome model (default 0)")
+@click.option(
+    "--outcomes",
+    type=click.Path(dir_okay=False),
+    help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
+)
+@click.option("--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢")
+@click.option(
+    "-o",
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="directory to write index.html and svg/ into (replaced if it holds an earlier render)",
+)
+@click.option(
+    "--svg/--no-svg",
+    "svg_files",
+    default=True,
+    show_default=True,
+    help="also write each step's diagram as svg/step-NNNN.svg (the viewer has them inside)",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="processes drawing the diagrams (default: every CPU)",
+)
+def render(
+    rite: str,
+    venue: str | None,
+    pairs: int | None,
+    no_guests: bool,
+    dafu: int | None,
+    seed: int | None,
+    outcomes: str | None,
+    arrows_short: bool,
+    out: str,
+    svg_files: bool,
+    jobs: int | None,
+) -> None:
+    """Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR."""
+    from sheli.engine import run as run_rite
+    from sheli.outputs.render import check_out_dir
+    from sheli.outputs.render import render as render_viewer
+    from sheli.rite.loader import SpecError
+    from sheli.scoring import OutcomesError
+
+    target = Path(out)
+    try:
+        check_out_dir(target)
+    except FileExistsError as exc:
+        click.echo(f"sheli render: {exc}", err=True)
+        sys.exit(2)
+    t0 = time.perf_counter()
+    try:
+        result = run_rite(
+            rite,
+            venue=venue,
+            pairs=pairs,
+            guests=False if no_guests else None,
+            seed=seed,
+            outcomes=outcomes,
+            arrows_short=True if arrows_short else None,
+            dafu=dafu,
+        )
+    except (SpecError, OutcomesError) as exc:
+        click.echo(f"sheli render: {exc}", err=True)
+        sys.exit(2)
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    # the bar goes to stderr, and only on a terminal (rich hides it elsewhere)
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("drawing steps", total=len(result.steps))
+        try:
+            rep = render_viewer(
+                result,
+                target,
+                svg_files=svg_files,
+                jobs=jobs,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+        except OSError as exc:
+            click.echo(f"sheli render: cannot write {target}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+    took = time.perf_counter() - t0
+    svgs = f", {rep.svg_files} SVG ({rep.svg_bytes / 1e6:.1f} MB)" if rep.svg_files else ""
+    click.echo(
+        f"wrote {target / 'index.html'} ({rep.steps} steps, {rep.html_bytes / 1e6:.1f} MB)"
+        f"{svgs} in {took:.1f} s",
+        err=True,
+    )

@@ -1,0 +1,552 @@
+"""``sheli render``: one self-contained HTML viewer of a run, and an SVG per step.
+
+The viewer (``index.html``) carries everything it needs inline — CSS, JavaScript, the text
+and commentary of every passage the run enacts, the tally after every step, and the diagram
+of every step — so it opens from ``file://`` with the network off. The diagrams are drawn by
+:func:`sheli.outputs.diagram.render_svg` from the frames of
+:func:`sheli.outputs.frames.build_frames`; each is also written as ``svg/step-NNNN.svg``.
+
+Size is kept down in two ways:
+
+* text is stored once: a string table holds every distinct string (a 經 passage, a 疏, an
+  actor's name) in traditional and simplified form, and steps refer to it by number; notes
+  are stored once per passage, not once per step;
+* the diagrams are stored as differences: an SVG is split into lines (the diagram writes one
+  element per line), every distinct line is stored once, and each step keeps only the lines
+  that differ from the step before (a full list every :data:`KEYFRAME` steps, so a jump
+  replays at most that many differences).
+
+>>> from sheli.engine import run
+>>> data = viewer_data(run("xiangshe"))
+>>> data["steps"][0]["q"], data["meta"]["title"]
+(1, '鄉射禮')
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from sheli.outputs.viewer import asset
+
+#: a full list of SVG lines every this many steps; the others are differences.
+KEYFRAME = 64
+
+#: round numbers as the viewer names them (round 0 is everything outside the three rounds)
+ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
+
+Progress = Callable[[int, int], None]
+
+
+# --------------------------------------------------------------------------------------
+# strings in both scripts
+
+
+class Strings:
+    """A table of distinct strings, each kept once in traditional and simplified form.
+
+    >>> t = Strings()
+    >>> t.id("不貫不釋"), t.id("不貫不釋"), t.id(None)
+    (0, 0, -1)
+    >>> t.tables()
+    (['不貫不釋'], ['不贯不释'])
+    """
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+        self._list: list[str] = []
+
+    def id(self, s: str | None) -> int:
+        """The number of ``s`` in the table (added if new); -1 for ``None``."""
+        if s is None:
+            return -1
+        n = self._ids.get(s)
+        if n is None:
+            n = self._ids[s] = len(self._list)
+            self._list.append(s)
+        return n
+
+    def tables(self) -> tuple[list[str], list[str]]:
+        """The traditional table and its simplified twin (OpenCC t2s, one call for all).
+
+        Converting everything in one call is much faster than one call per string; the
+        strings are joined with a separator that OpenCC leaves alone.
+        """
+        from sheli.text.variants import to_simplified
+
+        sep = "\n\x1e\n"
+        if not self._list:
+            return [], []
+        simp = to_simplified(sep.join(self._list)).split(sep)
+        if len(simp) != len(self._list):  # the separator was touched: convert one by one
+            simp = [to_simplified(s) for s in self._list]
+        return list(self._list), simp
+
+
+# --------------------------------------------------------------------------------------
+# the tally after every step
+
+
+def tally_states(events: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The tally after each step, by seq: 筭 released by side and hits, per round, and
+    every count announced so far.
+
+    Shot lines carry the seq of their 射 step, tally lines the seq of the last counting step,
+    so a state keyed by seq holds everything up to and including that step. The 上射 is the
+    right, the 下射 the left (xiangshe:186); the 司射's 誘射 is not a side.
+
+    >>> ev = [{"type": "step", "seq": 1},
+    ...       {"type": "shot", "seq": 1, "round": 2, "archer": "上射", "hit": True,
+    ...        "counted": True},
+    ...       {"type": "step", "seq": 2}]
+    >>> tally_states(ev)[2]["rounds"]["2"]
+    {'right': 1, 'left': 0, 'hits': 1, 'shots': 1}
+    """
+    rounds: dict[str, dict[str, int]] = {}
+    done: list[dict[str, Any]] = []
+    out: dict[int, dict[str, Any]] = {}
+    last_seq: int | None = None
+
+    def snapshot() -> dict[str, Any]:
+        return {
+            "rounds": {r: dict(v) for r, v in sorted(rounds.items())},
+            "done": list(done),
+        }
+
+    for e in events:
+        kind = e.get("type")
+        if kind == "step":
+            if last_seq is not None:
+                out[last_seq] = snapshot()
+            last_seq = e["seq"]
+        elif kind == "shot":
+            if e.get("archer") not in ("上射", "下射"):
+                continue
+            r = rounds.setdefault(str(e["round"]), {"right": 0, "left": 0, "hits": 0, "shots": 0})
+            r["shots"] += 1
+            r["hits"] += bool(e.get("hit"))
+            if e.get("counted"):
+                r["right" if e["archer"] == "上射" else "left"] += 1
+        elif kind == "tally":
+            done.append(
+                {
+                    "round": e["round"],
+                    "right": e["right"],
+                    "left": e["left"],
+                    "winner": e.get("winner"),
+                    "announcement": e["announcement"],
+                }
+            )
+    if last_seq is not None:
+        out[last_seq] = snapshot()
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the diagrams: frames and SVG from the diagram layer
+
+
+# the frames of the run being rendered, shared with the worker processes (they are forked
+# after it is set, so each inherits it without pickling)
+_FRAMES: list[Any] = []
+_SCENE: dict[str, Any] = {}
+
+
+def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
+    from sheli.outputs.diagram import render_svg
+
+    return [render_svg(f, _SCENE, highlight=f.actor) for f in _FRAMES[bounds[0] : bounds[1]]]
+
+
+def iter_svgs(
+    events: Sequence[dict[str, Any]],
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[str]:
+    """The SVG of every step, in order, drawn by :func:`sheli.outputs.diagram.render_svg`
+    (the step's actor highlighted), on ``jobs`` processes (default: every CPU).
+
+    Drawing a step takes milliseconds and a run has thousands, so the work is shared out in
+    chunks; the results come back in order and are yielded one by one, never all held.
+
+    >>> from sheli.engine import run
+    >>> svgs = list(iter_svgs(run("xiangshe").events, jobs=1))
+    >>> svgs[0].startswith("<svg"), 'data-actor="上耦上射"' in svgs[0]
+    (True, True)
+    """
+    global _FRAMES, _SCENE
+    from sheli.outputs.frames import build_frames
+
+    frames = build_frames(list(events))
+    total = len(frames)
+    jobs = jobs or os.cpu_count() or 1
+    chunk = 64
+    bounds = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
+    _FRAMES, _SCENE = frames, events[0]
+    done = 0
+    pool = None
+    try:
+        if jobs <= 1 or total < 2 * chunk:
+            results: Iterator[list[str]] = map(_draw_chunk, bounds)
+        else:
+            import multiprocessing
+
+            pool = multiprocessing.get_context("fork").Pool(jobs)
+            results = pool.imap(_draw_chunk, bounds)
+        for svgs in results:
+            yield from svgs
+            done += len(svgs)
+            if progress is not None:
+                progress(done, total)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        _FRAMES, _SCENE = [], {}
+
+
+class SvgPacker:
+    """The SVGs of all steps as a line table and per-step differences, built one by one.
+
+    Each step is ``[p, s, ids]``: keep the first ``p`` and last ``s`` lines of the step
+    before, and put the lines ``ids`` between them; every ``keyframe``-th step is the full
+    list of line ids. :func:`unpack_svgs` (and the viewer's JavaScript) undo it.
+
+    >>> pk = SvgPacker()
+    >>> pk.add("<svg>\n<a/>\n</svg>"); pk.add("<svg>\n<b/>\n</svg>")
+    >>> packed = pk.packed()
+    >>> packed["lines"], packed["steps"]
+    (['<svg>', '<a/>', '</svg>', '<b/>'], [[0, 1, 2], [1, 1, [3]]])
+    >>> unpack_svgs(packed) == ["<svg>\n<a/>\n</svg>", "<svg>\n<b/>\n</svg>"]
+    True
+    """
+
+    def __init__(self, keyframe: int = KEYFRAME) -> None:
+        self.keyframe = keyframe
+        self._table: dict[str, int] = {}
+        self.lines: list[str] = []
+        self.steps: list[Any] = []
+        self._prev: list[int] = []
+
+    def add(self, svg: str) -> None:
+        """Add the next step's SVG."""
+        table, lines = self._table, self.lines
+        ids = []
+        for line in svg.split("\n"):
+            n = table.get(line)
+            if n is None:
+                n = table[line] = len(lines)
+                lines.append(line)
+            ids.append(n)
+        prev = self._prev
+        if len(self.steps) % self.keyframe == 0:
+            self.steps.append(ids)
+        else:
+            # the common head and tail with the step before (a cheap diff: a real one costs
+            # more time than it saves bytes once the whole is gzipped)
+            p = 0
+            m = min(len(ids), len(prev))
+            while p < m and ids[p] == prev[p]:
+                p += 1
+            s = 0
+            while s < m - p and ids[-1 - s] == prev[-1 - s]:
+                s += 1
+            self.steps.append([p, s, ids[p : len(ids) - s]])
+        self._prev = ids
+
+    def packed(self) -> dict[str, Any]:
+        """The line table, the steps and the keyframe interval."""
+        return {"lines": self.lines, "steps": self.steps, "keyframe": self.keyframe}
+
+
+def pack_svgs(svgs: Iterable[str], keyframe: int = KEYFRAME) -> dict[str, Any]:
+    """:class:`SvgPacker` over a sequence of SVGs."""
+    pk = SvgPacker(keyframe)
+    for svg in svgs:
+        pk.add(svg)
+    return pk.packed()
+
+
+def unpack_svgs(packed: dict[str, Any]) -> list[str]:
+    """The SVGs back from :func:`pack_svgs` (the viewer does the same in JavaScript)."""
+    lines = packed["lines"]
+    out = []
+    prev: list[int] = []
+    for i, st in enumerate(packed["steps"]):
+        if i % packed["keyframe"] == 0:
+            ids = list(st)
+        else:
+            p, s, mid = st
+            ids = prev[:p] + list(mid) + (prev[len(prev) - s :] if s else [])
+        out.append("\n".join(lines[n] for n in ids))
+        prev = ids
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the viewer's data
+
+
+def viewer_data(result: Any) -> dict[str, Any]:
+    """Everything the viewer shows but the diagrams, as one JSON-able dict (docs/viewer.md).
+
+    ``result`` is a run (:func:`sheli.engine.run`).
+    """
+    from sheli.text import get_passage, load_chapter
+    from sheli.text.commentary import notes_for
+
+    events = result.events
+    scene = events[0]
+    steps = [e for e in events if e.get("type") == "step"]
+    strings = Strings()
+    sid = strings.id
+
+    announcements = {t["seq"]: t["announcement"] for t in result.tallies}
+    announced = set(announcements.values())
+
+    # tally states, stored once each; steps point at them
+    states = tally_states(events)
+    state_ids: dict[str, int] = {}
+    state_list: list[dict[str, Any]] = []
+
+    passages: dict[str, dict[str, Any]] = {}
+
+    def add_passage(pid: str) -> None:
+        if pid in passages:
+            return
+        p = get_passage(pid)
+        passages[pid] = {
+            "t": sid(p.text),
+            "k": p.kind,
+            "s": p.section,
+            "n": [[sid(n.edition), sid(n.kind), sid(n.text)] for n in notes_for(pid)],
+        }
+
+    out_steps = []
+    for st in steps:
+        add_passage(st["cite"])
+        state = states.get(st["seq"], {"rounds": {}, "done": []})
+        key = json.dumps(state, ensure_ascii=False, sort_keys=True)
+        k = state_ids.get(key)
+        if k is None:
+            k = state_ids[key] = len(state_list)
+            state_list.append(state)
+        rec: dict[str, Any] = {
+            "q": st["seq"],
+            "r": st["round"],
+            "s": st["section"],
+            "c": st["cite"],
+            "j": sid(st["jing"]),
+            "a": sid(st["actor"]),
+            "v": sid(st["verb"]),
+            "y": sid(st.get("says")),
+            "p": sid(st.get("place")),
+            "h": sid("、".join(st.get("holds") or []) or None),
+            "d": sid("、".join(st.get("dress") or []) or None),
+            "n": sid(st.get("note")),
+            "t": k,
+        }
+        if st.get("says") is not None and st["says"] in announced and st["verb"] == "告":
+            rec["an"] = 1  # the 釋獲者's announcement (xiangshe:203)
+        call = st.get("as")
+        if call:
+            add_passage(call["cite"])
+            rec["as"] = [call["cite"], sid(call.get("jing")), sid(call.get("procedure"))]
+        out_steps.append(rec)
+
+    chapter = load_chapter(result.spec.spec.chapter)
+    sections = {}
+    for n in sorted({st["section"] for st in steps if st["section"] is not None}):
+        try:
+            sec = chapter.section(n)
+        except KeyError:
+            continue
+        sections[str(n)] = {"t": sid(sec.topic), "f": sec.first, "l": sec.last}
+
+    # segments for the menus: contiguous runs of a section, and of a round
+    def segments(key: str) -> list[list[int]]:
+        segs: list[list[int]] = []
+        for i, rec in enumerate(out_steps):
+            if not segs or out_steps[segs[-1][1]][key] != rec[key]:
+                segs.append([rec[key], i])
+        return segs
+
+    cast = [
+        {
+            "a": sid(c["actor"]),
+            "r": sid(c.get("role", c["actor"])),
+            "n": sid(c.get("name")),
+            "p": sid(c.get("pair")),
+        }
+        for c in scene.get("cast", [])
+    ]
+    for rec in out_steps:  # anyone acting who is not in the cast still gets a menu entry
+        if all(c["a"] != rec["a"] for c in cast):
+            cast.append({"a": rec["a"], "r": rec["a"], "n": -1, "p": -1})
+
+    rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
+    params = scene.get("params", {})
+    meta = {
+        "rite": scene.get("rite"),
+        "title": sid(scene.get("title") or scene.get("rite")),
+        "titleText": scene.get("title") or scene.get("rite"),
+        "venue": scene.get("venue"),
+        "params": params,
+        "seed": getattr(result, "params", {}).get("seed")
+        if isinstance(getattr(result, "params", None), dict)
+        else None,
+        "steps": len(out_steps),
+    }
+    t, s = strings.tables()
+    data: dict[str, Any] = {
+        "meta": meta,
+        "T": t,
+        "S": [b if b != a else None for a, b in zip(t, s, strict=True)],
+        "steps": out_steps,
+        "tallies": state_list,
+        "passages": passages,
+        "sections": sections,
+        "sectionSegs": segments("s"),
+        "roundSegs": segments("r"),
+        "rounds": rounds,
+        "cast": cast,
+    }
+    return data
+
+
+def _script_json(data: dict[str, Any]) -> str:
+    """JSON safe inside ``<script type="application/json">``: no ``</`` can close it."""
+    s = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return s.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+
+
+def pack_blob(packed: dict[str, Any]) -> str:
+    """The packed diagrams as gzip in base64 (the viewer inflates it with the browser's own
+    ``DecompressionStream``): SVG lines compress about tenfold.
+
+    >>> import base64, gzip, json
+    >>> blob = pack_blob({"lines": ["<svg>"], "steps": [[0]], "keyframe": 64})
+    >>> json.loads(gzip.decompress(base64.b64decode(blob)))["lines"]
+    ['<svg>']
+    """
+    raw = json.dumps(packed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+
+
+def viewer_html(data: dict[str, Any], packed: dict[str, Any] | None = None) -> str:
+    """The whole ``index.html``: template, CSS, JavaScript, data and diagrams in one file.
+
+    >>> html = viewer_html({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
+    >>> "鄉射禮 &lt;x&gt;" in html and "<script" in html
+    True
+    """
+    title = str(data.get("meta", {}).get("titleText") or "sheli")
+    return Template(asset("index.html.tmpl")).substitute(
+        title=escape(title),
+        css=asset("viewer.css"),
+        js=asset("viewer.js"),
+        data=_script_json(data),
+        svgdata="" if packed is None else pack_blob(packed),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# writing it all
+
+
+@dataclass
+class RenderReport:
+    """What :func:`render` wrote: the directory, the number of steps and of SVG files,
+    and the bytes of ``index.html`` and of the SVG files together."""
+
+    out: Path
+    steps: int
+    svg_files: int
+    html_bytes: int
+    svg_bytes: int
+
+
+def check_out_dir(out: Path) -> None:
+    """Refuse an output directory that exists and holds something other than a render.
+
+    >>> check_out_dir(Path("/nonexistent/sheli-out"))
+    """
+    if out.exists():
+        if not out.is_dir():
+            raise FileExistsError(f"{out} exists and is not a directory")
+        if any(out.iterdir()) and not (out / "index.html").exists():
+            raise FileExistsError(f"{out} is not empty and holds no earlier render")
+
+
+def render(
+    result: Any,
+    out: Path | str,
+    *,
+    svg_files: bool = True,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> RenderReport:
+    """Write the viewer of ``result`` (a run) to ``out/index.html`` and each step's SVG to
+    ``out/svg/step-NNNN.svg`` (NNNN the step's seq).
+
+    Everything is written into a temporary directory beside ``out`` and moved into place
+    at the end, so an interrupted render leaves ``out`` as it was. An existing ``out`` is
+    replaced only if it is empty or holds an earlier render (has ``index.html``).
+    ``progress(done, total)`` is called as the diagrams are drawn.
+
+    >>> import tempfile, pathlib
+    >>> from sheli.engine import run
+    >>> d = pathlib.Path(tempfile.mkdtemp()) / "out"
+    >>> rep = render(run("xiangshe"), d, svg_files=False)
+    >>> (d / "index.html").exists(), rep.steps > 1000, rep.svg_files
+    (True, True, 0)
+    """
+    out = Path(out)
+    check_out_dir(out)
+    parent = out.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
+    try:
+        data = viewer_data(result)
+        seqs = [st["q"] for st in data["steps"]]
+        width = max(4, len(str(seqs[-1] if seqs else 0)))
+        packer = SvgPacker()
+        svg_bytes = n_files = 0
+        sd = tmp / "svg"
+        if svg_files:
+            sd.mkdir()
+        for seq, svg in zip(
+            seqs, iter_svgs(result.events, jobs=jobs, progress=progress), strict=True
+        ):
+            packer.add(svg)
+            if svg_files:
+                b = svg.encode("utf-8")
+                (sd / f"step-{seq:0{width}d}.svg").write_bytes(b)
+                svg_bytes += len(b)
+                n_files += 1
+        html = viewer_html(data, packer.packed())
+        (tmp / "index.html").write_text(html, encoding="utf-8")
+        # into place: an earlier render is moved aside first, then removed
+        old = None
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
+            os.replace(out, old / "render")
+        os.replace(tmp, out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return RenderReport(out, len(seqs), n_files, len(html.encode("utf-8")), svg_bytes)
