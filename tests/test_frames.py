@@ -136,3 +136,14 @@ def test_helpers() -> None:
 def test_a_log_must_begin_with_its_scene() -> None:
     with pytest.raises(ValueError):
         build_frames([{"type": "step", "seq": 1}])
+
+
+def test_to_dict_is_json(default_run) -> None:
+    import json
+
+    _, fr = default_run
+    f = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
+    d = json.loads(json.dumps(f.to_dict(), ensure_ascii=False))
+    assert d["objects"]["arrows_bi"] == 28
+    assert set(d["people"]) == set(f.people)
+    assert d["people"][f.actor]["x"] == f.step["x"]

@@ -483,18 +483,19 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]
                 f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
                 f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
             )
-        bx = Box(px - 3, py - 3, px + 3, py + 3)
+        half = max(3.0, 0.6 * s)  # a token, about 1 尺 across (the text gives no size)
+        bx = Box(px - half, py - half, px + half, py + half)
         c.add(
             f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
-            f'{_box_attr(bx)}><rect x="{_f(px - 3)}" y="{_f(py - 3)}" width="6" height="6" '
-            'fill="#fff" stroke="#7a5230"/></g>'
+            f'{_box_attr(bx)}><rect x="{_f(px - half)}" y="{_f(py - half)}" '
+            f'width="{_f(2 * half)}" height="{_f(2 * half)}" fill="#fff" stroke="#7a5230"/></g>'
         )
         c.fixture_boxes.append(bx)
         counts: dict[str, int] = {}
         for n in names:
             counts[n] = counts.get(n, 0) + 1
         txt = "·".join(f"{n}{k}" if k > 1 else n for n, k in counts.items())
-        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, 3))
+        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, half))
     # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
     # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
     if "中" in fx and v.contains(fx["中"].x, fx["中"].y):
@@ -716,7 +717,7 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
         parts.append(
             f'<path class="bow chi" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx - lx * r * 0.3)} '
             f'{_f(by - ly * r * 0.3)} {_f(bx + ux)} {_f(by + uy)}" fill="none" '
-            'stroke="#7d3c98" stroke-width="1.2" stroke-dasharray="2 1"/>'
+            'stroke="#7d3c98" stroke-width="1.6" stroke-dasharray="3 1.5"/>'
         )
     if "扑" in holds:  # 扑 at the belt (搢扑) or in hand
         k = 0.0 if "搢扑" in holds else 1.0
@@ -887,7 +888,8 @@ def _layout_all(
     fixture_labels: list[Label] = []
     _fixtures(c, v, venue, frame, fixture_labels)
     _things(c, v, venue, frame, fixture_labels)
-    r = min(max(1.0 * v.scale, 5.0), 9.0)  # a figure: 1 尺 across its shoulders, kept legible
+    # a figure: radius 1 尺, kept legible (and not swamping the hall view)
+    r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
     where, rank = _spread(frame, v, r, venue.offset("row"))
     sizes: dict[tuple[float, float], int] = {}
     for gx, gy, _ in rank.values():

@@ -32,7 +32,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from sheli.place import load_venue
@@ -275,6 +275,48 @@ class Frame:
     @property
     def people(self) -> Mapping[str, Person]:
         return _People(self._tl, self.index)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The frame as plain data (JSON-ready): the step's fields, everyone present and
+        the objects.
+
+        >>> from sheli.engine import run
+        >>> d = build_frames(run("xiangshe", seed=1).events)[13].to_dict()
+        >>> d["actor"], d["says"], d["people"]["司射"]["holds"]
+        ('司射', '弓矢既具有司請射', ['張弓', '挾矢四'])
+        """
+        s = self.step
+        o = self.objects
+        return {
+            "seq": s["seq"],
+            **{k: s.get(k) for k in ("round", "section", "cite", "jing", "actor", "verb")},
+            **{k: s.get(k) for k in ("says", "to")},
+            "people": {
+                a: {
+                    "role": p.role,
+                    "name": p.name,
+                    "label": p.label,
+                    "x": p.x,
+                    "y": p.y,
+                    "facing": p.facing,
+                    "dress": list(p.dress),
+                    "holds": list(p.holds),
+                    "place": p.place,
+                    "path": [list(q) for q in p.path],
+                    "moved_at": p.moved_at,
+                    "inferred": p.inferred,
+                }
+                for a, p in self.people.items()
+            },
+            "objects": {
+                **{f.name: getattr(o, f.name) for f in fields(Objects) if f.name != "placed"},
+                "placed": [
+                    {"name": q.name, "x": q.x, "y": q.y, "at": q.at, "by": q.by} for q in o.placed
+                ],
+            },
+            "shots": list(self.shots),
+            "tally": self.tally,
+        }
 
     seq = property(lambda self: self.step["seq"])
     round = property(lambda self: self.step.get("round", 0))
