@@ -332,6 +332,8 @@ def call_up(ctx: Ctx) -> None:
         name = ctx.env.fill(ctx.act.to, ctx.bind)
         if name in ctx.world.pairs:
             ctx.world.called.add(name)
+        if "to" not in ctx.extra:
+            ctx.extra["to"] = name  # a pair or a group (上耦, 衆賓): named as the text does
 
 
 # ------------------------------------------------------------------ dress
