@@ -147,10 +147,6 @@ def _wei(p: Person) -> tuple[Any, ...]:
     return (p.x, p.y, p.place, p.on_tang, p.at_key)
 
 
-def _archer_label(p: Person) -> str:
-    return p.name
-
-
 # ------------------------------------------------------------------ movement
 
 
@@ -185,7 +181,7 @@ def move(ctx: Ctx) -> None:
     _facing(ctx)
 
 
-@verb("立", "俟", "坐", "興", "跪", kind="stand")
+@verb("立", "俟", "坐", "興", kind="stand")
 def stand(ctx: Ctx) -> None:
     """Stand (立), wait (俟), sit (坐), rise (興) — at ``at`` if given (same level only)."""
     ref = ctx.act.at if ctx.act.at is not None else ctx.act.to
@@ -195,7 +191,7 @@ def stand(ctx: Ctx) -> None:
         _set_place(ctx.p, dest)
         if ctx.act.sets_position:
             ctx.p.wei = _wei(ctx.p)
-    ctx.p.posture = {"坐": "坐", "跪": "坐"}.get(ctx.act.verb, "立")
+    ctx.p.posture = "坐" if ctx.act.verb == "坐" else "立"
     _facing(ctx)
 
 
