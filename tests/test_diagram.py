@@ -218,3 +218,14 @@ def test_unknown_view_refused(default_run) -> None:
     scene, fr = default_run
     with pytest.raises(ValueError):
         render_svg(fr[0], scene, view="sky")
+
+
+def test_near_view_holds_the_highlighted_person(default_run) -> None:
+    scene, fr = default_run
+    f = next(f for f in fr if f.actor == "釋獲者" and f.verb == "數獲")
+    for who in ("釋獲者", "主人", "獲者"):
+        root = _svg(f, scene, view="near", highlight=who, width=300)
+        x0, y0, x1, y1 = (float(c) for c in root.get("data-bounds").split())
+        p = f.people[who]
+        assert x0 <= p.x <= x1 and y0 <= p.y <= y1
+        assert (x1 - x0, y1 - y0) == diagram_mod.NEAR

@@ -136,10 +136,10 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
 NEAR = (40.0, 26.0)
 
 
-def _near_bounds(frame: Frame) -> tuple[float, float, float, float]:
-    """The "near" window: centred on the actor (on the middle of his walk if he moved),
-    kept inside the range."""
-    p = frame.people.get(frame.actor or "")
+def _near_bounds(frame: Frame, who: str | None = None) -> tuple[float, float, float, float]:
+    """The "near" window: centred on ``who`` (the highlighted person; the actor by
+    default), on the middle of his walk if he moved in this step; kept inside the range."""
+    p = frame.people.get(who or frame.actor or "")
     cx, cy = (p.x, p.y) if p is not None else (0.0, 0.0)
     if p is not None and p.moved_at == frame.seq and p.path:
         xs = [q[0] for q in p.path]
@@ -152,10 +152,10 @@ def _near_bounds(frame: Frame) -> tuple[float, float, float, float]:
     return (x0, y0, x0 + w, y0 + h)
 
 
-def _layout(name: str, width: int, frame: Frame | None = None) -> View:
+def _layout(name: str, width: int, frame: Frame | None = None, who: str | None = None) -> View:
     if name == "near":
         assert frame is not None
-        x0, y0, x1, y1 = _near_bounds(frame)
+        x0, y0, x1, y1 = _near_bounds(frame, who)
         s = (width - 2 * MARGIN) / (x1 - x0)
         return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
     x0, y0, x1, y1 = VIEWS[name]
@@ -883,7 +883,7 @@ def _layout_all(
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
-    v = _layout(name, width, frame)
+    v = _layout(name, width, frame, highlight)
     c = _Canvas()
     fixture_labels: list[Label] = []
     _fixtures(c, v, venue, frame, fixture_labels)
