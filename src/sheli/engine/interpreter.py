@@ -16,7 +16,7 @@ import ast
 import gc
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sheli.engine.state import Pair, Person, World
@@ -655,20 +655,29 @@ class Interpreter:
             elif isinstance(step, IfStep):
                 cite = step.cite or frame.cite
                 branch = step.then if self.holds(step.if_, frame, step.line, cite) else step.else_
-                inner = replace(frame, cite=step.cite or frame.cite, jing=step.jing or frame.jing)
-                self.run_steps(branch, inner)
+                if branch:
+                    inner = Frame(
+                        frame.bind,
+                        frame.call,
+                        step.cite or frame.cite,
+                        step.jing or frame.jing,
+                        frame.anchor,
+                    )
+                    self.run_steps(branch, inner)
             elif isinstance(step, ForEachStep):
                 items = self.loop_items(step, frame)
-                var = step.for_each
+                var, first, last = (
+                    step.for_each,
+                    f"__first__{step.for_each}",
+                    f"__last__{step.for_each}",
+                )
+                cite, jing = step.cite or frame.cite, step.jing or frame.jing
                 for i, item in enumerate(items):
                     bind = dict(frame.bind)
                     bind[var] = item
-                    bind[f"__first__{var}"] = i == 0
-                    bind[f"__last__{var}"] = i == len(items) - 1
-                    inner = replace(
-                        frame, bind=bind, cite=step.cite or frame.cite, jing=step.jing or frame.jing
-                    )
-                    self.run_steps(step.do, inner)
+                    bind[first] = i == 0
+                    bind[last] = i == len(items) - 1
+                    self.run_steps(step.do, Frame(bind, frame.call, cite, jing, frame.anchor))
             elif isinstance(step, CallStep):
                 self.run_call(step, frame)
             elif isinstance(step, RoundStep):
