@@ -749,6 +749,11 @@ def test_putting_a_thing_down_far_away_is_warned(tmp_path: Path) -> None:
     assert "設 by 弟子" in far.warnings[0] and "t.yaml:" in far.warnings[0]
     near = do_run(tmp_path, [S(206, "升", actor="弟子", verb="升", by="西階", to="豐"), give])
     assert near.warnings == []
+    # handing a thing to someone far away (the 弟子 in the 堂西, the 獲者 at the 乏)
+    cast = [*CAST[:4], {"role": "弟子", "at": "堂西", "holds": ["弛弓"]}]
+    hand = S(124, "授弓", actor="弟子", verb="授", obj="弓", to="獲者")
+    far = do_run(tmp_path, [hand], cast=cast)
+    assert len(far.warnings) == 1 and "hands it to 獲者" in far.warnings[0]
 
 
 def test_the_remaining_preconditions(tmp_path: Path) -> None:

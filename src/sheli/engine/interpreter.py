@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sheli.engine.state import Pair, Person, World
-from sheli.engine.verbs import VERBS, Ctx, Pt, VerbError
+from sheli.engine.verbs import REACH, VERBS, Ctx, Pt, VerbError
 from sheli.rite.loader import LINE_KEY, SpecError
 from sheli.rite.schema import (
     ActStep,
@@ -408,8 +408,6 @@ class Frame:
 
 
 _NOBODY = Person("", role="")
-#: how far (尺) a person reaches to put a thing down: two 步 (an assumption, E-reach)
-REACH = 12.0
 
 
 class Interpreter:
@@ -750,6 +748,8 @@ class Interpreter:
                     ) from exc
                 if at is not None and p.x is not None:
                     self._check_reach(p, at, frame, line, cite, vname)
+                if extra and "_warn" in extra:
+                    self._warn(line, cite, vname, p, extra.pop("_warn"))
                 self.seq = seq = self.seq + 1
                 ev: dict[str, Any] = {
                     "type": "step",
@@ -799,12 +799,21 @@ class Interpreter:
         if pt.x is None or pt.y is None or p.x is None or p.y is None:
             return
         d = ((pt.x - p.x) ** 2 + (pt.y - p.y) ** 2) ** 0.5
-        if d > REACH and (line, p.name) not in self._warned:
-            self._warned.add((line, p.name))  # once per step and person, not per repetition
-            self.warnings.append(
-                f"{self.file}:{line} ({cite}, {verb} by {p.name}): puts it at {pt.desc}, "
-                f"{d:.0f} 尺 from where he stands ({p.place}) [E-reach]"
+        if d > REACH:
+            self._warn(
+                line,
+                cite,
+                verb,
+                p,
+                f"puts it at {pt.desc}, {d:.0f} 尺 from where he stands ({p.place})",
             )
+
+    def _warn(self, line: int, cite: str, verb: str, p: Person, what: str) -> None:
+        """A physical inconsistency worth a look, once per step and person (E-reach)."""
+        if (line, p.name) in self._warned:
+            return
+        self._warned.add((line, p.name))
+        self.warnings.append(f"{self.file}:{line} ({cite}, {verb} by {p.name}): {what} [E-reach]")
 
     def _prepare_act(self, act: Any, step: ActStep, cite: str) -> tuple[Any, ...]:
         """What an act needs on every run of it, worked out once (the spec does not change)."""

@@ -110,7 +110,7 @@ ENGINE_ASSUMPTIONS: dict[str, tuple[str, str]] = {
         "若矢不備 (xiangshe:160) does not say which arrow is missing",
     ),
     "E-reach": (
-        "one puts a thing down within two 步 (12 尺) of where one stands; farther is warned",
+        "one puts a thing down, or hands it to someone, within two 步 (12 尺); farther is warned",
         "the text has the actor go to a place before he sets a thing there (適…奠于…); how "
         "far an arm reaches it does not say",
     ),
@@ -582,6 +582,8 @@ def receive(ctx: Ctx) -> None:
     a, p = ctx.act, ctx.p
     obj = a.obj or ""
     giver = ctx.other(a.from_) if a.from_ is not None else None
+    if giver is not None:
+        _reach(ctx, giver, receiving=True)
     if giver is not None and _has(giver, obj):
         bow = giver.bow
         ctx.p = giver
@@ -617,7 +619,23 @@ def give(ctx: Ctx) -> None:
         if obj in ("觶", "爵"):
             recv.cup_full = full
     ctx.extra["to"] = recv.name
+    _reach(ctx, recv)
     _facing(ctx)
+
+
+#: how far (尺) one reaches to hand a thing to someone or put it down: two 步 (E-reach)
+REACH = 12.0
+
+
+def _reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
+    """Note (for a warning) a hand-over between two people standing far apart (E-reach)."""
+    p = ctx.p
+    if None in (p.x, p.y, other.x, other.y):
+        return
+    d = ((p.x - other.x) ** 2 + (p.y - other.y) ** 2) ** 0.5  # type: ignore[operator]
+    if d > REACH:
+        how = "receives it from" if receiving else "hands it to"
+        ctx.extra["_warn"] = f"{how} {other.name} {d:.0f} 尺 away ({p.place}; he: {other.place})"
 
 
 @verb("奠", "倚", "委", "釋", "去", "加", "實", kind="object")
