@@ -1,0 +1,257 @@
+"""``sheli render``: what it writes, as a user runs it, and the pieces it is made of.
+
+One render of the default 鄉射禮 (module fixture) is checked from the outside: the files, the
+data inside index.html against the engine's own run, every SVG parsed as SVG, the diagrams
+packed inside the viewer identical to the SVG files. The browser tests (tests/browser) open
+the same kind of render in chromium.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheli.cli import cli
+from sheli.engine import run
+from sheli.outputs import render as R
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run("xiangshe")
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("render") / "out"
+    res = CliRunner().invoke(cli, ["render", "xiangshe", "-o", str(d)])
+    assert res.exit_code == 0, res.output
+    assert "wrote" in res.output and "index.html" in res.output
+    return d
+
+
+def _embedded(html: str) -> tuple[dict, dict]:
+    data = re.search(r'<script type="application/json" id="sheli-data">(.*?)</script>', html, re.S)
+    blob = re.search(
+        r'<script type="application/octet-stream" id="sheli-svg">(.*?)</script>', html, re.S
+    )
+    assert data and blob
+    packed = json.loads(gzip.decompress(base64.b64decode(blob.group(1))))
+    return json.loads(data.group(1)), packed
+
+
+@pytest.fixture(scope="module")
+def embedded(out: Path) -> tuple[dict, dict]:
+    return _embedded((out / "index.html").read_text(encoding="utf-8"))
+
+
+def test_writes_index_and_one_svg_per_step(out: Path, result) -> None:
+    files = sorted((out / "svg").glob("step-*.svg"))
+    assert len(files) == len(result.steps)
+    assert files[0].name == "step-0001.svg"
+    assert files[-1].name == f"step-{result.steps[-1]['seq']:04d}.svg"
+    # no temporary directories left beside the output
+    assert [p.name for p in out.parent.iterdir()] == ["out"]
+
+
+def test_index_is_self_contained(out: Path) -> None:
+    html = (out / "index.html").read_text(encoding="utf-8")
+    # nothing is loaded from elsewhere: no external script, style, image or link
+    assert not re.search(r"<(script|img|iframe|link)[^>]+(src|href)=", html)
+    assert "@import" not in html and "url(http" not in html
+    assert not re.search(r"\bfetch\(|XMLHttpRequest|import\(", html)
+    # the only absolute URLs are XML namespaces, never fetched
+    urls = set(re.findall(r"https?://[^\s\"'<>)]+", html))
+    assert urls <= {"http://www.w3.org/2000/svg"}, urls
+
+
+def test_every_svg_is_svg(out: Path, result) -> None:
+    """Each file parses as XML, its root is an SVG element, ids are unique, and the step's
+    actor is the one figure drawn as the actor."""
+    steps = {s["seq"]: s for s in result.steps}
+    shown = 0
+    for f in sorted((out / "svg").glob("step-*.svg")):
+        root = ET.parse(f).getroot()
+        assert root.tag == f"{SVG}svg", f
+        assert root.get("viewBox"), f
+        ids = [e.get("id") for e in root.iter() if e.get("id")]
+        assert len(ids) == len(set(ids)), f
+        for e in root.iter():
+            assert e.tag.startswith(SVG), (f, e.tag)
+        seq = int(f.stem.split("-")[1])
+        actors = [
+            g.get("data-actor")
+            for g in root.iter(f"{SVG}g")
+            if "actor" in (g.get("class") or "").split()
+            and "person" in (g.get("class") or "").split()
+        ]
+        # the actor is drawn as such, unless he stands outside the view drawn
+        assert actors in ([], [steps[seq]["actor"]]), (f, actors)
+        shown += bool(actors)
+    assert shown > 0.9 * len(steps)
+
+
+def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
+    _, packed = embedded
+    svgs = R.unpack_svgs(packed)
+    assert len(svgs) == len(result.steps)
+    for st, svg in zip(result.steps, svgs, strict=True):
+        assert (out / "svg" / f"step-{st['seq']:04d}.svg").read_text(encoding="utf-8") == svg
+
+
+def test_data_matches_the_run(embedded, result) -> None:
+    data, _ = embedded
+    T, S = data["T"], data["S"]
+    steps = data["steps"]
+    assert [s["q"] for s in steps] == [s["seq"] for s in result.steps]
+    by_says = {T[s["y"]]: s for s in steps if s["y"] >= 0}
+    # 不貫不釋: the 司射's command, on its passage, with its 注 stored once on the passage
+    st = by_says["不貫不釋"]
+    assert T[st["a"]] == "司射" and st["c"] == "xiangshe:184" and st["r"] == 2
+    p = data["passages"]["xiangshe:184"]
+    assert "不貫不釋" in T[p["t"]]
+    assert any(T[k] == "注" and "貫猶中也" in T[body] for _, k, body in p["n"])
+    assert S[st["y"]] == "不贯不释"
+    # the announcements: the steps that make them, and the tally they end
+    ann = [s for s in steps if s.get("an")]
+    assert [T[s["y"]] for s in ann] == [t["announcement"] for t in result.tallies]
+    last = data["tallies"][steps[-1]["t"]]
+    assert [d["announcement"] for d in last["done"]] == [t["announcement"] for t in result.tallies]
+    for d, t in zip(last["done"], result.tallies, strict=True):
+        assert (d["right"], d["left"]) == (t["right"], t["left"])
+    # round 2's 筭 by side equal the tally's count (every counted arrow is on the ground)
+    assert last["rounds"]["2"]["right"] == result.tallies[0]["right"]
+    assert last["rounds"]["2"]["left"] == result.tallies[0]["left"]
+    # passages are stored once each, and only those the run cites
+    assert set(data["passages"]) == {s["cite"] for s in result.steps} | {
+        s["as"]["cite"] for s in result.steps if s.get("as")
+    }
+
+
+def test_menus_cover_sections_and_rounds(embedded, result) -> None:
+    data, _ = embedded
+    first_of = {}
+    for i, s in enumerate(result.steps):
+        first_of.setdefault(s["section"], i)
+    starts = {}
+    for n, i in data["sectionSegs"]:
+        starts.setdefault(n, i)
+    assert starts == first_of
+    rounds = [s["round"] for s in result.steps]
+    changes = [0] + [i for i in range(1, len(rounds)) if rounds[i] != rounds[i - 1]]
+    assert data["roundSegs"] == [[rounds[i], i] for i in changes]
+    assert [r for r, _ in data["roundSegs"]][:4] == [0, 1, 2, 3]
+    assert data["T"][data["sections"]["21"]["t"]] == "罰爵之事"
+
+
+def test_tally_states_follow_the_shots(result) -> None:
+    states = R.tally_states(result.events)
+    shots = [e for e in result.events if e["type"] == "shot" and e["round"] == 2]
+    last_shot = shots[-1]["seq"]
+    r2 = states[last_shot]["rounds"]["2"]
+    assert r2["right"] + r2["left"] == sum(1 for s in shots if s["counted"])
+    assert r2["shots"] == sum(1 for s in shots if s["archer"] in ("上射", "下射"))
+    assert states[last_shot]["done"] == []  # not yet counted
+
+
+def test_script_json_cannot_close_its_script() -> None:
+    data = {"jing": "</script><script>alert(1)</script>", "c": "<!-- x"}
+    s = R._script_json(data)
+    assert "</" not in s and "<!--" not in s
+    assert json.loads(s) == data
+
+
+def test_html_escapes_the_title() -> None:
+    html = R.viewer_html({"meta": {"titleText": "<b>鄉射</b>"}, "steps": []})
+    assert "<b>鄉射</b>" not in html and "&lt;b&gt;鄉射&lt;/b&gt;" in html
+
+
+def test_pack_roundtrip_with_changes_anywhere() -> None:
+    svgs = [
+        "<svg>\na\nb\nc\n</svg>",
+        "<svg>\nx\nb\nc\n</svg>",
+        "<svg>\nx\nb\n</svg>",
+        "<svg>\n</svg>",
+    ]
+    for k in (1, 2, 64):
+        assert R.unpack_svgs(R.pack_svgs(svgs, keyframe=k)) == svgs
+
+
+def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").write_text("earlier", encoding="utf-8")
+
+    def broken(*args, **kwargs):
+        yield "<svg/>"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "iter_svgs", broken)
+    with pytest.raises(KeyboardInterrupt):
+        R.render(result, out)
+    # the earlier render is untouched, and no temporary directory is left
+    assert (out / "index.html").read_text(encoding="utf-8") == "earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_cli_refuses_a_directory_that_is_not_a_render(tmp_path: Path) -> None:
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "notes.txt").write_text("keep", encoding="utf-8")
+    res = CliRunner().invoke(cli, ["render", "xiangshe", "-o", str(d)])
+    assert res.exit_code == 2
+    assert "not empty" in res.output
+    assert (d / "notes.txt").read_text(encoding="utf-8") == "keep"
+
+
+def test_cli_needs_out_and_shares_run_options(tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, ["render", "xiangshe"])
+    assert res.exit_code == 2 and "--out" in res.output
+    res = CliRunner().invoke(cli, ["render", "xiangshe", "-o", str(tmp_path / "o"), "--venue", "x"])
+    assert res.exit_code == 2 and "xie" in res.output
+    res = CliRunner().invoke(cli, ["render", "nosuch", "-o", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "nosuch" in res.output
+    assert not (tmp_path / "o").exists()
+    # every option of `sheli run` but its output format is an option of `sheli render`
+    from sheli.cli.render import render
+    from sheli.cli.run import run as run_cmd
+
+    run_opts = {p.name for p in run_cmd.params} - {"fmt", "output"}
+    assert run_opts <= {p.name for p in render.params}
+
+
+def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
+    d = tmp_path / "o"
+    res = CliRunner().invoke(
+        cli,
+        [
+            "render",
+            "xiangshe",
+            "-o",
+            str(d),
+            "--no-svg",
+            "--venue",
+            "xiang",
+            "--seed",
+            "3",
+            "--no-guests",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert not (d / "svg").exists()
+    data, packed = _embedded((d / "index.html").read_text(encoding="utf-8"))
+    assert data["meta"]["venue"] == "xiang"
+    expected = run("xiangshe", venue="xiang", seed=3, guests=False)
+    assert [t["announcement"] for t in data["tallies"][data["steps"][-1]["t"]]["done"]] == [
+        t["announcement"] for t in expected.tallies
+    ]
+    assert len(packed["steps"]) == len(expected.steps)
