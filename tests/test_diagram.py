@@ -229,3 +229,36 @@ def test_near_view_holds_the_highlighted_person(default_run) -> None:
         p = f.people[who]
         assert x0 <= p.x <= x1 and y0 <= p.y <= y1
         assert (x1 - x0, y1 - y0) == diagram_mod.NEAR
+
+
+def test_dress_and_holds_drawn_as_logged(default_run) -> None:
+    """袒, 決遂, 張弓 and 弛弓, 扑, 觶 on each figure are those of the person's state."""
+    scene, fr = default_run
+    seen: set[str] = set()
+    for f in fr[::60]:
+        root = _svg(f, scene)
+        for g in root.iter(f"{{{NS['s']}}}g"):
+            if "person" not in (g.get("class") or "").split():
+                continue
+            p = f.people[g.get("data-actor")]
+            classes = {c for e in g.iter() for c in (e.get("class") or "").split()}
+            holds = " ".join(p.holds)
+            assert ("tan" in classes) == ("袒" in p.dress)
+            assert ("jue" in classes) == ("決遂" in p.dress)
+            assert ("zhang" in classes) == ("張弓" in holds)
+            assert ("chi" in classes) == ("弛弓" in holds)
+            assert ("pu" in classes) == ("扑" in holds)
+            assert ("zhi" in classes) == any(h.startswith(("觶", "爵")) for h in p.holds)
+            seen |= classes & {"tan", "jue", "zhang", "chi", "pu", "zhi"}
+    assert seen == {"tan", "jue", "zhang", "chi", "pu", "zhi"}
+
+
+def test_narrow_hall_has_no_inset(default_run) -> None:
+    scene, fr = default_run
+    narrow = _svg(fr[0], scene, view="hall", width=400)
+    wide = _svg(fr[0], scene, view="hall", width=900)
+
+    def insets(root):
+        return [g for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "inset"]
+
+    assert not insets(narrow) and len(insets(wide)) == 1

@@ -63,9 +63,15 @@ CROWD = 12  # more people than this at one point are labelled together, as one g
 ROW_MAX = 6  # people drawn side by side in one rank of a row before the next rank
 SAYS_SIZE = 12.0  # px, the words spoken, under the speaker's name
 FIX_SIZE = 10.0  # px, fixture labels
-HEAD = 92.0  # px, the header band (cite, 經, words spoken)
+HEAD = 104.0  # px, the header band (cite, 經 in two lines, words spoken, state of things)
 MARGIN = 12.0
 INSET_W = 150.0  # px, the column of the whole-range inset (hall view)
+INSET_MIN_WIDTH = 600  # below this canvas width the hall view has no inset
+
+
+def _inset_w(width: int) -> float:
+    return INSET_W if width >= INSET_MIN_WIDTH else 0.0
+
 
 _DRESS_COLOUR = "#d9a066"  # the bared arm (袒)
 _ACTOR = "#c0392b"
@@ -160,7 +166,7 @@ def _layout(name: str, width: int, frame: Frame | None = None, who: str | None =
         return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
     x0, y0, x1, y1 = VIEWS[name]
     if name == "hall":
-        avail = width - 2 * MARGIN - INSET_W
+        avail = width - 2 * MARGIN - _inset_w(width)
         s = avail / (x1 - x0)
         return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
     # the range: tall and narrow; height at most 1.6 × width, centred
@@ -1144,7 +1150,7 @@ def render_svg(
         out.append("".join(parts))
     out.append("</g>")
     out.append(_scale_bar(v, venue, b.y1 + 6))
-    if v.name == "hall":
+    if v.name == "hall" and _inset_w(width):
         out.append(_inset(frame, venue, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
     out.append("</svg>")
     return "\n".join(out)
