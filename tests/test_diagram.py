@@ -262,3 +262,14 @@ def test_narrow_hall_has_no_inset(default_run) -> None:
         return [g for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "inset"]
 
     assert not insets(narrow) and len(insets(wide)) == 1
+
+
+@pytest.mark.parametrize(("venue", "view"), [("xiang", "auto"), ("xie", "near")])
+def test_labels_do_not_overlap_other_venue_and_view(venue: str, view: str) -> None:
+    r = run("xiangshe", seed=3, venue=venue)
+    for f in build_frames(r.events)[::5]:
+        labels, fixtures = label_boxes(f, r.events[0], view=view)
+        boxes = [lab.box for lab in labels]
+        for i, a in enumerate(boxes):
+            assert not any(a.overlaps(b) for b in boxes[i + 1 :]), f.seq
+            assert not any(a.overlaps(b) for b in fixtures), f.seq
