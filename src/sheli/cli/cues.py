@@ -50,7 +50,14 @@ from sheli.cli.run import _venue
     is_flag=True,
     help="leave out the steps in which others speak or hand to the role",
 )
-@click.option("--no-diagrams", is_flag=True, help="no small plan beside the cues (HTML/PDF)")
+@click.option(
+    "--diagrams",
+    type=click.Choice(["near", "plan", "none"]),
+    default="near",
+    show_default=True,
+    help="beside each cue where the person moves: near (the step diagram round him: who is "
+    "near, what they hold), plan (the whole hall, lighter), or none",
+)
 @click.option(
     "--venue",
     callback=_venue,
@@ -79,7 +86,7 @@ def cues(
     scale: float | None,
     hou_dao: float | None,
     no_addressed: bool,
-    no_diagrams: bool,
+    diagrams: str,
     venue: str | None,
     pairs: int | None,
     no_guests: bool,
@@ -131,7 +138,7 @@ def cues(
             scale=sc,
             floor=floor or not roles_,
             addressed=not no_addressed,
-            diagrams=not no_diagrams and fmt != "txt",
+            diagrams="none" if fmt == "txt" else diagrams,
             seed=0 if seed is None and outcomes is None else seed,
         )
     except (SpecError, OutcomesError, cuesmod.CuesError) as exc:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -139,6 +140,23 @@ VERB_PLAIN: dict[str, str] = {
     "張": "hang up",
     "繫": "tie",
     "遷": "move",
+}
+
+# Plain words for the roles the glossary (sheli.glossary) does not name; presentation only.
+ROLE_PLAIN = {
+    "賓": "guest of honour",
+    "主人": "host",
+    "大夫": "dignitary (大夫)",
+    "弟子": "disciple (assistant)",
+    "衆賓": "the other guests",
+    "大師": "music master",
+    "工": "musicians",
+    "樂正": "director of music",
+    "有司": "officers",
+    "勝者之弟子": "disciple of the winning side",
+    "執爵者": "cup bearer",
+    "贊者": "assistant",
+    "大夫之耦": "the 大夫's partner",
 }
 
 DRESS_PLAIN = {
@@ -629,9 +647,10 @@ def role_sheet(
         )
     cast = {c["actor"]: c for c in run.scene.get("cast", ())}
     entry = cast.get(role, {})
-    gloss = GLOSSARY.get(role) or GLOSSARY.get(entry.get("role", ""), "")
+    gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or GLOSSARY.get(entry.get("role", ""), "")
     if entry.get("pair") and entry.get("seat"):
-        gloss = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
+        seat = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
+        gloss = f"{gloss}; {seat}" if gloss else seat
     first = next((c for c in cues if not c.addressed), None)
     return RoleSheet(
         role=role,
@@ -1130,6 +1149,47 @@ def positions_at(
     return out
 
 
+def _has_step_renderer() -> bool:
+    try:
+        from sheli.outputs.diagram import render_svg  # noqa: F401
+        from sheli.outputs.frames import build_frames  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+NEAR_WIDTH = 300  # px: the step diagram beside a cue
+
+
+def _near_diagrams(run: Any, todo: Sequence[tuple[RoleSheet, Row]]) -> None:
+    """Step diagrams from :func:`sheli.outputs.diagram.render_svg` ("near" view, the person
+    highlighted), each as an <img> of its own: their ids (clip paths, markers) stay apart
+    and the header band (cite, 經, words, which the cue already shows) is cropped."""
+    import base64
+
+    from sheli.outputs import diagram
+    from sheli.outputs.frames import build_frames
+
+    frames = {f.seq: f for f in build_frames(run.events)}
+    head = float(getattr(diagram, "HEAD", 0.0))
+    for sh, row in todo:
+        seq = row.last.seq
+        frame = frames.get(seq)
+        if frame is None:
+            continue
+        svg = diagram.render_svg(frame, run.scene, highlight=sh.role, width=NEAR_WIDTH, view="near")
+        m = re.search(r'height="([0-9.]+)"', svg)
+        height = float(m.group(1)) if m else NEAR_WIDTH * 1.3
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        shown = max(height - head, 40.0)
+        sh.diagrams[seq] = (
+            f'<div class="near" style="width:{NEAR_WIDTH * 0.62:.0f}px;'
+            f'height:{shown * 0.62:.0f}px;overflow:hidden">'
+            f'<img alt="plan at seq {seq}" src="data:image/svg+xml;base64,{data}" '
+            f'style="width:{NEAR_WIDTH * 0.62:.0f}px;margin-top:-{head * 0.62:.0f}px"></div>'
+        )
+
+
 # --------------------------------------------------------------------------- the book
 @dataclass
 class CueBook:
@@ -1146,7 +1206,7 @@ class CueBook:
     floor: list[FloorRow] | None
     venue: Any = field(repr=False)
     origin: str = ""
-    diagrams: bool = True
+    diagrams: str = "near"  # near (the step diagram of sheli.outputs.diagram), plan, none
 
 
 ORIGIN_TEXT = (
@@ -1162,11 +1222,16 @@ def build_book(
     scale: Scale | None = None,
     floor: bool = True,
     addressed: bool = True,
-    diagrams: bool = True,
+    diagrams: bool | str = True,
     seed: int | None = None,
 ) -> CueBook:
     """Role sheets for ``roles_wanted`` (names as :func:`resolve_role` takes; None: all) and
     the floor plan.
+
+    ``diagrams``: "near" (True) draws each cue with the step diagram of
+    :mod:`sheli.outputs.diagram` in its view round the person (everyone near, what they
+    hold, the walk); "plan" with the small plan of this module (lighter: the background is
+    drawn once per page); "none" (False) without.
 
     >>> from sheli.engine import run
     >>> b = build_book(run("xiangshe", seed=1), ["释获者"], floor=False)
@@ -1179,7 +1244,12 @@ def build_book(
     scale = scale or venue_scale(venue)
     wanted = roles(run) if roles_wanted is None else [resolve_role(run, r) for r in roles_wanted]
     sheets = [role_sheet(run, r, scale, addressed=addressed) for r in wanted]
-    if diagrams:
+    style = {True: "near", False: "none"}.get(diagrams, diagrams)  # type: ignore[call-overload]
+    if style not in ("near", "plan", "none"):
+        raise CuesError(f"diagrams: near, plan or none, not {diagrams!r}")
+    if style == "near" and not _has_step_renderer():
+        style = "plan"
+    if style != "none":
         # A diagram where the person's place or facing changes (and for each address and the
         # first beat of a stretch): a beat done where the last one left him needs none.
         todo: list[tuple[RoleSheet, Row]] = []
@@ -1188,11 +1258,14 @@ def build_book(
                 for i, row in enumerate(r for b in sec.blocks for r in b.rows):
                     if i == 0 or row.first.addressed or row.moves:
                         todo.append((sh, row))
-        snaps = positions_at(run.steps, {row.last.seq for _, row in todo})
-        for sh, row in todo:
-            c = row.last
-            other = c.step["actor"] if c.addressed else None
-            sh.diagrams[c.seq] = step_diagram(venue, sh.role, snaps[c.seq], other)
+        if style == "near":
+            _near_diagrams(run, todo)
+        else:
+            snaps = positions_at(run.steps, {row.last.seq for _, row in todo})
+            for sh, row in todo:
+                c = row.last
+                other = c.step["actor"] if c.addressed else None
+                sh.diagrams[c.seq] = step_diagram(venue, sh.role, snaps[c.seq], other)
     return CueBook(
         rite=run.rite,
         title=run.title or run.rite,
@@ -1205,7 +1278,7 @@ def build_book(
         floor=floor_rows(venue, scale, run.scene) if floor else None,
         venue=venue,
         origin=ORIGIN_TEXT,
-        diagrams=diagrams,
+        diagrams=style,
     )
 
 
@@ -1267,7 +1340,7 @@ def render_html(book: CueBook) -> str:
         .get_template("cues.html.j2")
         .render(
             book=book,
-            defs=diagram_defs(book.venue, book.scale) if book.diagrams else "",
+            defs=diagram_defs(book.venue, book.scale) if book.diagrams == "plan" else "",
             run_params=_run_params(book),
             floor_hall=floor_hall,
             floor_whole=floor_whole,

@@ -99,6 +99,8 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
                     landscape=landscape,
                     print_background=True,
                     prefer_css_page_size=True,
+                    outline=True,  # bookmarks from the headings: one per role
+                    tagged=True,
                 )
             finally:
                 browser.close()
