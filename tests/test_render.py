@@ -255,3 +255,13 @@ def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
         t["announcement"] for t in expected.tallies
     ]
     assert len(packed["steps"]) == len(expected.steps)
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import sheli.cli.render
+    import sheli.outputs.viewer
+
+    for module in (R, sheli.outputs.viewer, sheli.cli.render):
+        assert doctest.testmod(module).failed == 0, module.__name__

@@ -18,7 +18,7 @@ Size is kept down in two ways:
 
 >>> from sheli.engine import run
 >>> data = viewer_data(run("xiangshe"))
->>> data["steps"][0]["q"], data["meta"]["title"]
+>>> data["steps"][0]["q"], data["meta"]["titleText"]
 (1, '鄉射禮')
 """
 
@@ -217,7 +217,7 @@ def iter_svgs(
 
 
 class SvgPacker:
-    """The SVGs of all steps as a line table and per-step differences, built one by one.
+    r"""The SVGs of all steps as a line table and per-step differences, built one by one.
 
     Each step is ``[p, s, ids]``: keep the first ``p`` and last ``s`` lines of the step
     before, and put the lines ``ids`` between them; every ``keyframe``-th step is the full
