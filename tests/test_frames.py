@@ -147,3 +147,22 @@ def test_to_dict_is_json(default_run) -> None:
     assert d["objects"]["arrows_bi"] == 28
     assert set(d["people"]) == set(f.people)
     assert d["people"][f.actor]["x"] == f.step["x"]
+
+
+def test_paths_reach_the_tang_by_a_stair(default_run) -> None:
+    """升自西階: a path between 庭 and 堂 goes by a 階, never over the 堂's edge; no walk
+    in the 庭 cuts across the 堂."""
+    from sheli.place import load_venue
+    from sheli.place.model import Point
+
+    events, fr = default_run
+    v = load_venue(events[0]["venue"])
+    checked = 0
+    for f in fr:
+        p = f.people.get(f.actor)
+        if p is None or p.moved_at != f.seq:
+            continue
+        for a, b in zip(p.path, p.path[1:], strict=False):
+            assert not v.crosses(Point(*a), Point(*b)), (f.seq, p.path)
+        checked += 1
+    assert checked > 500

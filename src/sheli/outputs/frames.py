@@ -30,6 +30,8 @@ his 席), he was already there, and is shown there from the start (``inferred``)
 from __future__ import annotations
 
 import bisect
+import itertools
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -124,7 +126,9 @@ class Person:
     """One person as a frame shows him.
 
     ``path`` is the way he walked to get here at his last move (points in 尺, from where he
-    was to where he is, through the ``via`` of the step where the log names one);
+    was to where he is, through the ``via`` of the step where the log names one, else by
+    the foot and top of a 階 where he went between 庭 and 堂, and round the 堂's corner
+    where a straight walk in the 庭 would cut across it);
     ``moved_at`` is the seq of that move (0 if he has not moved).
     """
 
@@ -346,6 +350,60 @@ class _Folder:
         self.where: dict[str, tuple[float, float]] = {}
         self._resolved: dict[str, tuple[float, float] | None] = {}
 
+    def by_stair(
+        self, a: tuple[float, float], b: tuple[float, float], s: dict[str, Any]
+    ) -> list[tuple[float, float]]:
+        """The points of the 階 a move goes by, when it goes between the 堂 and the 庭 and
+        the straight way would cross the 堂's edge (one reaches the 堂 only by a 階): the
+        foot and the top of the 階 the step's 經 words name, else of the one whose top is
+        nearest his end on the 堂 and whose foot nearest his end in the 庭."""
+        v = self.venue
+        if v is None or not v.stairs:
+            return []
+        pa, pb = Point(*a), Point(*b)
+        up, down = v.on_tang(pb), v.on_tang(pa)
+        if up == down or not v.crosses(pa, pb):
+            return []
+        words = s.get("jing") or ""
+        named = [n for n in v.stairs if n in words]
+        on, off = (pb, pa) if up else (pa, pb)
+
+        def cost(n: str) -> float:  # the 階 whose top is near his 堂 end, foot his 庭 end
+            f = v.stairs[n]
+            return f.top.dist(on) + f.foot.dist(off) if f.top and f.foot else math.inf
+
+        name = named[0] if len(named) == 1 else min(v.stairs, key=cost)
+        st = v.stairs[name]
+        if st.foot is None or st.top is None:
+            return []
+        foot, top = _pt(st.foot), _pt(st.top)
+        # round the 堂's south corner where the way between his 庭 end and the foot would
+        # cut across it (from 堂西 to the 西階)
+        e = v.platform
+        corner: list[tuple[float, float]] = []
+        if v.crosses(off, Point(*foot)):
+            cx = e.x0 - 1 if off.x < e.x0 else e.x1 + 1
+            corner = [(cx, e.y0 - 1)]
+        way = [*corner, foot, top] if up else [top, foot, *corner]
+        # leave out a point he starts or ends on (降 to the foot, 升 to the top)
+        return [q for q in way if q not in (a, b)]
+
+    def round_corners(self, pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        """A walk in the 庭 that would cut across the 堂 (from 堂西 to the foot of the 西階)
+        goes round the 堂's south corner on its side, 1 尺 out."""
+        v = self.venue
+        if v is None:
+            return pts
+        e = v.platform
+        out = [pts[0]]
+        for a, b in itertools.pairwise(pts):
+            pa, pb = Point(*a), Point(*b)
+            if not v.on_tang(pa) and not v.on_tang(pb) and v.crosses(pa, pb):
+                west = min(a[0], b[0]) < e.x0
+                out.append((e.x0 - 1 if west else e.x1 + 1, e.y0 - 1))
+            out.append(b)
+        return out
+
     def resolve(self, words: str | None) -> tuple[float, float] | None:
         """A place in the text's words, on the plan; None if it cannot be resolved."""
         if not words:
@@ -445,8 +503,10 @@ def build_frames(events: list[dict[str, Any]]) -> list[Frame]:
                 via = folder.resolve(s.get("via")) if s.get("via") else None
                 if via is not None:
                     pts.append(via)
+                else:
+                    pts.extend(folder.by_stair((prev.x, prev.y), (x, y), s))
                 pts.append((x, y))
-                path, moved_at = tuple(pts), s["seq"]
+                path, moved_at = tuple(folder.round_corners(pts)), s["seq"]
             p = Person(
                 actor=actor,
                 role=c.get("role", actor),
