@@ -73,7 +73,9 @@ def time_cli(rite: str, pairs: int) -> float:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     cmd = [sys.executable, "-m", "sheli", "run", rite, "--pairs", str(pairs), "--format", "jsonl"]
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+    subprocess.run(
+        cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
+    )
     return time.perf_counter() - t0
 
 
