@@ -426,6 +426,7 @@ class Interpreter:
         self._group_people: dict[str, list[Person]] = {}
         self._act_info: dict[int, tuple[Any, ...]] = {}
         self.warnings: list[str] = []
+        self._ctx = Ctx(self.world, _NOBODY, None, "", env, {})  # type: ignore[arg-type]
         self._warned: set[tuple[int, str]] = set()
         self.depth = 0
 
@@ -728,7 +729,9 @@ class Interpreter:
                     tail["at"] = self.env._words(self.env._fill_ref(at, frame.bind))
                 if frame.call:
                     tail["as"] = frame.call
-            ctx = Ctx(w, _NOBODY, act, cite, self.env, frame.bind, line=line)
+            # one context for the whole run, pointed at this act (cheaper than a new one)
+            ctx = self._ctx
+            ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
             for p in self.actors(act.actor, frame.bind, line, cite):
