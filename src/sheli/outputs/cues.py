@@ -647,10 +647,12 @@ def role_sheet(
         )
     cast = {c["actor"]: c for c in run.scene.get("cast", ())}
     entry = cast.get(role, {})
-    gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or GLOSSARY.get(entry.get("role", ""), "")
+    gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or ""
     if entry.get("pair") and entry.get("seat"):
         seat = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
         gloss = f"{gloss}; {seat}" if gloss else seat
+    elif not gloss:
+        gloss = GLOSSARY.get(entry.get("role", ""), "")
     first = next((c for c in cues if not c.addressed), None)
     return RoleSheet(
         role=role,
@@ -724,7 +726,8 @@ def action_words(step: dict[str, Any]) -> str:
     parts = [step["verb"]]
     if step.get("obj"):
         parts.append(str(step["obj"]))
-    if step.get("count") not in (None, "") and isinstance(step.get("count"), int):
+    # A count that is a number and not zero (a 數獲 act that lays no rod shows none).
+    if isinstance(step.get("count"), int) and step["count"] > 0:
         parts.append(f"×{step['count']}")
     if step.get("side"):
         parts.append(f"({step['side']})")
@@ -760,6 +763,7 @@ def after_words(row: Row, role: str) -> str:
 # Kinds labelled on the plan; points are drawn as dots. The small step diagrams label only
 # the landmarks one steers by (the 席 names would crowd the 堂 at that size).
 _LABEL_KINDS = {"stair", "mat", "vessel", "pillar", "mark", "target", "screen", "gate", "post"}
+_NAMED_KINDS = {"stair", "vessel", "pillar", "mark", "target", "screen", "gate", "instrument"}
 _STEP_LABELS = {
     "西階",
     "阼階",
@@ -870,9 +874,12 @@ def _plan_body(
         elif numbered is not None:
             out.append(f'<circle cx="{cx}" cy="{cy}" r="1.6" fill="#555"/>')
         if numbered is not None and f.name in numbered:
+            # The key's number; short names of the landmarks too, where they have room.
+            named = f.kind in _NAMED_KINDS and len(f.name) <= 2
+            text = f"{numbered[f.name]} {e(f.name)}" if named else f"{numbered[f.name]}"
             out.append(
                 f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs * 0.8:.1f}" fill="#1a4f8a">'
-                f"{numbered[f.name]}</text>"
+                f"{text}</text>"
             )
         elif (f.name in labels) if isinstance(labels, set) else (labels and f.kind in _LABEL_KINDS):
             out.append(
@@ -1362,7 +1369,9 @@ def render_text(book: CueBook, width: int = 100) -> str:
         add("=" * width)
         who = f"{sh.role}" + (f" ({sh.name})" if sh.name else "") + f" — {sh.gloss}"
         add(f"{who}: cue sheet, {book.title}, {book.venue_title} ({book.venue_key})")
-        add(f"{sh.acts} acts" + (f", {sh.addressed} times addressed (←)" if sh.addressed else ""))
+        times = "time" if sh.addressed == 1 else "times"
+        addressed = f", {sh.addressed} {times} addressed (←)" if sh.addressed else ""
+        add(f"{sh.acts} acts{addressed}")
         add(book.scale.statement())
         add(book.origin)
         add("Facing: 北面 = towards the 堂. Hits follow this run's outcomes.")
@@ -1410,6 +1419,8 @@ def render_text(book: CueBook, width: int = 100) -> str:
                         add(f"{pad}cue: {after_words(row, sh.role)}")
                     else:
                         add(f"{pad}{s['actor']} at {s.get('place') or '—'}")
+                    for n in row.notes:
+                        add(f"{pad}· {n}")
                 if b.reps > 1:
                     add("  └")
     if book.floor is not None:
