@@ -465,7 +465,12 @@ class Row:
 
     @property
     def sides(self) -> Counter[str]:
-        return Counter(c.step["side"] for c in self.cues if c.step.get("side"))
+        """For 釋獲: how many 筭 went right (上射's hits) and left (下射's), all repetitions.
+
+        (The 數獲 acts carry a side too, the side counted; the act's words show it.)"""
+        return Counter(
+            c.step["side"] for c in self.cues if c.step.get("side") and c.step["verb"] == "釋獲"
+        )
 
     @property
     def notes(self) -> list[str]:
