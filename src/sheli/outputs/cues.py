@@ -998,15 +998,6 @@ def plan_svg(
     )
 
 
-def step_view(x: float | None, y: float | None, venue: Any) -> View:
-    """The hall view when the person is near the 堂, else the whole floor."""
-    if x is not None and y is not None:
-        v = HALL_VIEW
-        if v.x0 <= x <= v.x1 and v.y0 <= y <= v.y1:
-            return v
-    return whole_view(venue)
-
-
 # --------------------------------------------------------------------------- floor plan
 @dataclass
 class FloorRow:
