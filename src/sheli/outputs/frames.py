@@ -348,6 +348,7 @@ class _Folder:
         self.cast = {c["actor"]: c for c in scene.get("cast", [])}
         self.fixtures = {f["name"]: (f["x"], f["y"]) for f in scene.get("fixtures", [])}
         self.where: dict[str, tuple[float, float]] = {}
+        self.stairs = self.venue.stairs if self.venue is not None else {}
         self._resolved: dict[str, tuple[float, float] | None] = {}
 
     def by_stair(
@@ -358,22 +359,23 @@ class _Folder:
         foot and the top of the 階 the step's 經 words name, else of the one whose top is
         nearest his end on the 堂 and whose foot nearest his end in the 庭."""
         v = self.venue
-        if v is None or not v.stairs:
+        stairs = self.stairs
+        if v is None or not stairs:
             return []
         pa, pb = Point(*a), Point(*b)
         up, down = v.on_tang(pb), v.on_tang(pa)
         if up == down or not v.crosses(pa, pb):
             return []
         words = s.get("jing") or ""
-        named = [n for n in v.stairs if n in words]
+        named = [n for n in stairs if n in words]
         on, off = (pb, pa) if up else (pa, pb)
 
         def cost(n: str) -> float:  # the 階 whose top is near his 堂 end, foot his 庭 end
-            f = v.stairs[n]
+            f = stairs[n]
             return f.top.dist(on) + f.foot.dist(off) if f.top and f.foot else math.inf
 
-        name = named[0] if len(named) == 1 else min(v.stairs, key=cost)
-        st = v.stairs[name]
+        name = named[0] if len(named) == 1 else min(stairs, key=cost)
+        st = stairs[name]
         if st.foot is None or st.top is None:
             return []
         foot, top = _pt(st.foot), _pt(st.top)
@@ -410,11 +412,11 @@ class _Folder:
             return None
         if words in self.fixtures:
             return self.fixtures[words]
-        people = {k: Point(*v) for k, v in self.where.items()}
+        if words in self._resolved:
+            return self._resolved[words]
         # words naming a person depend on where he is now: not cached
         personal = any(a in words for a in self.where)
-        if not personal and words in self._resolved:
-            return self._resolved[words]
+        people = {k: Point(*v) for k, v in self.where.items() if k in words} if personal else {}
         out = None
         if self.venue is not None:
             try:
