@@ -435,7 +435,13 @@
   }
   window.addEventListener("hashchange", fromHash);
 
+  // the sticky diagram sits below the header, whose height depends on how it wraps
+  const bar = $("bar");
+  const setBar = () => document.documentElement.style.setProperty("--bar", `${bar.offsetHeight}px`);
+  window.addEventListener("resize", setBar);
+
   fillMenus();
+  setBar();
   if (!fromHash()) go(0, { keepHash: true });
   // for scripts and tests: the current step and a way to reach one
   window.sheli = { data: D, go, get index() { return cur; } };
