@@ -160,12 +160,29 @@ def tally_states(events: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 # after it is set, so each inherits it without pickling)
 _FRAMES: list[Any] = []
 _SCENE: dict[str, Any] = {}
+_SVG_DIR: list[Any] = [None, 4]  # where each worker writes its SVG files, and seq digits
+
+
+def svg_name(seq: int, digits: int = 4) -> str:
+    """The file name of a step's SVG.
+
+    >>> svg_name(815)
+    'step-0815.svg'
+    """
+    return f"step-{seq:0{digits}d}.svg"
 
 
 def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
     from sheli.outputs.diagram import render_svg
 
-    return [render_svg(f, _SCENE, highlight=f.actor) for f in _FRAMES[bounds[0] : bounds[1]]]
+    out = []
+    d, digits = _SVG_DIR
+    for f in _FRAMES[bounds[0] : bounds[1]]:
+        svg = render_svg(f, _SCENE, highlight=f.actor)
+        if d is not None:  # written here, by the worker, to spare the main process
+            (d / svg_name(f.seq, digits)).write_text(svg, encoding="utf-8")
+        out.append(svg)
+    return out
 
 
 def iter_svgs(
@@ -173,9 +190,11 @@ def iter_svgs(
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
+    svg_dir: Path | None = None,
 ) -> Iterator[str]:
     """The SVG of every step, in order, drawn by :func:`sheli.outputs.diagram.render_svg`
-    (the step's actor highlighted), on ``jobs`` processes (default: every CPU).
+    (the step's actor highlighted), on ``jobs`` processes (default: every CPU). With
+    ``svg_dir``, each is also written there as :func:`svg_name` of its seq.
 
     Drawing a step takes milliseconds and a run has thousands, so the work is shared out in
     chunks; the results come back in order and are yielded one by one, never all held.
@@ -194,6 +213,8 @@ def iter_svgs(
     chunk = 64
     bounds = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
     _FRAMES, _SCENE = frames, events[0]
+    last_seq = frames[-1].seq if frames else 0
+    _SVG_DIR[:] = [svg_dir, max(4, len(str(last_seq)))]
     done = 0
     pool = None
     try:
@@ -214,6 +235,7 @@ def iter_svgs(
             pool.terminate()
             pool.join()
         _FRAMES, _SCENE = [], {}
+        _SVG_DIR[:] = [None, 4]
 
 
 class SvgPacker:
@@ -521,21 +543,21 @@ def render(
     try:
         data = viewer_data(result)
         seqs = [st["q"] for st in data["steps"]]
-        width = max(4, len(str(seqs[-1] if seqs else 0)))
         packer = SvgPacker()
         svg_bytes = n_files = 0
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
-        for seq, svg in zip(
-            seqs, iter_svgs(result.events, jobs=jobs, progress=progress), strict=True
-        ):
+        svgs = iter_svgs(
+            result.events, jobs=jobs, progress=progress, svg_dir=sd if svg_files else None
+        )
+        for svg in svgs:
             packer.add(svg)
             if svg_files:
-                b = svg.encode("utf-8")
-                (sd / f"step-{seq:0{width}d}.svg").write_bytes(b)
-                svg_bytes += len(b)
+                svg_bytes += len(svg.encode("utf-8"))
                 n_files += 1
+        if len(packer.steps) != len(seqs):
+            raise RuntimeError(f"{len(packer.steps)} diagrams for {len(seqs)} steps")
         html = viewer_html(data, packer.packed())
         (tmp / "index.html").write_text(html, encoding="utf-8")
         # into place: an earlier render is moved aside first, then removed
