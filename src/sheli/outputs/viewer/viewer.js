@@ -385,13 +385,23 @@
   $("play").onclick = () => play(!playing);
   $("scrub").max = String(N - 1);
   $("scrub").oninput = (e) => go(Number(e.target.value));
-  $("section").onchange = (e) => go(Number(e.target.selectedOptions[0].dataset.step));
-  $("round").onchange = (e) => go(Number(e.target.selectedOptions[0].dataset.step));
+  // after a choice in a menu the keys step again (a focused menu would take the arrows)
+  $("section").onchange = (e) => {
+    go(Number(e.target.selectedOptions[0].dataset.step));
+    e.target.blur();
+  };
+  $("round").onchange = (e) => {
+    go(Number(e.target.selectedOptions[0].dataset.step));
+    e.target.blur();
+  };
   $("role").onchange = (e) => {
     chosen = e.target.value;
     const svg = stage.querySelector("svg");
     if (svg) mark(svg, cur);
+    if ($("only").checked && chosen && !matches(cur)) go(nextIndex(cur, 1));
+    e.target.blur();
   };
+  $("speed").onchange = (e) => e.target.blur();
   $("only").onchange = () => {
     if ($("only").checked && chosen && !matches(cur)) go(nextIndex(cur, 1));
   };
