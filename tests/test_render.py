@@ -265,3 +265,15 @@ def test_doctests() -> None:
 
     for module in (R, sheli.outputs.viewer, sheli.cli.render):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
+    # the first 300 steps: enough for several chunks on two processes
+    events = [e for e in result.events if e["type"] == "scene" or e.get("seq", 0) <= 300]
+    calls: list[tuple[int, int]] = []
+    two = list(R.iter_svgs(events, jobs=2, progress=lambda d, t: calls.append((d, t))))
+    one = list(R.iter_svgs(events, jobs=1))
+    assert two == one
+    assert [int(re.search(r'data-seq="(\d+)"', s).group(1)) for s in two] == list(range(1, 301))
+    assert calls[-1] == (300, 300)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
