@@ -15,6 +15,7 @@ text is set in a font the machine really has. Nothing is written unless the whol
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import shutil
 import tempfile
@@ -86,7 +87,8 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent or ".")
     os.close(fd)
-    try:
+
+    def _print() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
             try:
@@ -104,6 +106,13 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
                 )
             finally:
                 browser.close()
+
+    try:
+        # Playwright's sync API refuses to start where an asyncio loop is already running in
+        # this thread (a caller's own loop, or another sync_playwright session still open, as
+        # in a test run): a worker thread of its own has none.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(_print).result()
         size = Path(tmp).stat().st_size
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a PDF is for sharing
         os.replace(tmp, path)
