@@ -282,3 +282,13 @@ def test_phone(browser: Any, rendered: Path, steps: list[dict[str, Any]], artifa
     assert _seq(pg) == seq + 1
     pg.screenshot(path=str(artifacts / "viewer-phone.png"))
     ctx.close()
+
+
+def test_zoom_gives_the_diagram_the_full_width(page: Any) -> None:
+    before = page.locator("#stage svg").bounding_box()
+    page.keyboard.press("z")
+    assert page.get_attribute("#zoom", "aria-pressed") == "true"
+    after = page.locator("#stage svg").bounding_box()
+    assert after["width"] > before["width"] * 1.3
+    page.click("#zoom")
+    assert page.get_attribute("#zoom", "aria-pressed") == "false"

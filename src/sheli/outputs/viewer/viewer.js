@@ -402,6 +402,11 @@
     e.target.blur();
   };
   $("speed").onchange = (e) => e.target.blur();
+  const zoom = () => {
+    const on = document.body.classList.toggle("zoom");
+    $("zoom").setAttribute("aria-pressed", String(on));
+  };
+  $("zoom").onclick = zoom;
   $("only").onchange = () => {
     if ($("only").checked && chosen && !matches(cur)) go(nextIndex(cur, 1));
   };
@@ -422,6 +427,7 @@
     else if (e.key === " ") play(!playing);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(N - 1);
+    else if (e.key === "z") zoom();
     else if (e.key === "PageDown") {
       const k = segIndex(D.sectionSegs, cur);
       if (k + 1 < D.sectionSegs.length) go(D.sectionSegs[k + 1][1]);
