@@ -17,7 +17,7 @@
       announce: "釋獲者告", all: "全部", play: "播放", pause: "暫停", holds: "執",
       dress: "服", at: "位", as: "如", step: "步" },
     s: { section: "贾疏", round: "番", role: "人", only: "只看此人", tally: "获",
-      right: "右", left: "左", hits: "中/發", none: "尚无", notCounted: "获而未释获",
+      right: "右", left: "左", hits: "中/发", none: "尚无", notCounted: "获而未释获",
       announce: "释获者告", all: "全部", play: "播放", pause: "暂停", holds: "执",
       dress: "服", at: "位", as: "如", step: "步" },
   };
