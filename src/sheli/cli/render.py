@@ -105,7 +105,9 @@ def render(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    # the bar goes to stderr, and only on a terminal (rich hides it elsewhere)
+    # the bar goes to stderr, and only on a terminal (rich hides it elsewhere). It is
+    # refreshed by hand, not by rich's thread: the drawing processes are forked, and forking
+    # while another thread may hold a lock is unsafe.
     bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -113,7 +115,13 @@ def render(
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
+        auto_refresh=False,
     )
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+        bar.refresh()
+
     with bar:
         task = bar.add_task("drawing steps", total=len(result.steps))
         try:
@@ -122,7 +130,7 @@ def render(
                 target,
                 svg_files=svg_files,
                 jobs=jobs,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                progress=progress,
             )
         except OSError as exc:
             click.echo(f"sheli render: cannot write {target}: {exc.strerror or exc}", err=True)
