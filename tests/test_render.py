@@ -24,6 +24,14 @@ from sheli.outputs import render as R
 
 SVG = "{http://www.w3.org/2000/svg}"
 
+# the elements of SVG 1.1 (https://www.w3.org/TR/SVG11/eltindex.html) that a diagram may use;
+# a misspelt or HTML element would be silently ignored by a browser
+SVG_ELEMENTS = set(
+    "svg g defs desc title symbol use image switch style path rect circle ellipse line "
+    "polyline polygon text tspan textPath marker clipPath mask pattern linearGradient "
+    "radialGradient stop filter a foreignObject".split()
+)
+
 
 @pytest.fixture(scope="module")
 def result():
@@ -87,6 +95,7 @@ def test_every_svg_is_svg(out: Path, result) -> None:
         assert len(ids) == len(set(ids)), f
         for e in root.iter():
             assert e.tag.startswith(SVG), (f, e.tag)
+            assert e.tag[len(SVG) :] in SVG_ELEMENTS, (f, e.tag)
         seq = int(f.stem.split("-")[1])
         actors = [
             g.get("data-actor")
