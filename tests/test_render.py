@@ -93,6 +93,14 @@ def test_every_svg_is_svg(out: Path, result) -> None:
         assert root.get("viewBox"), f
         ids = [e.get("id") for e in root.iter() if e.get("id")]
         assert len(ids) == len(set(ids)), f
+        # every url(#…) (clip paths, markers) points at an element of the same file
+        refs = {
+            m
+            for e in root.iter()
+            for v in e.attrib.values()
+            for m in re.findall(r"url\(#([^)]+)\)", v)
+        }
+        assert refs <= set(ids), (f, refs - set(ids))
         for e in root.iter():
             assert e.tag.startswith(SVG), (f, e.tag)
             assert e.tag[len(SVG) :] in SVG_ELEMENTS, (f, e.tag)
