@@ -45,6 +45,7 @@ _RELATION_WORDS = {
     "west_of": "之西",
     "foot_of": "下",
     "top_of": "上",
+    "top_step_of": "盡階",
 }
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _PARTS: dict[str, list[tuple[str, str | None]]] = {}
@@ -429,6 +430,11 @@ class Interpreter:
         self._ctx = Ctx(self.world, _NOBODY, None, "", env, {})  # type: ignore[arg-type]
         self._warned: set[tuple[int, str]] = set()
         self.depth = 0
+        # rows (北上, 東上 …): (kind, head x, head y) → who stands in it, in order, as
+        # (name, index, x, y); a person's slot: name → (row key, index, x, y)
+        self.rows: dict[tuple[str, float, float], list[tuple[str, int, float, float]]] = {}
+        self._row_slot: dict[str, tuple[Any, int, float, float]] = {}
+        self._row_acts: dict[tuple[int, int], tuple[Any, Any]] = {}
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -738,7 +744,10 @@ class Interpreter:
                 # one context per act, reset for each person of a group
                 ctx.p = p
                 extra = ctx.extra = {}
+                joined = None
                 try:
+                    if act.row is not None:
+                        ctx.act, joined = self._row_act(act, p, frame.bind)
                     fn(ctx)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
@@ -749,6 +758,9 @@ class Interpreter:
                     raise self.error(
                         f"{type(exc).__name__}: {exc}", line, cite, f"{vname} by {p.name}"
                     ) from exc
+                if joined is not None:
+                    self._row_joined(p, joined)
+                    ctx.act = act
                 if at is not None and p.x is not None:
                     self._check_reach(p, at, frame, line, cite, vname)
                 if extra and "_warn" in extra:
@@ -785,6 +797,58 @@ class Interpreter:
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _row_act(self, act: Any, p: Person, bind: Mapping[str, Any]) -> tuple[Any, Any]:
+        """The act of one member of a row: its place is his slot in the row.
+
+        The text gives a row's head and direction (三耦…立于其西南東面北上 xiangshe:127; 繼三耦
+        之南而立東面北上 xiangshe:179): the head is the act's ``to``/``at``, and each person
+        takes the next slot behind those already standing in the row, so a group fills it in
+        its order (pairs in order, 上射 before 下射) and a later group continues it (繼). One
+        already standing in his slot keeps it. The spacing is the place layer's.
+        """
+        ref = act.to if act.to is not None else act.at
+        if ref is None:
+            raise VerbError(f"row {act.row}: give the head of the row as to: or at:")
+        head = self.env.resolve(ref, self.world, bind)
+        if head.x is None or head.y is None:
+            raise VerbError(f"row {act.row}: the head {head.desc} has no place")
+        key = (act.row, round(head.x, 3), round(head.y, 3))
+        members = self.rows.setdefault(key, [])
+        slot = self._row_slot.get(p.name)
+        if slot is not None and slot[0] == key and (p.x, p.y) == (slot[2], slot[3]):
+            index = slot[1]
+        else:
+            # those who have left the row's tail no longer count (it is continued behind the
+            # last one still standing in it)
+            while members and not self._in_row(members[-1], key):
+                members.pop()
+            index = members[-1][1] + 1 if members else 0
+        got = self._row_acts.get((id(act), index))
+        if got is None or got[0] is not act:
+            field = "to" if act.to is not None else "at"
+            row_ref = {"row": act.row, "anchor": ref, "index": index}
+            got = (act, act.model_copy(update={field: row_ref}))
+            self._row_acts[(id(act), index)] = got  # holds the act: its id is not reused
+        return got[1], (key, index)
+
+    def _in_row(self, member: tuple[str, int, float, float], key: Any) -> bool:
+        name, index, x, y = member
+        q = self.world.people[name]
+        slot = self._row_slot.get(name)
+        return slot is not None and slot[:2] == (key, index) and (q.x, q.y) == (x, y)
+
+    def _row_joined(self, p: Person, joined: tuple[Any, int]) -> None:
+        key, index = joined
+        if p.x is None or p.y is None:
+            return
+        entry = (p.name, index, p.x, p.y)
+        slot = self._row_slot.get(p.name)
+        self._row_slot[p.name] = (key, index, p.x, p.y)
+        members = self.rows[key]
+        if slot is not None and slot[:2] == (key, index) and entry in members:
+            return  # he kept his slot
+        members.append(entry)
 
     def _check_reach(
         self, p: Person, at: Any, frame: Frame, line: int, cite: str, verb: str

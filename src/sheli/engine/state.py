@@ -52,6 +52,7 @@ class Person:
     place: str | None = None  # the text's words for where he is
     at_key: str | None = None  # the fixture he stands on, if named (上物 …)
     on_tang: bool | None = None
+    on_stair: str | None = None  # the 階 whose top step he stands on (盡階不升堂 xiangshe:190)
     facing: str | None = None
     wei: tuple[float | None, float | None, str | None, bool | None, str | None] | None = None
     tan: bool = False  # 袒 (left arm bared)

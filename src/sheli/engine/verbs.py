@@ -136,6 +136,7 @@ def verb(*names: str, kind: str) -> Callable[[Callable[[Ctx], None]], Callable[[
 
 def _set_place(p: Person, pt: Pt) -> None:
     p.x, p.y, p.place, p.on_tang, p.at_key = pt.x, pt.y, pt.desc, pt.on_tang, pt.key
+    p.on_stair = None
 
 
 def _facing(ctx: Ctx) -> None:
@@ -152,6 +153,11 @@ def _wei(p: Person) -> tuple[Any, ...]:
 
 def _cross_check(ctx: Ctx, dest: Pt) -> None:
     p = ctx.p
+    if p.on_stair is not None:
+        raise VerbError(
+            f"{p.name} stands on the top step of the {p.on_stair} (盡階不升堂 xiangshe:190): he "
+            "comes down with 降 (降反位 xiangshe:190) before going anywhere"
+        )
     if p.on_tang is None or dest.on_tang is None or p.on_tang == dest.on_tang:
         return
     where = "堂" if p.on_tang else "庭"
@@ -248,6 +254,10 @@ def ascend(ctx: Ctx) -> None:
 
     Preconditions: he is in the 庭; he holds no 扑 — 司射去扑倚于西階之西升堂 (xiangshe:153),
     鄭注 「去扑乃升，不敢佩刑器即尊者之側」; 司射倚扑于階西升 (xiangshe:162).
+
+    With ``盡階: true`` he goes up to the top step of the 階 and not onto the 堂 (釋獲者…升自
+    西階盡階不升堂告于賓 xiangshe:190, 202); he stands there, neither on the 堂 nor in the 庭,
+    until he comes down with 降.
     """
     p, stair = ctx.p, _stair(ctx)
     if p.on_tang:
@@ -257,6 +267,17 @@ def ascend(ctx: Ctx) -> None:
             f"{p.name} goes up with the 扑 {'搢' if p.pu == '搢' else 'in hand'}: 司射去扑倚于"
             "西階之西升堂 (xiangshe:153), 鄭注 「不敢佩刑器即尊者之側」"
         )
+    if ctx.act.jin_jie:
+        # 升自西階盡階不升堂 (xiangshe:190, 202): to the top step of the 階, not onto the 堂
+        if ctx.act.to is not None:
+            raise VerbError("升 with 盡階 goes to the top step of its 階: give no to:")
+        if p.on_stair is not None:
+            raise VerbError(f"{p.name} already stands on the top step of the {p.on_stair}")
+        _set_place(p, ctx.place(_stair_ref("top_step_of", stair)))
+        p.on_tang = False
+        p.on_stair = stair
+        _facing(ctx)
+        return
     ref = ctx.act.to if ctx.act.to is not None else _stair_ref("top_of", stair)
     dest = ctx.place(ref)
     if dest.on_tang is False:
@@ -275,7 +296,11 @@ def descend(ctx: Ctx) -> None:
     Precondition: he is on the 堂 (降自西階 xiangshe:113).
     """
     p, stair = ctx.p, _stair(ctx)
-    if p.on_tang is False:
+    if p.on_stair is not None and p.on_stair != stair:
+        raise VerbError(
+            f"{p.name} stands on the {p.on_stair}; he comes down by it, not the {stair}"
+        )
+    if p.on_tang is False and p.on_stair is None:
         raise VerbError(f"{p.name} is in the 庭 ({p.place}); 降 goes down from the 堂")
     ref = ctx.act.to if ctx.act.to is not None else _stair_ref("foot_of", stair)
     dest = ctx.place(ref)

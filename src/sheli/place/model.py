@@ -208,6 +208,7 @@ _RELATION_KEYS = (
     *(f"{d}_of" for d in DIRECTIONS),
     "foot_of",
     "top_of",
+    "top_step_of",
     "front_of",
     "between",
     "row",
@@ -216,6 +217,7 @@ _RELATION_KEYS = (
     "x",
     "y",
 )
+TOP_STEP = 0.5  # 尺 below the 堂廉: where one stands on the top step of a 階 (盡階)
 STEP = 6.0  # 尺 per 步, for {"…_of": X, "steps": n}; xiangshe:12 疏 (歩六尺)
 
 
@@ -297,7 +299,8 @@ class Venue:
         Relations (nest freely): ``{"southwest_of": X}`` and the other seven directions,
         with optional ``"by"`` (尺) or ``"steps"`` (步) — otherwise the venue's ``near``
         offset, measured from X's edge; ``{"foot_of": 階}`` (及階), ``{"front_of": 階}``
-        (階前), ``{"top_of": 階}`` (階上); ``{"between": [A, B]}``;
+        (階前), ``{"top_of": 階}`` (階上), ``{"top_step_of": 階}`` (盡階: on its top step, not
+        on the 堂); ``{"between": [A, B]}``;
         ``{"row": "北上", "anchor": X, "index": i}``; ``{"x_of": A, "y_of": B}`` (西當A、南當B),
         either half may be a number ``"x"``/``"y"``; ``{"x": .., "y": ..}``.
 
@@ -355,6 +358,14 @@ class Venue:
             if k == "top_of":
                 return st.top
             return st.foot.offset(0, -self.offset("front"))
+        if "top_step_of" in ref:
+            # 升自西階盡階不升堂 (xiangshe:190, 202): up the 階 to its last step, not onto
+            # the 堂. The number of 等 is not modelled: the point is half a 尺 below the 堂廉,
+            # on the tread of the top step (an assumption: the depth of a tread is not given).
+            self._only(ref, {"top_step_of"})
+            st = self._stair(ref["top_step_of"])
+            assert st.extent is not None
+            return Point(st.x, st.extent.y1 - TOP_STEP)
         if "between" in ref:
             self._only(ref, {"between"})
             pair = ref["between"]

@@ -136,6 +136,18 @@ class Act(_Model):
     facing: Facing | None = None
     says: str | None = None
     sets_position: bool = False
+    jin_jie: bool = Field(
+        False,
+        alias="盡階",
+        description="升 only: up the 階 to its top step, not onto the 堂 (盡階不升堂 xiangshe:190)",
+    )
+    row: Literal["北上", "東上", "西上", "南上"] | None = Field(
+        None,
+        description=(
+            "a group stands in a row whose head is at `to`/`at`: each joins it behind those "
+            "already standing in it (繼…而立), in the group's order"
+        ),
+    )
     assumes: list[str] = Field(default_factory=list)
     note: str | None = None
 
@@ -160,6 +172,18 @@ class ActStep(_Model):
     facing: Facing | None = None
     says: str | None = None
     sets_position: bool = False
+    jin_jie: bool = Field(
+        False,
+        alias="盡階",
+        description="升 only: up the 階 to its top step, not onto the 堂 (盡階不升堂 xiangshe:190)",
+    )
+    row: Literal["北上", "東上", "西上", "南上"] | None = Field(
+        None,
+        description=(
+            "a group stands in a row whose head is at `to`/`at`: each joins it behind those "
+            "already standing in it (繼…而立), in the group's order"
+        ),
+    )
     assumes: list[str] = Field(default_factory=list)
     note: str | None = None
     # or several acts sharing the cite
