@@ -464,6 +464,15 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
             )
         w.zhong -= n
         return
+    if obj == "筭" and key in _CHOU_PLACES:
+        pile, have = _chou_place(w, key)
+        if have < n:
+            raise VerbError(f"there are {have} 筭 at {key}, not {n}")
+        if pile is None:
+            w.pile -= n
+        else:
+            w.ground[pile] -= n
+        return
     if obj == "觶" and key in ("豐", "豐上"):
         if not w.zhi_on_feng:
             raise VerbError("there is no 觶 on the 豐 (勝者之弟子…奠于豐上 xiangshe:206)")
@@ -478,6 +487,42 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
     else:
         # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
         ctx.extra["assumes"] = ["E-supply"]
+
+
+# Where the 筭 lie besides the 中 and the hand: 其餘 委 at the 中西 (xiangshe:183, 186 注
+# 委之合於中西), and the 筭 released for each side (上射於右下射於左 xiangshe:186), which stay
+# on the ground, counted, until 兼歛算 (xiangshe:204). 賢獲 is the winning side's (xiangshe:202).
+_CHOU_PLACES = ("中西", "中之西", "右獲", "左獲", "賢獲")
+
+
+def _chou_place(w: Any, key: str) -> tuple[str | None, int]:
+    """(side of the ground or None for the 中西 pile, how many 筭 lie there)."""
+    if key in ("中西", "中之西"):
+        return None, w.pile
+    if key == "賢獲":
+        t = w.last_tally
+        if t is None or t["winner"] == "tie":
+            raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
+        return t["winner"], w.ground[t["winner"]]
+    side = "right" if key == "右獲" else "left"
+    return side, w.ground[side]
+
+
+def _chou_count(ctx: Ctx) -> int | None:
+    """How many 筭 a 取 without count takes: all that lie there; of 賢獲, the winning side's
+    excess (賢獲勝黨之算也，齊之而取其餘 注 xiangshe:202)."""
+    a = ctx.act
+    if a.obj != "筭" or a.count is not None or a.from_ is None or ctx.other(a.from_):
+        return None
+    key = _place_key(ctx, a.from_)
+    if key not in _CHOU_PLACES:
+        return None
+    if key == "賢獲":
+        t = ctx.world.last_tally
+        if t is None or t["winner"] == "tie":
+            raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
+        return abs(t["right"] - t["left"])
+    return _chou_place(ctx.world, key)[1]
 
 
 def _give(p: Person, obj: str, n: int, state: str | None) -> None:
@@ -578,7 +623,9 @@ def take(ctx: Ctx) -> None:
     obj = a.obj
     if obj is None:
         raise VerbError(f"{a.verb} needs obj: (弓, 矢, 扑, 旌, 觶, 筭 …)")
-    n = ctx.count
+    n = _chou_count(ctx)
+    if n is None:
+        n = ctx.count
     if a.verb == "執" and a.from_ is None and _has(p, obj):
         if obj == "弓" and a.state:
             p.bow = a.state
@@ -744,7 +791,10 @@ def put(ctx: Ctx) -> None:
             raise VerbError(f"{p.name} holds {held} 筭, not {n} (xiangshe:186 反委之)")
         if n:
             _drop(ctx, "筭", n)
-        w.pile += n
+        if dest is not None and _place_key(ctx, dest) not in ("中西", "中之西"):
+            _put_at(ctx, "筭", dest, n)  # not the 其餘 of the 中 (納射器 …)
+        else:
+            w.pile += n
         return
     if obj == "扑" and p.pu is None:
         raise VerbError(
@@ -760,18 +810,21 @@ def put(ctx: Ctx) -> None:
 @verb("設", kind="object")
 def set_up(ctx: Ctx) -> None:
     """設: set up a fixture object — 楅 (乃設楅于中庭 xiangshe:158), 中 (坐設中 xiangshe:183),
-    豐 (設于西楹之西 xiangshe:206), 薦, 俎."""
+    豐 (設于西楹之西 xiangshe:206), 薦, 俎. What he held to set it (奉豐, 奉楅) leaves his hands."""
     w, obj = ctx.world, ctx.act.obj
     dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
     if obj in ("楅", "中", "豐"):
         if dest is not None:
             ctx.extra["at"] = _place_key(ctx, dest)
         ctx.env.note(obj, w)
+    if obj and obj in ctx.p.items:
+        # set down, it is no longer in his hands (弟子奉豐升設于西楹之西 xiangshe:206)
+        ctx.p.let_go[obj] = (ctx.act.verb, ctx.cite, ctx.line)
+        del ctx.p.items[obj]
     if obj == "楅":
         w.fu_set = True
     elif obj == "中":
         w.zhong_set = True
-        ctx.p.items.pop("中", None)
     elif obj == "豐":
         w.feng_set = True
     elif obj and dest is not None:
@@ -1040,9 +1093,9 @@ def count_tally(ctx: Ctx) -> None:
     side = "right" if side_word == "右" else "left"
     if side == "left" and w.counted["right"] is None:
         raise VerbError("the left is counted before the right: 先數右獲 (xiangshe:193)")
+    # the counted 筭 stay on the ground (縮, 横, 委) until 兼歛算 (xiangshe:204)
     n = w.ground[side]
     w.counted[side] = n
-    w.ground[side] = 0
     for act in ctx.env.count_procedure(n, side):
         ctx.sub.append(
             {

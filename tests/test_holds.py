@@ -1,0 +1,93 @@
+"""What leaves the hands when it is set down, and the 筭 conserved through the count.
+
+設楅 (xiangshe:158) and 設豐 (xiangshe:206): the 弟子 no longer holds the 楅/豐 once it is set.
+The 筭 (箭籌八十, 記 xiangshe:378; max(80, 4 × archers) here, A-chou) are never made or lost:
+at every step, those in the 中, in anyone's hand, on the ground by side (釋獲 上射於右下射於左
+xiangshe:186), 委 at the 中西 (xiangshe:183, 186 注 委之合於中西) and at other places add up
+to the total. 取賢獲 (xiangshe:202) takes the winning side's excess (注 齊之而取其餘);
+兼歛算…實八算于中委其餘于中西 (xiangshe:204) leaves eight in the 中 and the rest at the 中西.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sheli.engine import interpreter as interp_mod
+from sheli.engine import run
+from sheli.engine.interpreter import count_of
+
+
+def chou_total(w: Any) -> int:
+    hands = sum(p.items.get("筭", 0) for p in w.people.values())
+    places = sum(n for (obj, _), n in w.places.items() if obj == "筭")
+    return w.zhong + w.pile + w.ground["right"] + w.ground["left"] + hands + places
+
+
+class _Checked(list):  # type: ignore[type-arg]
+    """The event list of a run, checking the 筭 after every line."""
+
+    def __init__(self, world: Any, total: int) -> None:
+        super().__init__()
+        self.world, self.total = world, total
+
+    def append(self, ev: Any) -> None:
+        super().append(ev)
+        got = chou_total(self.world)
+        assert got == self.total, (ev.get("seq"), ev.get("cite"), ev.get("verb"), got)
+
+
+@pytest.mark.parametrize(
+    "kw", [{}, {"pairs": 3}, {"guests": False}, {"arrows_short": True}, {"venue": "xiang"}]
+)
+def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
+    real_init = interp_mod.Interpreter.__init__
+
+    def init(self: Any, *a: Any, **k: Any) -> None:
+        real_init(self, *a, **k)
+        total = count_of("max(80, 4 * archers)", self.world.names)
+        self.events = _Checked(self.world, total)
+
+    monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
+    r = run("xiangshe", seed=3, **kw)
+    assert r.tallies
+
+
+def test_xianhuo_and_jianlian() -> None:
+    r = run("xiangshe", seed=1)
+    steps = r.steps
+    for t in r.tallies:
+        # the lines of this round's 202–204 by the 釋獲者
+        mine = [
+            e
+            for e in steps
+            if e["actor"] == "釋獲者"
+            and e["round"] == t["round"]
+            and e["cite"] in ("xiangshe:202", "xiangshe:204")
+            and e.get("obj") == "筭"
+        ]
+        take = mine[0]
+        n = abs(t["right"] - t["left"])
+        want = ["筭"] if n == 1 else [] if n == 0 else None
+        if t["winner"] == "tie":
+            assert take["count"] == 1  # 左右皆執一算
+        elif want is not None:
+            assert take["holds"] == want
+        total = 80
+        fill, rest = mine[-2], mine[-1]
+        assert fill["verb"] == "實" and rest["verb"] == "委"
+        # 實八算于中: he held all the 筭 but the eight; 委其餘于中西: his hands are empty
+        assert fill["holds"] == [f"筭{total - 8}"]
+        assert rest["holds"] == []
+
+
+@pytest.mark.parametrize(("cite", "obj"), [("xiangshe:158", "楅"), ("xiangshe:206", "豐")])
+def test_set_down_leaves_the_hands(cite: str, obj: str) -> None:
+    r = run("xiangshe", seed=1)
+    sets = [e for e in r.steps if e["cite"] == cite and e["verb"] == "設" and e["obj"] == obj]
+    assert sets
+    for e in sets:
+        assert obj not in e["holds"]
+        later = [x for x in r.steps if x["actor"] == e["actor"] and x["seq"] > e["seq"]][:3]
+        assert all(obj not in x["holds"] for x in later)
