@@ -175,8 +175,26 @@ def _layout(name: str, width: int, frame: Frame | None = None, who: str | None =
     return View(name, x0, y0, x1, y1, s, (width - w) / 2, HEAD + MARGIN)
 
 
-def _f(v: float) -> str:
+def _f_uncached(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+#: ``_f``'s results by value. A pure function of the value: numbers that compare equal
+#: (``0.0`` and ``-0.0``, ``3`` and ``3.0``) format the same, so the cache cannot change what
+#: is written, only how fast. Cleared when it grows large (never keyed on history).
+_F_CACHE: dict[float, str] = {}
+_F_CACHE_MAX = 1 << 18
+
+
+def _f(v: float) -> str:
+    """A number for SVG: at most 2 decimals, no trailing zeros (``3``, ``2.5``, ``-1.25``)."""
+    s = _F_CACHE.get(v)
+    if s is None:
+        s = _f_uncached(v)
+        if len(_F_CACHE) >= _F_CACHE_MAX:
+            _F_CACHE.clear()
+        _F_CACHE[v] = s
+    return s
 
 
 def _box_attr(b: Box) -> str:
@@ -207,7 +225,7 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
 # -- fixtures --------------------------------------------------------------------------------
 
 
-def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]) -> None:
+def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: list[Label]) -> None:
     """The plan: 庭 walls and 門, 堂 with 序, 楹, 階, 棟/楣, the 物, 席, 尊, 洗, 縣, 侯, 乏 …
     Shapes that labels must keep clear of go into ``c.fixture_boxes``; the fixture labels
     are returned in ``labels`` for the placer (they go first)."""
@@ -407,6 +425,24 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Labe
             "乏",
         )
         lab("乏", f.x, f.y, (b2[0] - a[0]) / 2)
+
+
+@lru_cache(maxsize=256)
+def _static_plan(
+    venue_key: str, v: View
+) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+    """The fixed plan of a venue in a view (what ``_fixtures`` draws, which depends on
+    nothing else): its SVG (the parts joined as ``render_svg`` joins them), the fixtures'
+    boxes and their labels (key, lines, anchor, radius), drawn once per (venue, view).
+    ``View`` is frozen and compared by value, so the key is everything that is drawn."""
+    c = _Canvas()
+    labels: list[Label] = []
+    _fixtures(c, v, _venue(venue_key), None, labels)
+    return (
+        "\n".join(c.parts),
+        tuple(c.fixture_boxes),
+        tuple((lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels),
+    )
 
 
 def _min_box(b: Box, m: float) -> Box:
@@ -759,6 +795,47 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
     return "".join(parts)
 
 
+@lru_cache(maxsize=16384)
+def _person_svg(
+    actor: str,
+    role: str,
+    name: str | None,
+    facing: str | None,
+    dress: tuple[str, ...],
+    holds: tuple[str, ...],
+    inferred: bool,
+    px: float,
+    py: float,
+    true_x: float,
+    true_y: float,
+    x: float,
+    y: float,
+    r: float,
+    is_actor: bool,
+    raised: bool,
+) -> str:
+    """A person's ``<g>`` (his lines of the SVG, joined as ``render_svg`` joins them): a
+    function of exactly its arguments, everything of him that is drawn, so it is cached."""
+    p = Person(actor, role, name, px, py, facing, dress, holds, None, inferred=inferred)
+    cls = "person actor" if is_actor else "person"
+    out = [
+        f'<g class="{cls}" data-actor="{escape(actor)}" data-role="{escape(role)}" '
+        f'data-facing="{facing or ""}" data-dress="{escape(" ".join(dress))}" '
+        f'data-holds="{escape(" ".join(holds))}" data-x="{_f(px)}" data-y="{_f(py)}" '
+        f'data-cx="{_f(x)}" data-cy="{_f(y)}"'
+        + (f' data-name="{escape(name)}"' if name else "")
+        + ">"
+    ]
+    if abs(x - true_x) > 0.5 or abs(y - true_y) > 0.5:
+        out.append(
+            f'<line class="spread" x1="{_f(true_x)}" y1="{_f(true_y)}" x2="{_f(x)}" '
+            f'y2="{_f(y)}" stroke="#aaa" stroke-width=".6"/>'
+        )
+    out.append(_figure(p, x, y, r, is_actor, raised))
+    out.append("</g>")
+    return "\n".join(out)
+
+
 def _holds_text(p: Person) -> str:
     """What he holds, shortly, in the text's words (搢矢三 → 搢三)."""
     out = []
@@ -891,8 +968,11 @@ def _layout_all(
     name = choose_view(frame, view)
     v = _layout(name, width, frame, highlight)
     c = _Canvas()
-    fixture_labels: list[Label] = []
-    _fixtures(c, v, venue, frame, fixture_labels)
+    plan_svg, plan_boxes, plan_labels = _static_plan(scene.get("venue") or "xie", v)
+    if plan_svg:
+        c.add(plan_svg)
+    c.fixture_boxes.extend(plan_boxes)
+    fixture_labels = [Label(k, lines, ax, ay, r) for k, lines, ax, ay, r in plan_labels]
     _things(c, v, venue, frame, fixture_labels)
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
@@ -1088,24 +1168,27 @@ def render_svg(
         if not v.contains(p.x, p.y):
             continue
         x, y = where[p.actor]
-        is_actor = p.actor == actor
-        cls = "person actor" if is_actor else "person"
         true_x, true_y = v.px(p.x, p.y)
         out.append(
-            f'<g class="{cls}" data-actor="{escape(p.actor)}" data-role="{escape(p.role)}" '
-            f'data-facing="{p.facing or ""}" data-dress="{escape(" ".join(p.dress))}" '
-            f'data-holds="{escape(" ".join(p.holds))}" data-x="{_f(p.x)}" data-y="{_f(p.y)}" '
-            f'data-cx="{_f(x)}" data-cy="{_f(y)}"'
-            + (f' data-name="{escape(p.name)}"' if p.name else "")
-            + ">"
-        )
-        if abs(x - true_x) > 0.5 or abs(y - true_y) > 0.5:
-            out.append(
-                f'<line class="spread" x1="{_f(true_x)}" y1="{_f(true_y)}" x2="{_f(x)}" '
-                f'y2="{_f(y)}" stroke="#aaa" stroke-width=".6"/>'
+            _person_svg(
+                p.actor,
+                p.role,
+                p.name,
+                p.facing,
+                p.dress,
+                p.holds,
+                p.inferred,
+                p.x,
+                p.y,
+                true_x,
+                true_y,
+                x,
+                y,
+                r,
+                p.actor == actor,
+                raised and p.actor == "獲者",
             )
-        out.append(_figure(p, x, y, r, is_actor, raised and p.actor == "獲者"))
-        out.append("</g>")
+        )
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     for lab in labels:
