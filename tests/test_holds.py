@@ -91,3 +91,18 @@ def test_set_down_leaves_the_hands(cite: str, obj: str) -> None:
         assert obj not in e["holds"]
         later = [x for x in r.steps if x["actor"] == e["actor"] and x["seq"] > e["seq"]][:3]
         assert all(obj not in x["holds"] for x in later)
+
+
+# ---------------------------------------------------------------- reach (E-reach)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"guests": False}, {"venue": "xiang"}, {"pairs": 3}, {"arrows_short": True}],
+)
+def test_no_reach_warnings(kw: dict[str, Any]) -> None:
+    """Everyone goes where he puts a thing down or hands it over: 執爵者…以授于席前 (216),
+    授者在東飲者在西 (注 210), 弟子逆受於東面位之後 (注 178), 加于楅 (161), 設薦俎 at 左个之西北
+    三歩 (227), 近司馬 (注 227); where the text is silent, an assumption (A-xu-dizi,
+    A-zhijue-wei, A-sima-jin, A-youshi-dong)."""
+    assert run("xiangshe", seed=1, **kw).warnings == []
