@@ -27,7 +27,15 @@ from html import escape
 from typing import Any
 
 from sheli.outputs.frames import Frame, Person
-from sheli.outputs.labels import LINE_HEIGHT, RUN_GAP, Box, Label, place_labels, text_width
+from sheli.outputs.labels import (
+    LINE_HEIGHT,
+    RUN_GAP,
+    Box,
+    Label,
+    obstacle_grid,
+    place_labels,
+    text_width,
+)
 from sheli.place import load_venue
 from sheli.place.model import Venue
 
@@ -430,10 +438,11 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: li
 @lru_cache(maxsize=256)
 def _static_plan(
     venue_key: str, v: View
-) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...], Any]:
     """The fixed plan of a venue in a view (what ``_fixtures`` draws, which depends on
     nothing else): its SVG (the parts joined as ``render_svg`` joins them), the fixtures'
-    boxes and their labels (key, lines, anchor, radius), drawn once per (venue, view).
+    boxes and their labels (key, lines, anchor, radius), and the boxes as a grid for the
+    label placer (``obstacle_grid``), drawn once per (venue, view).
     ``View`` is frozen and compared by value, so the key is everything that is drawn."""
     c = _Canvas()
     labels: list[Label] = []
@@ -442,6 +451,7 @@ def _static_plan(
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
         tuple((lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels),
+        obstacle_grid(c.fixture_boxes),
     )
 
 
@@ -968,7 +978,7 @@ def _layout_all(
     name = choose_view(frame, view)
     v = _layout(name, width, frame, highlight)
     c = _Canvas()
-    plan_svg, plan_boxes, plan_labels = _static_plan(scene.get("venue") or "xie", v)
+    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(scene.get("venue") or "xie", v)
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
@@ -1033,11 +1043,13 @@ def _layout_all(
         bounds = Box(MARGIN / 2, b.y0, b.x1 + 4, b.y1)
     bottom = b.y1 + 8
     overflow = Box(MARGIN, bottom + 30, width - MARGIN, bottom + 10_000)
+    # the plan's own boxes are in ``plan_grid``, built once for the view
     labels = place_labels(
         fixture_labels + plabels,
-        c.fixture_boxes + figure_boxes,
+        c.fixture_boxes[len(plan_boxes) :] + figure_boxes,
         bounds,
         overflow=overflow,
+        base=plan_grid,
     )
     return v, venue, c, labels, where, r, actor or ""
 

@@ -22,10 +22,20 @@ from __future__ import annotations
 import itertools
 import math
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["LINE_HEIGHT", "RUN_GAP", "Box", "Label", "line_width", "place_labels", "text_width"]
+__all__ = [
+    "LINE_HEIGHT",
+    "RUN_GAP",
+    "Box",
+    "Label",
+    "line_width",
+    "obstacle_grid",
+    "place_labels",
+    "text_width",
+]
 
 #: Line height in em.
 LINE_HEIGHT = 1.25
@@ -106,35 +116,78 @@ class Label:
     def size(self) -> tuple[float, float]:
         """(width, height) in px: the widest line, the lines' heights, and a little padding."""
         if self._size is None:
-            w = max((line_width(line) for line in self.lines), default=0.0)
-            h = sum(max(s for _, s in line) * LINE_HEIGHT for line in self.lines if line)
-            self._size = (w + 4.0, h + 2.0)  # 2 px of padding each side across, 1 up and down
+            self._size = _size_of(tuple(tuple(line) for line in self.lines))
         return self._size
 
 
-class _Grid:
-    """Boxes bucketed on a coarse grid, so that a collision test looks at few boxes."""
+@lru_cache(maxsize=8192)
+def _size_of(lines: tuple[tuple[tuple[str, float], ...], ...]) -> tuple[float, float]:
+    w = max((line_width(list(line)) for line in lines), default=0.0)
+    h = sum(max(s for _, s in line) * LINE_HEIGHT for line in lines if line)
+    return (w + 4.0, h + 2.0)  # 2 px of padding each side across, 1 up and down
 
-    def __init__(self, cell: float = 40.0) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+#: The grid's cell, px; a cell (i, j) is stored under the key ``i * _K + j``.
+_CELL = 40.0
+_K = 1 << 20
+
+
+class _Grid:
+    """Boxes (as tuples x0, y0, x1, y1) bucketed on a coarse grid, so that a collision test
+    looks at few boxes. ``base``, if given, is a grid of fixed boxes consulted as well (built
+    once and shared, never changed: see :func:`obstacle_grid`)."""
+
+    __slots__ = ("base", "cells")
+
+    def __init__(self, base: _Grid | None = None) -> None:
+        self.cells: dict[int, list[tuple[float, float, float, float]]] = {}
+        self.base = base.cells if base is not None else None
 
     def add(self, b: Box) -> None:
-        c = self.cell
-        for i in range(math.floor(b.x0 / c), math.floor(b.x1 / c) + 1):
-            for j in range(math.floor(b.y0 / c), math.floor(b.y1 / c) + 1):
-                self.cells.setdefault((i, j), []).append(b)
+        self.add4(b.x0, b.y0, b.x1, b.y1)
+
+    def add4(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        cells = self.cells
+        t = (x0, y0, x1, y1)
+        j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
+        for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
+            k = i * _K
+            for j in range(k + j0, k + j1):
+                lst = cells.get(j)
+                if lst is None:
+                    cells[j] = [t]
+                else:
+                    lst.append(t)
 
     def hits(self, x0: float, y0: float, x1: float, y1: float, gap: float) -> bool:
         """Does the box (x0, y0, x1, y1), grown by ``gap``, overlap a box in the grid?"""
-        c = self.cell
         cells = self.cells
-        for i in range(math.floor(x0 / c), math.floor(x1 / c) + 1):
-            for j in range(math.floor(y0 / c), math.floor(y1 / c) + 1):
-                for o in cells.get((i, j), ()):
-                    if x0 < o.x1 + gap and o.x0 < x1 + gap and y0 < o.y1 + gap and o.y0 < y1 + gap:
-                        return True
+        base = self.base
+        j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
+        for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
+            k = i * _K
+            for j in range(k + j0, k + j1):
+                lst = cells.get(j)
+                if lst:
+                    for a0, b0, a1, b1 in lst:
+                        if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
+                            return True
+                if base:
+                    lst = base.get(j)
+                    if lst:
+                        for a0, b0, a1, b1 in lst:
+                            if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
+                                return True
         return False
+
+
+def obstacle_grid(boxes: Iterable[Box]) -> _Grid:
+    """A grid of fixed obstacles, to pass to :func:`place_labels` as ``base`` for many
+    placements (the plan's fixtures, the same for every step in a view). Do not change it."""
+    g = _Grid()
+    for b in boxes:
+        g.add(b)
+    return g
 
 
 # Directions of the first candidates: right, left, above, below, then the corners.
@@ -160,8 +213,12 @@ def place_labels(
     gap: float = 1.0,
     rings: int = 14,
     ring_step: float = 12.0,
+    base: _Grid | None = None,
 ) -> list[Label]:
     """Place ``labels`` in order, each clear of ``obstacles`` and of those placed before.
+
+    ``base`` (from :func:`obstacle_grid`) holds more obstacles, fixed ones built once; the
+    placement is the same as with its boxes among ``obstacles``.
 
     ``bounds`` is where labels may go; ``overflow`` (if given) a column where labels that
     find no room are stacked, one under another. Returns the labels with ``box`` set.
@@ -172,9 +229,10 @@ def place_labels(
     >>> out[0].box.overlaps(out[1].box)
     False
     """
-    grid = _Grid()
+    grid = _Grid(base)
     for o in obstacles:
-        grid.add(o)
+        grid.add4(o.x0, o.y0, o.x1, o.y1)
+    hits = grid.hits
     ov_y = overflow.y0 if overflow else 0.0
     bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
     for lab in labels:
@@ -192,7 +250,7 @@ def place_labels(
                 x1, y1 = x0 + w, y0 + h
                 if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
                     continue
-                if not grid.hits(x0, y0, x1, y1, gap):
+                if not hits(x0, y0, x1, y1, gap):
                     chosen, leader = Box(x0, y0, x1, y1), ring > 0
                     break
             if chosen:
@@ -201,13 +259,13 @@ def place_labels(
             while True:
                 b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
                 ov_y += h + gap + 1
-                if not grid.hits(b.x0, b.y0, b.x1, b.y1, gap):
+                if not hits(b.x0, b.y0, b.x1, b.y1, gap):
                     break
             chosen, leader = b, True
         if chosen is None:  # no overflow column: the last resort is the anchor itself
             chosen = _at(lab, 1, 0, lab.r + 2.0)
         lab.box, lab.leader = chosen, leader
-        grid.add(chosen)
+        grid.add4(chosen.x0, chosen.y0, chosen.x1, chosen.y1)
     return labels
 
 
