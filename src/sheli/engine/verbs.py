@@ -695,6 +695,13 @@ def give(ctx: Ctx) -> None:
     _facing(ctx)
 
 
+#: the reason on every shot line of the 誘射: the 司射 teaches (注 誘猶教也), in round 1 with the
+#: 三耦, and nothing is counted in it (賈疏 第一番直司射與三耦誘射不釋算)
+YOUSHE_REASON = (
+    "誘射 (xiangshe:131 注 誘猶教也): the 司射 shows the way; never counted "
+    "(賈疏 xiangshe:162 第一番直司射與三耦誘射不釋算)"
+)
+
 #: how far (尺) one reaches to hand a thing to someone or put it down: two 步 (E-reach)
 REACH = 12.0
 
@@ -982,7 +989,7 @@ def shoot(ctx: Ctx) -> None:
             hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
         except Exception:
             hit, on_beat = False, None
-        counted, reason = False, "誘射 (xiangshe:131): the 司射 shows the way; never counted"
+        counted, reason = False, YOUSHE_REASON
     else:
         if w.round not in (1, 2, 3):
             raise VerbError(
