@@ -32,6 +32,7 @@ from sheli.outputs.labels import (
     RUN_GAP,
     Box,
     Label,
+    _size_of,
     obstacle_grid,
     place_labels,
     text_width,
@@ -39,7 +40,15 @@ from sheli.outputs.labels import (
 from sheli.place import load_venue
 from sheli.place.model import Venue
 
-__all__ = ["FACING", "VIEWS", "View", "choose_view", "label_boxes", "render_svg"]
+__all__ = [
+    "FACING",
+    "VIEWS",
+    "View",
+    "choose_view",
+    "clear_caches",
+    "label_boxes",
+    "render_svg",
+]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -918,8 +927,11 @@ def _scale_bar(v: View, venue: Venue, y: float) -> str:
     )
 
 
-def _inset(frame: Frame, venue: Venue, x: float, y: float, w: float, h: float) -> str:
-    """The whole range, small, with everyone as a dot and the hall view's frame."""
+@lru_cache(maxsize=64)
+def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple[str, View]:
+    """The fixed part of the inset (its frame, the 堂, 侯, 乏 and the hall view's frame),
+    drawn once per (venue, place), and its view."""
+    venue = _venue(venue_key)
     x0, y0, x1, y1 = VIEWS["range"]
     s = min(w / (x1 - x0), h / (y1 - y0))
     ox = x + (w - (x1 - x0) * s) / 2
@@ -953,9 +965,18 @@ def _inset(frame: Frame, venue: Venue, x: float, y: float, w: float, h: float) -
         f'<rect class="inset-view" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(c[0] - a[0])}" '
         f'height="{_f(c[1] - a[1])}" fill="none" stroke="{_PATH}" stroke-dasharray="3 2"/>'
     )
+    return "".join(out), v
+
+
+def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float) -> str:
+    """The whole range, small, with everyone as a dot and the hall view's frame."""
+    head, v = _inset_plan(venue_key, x, y, w, h)
+    fx = _venue(venue_key).fixtures
+    out = [head]
+    me = frame.actor
     for p in frame.people.values():
         px, py = v.px(p.x, p.y)
-        col = _ACTOR if p.actor == frame.actor else "#333"
+        col = _ACTOR if p.actor == me else "#333"
         out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
     if frame.objects.arrows_hou and "侯" in fx:
         px, py = v.px(fx["侯"].x, fx["侯"].y)
@@ -963,6 +984,7 @@ def _inset(frame: Frame, venue: Venue, x: float, y: float, w: float, h: float) -
             f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" text-anchor="middle">'
             f"矢{frame.objects.arrows_hou}</text>"
         )
+    b = v.box
     out.append(
         f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">'
         "全侯道（300 尺）</text>"
@@ -1075,11 +1097,89 @@ def _path_boxes(pts: list[tuple[float, float]], step: float = 6.0) -> list[Box]:
     return out
 
 
+@lru_cache(maxsize=16384)
+def _label_svg(
+    key: str,
+    lines: tuple[tuple[tuple[str, float], ...], ...],
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    leader: bool,
+    ax: float,
+    ay: float,
+    is_actor: bool,
+) -> str:
+    """A placed label's ``<g>``: a function of exactly its arguments, so it is cached."""
+    bx = Box(x0, y0, x1, y1)
+    kind = key.split(":", 1)[0]
+    parts = [f'<g class="label {kind}-label" data-for="{escape(key)}" {_box_attr(bx)}>']
+    if leader:
+        cx = min(max(ax, bx.x0), bx.x1)
+        cy = min(max(ay, bx.y0), bx.y1)
+        parts.append(
+            f'<line class="leader" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(cx)}" '
+            f'y2="{_f(cy)}" stroke="#999" stroke-width=".6"/>'
+        )
+    if kind == "person":
+        parts.append(
+            f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
+            f'height="{_f(bx.y1 - bx.y0)}" fill="#fff" fill-opacity=".85" '
+            f'stroke="{_ACTOR if is_actor else "none"}" stroke-width=".8"/>'
+        )
+    ty = bx.y0 + 1
+    for li, line in enumerate(lines):
+        hmax = max(size for _, size in line)
+        ty += hmax * LINE_HEIGHT
+        tx = bx.x0 + 2
+        for ri, (text, size) in enumerate(line):
+            colour = _ACTOR if is_actor else ("#222" if kind == "person" else "#6b5b3e")
+            if kind == "person" and ri > 0:
+                colour = "#555"
+            if li > 0 and kind == "person":
+                colour = _ACTOR
+            weight = ' font-weight="bold"' if is_actor and ri == 0 else ""
+            parts.append(
+                f'<text x="{_f(tx)}" y="{_f(ty - hmax * 0.3)}" font-size="{_f(size)}" '
+                f'fill="{colour}"{weight}>{escape(text)}</text>'
+            )
+            tx += text_width(text, size)
+            if ri + 1 < len(line):
+                tx += RUN_GAP * min(size, line[ri + 1][1])
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def clear_caches() -> None:
+    """Empty the caches the drawing keeps between steps (the plan of each view, figures,
+    labels, numbers). They are keyed on everything that is drawn, so this changes only the
+    time a diagram takes, never what it is (the tests check this)."""
+    _F_CACHE.clear()
+    for fn in (_static_plan, _person_svg, _label_svg, _inset_plan, _size_of):
+        fn.cache_clear()
+
+
+class _FrameView:
+    """A frame with everyone present looked up once: ``Frame.people`` builds its mapping
+    anew at each access, and a diagram asks for it many times. The same people, in the same
+    order; every other attribute is the frame's."""
+
+    __slots__ = ("_frame", "people")
+
+    def __init__(self, frame: Frame) -> None:
+        self._frame = frame
+        self.people = dict(frame.people)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._frame, name)
+
+
 def label_boxes(
     frame: Frame, scene: dict[str, Any], *, width: int = 900, view: str = "auto"
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
     draws them (for tests and for the viewer's hit-testing)."""
+    frame = _FrameView(frame)  # type: ignore[assignment]
     _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view)
     return labels, list(c.fixture_boxes)
 
@@ -1105,6 +1205,7 @@ def render_svg(
     >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
     (True, True)
     """
+    frame = _FrameView(frame)  # type: ignore[assignment]
     v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view)
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
@@ -1203,49 +1304,28 @@ def render_svg(
         )
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
+    actor_key = f"person:{actor}"
     for lab in labels:
         assert lab.box is not None
         bx = lab.box
-        kind = lab.key.split(":", 1)[0]
-        is_actor = lab.key == f"person:{actor}"
-        parts = [f'<g class="label {kind}-label" data-for="{escape(lab.key)}" {_box_attr(bx)}>']
-        if lab.leader:
-            cx = min(max(lab.ax, bx.x0), bx.x1)
-            cy = min(max(lab.ay, bx.y0), bx.y1)
-            parts.append(
-                f'<line class="leader" x1="{_f(lab.ax)}" y1="{_f(lab.ay)}" x2="{_f(cx)}" '
-                f'y2="{_f(cy)}" stroke="#999" stroke-width=".6"/>'
+        out.append(
+            _label_svg(
+                lab.key,
+                tuple(tuple(line) for line in lab.lines),
+                bx.x0,
+                bx.y0,
+                bx.x1,
+                bx.y1,
+                lab.leader,
+                lab.ax,
+                lab.ay,
+                lab.key == actor_key,
             )
-        if kind == "person":
-            parts.append(
-                f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
-                f'height="{_f(bx.y1 - bx.y0)}" fill="#fff" fill-opacity=".85" '
-                f'stroke="{_ACTOR if is_actor else "none"}" stroke-width=".8"/>'
-            )
-        ty = bx.y0 + 1
-        for li, line in enumerate(lab.lines):
-            hmax = max(size for _, size in line)
-            ty += hmax * LINE_HEIGHT
-            tx = bx.x0 + 2
-            for ri, (text, size) in enumerate(line):
-                colour = _ACTOR if is_actor else ("#222" if kind == "person" else "#6b5b3e")
-                if kind == "person" and ri > 0:
-                    colour = "#555"
-                if li > 0 and kind == "person":
-                    colour = _ACTOR
-                weight = ' font-weight="bold"' if is_actor and ri == 0 else ""
-                parts.append(
-                    f'<text x="{_f(tx)}" y="{_f(ty - hmax * 0.3)}" font-size="{_f(size)}" '
-                    f'fill="{colour}"{weight}>{escape(text)}</text>'
-                )
-                tx += text_width(text, size)
-                if ri + 1 < len(line):
-                    tx += RUN_GAP * min(size, line[ri + 1][1])
-        parts.append("</g>")
-        out.append("".join(parts))
+        )
     out.append("</g>")
     out.append(_scale_bar(v, venue, b.y1 + 6))
     if v.name == "hall" and _inset_w(width):
-        out.append(_inset(frame, venue, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
+        venue_key = scene.get("venue") or "xie"
+        out.append(_inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
     out.append("</svg>")
     return "\n".join(out)
