@@ -28,6 +28,7 @@ from typing import Any
 
 from sheli.outputs.frames import Frame, Person
 from sheli.outputs.labels import (
+    _PLACED,
     LINE_HEIGHT,
     RUN_GAP,
     Box,
@@ -1155,6 +1156,7 @@ def clear_caches() -> None:
     labels, numbers). They are keyed on everything that is drawn, so this changes only the
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
+    _PLACED.clear()
     for fn in (_static_plan, _person_svg, _label_svg, _inset_plan, _size_of):
         fn.cache_clear()
 

@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 __all__ = [
     "LINE_HEIGHT",
@@ -137,11 +138,12 @@ class _Grid:
     looks at few boxes. ``base``, if given, is a grid of fixed boxes consulted as well (built
     once and shared, never changed: see :func:`obstacle_grid`)."""
 
-    __slots__ = ("base", "cells")
+    __slots__ = ("base", "cells", "key")
 
     def __init__(self, base: _Grid | None = None) -> None:
         self.cells: dict[int, list[tuple[float, float, float, float]]] = {}
         self.base = base.cells if base is not None else None
+        self.key: tuple[tuple[float, float, float, float], ...] = ()  # its boxes (obstacle_grid)
 
     def add(self, b: Box) -> None:
         self.add4(b.x0, b.y0, b.x1, b.y1)
@@ -187,6 +189,7 @@ def obstacle_grid(boxes: Iterable[Box]) -> _Grid:
     g = _Grid()
     for b in boxes:
         g.add(b)
+    g.key = tuple((b.x0, b.y0, b.x1, b.y1) for b in boxes)
     return g
 
 
@@ -229,9 +232,27 @@ def place_labels(
     >>> out[0].box.overlaps(out[1].box)
     False
     """
+    # the placement is a function of exactly these (the labels' text matters only by its
+    # size), so a step whose labels and obstacles are another's gets the same boxes at once
+    obs = tuple((o.x0, o.y0, o.x1, o.y1) for o in obstacles)
+    key = (
+        tuple((*lab.size, lab.ax, lab.ay, lab.r) for lab in labels),
+        obs,
+        base.key if base is not None else None,
+        (bounds.x0, bounds.y0, bounds.x1, bounds.y1),
+        (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None,
+        gap,
+        rings,
+        ring_step,
+    )
+    done = _PLACED.get(key)
+    if done is not None:
+        for lab, (b, leader) in zip(labels, done, strict=True):
+            lab.box, lab.leader = b, leader
+        return labels
     grid = _Grid(base)
-    for o in obstacles:
-        grid.add4(o.x0, o.y0, o.x1, o.y1)
+    for o in obs:
+        grid.add4(*o)
     hits = grid.hits
     ov_y = overflow.y0 if overflow else 0.0
     bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
@@ -266,7 +287,16 @@ def place_labels(
             chosen = _at(lab, 1, 0, lab.r + 2.0)
         lab.box, lab.leader = chosen, leader
         grid.add4(chosen.x0, chosen.y0, chosen.x1, chosen.y1)
+    if len(_PLACED) >= _PLACED_MAX:
+        _PLACED.clear()
+    _PLACED[key] = tuple((lab.box, lab.leader) for lab in labels)  # type: ignore[misc]
     return labels
+
+
+#: Placements already made, by everything they depend on (see ``place_labels``). Boxes are
+#: frozen; the labels given get them, never the stored tuple. Cleared when large.
+_PLACED: dict[Any, tuple[tuple[Box, bool], ...]] = {}
+_PLACED_MAX = 4096
 
 
 @lru_cache(maxsize=64)
