@@ -465,6 +465,32 @@ def _static_plan(
     )
 
 
+@lru_cache(maxsize=4096)
+def _things_of(
+    venue_key: str, v: View, objects: Any
+) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+    """What ``_things`` draws for these objects in this view: its SVG (joined as
+    ``render_svg`` joins it), boxes and labels. ``Objects`` is frozen and compared by value,
+    so the key is everything drawn; the things change seldom from step to step."""
+    c = _Canvas()
+    labels: list[Label] = []
+    _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels)
+    return (
+        "\n".join(c.parts),
+        tuple(c.fixture_boxes),
+        tuple((lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels),
+    )
+
+
+class _ObjectsOnly:
+    """A stand-in frame for ``_things``, which reads only its objects."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self, objects: Any) -> None:
+        self.objects = objects
+
+
 def _min_box(b: Box, m: float) -> Box:
     """Grow a box to at least ``m`` px each way, about its centre (tiny things stay visible)."""
     cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
@@ -475,7 +501,7 @@ def _min_box(b: Box, m: float) -> Box:
 # -- movable things: 楅 and its arrows, 中 and 筭, 豐 and 觶, 旌, bows … ----------------------
 
 
-def _things(c: _Canvas, v: View, venue: Venue, frame: Frame, labels: list[Label]) -> None:
+def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) -> None:
     o = frame.objects
     s = v.scale
     fx = venue.fixtures
@@ -1001,12 +1027,17 @@ def _layout_all(
     name = choose_view(frame, view)
     v = _layout(name, width, frame, highlight)
     c = _Canvas()
-    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(scene.get("venue") or "xie", v)
+    venue_key = scene.get("venue") or "xie"
+    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(venue_key, v)
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
     fixture_labels = [Label(k, lines, ax, ay, r) for k, lines, ax, ay, r in plan_labels]
-    _things(c, v, venue, frame, fixture_labels)
+    things_svg, things_boxes, things_labels = _things_of(venue_key, v, frame.objects)
+    if things_svg:
+        c.add(things_svg)
+    c.fixture_boxes.extend(things_boxes)
+    fixture_labels += [Label(k, lines, ax, ay, r) for k, lines, ax, ay, r in things_labels]
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
     where, rank = _spread(frame, v, r, venue.offset("row"))
@@ -1157,7 +1188,7 @@ def clear_caches() -> None:
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
     _PLACED.clear()
-    for fn in (_static_plan, _person_svg, _label_svg, _inset_plan, _size_of):
+    for fn in (_static_plan, _things_of, _person_svg, _label_svg, _inset_plan, _size_of):
         fn.cache_clear()
 
 

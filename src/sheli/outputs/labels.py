@@ -232,12 +232,13 @@ def place_labels(
     >>> out[0].box.overlaps(out[1].box)
     False
     """
-    # the placement is a function of exactly these (the labels' text matters only by its
-    # size), so a step whose labels and obstacles are another's gets the same boxes at once
-    obs = tuple((o.x0, o.y0, o.x1, o.y1) for o in obstacles)
-    key = (
-        tuple((*lab.size, lab.ax, lab.ay, lab.r) for lab in labels),
-        obs,
+    # Label i's place is a function of the obstacles, the bounds and labels 0..i (of
+    # their text only its size matters): the labels placed before, by the same obstacles,
+    # with the same first labels, are taken as they were (a trie of placements per set of
+    # obstacles), and only the rest is placed. The result is the same as placing all anew.
+    global _NODES
+    env = (
+        tuple((o.x0, o.y0, o.x1, o.y1) for o in obstacles),
         base.key if base is not None else None,
         (bounds.x0, bounds.y0, bounds.x1, bounds.y1),
         (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None,
@@ -245,18 +246,35 @@ def place_labels(
         rings,
         ring_step,
     )
-    done = _PLACED.get(key)
-    if done is not None:
-        for lab, (b, leader) in zip(labels, done, strict=True):
-            lab.box, lab.leader = b, leader
+    if _NODES > _NODES_MAX:
+        _PLACED.clear()
+        _NODES = 0
+    node = _PLACED.get(env)
+    if node is None:
+        node = _PLACED[env] = {}
+    keys = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
+    ov_y = overflow.y0 if overflow else 0.0
+    n = len(labels)
+    k = 0
+    while k < n:
+        hit = node.get(keys[k])
+        if hit is None:
+            break
+        lab = labels[k]
+        lab.box, lab.leader, ov_y, node = hit
+        k += 1
+    if k == n:
         return labels
     grid = _Grid(base)
-    for o in obs:
+    for o in env[0]:
         grid.add4(*o)
+    for lab in labels[:k]:
+        b = lab.box
+        grid.add4(b.x0, b.y0, b.x1, b.y1)  # type: ignore[union-attr]
     hits = grid.hits
-    ov_y = overflow.y0 if overflow else 0.0
     bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
-    for lab in labels:
+    for i in range(k, n):
+        lab = labels[i]
         chosen: Box | None = None
         leader = False
         w, h = lab.size
@@ -287,16 +305,19 @@ def place_labels(
             chosen = _at(lab, 1, 0, lab.r + 2.0)
         lab.box, lab.leader = chosen, leader
         grid.add4(chosen.x0, chosen.y0, chosen.x1, chosen.y1)
-    if len(_PLACED) >= _PLACED_MAX:
-        _PLACED.clear()
-    _PLACED[key] = tuple((lab.box, lab.leader) for lab in labels)  # type: ignore[misc]
+        child: dict[Any, Any] = {}
+        node[keys[i]] = (chosen, leader, ov_y, child)
+        node = child
+        _NODES += 1
     return labels
 
 
-#: Placements already made, by everything they depend on (see ``place_labels``). Boxes are
-#: frozen; the labels given get them, never the stored tuple. Cleared when large.
-_PLACED: dict[Any, tuple[tuple[Box, bool], ...]] = {}
-_PLACED_MAX = 4096
+#: Placements made, per set of obstacles (and bounds …): a trie on the labels' sizes and
+#: anchors, each node the box, leader and overflow column's next y of that label and the
+#: labels after it (see ``place_labels``). Boxes are frozen. Cleared when large.
+_PLACED: dict[Any, dict[Any, Any]] = {}
+_NODES = 0
+_NODES_MAX = 200_000
 
 
 @lru_cache(maxsize=64)
