@@ -135,14 +135,18 @@ _K = 1 << 20
 
 class _Grid:
     """Boxes (as tuples x0, y0, x1, y1) bucketed on a coarse grid, so that a collision test
-    looks at few boxes. ``base``, if given, is a grid of fixed boxes consulted as well (built
-    once and shared, never changed: see :func:`obstacle_grid`)."""
+    looks at few boxes. ``base``, if given, is a grid of fixed boxes included too (built once
+    and shared, never changed: see :func:`obstacle_grid`); its cells are copied only when a
+    box is added to them."""
 
-    __slots__ = ("base", "cells", "key")
+    __slots__ = ("cells", "key", "shared")
 
     def __init__(self, base: _Grid | None = None) -> None:
-        self.cells: dict[int, list[tuple[float, float, float, float]]] = {}
-        self.base = base.cells if base is not None else None
+        self.cells: dict[int, list[tuple[float, float, float, float]]] = (
+            dict(base.cells) if base is not None else {}
+        )
+        # the cells still the base's lists (copied before a box is added to one)
+        self.shared: set[int] = set(self.cells)
         self.key: tuple[tuple[float, float, float, float], ...] = ()  # its boxes (obstacle_grid)
 
     def add(self, b: Box) -> None:
@@ -150,6 +154,7 @@ class _Grid:
 
     def add4(self, x0: float, y0: float, x1: float, y1: float) -> None:
         cells = self.cells
+        shared = self.shared
         t = (x0, y0, x1, y1)
         j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
         for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
@@ -158,13 +163,15 @@ class _Grid:
                 lst = cells.get(j)
                 if lst is None:
                     cells[j] = [t]
+                elif j in shared:
+                    cells[j] = [*lst, t]
+                    shared.discard(j)
                 else:
                     lst.append(t)
 
     def hits(self, x0: float, y0: float, x1: float, y1: float, gap: float) -> bool:
         """Does the box (x0, y0, x1, y1), grown by ``gap``, overlap a box in the grid?"""
         cells = self.cells
-        base = self.base
         j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
         for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
             k = i * _K
@@ -174,12 +181,6 @@ class _Grid:
                     for a0, b0, a1, b1 in lst:
                         if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
                             return True
-                if base:
-                    lst = base.get(j)
-                    if lst:
-                        for a0, b0, a1, b1 in lst:
-                            if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
-                                return True
         return False
 
 

@@ -541,8 +541,6 @@ def render(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
     try:
-        data = viewer_data(result)
-        seqs = [st["q"] for st in data["steps"]]
         packer = SvgPacker()
         svg_bytes = n_files = 0
         sd = tmp / "svg"
@@ -551,11 +549,17 @@ def render(
         svgs = iter_svgs(
             result.events, jobs=jobs, progress=progress, svg_dir=sd if svg_files else None
         )
+        data: dict[str, Any] | None = None
         for svg in svgs:
             packer.add(svg)
             if svg_files:
                 svg_bytes += len(svg.encode("utf-8"))
                 n_files += 1
+            if data is None:  # the text pane's data, while the other processes draw
+                data = viewer_data(result)
+        if data is None:
+            data = viewer_data(result)
+        seqs = [st["q"] for st in data["steps"]]
         if len(packer.steps) != len(seqs):
             raise RuntimeError(f"{len(packer.steps)} diagrams for {len(seqs)} steps")
         html = viewer_html(data, packer.packed())
