@@ -229,6 +229,16 @@ class _Canvas:
 
 
 def _wrap(text: str, size: float, width: float) -> list[str]:
+    return list(_wrap_cached(text, size, width))
+
+
+@lru_cache(maxsize=4096)
+def _wrap_cached(text: str, size: float, width: float) -> tuple[str, ...]:
+    """``_wrap``, remembered: the 經 words of a passage head many steps."""
+    return tuple(_wrap_uncached(text, size, width))
+
+
+def _wrap_uncached(text: str, size: float, width: float) -> list[str]:
     lines, cur = [], ""
     for ch in text:
         if text_width(cur + ch, size) > width:
@@ -905,7 +915,7 @@ def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
         f'fill="{_ACTOR}">{escape(act)}</text>',
     ]
     y = 40.0
-    for line in _wrap(s.get("jing") or "", 15, width - 2 * MARGIN)[:2]:
+    for line in _wrap_cached(s.get("jing") or "", 15, width - 2 * MARGIN)[:2]:
         out.append(
             f'<text class="jing" x="{MARGIN}" y="{_f(y)}" font-size="15">{escape(line)}</text>'
         )
@@ -1188,8 +1198,13 @@ def clear_caches() -> None:
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
     _PLACED.clear()
-    for fn in (_static_plan, _things_of, _person_svg, _label_svg, _inset_plan, _size_of):
-        fn.cache_clear()
+    _static_plan.cache_clear()
+    _things_of.cache_clear()
+    _person_svg.cache_clear()
+    _label_svg.cache_clear()
+    _inset_plan.cache_clear()
+    _wrap_cached.cache_clear()
+    _size_of.cache_clear()
 
 
 class _FrameView:
@@ -1197,11 +1212,18 @@ class _FrameView:
     anew at each access, and a diagram asks for it many times. The same people, in the same
     order; every other attribute is the frame's."""
 
-    __slots__ = ("_frame", "people")
+    __slots__ = ("_frame", "actor", "group_from", "objects", "people", "says", "seq", "shots")
 
     def __init__(self, frame: Frame) -> None:
         self._frame = frame
         self.people = dict(frame.people)
+        # read many times a step: looked up once (the rest goes to the frame)
+        self.actor = frame.actor
+        self.seq = frame.seq
+        self.says = frame.says
+        self.objects = frame.objects
+        self.shots = frame.shots
+        self.group_from = frame.group_from
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._frame, name)
