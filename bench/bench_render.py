@@ -121,12 +121,13 @@ def main() -> None:
         )
     lines += [
         "",
-        "Nearly all of the time is drawing: `render_svg` lays out the labels of every step "
-        "anew, some milliseconds of CPU a step, more with 100 衆耦 (over 200 people); the "
-        "target for the default run's whole viewer is 5 s. What `sheli render` adds around "
-        "it (the text pane's data, packing, gzip, HTML) is about 2 s. `index.html` stays "
-        "small because the diagrams are stored as the lines that change from step to step, "
-        "gzipped.",
+        "The drawing (`render_svg`) keeps what it has drawn, keyed on everything drawn (the "
+        "plan of each view, figures, labels, label placements: docs/diagrams.md), about "
+        "1.7 ms of CPU a step with the default cast; the target for the default run's whole "
+        "viewer is 5 s. Around it: writing the SVG files (about 100 MB; its system time "
+        "varies most from run to run), packing and gzip in the main process, the HTML. "
+        "`index.html` stays small because the diagrams are stored as the lines that change "
+        "from step to step, gzipped.",
         "",
     ]
     print("\n".join(lines))
