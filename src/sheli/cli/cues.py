@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from sheli.cli.run import _venue
+from sheli.cli.run import run_options
 
 
 @click.command("cues")
@@ -58,21 +58,7 @@ from sheli.cli.run import _venue
     help="beside each cue where the person moves: near (the step diagram round him: who is "
     "near, what they hold), plan (the whole hall, lighter), or none",
 )
-@click.option(
-    "--venue",
-    callback=_venue,
-    help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
-)
-@click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦")
-@click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot")
-@click.option("--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)")
-@click.option("--seed", type=int, help="seed of the outcome model (default 0)")
-@click.option(
-    "--outcomes",
-    type=click.Path(dir_okay=False),
-    help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
-)
-@click.option("--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢")
+@run_options
 @click.option(
     "-o",
     "--output",

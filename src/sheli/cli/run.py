@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -28,23 +29,39 @@ def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return VENUES[value]
 
 
+def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that choose a run, shared by ``sheli run``, ``render`` and ``cues``:
+    the same options give the same run in all three."""
+    for option in reversed(
+        [
+            click.option(
+                "--venue",
+                callback=_venue,
+                help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
+            ),
+            click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦"),
+            click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot"),
+            click.option(
+                "--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)"
+            ),
+            click.option("--seed", type=int, help="seed of the outcome model (default 0)"),
+            click.option(
+                "--outcomes",
+                type=click.Path(dir_okay=False),
+                help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
+            ),
+            click.option(
+                "--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢"
+            ),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
 @click.command("run")
 @click.argument("rite", default="xiangshe")
-@click.option(
-    "--venue",
-    callback=_venue,
-    help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
-)
-@click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦")
-@click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot")
-@click.option("--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)")
-@click.option("--seed", type=int, help="seed of the outcome model (default 0)")
-@click.option(
-    "--outcomes",
-    type=click.Path(dir_okay=False),
-    help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
-)
-@click.option("--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢")
+@run_options
 @click.option(
     "--format",
     "fmt",
