@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from sheli.cli.run import run_options
+from sheli.cli.run import run_options, run_or_exit
 
 
 @click.command("cues")
@@ -90,26 +90,14 @@ def cues(
     sheli cues xiangshe -o cues.pdf --hou-dao 20      every role, then the floor plan
     sheli cues xiangshe --floor -o plan.html --scale 0.3
     """
-    from sheli.engine import run as run_rite
     from sheli.outputs import cues as cuesmod
     from sheli.place import load_venue
-    from sheli.rite.loader import SpecError
-    from sheli.scoring import OutcomesError
 
     fmt = _format(output)
     if output is not None and not Path(output).resolve().parent.is_dir():
         _fail(f"cannot write {output}: no such directory {Path(output).parent}")
+    result = run_or_exit("cues", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short)
     try:
-        result = run_rite(
-            rite,
-            venue=venue,
-            pairs=pairs,
-            guests=False if no_guests else None,
-            seed=seed,
-            outcomes=outcomes,
-            arrows_short=True if arrows_short else None,
-            dafu=dafu,
-        )
         sc = cuesmod.venue_scale(load_venue(result.venue), scale=scale, hou_dao=hou_dao)
         wanted: list[str] | None
         if roles_:
@@ -127,7 +115,7 @@ def cues(
             diagrams="none" if fmt == "txt" else diagrams,
             seed=0 if seed is None and outcomes is None else seed,
         )
-    except (SpecError, OutcomesError, cuesmod.CuesError) as exc:
+    except cuesmod.CuesError as exc:
         _fail(str(exc))
     if fmt == "txt":
         text = cuesmod.render_text(book)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-from sheli.cli.run import run_options
+from sheli.cli.run import run_options, run_or_exit
 
 
 @click.command("render")
@@ -60,11 +60,8 @@ def render(
     jobs: int | None,
 ) -> None:
     """Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR."""
-    from sheli.engine import run as run_rite
     from sheli.outputs.render import check_out_dir
     from sheli.outputs.render import render as render_viewer
-    from sheli.rite.loader import SpecError
-    from sheli.scoring import OutcomesError
 
     target = Path(out)
     try:
@@ -73,20 +70,9 @@ def render(
         click.echo(f"sheli render: {exc}", err=True)
         sys.exit(2)
     t0 = time.perf_counter()
-    try:
-        result = run_rite(
-            rite,
-            venue=venue,
-            pairs=pairs,
-            guests=False if no_guests else None,
-            seed=seed,
-            outcomes=outcomes,
-            arrows_short=True if arrows_short else None,
-            dafu=dafu,
-        )
-    except (SpecError, OutcomesError) as exc:
-        click.echo(f"sheli render: {exc}", err=True)
-        sys.exit(2)
+    result = run_or_exit(
+        "render", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short
+    )
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn

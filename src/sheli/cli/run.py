@@ -59,6 +59,39 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def run_or_exit(
+    command: str,
+    rite: str,
+    venue: str | None,
+    pairs: int | None,
+    no_guests: bool,
+    dafu: int | None,
+    seed: int | None,
+    outcomes: str | None,
+    arrows_short: bool,
+) -> Any:
+    """Run the rite the :func:`run_options` chose; on a broken spec or outcomes file print
+    ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2."""
+    from sheli.engine import run as run_rite
+    from sheli.rite.loader import SpecError
+    from sheli.scoring import OutcomesError
+
+    try:
+        return run_rite(
+            rite,
+            venue=venue,
+            pairs=pairs,
+            guests=False if no_guests else None,
+            seed=seed,
+            outcomes=outcomes,
+            arrows_short=True if arrows_short else None,
+            dafu=dafu,
+        )
+    except (SpecError, OutcomesError) as exc:
+        click.echo(f"sheli {command}: {exc}", err=True)
+        sys.exit(2)
+
+
 @click.command("run")
 @click.argument("rite", default="xiangshe")
 @run_options
@@ -84,24 +117,7 @@ def run(
     output: str | None,
 ) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
-    from sheli.engine import run as run_rite
-    from sheli.rite.loader import SpecError
-    from sheli.scoring import OutcomesError
-
-    try:
-        result = run_rite(
-            rite,
-            venue=venue,
-            pairs=pairs,
-            guests=False if no_guests else None,
-            seed=seed,
-            outcomes=outcomes,
-            arrows_short=True if arrows_short else None,
-            dafu=dafu,
-        )
-    except (SpecError, OutcomesError) as exc:
-        click.echo(f"sheli run: {exc}", err=True)
-        sys.exit(2)
+    result = run_or_exit("run", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short)
     for warning in result.warnings:
         click.echo(f"sheli run: warning: {warning}", err=True)
     if fmt == "jsonl":
