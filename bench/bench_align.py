@@ -11,8 +11,6 @@ table with the machine it ran on, ready for docs/benchmarks.md ``## Text alignme
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import time
@@ -20,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+
+from _common import machine  # noqa: E402
 
 from sheli.text.align import align_doc, chapter_targets  # noqa: E402
 from sheli.text.commentary import seed_notes  # noqa: E402
@@ -29,18 +29,6 @@ from sheli.text.kanripo import KanripoDoc, read_kanripo  # noqa: E402
 CORPUS = ROOT.parent / "shared" / "corpus"
 EDITIONS = ("zhushu", "zhengzhu", "shu", "jishi", "tu", "yishu")
 CHAPTERS = ("xiangshe", "yan", "dashe")
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, nproc {os.cpu_count()}, Python {platform.python_version()}"
 
 
 def zhu_reference(chapter: str) -> dict[str, list[str]]:

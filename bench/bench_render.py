@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import re
 import shutil
 import statistics
 import sys
@@ -28,25 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from _common import machine, write_section  # noqa: E402
+
 from sheli.engine import run  # noqa: E402
 from sheli.outputs.render import render  # noqa: E402
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine() -> str:
-    return (
-        f"{os.cpu_count()} CPUs (nproc), {cpu_model()}, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
-    )
 
 
 def once(pairs: int, svg_files: bool, jobs: int | None) -> dict[str, float]:
@@ -132,21 +115,7 @@ def main() -> None:
     ]
     print("\n".join(lines))
     if args.write:
-        write_section(ROOT / "docs" / "benchmarks.md", "\n".join(lines))
-
-
-def write_section(path: Path, section: str) -> None:
-    """Replace (or add) the ``## Render`` section, keeping every other section."""
-    text = path.read_text("utf-8") if path.exists() else "# Benchmarks\n"
-    pattern = re.compile(r"^## Render\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    tmp = path.with_suffix(".md.render-tmp")
-    tmp.write_text(text, "utf-8")
-    os.replace(tmp, path)
-    print(f"wrote {path}")
+        write_section(ROOT / "docs" / "benchmarks.md", "Render", "\n".join(lines))
 
 
 if __name__ == "__main__":
