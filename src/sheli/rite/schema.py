@@ -119,11 +119,11 @@ class Condition(_Model):
     not_: Condition | None = Field(None, alias="not")
 
 
-class Act(_Model):
-    """One act of one actor (or of a group, each in turn)."""
+class _ActFields(_Model):
+    """The fields of an act: written inline in a step, or each item of its ``do:``."""
 
-    actor: str
-    verb: str
+    actor: str | None = None
+    verb: str | None = None
     to: PlaceRef | None = None
     at: PlaceRef | None = None
     from_: PlaceRef | None = Field(None, alias="from")
@@ -152,41 +152,19 @@ class Act(_Model):
     note: str | None = None
 
 
-class ActStep(_Model):
+class Act(_ActFields):
+    """One act of one actor (or of a group, each in turn)."""
+
+    actor: str
+    verb: str
+
+
+class ActStep(_ActFields):
     """A piece of 經 and the act (or acts, under ``do``) that enact it."""
 
     cite: str | None = None
     jing: str | None = None
-    # a single act written inline
-    actor: str | None = None
-    verb: str | None = None
-    to: PlaceRef | None = None
-    at: PlaceRef | None = None
-    from_: PlaceRef | None = Field(None, alias="from")
-    via: PlaceRef | None = None
-    by: str | None = None
-    obj: str | None = None
-    count: int | str | None = None
-    state: str | None = None
-    side: Literal["右", "左"] | None = None
-    facing: Facing | None = None
-    says: str | None = None
-    sets_position: bool = False
-    jin_jie: bool = Field(
-        False,
-        alias="盡階",
-        description="升 only: up the 階 to its top step, not onto the 堂 (盡階不升堂 xiangshe:190)",
-    )
-    row: Literal["北上", "東上", "西上", "南上"] | None = Field(
-        None,
-        description=(
-            "a group stands in a row whose head is at `to`/`at`: each joins it behind those "
-            "already standing in it (繼…而立), in the group's order"
-        ),
-    )
-    assumes: list[str] = Field(default_factory=list)
-    note: str | None = None
-    # or several acts sharing the cite
+    # a single act written inline (the fields of _ActFields), or several acts sharing the cite
     do: list[Act] | None = None
 
     @model_validator(mode="after")
