@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "coverage": "sheli.cli.coverage:coverage",
     "render": "sheli.cli.render:render",
     "cues": "sheli.cli.cues:cues",
+    "params": "sheli.cli.params:params",
+    "serve": "sheli.cli.serve:serve",
 }
 
 
