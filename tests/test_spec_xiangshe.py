@@ -127,7 +127,7 @@ def test_assumptions_are_stated_once_and_used() -> None:
     assert len(ids) == len(set(ids))
     used = {x for a, _, _ in acts() for x in a.assumes}
     assert used <= set(ids)
-    source = load_spec("xiangshe").path.read_text("utf-8")
+    source = "".join(f.read_text("utf-8") for f in load_spec("xiangshe").files)
     for a in spec().assumptions:
         assert a.reason and a.text
         # referred to by an act, or named in a note, a comment or the cast

@@ -25,8 +25,32 @@ def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     if value is None:
         return None
     if value not in VENUES:
-        raise click.BadParameter(f"{value!r}: xie (州序/榭) or xiang (鄉庠)")
+        from sheli.place.loader import VENUES as titles
+
+        known = ", ".join(f"{k} ({t})" for k, t in titles.items())
+        raise click.BadParameter(f"{value!r}: the venues are {known}")
     return VENUES[value]
+
+
+def _meta(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    # --reading and --option reach run_or_exit through the context, not as arguments: the
+    # commands that share run_options keep their signatures.
+    def store(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        ctx.meta[f"sheli.{key}"] = value
+
+    return store
+
+
+def _options(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in value:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r}: write NAME=VALUE (e.g. feast=false)")
+        out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
+    ctx.meta["sheli.options"] = out
 
 
 def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,6 +77,21 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢"
             ),
+            click.option(
+                "--reading",
+                multiple=True,
+                expose_value=False,
+                callback=_meta("readings"),
+                help="follow this reading where commentators differ (docs/readings.md); repeatable",
+            ),
+            click.option(
+                "--option",
+                multiple=True,
+                expose_value=False,
+                callback=_options,
+                metavar="NAME=VALUE",
+                help="set one of the rite's options (its spec's params.options); repeatable",
+            ),
         ]
     ):
         f = option(f)
@@ -76,9 +115,12 @@ def run_or_exit(
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
 
+    meta = click.get_current_context().meta
     try:
         return run_rite(
             rite,
+            readings=list(meta.get("sheli.readings") or ()),
+            options=meta.get("sheli.options") or None,
             venue=venue,
             pairs=pairs,
             guests=False if no_guests else None,

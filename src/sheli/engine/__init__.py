@@ -17,28 +17,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+# the verbs of each part of the rites register themselves on import
+from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
 from sheli.engine.check import check_spec
 from sheli.engine.interpreter import Env, Interpreter, PassageInfo
 from sheli.engine.state import World
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
+from sheli.place.loader import _VENUE_ALIASES as _place_aliases
+from sheli.place.loader import VENUES as _place_titles
 from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.loader import SpecError
 
 __all__ = ["VENUES", "VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
 
 
-#: the venues of 鄉射禮 by their keys and the text's names: 豫則鉤楹内, 堂則由楹外 (xiangshe:128;
-#: 注: 今言豫者謂州學也, 庠之制有堂有室); 序則物當棟, 堂則物當楣 (記 xiangshe:339)
-VENUES = {
-    "xie": "xie",
-    "序": "xie",
-    "州序": "xie",
-    "榭": "xie",
-    "豫": "xie",
-    "xiang": "xiang",
-    "庠": "xiang",
-    "鄉庠": "xiang",
-}
+#: the venues by their keys and the text's names (豫則鉤楹内, 堂則由楹外 xiangshe:128; 序則物當棟,
+#: 堂則物當楣 記 xiangshe:339; the 射宮 of 大射儀 …): read from the place layer's data files
+VENUES = _place_aliases
 
 
 @dataclass
@@ -164,17 +159,19 @@ def _fold(fold: Any) -> Any:
     return cache(fold)
 
 
-def pair_names(params: dict[str, Any]) -> list[str]:
-    """The pairs a run with these parameters has (三耦, 賓耦, 大夫耦N, 衆耦N).
+def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
+    """The pairs a run with these parameters has (鄉射禮's: 三耦, 賓耦, 大夫耦N, 衆耦N, or
+    those the spec's ``pairs:`` declares).
 
-    >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2})
+    >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2, "venue": "xie"})
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
-    names = ["上耦", "次耦", "下耦"]
-    if params.get("guests_shoot"):
-        names.append("賓耦")
-        names += [f"大夫耦{i}" for i in range(1, params.get("dafu", 1) + 1)]
-    return names + [f"衆耦{i}" for i in range(1, params.get("pairs", 0) + 1)]
+    from sheli.engine.interpreter import build_world
+    from sheli.rite.schema import Spec
+
+    if spec is None:
+        spec = Spec(rite="-", chapter="xiangshe")
+    return list(build_world(spec, params).pairs)
 
 
 def outcome_source(seed: int | None, outcomes: Any, pairs: list[str] | None = None) -> Any:
@@ -201,13 +198,17 @@ def run(
     arrows_short: bool | None = None,
     dafu: int | None = None,
     env: Env | None = None,
+    readings: list[str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Run:
     """Run a rite spec (key, alias or path) and return its :class:`Run`.
 
     ``venue`` (xie 州序/榭, xiang 鄉庠), ``pairs`` (衆耦 beyond the 三耦), ``guests`` (賓、主人、
     大夫 shoot), ``seed`` or ``outcomes`` (a file or an object with ``outcome(round, pair,
-    archer, arrow) -> (hit, on_beat)``), ``arrows_short`` (矢不備), ``dafu`` (number of 大夫).
-    Defaults come from the spec's ``params:``. A broken spec raises :class:`SpecError`.
+    archer, arrow) -> (hit, on_beat)``), ``arrows_short`` (矢不備), ``dafu`` (number of 大夫),
+    ``readings`` (ids of the spec's ``readings:`` to follow instead of their group's default),
+    ``options`` (the spec's ``params.options`` to change). Defaults come from the spec's
+    ``params:``. A broken spec raises :class:`SpecError`.
     """
     loaded = load_spec(rite)
     spec = loaded.spec
@@ -223,13 +224,26 @@ def run(
         if val is not None:
             params[key] = val
     params["venue"] = VENUES.get(params["venue"], params["venue"])
-    if params["venue"] not in ("xie", "xiang"):
-        raise SpecError(f"venue is xie (州序/榭) or xiang (鄉庠), not {params['venue']!r}")
+    if params["venue"] not in _place_titles:
+        known = ", ".join(f"{k} ({t})" for k, t in _place_titles.items())
+        raise SpecError(f"no venue {params['venue']!r}; venues: {known}")
     if params["pairs"] < 0:
         raise SpecError("pairs (衆耦) cannot be negative")
+    if options:
+        unknown = sorted(set(options) - set(params["options"]))
+        if unknown:
+            known = ", ".join(params["options"]) or "none"
+            raise SpecError(
+                f"{spec.rite} has no option {unknown[0]!r} (options: {known})", file=loaded.file
+            )
+        params["options"] = {**params["options"], **options}
+    try:
+        params["readings"] = choose_readings(spec, readings or [])
+    except SpecError as exc:
+        raise SpecError(exc.message, file=loaded.file) from None
     source = None
     if env is None:
-        source = outcome_source(seed, outcomes, pair_names(params))
+        source = outcome_source(seed, outcomes, pair_names(params, spec))
         env = default_env(params["venue"], source, spec.chapter)
     result = run_spec(loaded, params, env)
     unused = getattr(source, "unused", None)
@@ -237,6 +251,27 @@ def run(
         # recorded outcomes the run never asked for: pairs or arrows it does not have
         result.warnings.extend(unused())
     return result
+
+
+def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
+    """The readings a run follows: each group's default unless ``chosen`` names another.
+
+    An unknown id, or two ids of one group, is a :class:`SpecError` naming the known ones.
+    """
+    by_id = {r.id: r for r in spec.readings}
+    picked: dict[str, str] = {}
+    for rid in chosen:
+        r = by_id.get(rid)
+        if r is None:
+            known = ", ".join(by_id) or "none"
+            raise SpecError(f"{spec.rite} has no reading {rid!r} (readings: {known})")
+        if r.group in picked and picked[r.group] != rid:
+            raise SpecError(f"readings {picked[r.group]} and {rid} answer the same question")
+        picked[r.group] = rid
+    for r in spec.readings:
+        if r.default and r.group not in picked:
+            picked[r.group] = r.id
+    return sorted(picked.values(), key=list(by_id).index)
 
 
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:

@@ -21,7 +21,7 @@ from typing import Any
 
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx, Pt, VerbError
-from sheli.rite.loader import LINE_KEY, SpecError
+from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
 from sheli.rite.schema import (
     ActStep,
     CallStep,
@@ -352,39 +352,100 @@ def count_of(expr: int | str, names: Mapping[str, int]) -> int:
     return ev(tree)
 
 
+#: 鄉射禮's pairs, when a spec does not declare its own: the 三耦 (xiangshe:113); 賓 and 主人 as
+#: a pair, and each 大夫 with a 衆賓 as his 耦 (xiangshe:165–166, 若有大夫則大夫與士爲耦 疏);
+#: the 衆耦 (xiangshe:165).
+DEFAULT_PAIRS: list[dict[str, Any]] = [
+    *({"name": n, "kind": "三耦", "upper": f"{n}上射", "lower": f"{n}下射"} for n in THREE),
+    {
+        "name": "賓耦",
+        "kind": "賓耦",
+        "upper": "賓",
+        "lower": "主人",
+        "upper_role": "賓",
+        "lower_role": "主人",
+        "when": {"guests_shoot": True},
+    },
+    {
+        "name": "大夫耦{i}",
+        "kind": "大夫耦",
+        "upper": "大夫之耦{k}",
+        "lower": "大夫{k}",
+        "upper_role": "大夫之耦",
+        "lower_role": "大夫",
+        "repeat": "dafu",
+        "when": {"guests_shoot": True},
+    },
+    {
+        "name": "衆耦{i}",
+        "kind": "衆耦",
+        "upper": "衆耦{i}上射",
+        "lower": "衆耦{i}下射",
+        "repeat": "pairs",
+    },
+]
+
+
+def _params_hold(c: Any, params: dict[str, Any]) -> bool:
+    """A pair's ``when:``: only the run's parameters can be tested (the world is not yet)."""
+    if c is None:
+        return True
+    if c.guests_shoot is not None and params["guests_shoot"] != c.guests_shoot:
+        return False
+    if c.venue is not None and params["venue"] != c.venue:
+        return False
+    if c.option is not None:
+        opts = params.get("options") or {}
+        if any(opts.get(k) != v for k, v in c.option.items() if k not in (LINE_KEY, FILE_KEY)):
+            return False
+    if c.reading is not None and c.reading not in params.get("readings", ()):
+        return False
+    if c.all is not None and not all(_params_hold(x, params) for x in c.all):
+        return False
+    if c.any is not None and not any(_params_hold(x, params) for x in c.any):
+        return False
+    return not (c.not_ is not None and _params_hold(c.not_, params))
+
+
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
-    """People and pairs from the spec's cast and the run's parameters."""
+    """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters."""
+    from sheli.rite.schema import PairDecl
+
     w = World(params=params)
+    decls = spec.pairs
+    if decls is None:
+        decls = [PairDecl.model_validate(d) for d in DEFAULT_PAIRS]
+    names = {"pairs": params["pairs"], "dafu": params.get("dafu", 1)}
     pairs: list[Pair] = []
-    for name in THREE:
-        pairs.append(Pair(name, f"{name}上射", f"{name}下射", "三耦"))
-    guests = params["guests_shoot"]
-    if guests:
-        pairs.append(Pair("賓耦", "賓", "主人", "賓耦"))
-        nd = params.get("dafu", 1)
-        for i in range(1, nd + 1):
-            suffix = "" if nd == 1 else str(i)
-            pairs.append(Pair(f"大夫耦{i}", f"大夫之耦{suffix}", f"大夫{suffix}", "大夫耦"))
-    for i in range(1, params["pairs"] + 1):
-        pairs.append(Pair(f"衆耦{i}", f"衆耦{i}上射", f"衆耦{i}下射", "衆耦"))
+    roles: dict[str, str] = {}
+    for d in decls:
+        if not _params_hold(d.when, params):
+            continue
+        n = 1 if d.repeat is None else count_of(d.repeat, names)
+        for i in range(1, n + 1):
+            k = "" if n == 1 else str(i)
+
+            def fill(t: str, i: int = i, k: str = k) -> str:
+                return t.replace("{i}", str(i)).replace("{k}", k)
+
+            pr = Pair(fill(d.name), fill(d.upper), fill(d.lower), d.kind)
+            pairs.append(pr)
+            roles[pr.upper], roles[pr.lower] = d.upper_role, d.lower_role
     for pr in pairs:
         w.pairs[pr.name] = pr
         for seat, name in (("上射", pr.upper), ("下射", pr.lower)):
-            role = "大夫" if name.startswith("大夫") else seat
-            role = {"賓": "賓", "主人": "主人"}.get(name, role)
-            if name.startswith("大夫之耦"):
-                role = "大夫之耦"
+            role = roles[name]
             w.people[name] = Person(name, role=role, pair=pr.name, seat=seat)
             w.people[name].is_dafu = role == "大夫"
             w.aliases[pr.name + seat] = name
-    w.groups = {
-        "三耦": [p.name for p in pairs if p.kind == "三耦"],
-        "衆耦": [p.name for p in pairs if p.kind == "衆耦"],
-        "賓耦": [p.name for p in pairs if p.kind == "賓耦"],
-        "大夫耦": [p.name for p in pairs if p.kind == "大夫耦"],
-    }
+    kinds: dict[str, list[str]] = {}
+    for pr in pairs:
+        kinds.setdefault(pr.kind, []).append(pr.name)
+    w.groups = {g: kinds.get(g, []) for g in ("三耦", "衆耦", "賓耦", "大夫耦")}
+    w.groups.update(kinds)
     w.groups["全耦"] = w.groups["三耦"] + w.groups["衆耦"]
-    w.groups["射耦"] = w.groups["三耦"] + w.groups["賓耦"] + w.groups["大夫耦"] + w.groups["衆耦"]
+    # every pair, in the order the text has them shoot: as declared
+    w.groups["射耦"] = [pr.name for pr in pairs]
     w.names = {
         "archers": 2 * len(pairs),
         "pairs": params["pairs"],
@@ -419,6 +480,7 @@ class Interpreter:
         self.file = file
         self.env = env
         self.params = params
+        self.known_readings = {r.id for r in spec.readings}
         self.world = build_world(spec, params)
         self.events: list[dict[str, Any]] = []
         self.seq = 0
@@ -427,6 +489,7 @@ class Interpreter:
         self._group_people: dict[str, list[Person]] = {}
         self._act_info: dict[int, tuple[Any, ...]] = {}
         self.warnings: list[str] = []
+        self._file: str | None = None  # the part file of the step being run (None: the spec's)
         self._ctx = Ctx(self.world, _NOBODY, None, "", env, {})  # type: ignore[arg-type]
         self._warned: set[tuple[int, str]] = set()
         self.depth = 0
@@ -438,14 +501,15 @@ class Interpreter:
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
-        return SpecError(msg, file=self.file, line=line, cite=cite, what=what)
+        # the part file (include:, extends:) of the step being run, else the spec file
+        return SpecError(msg, file=self._file or self.file, line=line, cite=cite, what=what)
 
     # -- cast
     def place_cast(self) -> None:
         w = self.world
         for entry in self.spec.cast:
             targets: list[Person]
-            if entry.role in PAIR_GROUPS or entry.role in w.pairs:
+            if entry.role in w.groups or entry.role in w.pairs:
                 targets = self.archers(entry.role, {}, entry.line, None)
             else:
                 person = w.person(entry.role)
@@ -585,6 +649,16 @@ class Interpreter:
             return False
         if c.guests_shoot is not None and prm["guests_shoot"] != c.guests_shoot:
             return False
+        if c.option is not None:
+            opts = prm.get("options") or {}
+            for k, v in c.option.items():
+                if k not in (LINE_KEY, FILE_KEY) and opts.get(k) != v:
+                    return False
+        if c.reading is not None:
+            if c.reading not in self.known_readings:
+                raise self.error(f"if: reading {c.reading!r} is not under readings:", line, cite)
+            if c.reading not in prm.get("readings", ()):
+                return False
         if c.arrows_short is not None and (w.lost > 0) != c.arrows_short:
             return False
         if c.winner is not None:
@@ -647,7 +721,7 @@ class Interpreter:
         if src in self.world.groups:
             return list(self.world.groups[src])
         raise self.error(
-            f"for_each in {src!r}: not a group of pairs ({', '.join(PAIR_GROUPS)}) or a list",
+            f"for_each in {src!r}: not a group of pairs ({', '.join(self.world.groups)}) or a list",
             f.line,
             f.cite,
         )
@@ -655,6 +729,7 @@ class Interpreter:
     # -- the run
     def run_steps(self, steps: list[Any], frame: Frame) -> None:
         for step in steps:
+            self._file = step.file
             if isinstance(step, ActStep):
                 self.run_act_step(step, frame)
             elif isinstance(step, IfStep):
@@ -784,6 +859,8 @@ class Interpreter:
                     "dress": p.dress(),
                     "line": line,
                 }
+                if self._file:
+                    ev["file"] = self._file
                 if tail:
                     ev.update(tail)
                 if extra:
@@ -880,7 +957,8 @@ class Interpreter:
         if (line, p.name) in self._warned:
             return
         self._warned.add((line, p.name))
-        self.warnings.append(f"{self.file}:{line} ({cite}, {verb} by {p.name}): {what} [E-reach]")
+        where = self._file or self.file
+        self.warnings.append(f"{where}:{line} ({cite}, {verb} by {p.name}): {what} [E-reach]")
 
     def _prepare_act(self, act: Any, step: ActStep, cite: str) -> tuple[Any, ...]:
         """What an act needs on every run of it, worked out once (the spec does not change)."""

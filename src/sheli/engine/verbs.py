@@ -122,9 +122,16 @@ ENGINE_ASSUMPTIONS: dict[str, tuple[str, str]] = {
 }
 
 
-def verb(*names: str, kind: str) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
+def verb(
+    *names: str, kind: str, replace: bool = False
+) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
+    """Register a function as the verb(s) ``names``. A name already in the vocabulary is an
+    error (two modules defining one verb) unless ``replace`` says it is meant."""
+
     def deco(fn: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
         for n in names:
+            if n in VERBS and not replace:
+                raise ValueError(f"verb {n} is already defined ({VERBS[n].fn.__module__})")
             VERBS[n] = Verb(n, fn, kind, (fn.__doc__ or "").strip())
         return fn
 
@@ -839,7 +846,7 @@ def set_up(ctx: Ctx) -> None:
     _facing(ctx)
 
 
-@verb("徹", "退", kind="object")
+@verb("徹", "退", kind="object", replace=True)
 def clear(ctx: Ctx) -> None:
     """徹: take away (乃徹豐與觶 xiangshe:220; 退楅, 退中與算 xiangshe:258). Without obj, 退 is a
     movement (see 進)."""

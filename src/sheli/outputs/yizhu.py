@@ -13,7 +13,7 @@ and of who drank closes the 儀注.
 ... ]
 >>> console = Console(width=100, color_system=None)
 >>> print_yizhu(events, console, topics={14: "司射誘射教三耦射法之事"})
-鄉射禮 儀注 — 州序 (榭)
+鄉射禮 儀注 — 州序（榭）
 <BLANKLINE>
 第十四節 司射誘射教三耦射法之事
     1 司射 立  @中之西南 東面  xiangshe:127
@@ -30,6 +30,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sheli.place.loader import VENUES  # key → title, from the venue data files
+
 FACING = {
     "N": "北面",
     "S": "南面",
@@ -41,7 +43,6 @@ FACING = {
     "SW": "西南面",
 }
 ROUNDS = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
-VENUES = {"xie": "州序 (榭)", "xiang": "鄉庠"}
 _DIGITS = "〇一二三四五六七八九"
 
 
@@ -124,7 +125,8 @@ def yizhu_lines(
         kind = e.get("type")
         if kind == "scene":
             title = e.get("title") or e.get("rite")
-            yield [(f"{title} 儀注 — {VENUES.get(e.get('venue'), e.get('venue'))}", None)]
+            venue = str(VENUES.get(e.get("venue"), e.get("venue"))).split("—")[0].strip()
+            yield [(f"{title} 儀注 — {venue}", None)]
             cast = [
                 c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in e.get("cast", [])
             ]

@@ -24,25 +24,26 @@ from .model import Extent, Fixture, Param, PlaceError, Point, Venue
 
 __all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
 
-# key → data file. The default venue of 鄉射禮 is the 州序 (xiangshe:4 注: 此射於序).
-VENUES: dict[str, str] = {
-    "xie": "州序（榭）— 有堂無室",
-    "xiang": "鄉庠 — 有堂有室",
-}
-_VENUE_ALIASES: dict[str, str] = {
-    "xie": "xie",
-    "序": "xie",
-    "榭": "xie",
-    "州序": "xie",
-    "豫": "xie",
-    "州學": "xie",
-    "xu": "xie",
-    "xiang": "xiang",
-    "庠": "xiang",
-    "鄉庠": "xiang",
-    "乡庠": "xiang",
-    "鄉學": "xiang",
-}
+
+# The venues are the data files in place/data/: each names its key, title and aliases (the
+# text's names for it), so a new venue is one new file. The default venue of 鄉射禮 is the 州序
+# (xiangshe:4 注: 此射於序).
+def _discover() -> tuple[dict[str, str], dict[str, str]]:
+    titles: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for entry in sorted(resources.files("sheli.place").joinpath("data").iterdir(), key=str):
+        if not entry.name.endswith(".yaml"):
+            continue
+        key = entry.name[: -len(".yaml")]
+        head = yaml.safe_load(entry.read_text("utf-8")) or {}
+        titles[key] = str(head.get("title") or key)
+        aliases[key] = key
+        for alias in head.get("aliases") or []:
+            aliases.setdefault(str(alias), key)
+    return titles, aliases
+
+
+VENUES, _VENUE_ALIASES = _discover()
 
 _BINOPS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,

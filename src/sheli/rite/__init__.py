@@ -9,13 +9,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from sheli.rite.loader import LINE_KEY, SpecError, read_spec_file
+from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
 from sheli.rite.schema import Spec
 
 SPEC_DIR = Path(__file__).parent / "specs"
@@ -30,6 +30,12 @@ class LoadedSpec:
     spec: Spec
     path: Path
     checked: bool = False  # the static checks passed (sheli.engine.check)
+    parts: list[Path] = field(default_factory=list)  # the files it includes and extends
+
+    @property
+    def files(self) -> list[Path]:
+        """The spec file and every part and base file it was built from."""
+        return [self.path, *self.parts]
 
     @property
     def file(self) -> str:
@@ -131,13 +137,174 @@ def validate_spec(data: Any, file: str) -> Spec:
         ) from None
 
 
-_CACHE: dict[tuple[str, int, int], LoadedSpec] = {}
+#: What a part file (``- include: xiangshe/feast.yaml`` in ``steps:``) may hold besides steps;
+#: they are added to the including spec's.
+PART_KEYS = ("assumptions", "readings", "rules", "uncovered", "cast", "objects", "procedures")
+#: What a variant (``extends: xiangshe``) takes from its base unless it gives its own;
+#: ``rules``, ``uncovered``, ``scope`` and the names are the variant's own.
+INHERITED = ("params", "pairs", "assumptions", "readings", "cast", "objects", "procedures", "steps")
+
+
+def _tag_steps(steps: Any, file: str) -> None:
+    for st in steps if isinstance(steps, list) else []:
+        if isinstance(st, dict):
+            st.setdefault(FILE_KEY, file)
+            for k in ("do", "then", "else"):
+                _tag_steps(st.get(k), file)
+
+
+def _tag(data: Any, file: str) -> None:
+    """Mark the steps and entries of a part or base file with the file they came from, for
+    error messages (only those: a place ``{southwest_of: 中}`` stays as written)."""
+    if not isinstance(data, dict):
+        return
+    _tag_steps(data.get("steps"), file)
+    for k in ("assumptions", "readings", "rules", "uncovered", "cast", "objects", "pairs"):
+        for e in data.get(k) or []:
+            if isinstance(e, dict):
+                e.setdefault(FILE_KEY, file)
+    for name, proc in (data.get("procedures") or {}).items():
+        if isinstance(proc, dict) and name not in (LINE_KEY, FILE_KEY):
+            proc.setdefault(FILE_KEY, file)
+            _tag_steps(proc.get("steps"), file)
+        elif isinstance(proc, list):
+            _tag_steps(proc, file)
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(SPEC_DIR.resolve()))
+    except ValueError:
+        return path.name
+
+
+def _merge_list(base: list[Any], own: list[Any], key: str | None) -> list[Any]:
+    """``base`` then ``own``; an entry of ``own`` with the same ``key`` replaces base's."""
+    if key is None:
+        return [*base, *own]
+    mine = {e.get(key): e for e in own if isinstance(e, dict)}
+    kept = [e for e in base if not (isinstance(e, dict) and e.get(key) in mine)]
+    return [*kept, *own]
+
+
+_MERGE_KEY = {"assumptions": "id", "readings": "id", "cast": "role", "objects": None}
+
+
+def _origin(e: Any) -> tuple[Any, Any] | None:
+    return (e.get(FILE_KEY), e.get(LINE_KEY)) if isinstance(e, dict) else None
+
+
+def _add_part(data: dict[str, Any], part: dict[str, Any], where: str) -> None:
+    """Add a part's entries to the spec's. An entry already there from the same file and line
+    (a variant that includes a part its base included) is not added twice."""
+    for k in PART_KEYS:
+        if k not in part:
+            continue
+        if k == "procedures":
+            procs = data.setdefault("procedures", {LINE_KEY: part.get(LINE_KEY, 0)})
+            for name, proc in part[k].items():
+                if name in (LINE_KEY, FILE_KEY):
+                    continue
+                if name in procs:
+                    if _origin(procs[name]) == _origin(proc):
+                        continue
+                    raise SpecError(f"procedure {name!r} is defined twice", file=where)
+                procs[name] = proc
+        else:
+            have = {_origin(e) for e in data.get(k) or []}
+            new = [e for e in part[k] or [] if _origin(e) not in have]
+            data[k] = [*(data.get(k) or []), *new]
+
+
+def expand(data: Any, path: Path, deps: list[Path], depth: int = 0) -> Any:
+    """Resolve ``extends:`` and ``- include: FILE`` steps into one spec mapping.
+
+    An included file (path relative to the including file) holds ``steps:`` and any of
+    :data:`PART_KEYS`; a variant takes :data:`INHERITED` from its base and overrides entries
+    by id (assumptions, readings), role (cast) or name (procedures).
+    """
+    if depth > 8:
+        raise SpecError("include/extends nested too deep (a cycle?)", file=_rel(path))
+    if not isinstance(data, dict):
+        return data
+    if "extends" in data:
+        base_path = find_spec(str(data["extends"]))
+        if base_path.resolve() == path.resolve():
+            raise SpecError("a spec cannot extend itself", file=_rel(path), line=1)
+        deps.append(base_path)
+        base = read_spec_file(base_path)
+        _tag(base, _rel(base_path))
+        base = expand(base, base_path, deps, depth + 1)
+        merged = dict(data)
+        for k in INHERITED:
+            if k not in base:
+                continue
+            if k not in data:
+                merged[k] = base[k]
+            elif k == "params":
+                merged[k] = {**base[k], **data[k]}
+                if "options" in base[k] and "options" in data[k]:
+                    merged[k]["options"] = {**base[k]["options"], **data[k]["options"]}
+            elif k == "procedures":
+                merged[k] = {**base[k], **data[k]}
+            elif k in _MERGE_KEY:
+                merged[k] = _merge_list(base[k], data[k], _MERGE_KEY[k])
+        data = merged
+    steps = data.get("steps")
+    if isinstance(steps, list) and any(isinstance(s, dict) and "include" in s for s in steps):
+        out: list[Any] = []
+        for s in steps:
+            if not (isinstance(s, dict) and "include" in s):
+                out.append(s)
+                continue
+            where = s.get(FILE_KEY) or _rel(path)
+            extra = set(s) - {"include", LINE_KEY, FILE_KEY}
+            if extra:
+                raise SpecError(
+                    f"an include step takes only include: (not {', '.join(sorted(extra))})",
+                    file=where,
+                    line=s.get(LINE_KEY),
+                )
+            part_path = (path.parent / str(s["include"])).resolve()
+            if not part_path.is_file():
+                raise SpecError(
+                    f"include: {s['include']} — no such file", file=where, line=s.get(LINE_KEY)
+                )
+            deps.append(part_path)
+            part = read_spec_file(part_path)
+            if not isinstance(part, dict):
+                raise SpecError("a part file is a mapping (steps: …)", file=_rel(part_path))
+            _tag(part, _rel(part_path))
+            unknown = set(part) - {*PART_KEYS, "steps", LINE_KEY, FILE_KEY}
+            if unknown:
+                raise SpecError(
+                    f"a part file holds steps: and {', '.join(PART_KEYS)}, not "
+                    f"{', '.join(sorted(unknown))}",
+                    file=_rel(part_path),
+                    line=1,
+                )
+            part = expand(part, part_path, deps, depth + 1)
+            _add_part(data, part, _rel(part_path))
+            out.extend(part.get("steps") or [])
+        data["steps"] = out
+    return data
+
+
+def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for p in paths:
+        st = p.stat()
+        out.append((str(p.resolve()), st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+_CACHE: dict[tuple[str, int, int], tuple[tuple[tuple[str, int, int], ...], LoadedSpec]] = {}
 
 
 def load_spec(name: str | Path) -> LoadedSpec:
-    """Find, read and validate a spec (by key, alias or path).
+    """Find, read and validate a spec (by key, alias or path), with its parts and base.
 
-    A validated spec is kept while its file is unchanged (same path, size and mtime): runs
+    A validated spec is kept while its files are unchanged (same path, size and mtime): runs
     never modify it, so a process that runs the same rite many times parses it once.
     """
     path = find_spec(str(name))
@@ -147,9 +314,19 @@ def load_spec(name: str | Path) -> LoadedSpec:
     except OSError:
         key = None
     if key is not None and key in _CACHE:
-        return _CACHE[key]
+        stamp, loaded = _CACHE[key]
+        try:
+            if _stamp([Path(d[0]) for d in stamp]) == stamp:
+                return loaded
+        except OSError:
+            pass
     data = read_spec_file(path)
-    loaded = LoadedSpec(validate_spec(data, path.name), path)
+    deps: list[Path] = []
+    data = expand(data, path, deps)
+    loaded = LoadedSpec(validate_spec(data, path.name), path, parts=list(dict.fromkeys(deps)))
     if key is not None:
-        _CACHE[key] = loaded
+        try:
+            _CACHE[key] = (_stamp(deps), loaded)
+        except OSError:
+            pass
     return loaded

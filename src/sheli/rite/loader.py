@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 LINE_KEY = "__line__"
+FILE_KEY = "__file__"  # set on mappings read from a part or base file (include:, extends:)
 
 
 class SpecError(Exception):
@@ -102,7 +103,7 @@ def strip_lines(data: Any) -> Any:
     {'a': {'b': 1}}
     """
     if isinstance(data, dict):
-        return {k: strip_lines(v) for k, v in data.items() if k != LINE_KEY}
+        return {k: strip_lines(v) for k, v in data.items() if k not in (LINE_KEY, FILE_KEY)}
     if isinstance(data, list):
         return [strip_lines(v) for v in data]
     return data

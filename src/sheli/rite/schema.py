@@ -36,6 +36,8 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
     # The line of this mapping in the spec file (set by the loader, never written by hand).
     line: SkipJsonSchema[int] = Field(0, alias="__line__")
+    # The part file it came from when not the spec file itself (include:, extends:).
+    file: SkipJsonSchema[str | None] = Field(None, alias="__file__")
 
 
 class Assumption(_Model):
@@ -63,14 +65,52 @@ class Uncovered(_Model):
     reason: str
 
 
+class Reading(_Model):
+    """One way of reading the text where the commentators differ in a way that changes the
+    performance. Readings of one ``group`` are alternatives: the one marked ``default`` runs
+    unless ``--reading ID`` chooses another; steps under ``if: {reading: ID}`` follow it."""
+
+    id: str
+    group: str = Field(description="the question the readings answer differently")
+    text: str = Field(description="what the performance does under this reading")
+    sources: list[str] = Field(description="passage ids with 注/疏, or editions: 集釋, 義疏 …")
+    default: bool = False
+    note: str | None = None
+
+
+class PairDecl(_Model):
+    """A pair (耦) of the run, or a repeated kind of pair: ``{name: 衆耦{i}, repeat: pairs}``.
+
+    In names, ``{i}`` is the number (1, 2 …); ``{k}`` is the number only when ``repeat`` gives
+    more than one (大夫{k}: 大夫 alone, or 大夫1, 大夫2 …).
+    """
+
+    name: str
+    kind: str = Field(description="the group the pair belongs to: 三耦, 賓耦, 大夫耦, 衆耦 …")
+    upper: str = Field(description="the 上射's name")
+    lower: str = Field(description="the 下射's name")
+    upper_role: str = "上射"
+    lower_role: str = "下射"
+    repeat: int | str | None = Field(
+        None, description="how many: a number or a parameter (dafu, pairs) or a sum"
+    )
+    when: Condition | None = Field(
+        None, description="only when this holds of the run's parameters (guests_shoot, option …)"
+    )
+
+
 class Params(_Model):
     """Defaults for a run; the CLI and :func:`sheli.engine.run` override them."""
 
-    venue: Literal["xie", "xiang"] = "xie"
+    venue: str = Field("xie", description="a venue key of the place layer (xie, xiang …)")
     guests_shoot: bool = True
     pairs: int = Field(0, ge=0)
     arrows_short: bool = False
     dafu: int = Field(1, ge=0, description="大夫 who shoot (each with a 衆賓 as 耦)")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="further choices of the rite, tested by if: {option: {name: value}}",
+    )
 
 
 class CastEntry(_Model):
@@ -102,8 +142,10 @@ class ObjectEntry(_Model):
 class Condition(_Model):
     """The text's 若 / 則. All given keys must hold; ``all``/``any``/``not`` combine."""
 
-    venue: Literal["xie", "xiang"] | None = None
+    venue: str | None = None
     guests_shoot: bool | None = None
+    option: dict[str, Any] | None = Field(None, description="{name: value}: run options")
+    reading: str | None = Field(None, description="the reading (readings:) chosen for the run")
     arrows_short: bool | None = None
     winner: Literal["right", "left", "tie"] | None = None
     loser_is: Literal["賓", "主人", "大夫", "大夫之耦", "士"] | None = None
@@ -273,9 +315,14 @@ class Spec(_Model):
     title: str | None = None
     aliases: list[str] = Field(default_factory=list)
     chapter: str
+    extends: str | None = Field(None, description="the rite this one is a variant of")
     scope: list[tuple[int, int]] = Field(default_factory=list)
     params: Params = Field(default_factory=Params)
+    pairs: list[PairDecl] | None = Field(
+        None, description="the pairs of the run; absent: 鄉射禮's (三耦, 賓耦, 大夫耦, 衆耦)"
+    )
     assumptions: list[Assumption] = Field(default_factory=list)
+    readings: list[Reading] = Field(default_factory=list)
     rules: list[Rule] = Field(default_factory=list)
     uncovered: list[Uncovered] = Field(default_factory=list)
     cast: list[CastEntry] = Field(default_factory=list)
@@ -296,6 +343,7 @@ class Spec(_Model):
         return v
 
 
+PairDecl.model_rebuild()
 IfStep.model_rebuild()
 ForEachStep.model_rebuild()
 Procedure.model_rebuild()

@@ -1,0 +1,13 @@
+"""Verbs of 大射儀's court outside the archery (次, 小臣, 膳宰 …).
+
+Registered into :data:`sheli.engine.verbs.VERBS` with the same ``@verb`` decorator; a name
+already defined elsewhere is an error, so two modules cannot silently define one verb.
+
+>>> from sheli.engine.verbs import VERBS
+>>> all(v.kind for v in VERBS.values())
+True
+"""
+
+from __future__ import annotations
+
+from sheli.engine.verbs import VERBS, Ctx, VerbError, verb  # noqa: F401
