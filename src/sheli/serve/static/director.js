@@ -1,0 +1,242 @@
+/* The director's view (issue 6 §3): where the rite is, what comes next and who does it; move it
+   on or back; the time; the round's arrows; the drum; the pack, the exports, the tokens.
+   Keys: → or space advance, ← steps back (not while typing in a field). */
+
+import {
+  $, el, fill, post, live, statusLine, showError, onKeys, markedPassage, nameOf, fmtDur,
+  download, getJSON, page, roundName, shotsOf, roundInPlay, shotWords, archerLabel, FACING,
+} from "/static/api.js";
+import { beatIndicator } from "/static/drum.js";
+
+const event = JSON.parse($("event-data").textContent || "{}");
+const status = statusLine($("status"));
+const drum = beatIndicator($("beat"));
+let S = null;
+let receivedAt = 0;
+
+function who(step) {
+  const name = step.name || nameOf(S && S.event, step.actor) || nameOf(event, step.actor);
+  return name;
+}
+
+function renderStep(s) {
+  const st = s.step || {};
+  const total = st.total ?? "?";
+  $("pos").textContent = `步 ${st.index ?? "—"} / ${total}` + (st.seq != null ? ` (#${st.seq})` : "");
+  $("round-name").textContent = roundName(st.round ?? s.round);
+  $("section").textContent = st.section != null ? `賈疏 §${st.section}` : "";
+  $("cite").textContent = st.cite || "";
+  $("actor").textContent = st.actor || "—";
+  const name = who(st);
+  $("actor-name").textContent = name ? `(${name})` : "";
+  $("verb").textContent = st.verb || "";
+  $("says").hidden = !st.says;
+  $("says").textContent = st.says ? `「${st.says}」` : "";
+  const passage = s.passage && s.passage.cite === st.cite ? s.passage.text : null;
+  markedPassage($("jing"), passage || st.jing || "", st.jing);
+  const where = [];
+  if (st.place) where.push(st.place);
+  if (st.facing) where.push(FACING[st.facing] || st.facing);
+  if (st.holds && st.holds.length) where.push(`執 ${st.holds.join("、")}`);
+  if (st.to) where.push(`→ ${st.to}`);
+  $("where").textContent = where.join(" · ");
+  document.body.dataset.index = String(st.index ?? "");
+  document.body.dataset.seq = String(st.seq ?? "");
+  document.body.dataset.round = String(s.round ?? st.round ?? "");
+  const go = $("goto");
+  if (document.activeElement !== go) go.value = st.index ?? "";
+  if (st.total != null) go.max = String(st.total);
+}
+
+function renderNext(s) {
+  const items = (s.next || []).slice(0, 5).map((n) => {
+    const name = who(n);
+    return el(
+      "li",
+      { dataset: { seq: String(n.seq ?? "") } },
+      el("span", { class: "actor" }, n.actor || ""),
+      name ? el("span", { class: "name" }, ` (${name})`) : null,
+      " ",
+      el("span", { class: "verb" }, n.verb || ""),
+      n.says ? el("span", { class: "says-inline" }, ` 「${n.says}」`) : null,
+      el("br"),
+      el("small", { class: "cite" }, `${n.cite || ""} `),
+      el("small", {}, n.jing || ""),
+    );
+  });
+  fill($("next-steps"), ...(items.length ? items : [el("li", { class: "soft" }, "— 禮畢 —")]));
+}
+
+function renderShots(s) {
+  const r = roundInPlay(s);
+  const shots = shotsOf(s, r);
+  const done = shots.filter((x) => x.hit != null).length;
+  $("shots-count").textContent = shots.length ? `${roundName(r)}: ${done} 已記 / ${shots.length - done} 待記` : "";
+  // a row per archer, a cell per arrow, in the order of shooting
+  const rows = new Map();
+  for (const x of shots) {
+    const k = `${x.pair}|${x.seat}`;
+    if (!rows.has(k)) rows.set(k, { shot: x, arrows: [] });
+    rows.get(k).arrows.push(x);
+  }
+  if (!rows.size) {
+    fill($("shots"), el("p", { class: "soft" }, "—"));
+  } else {
+    const tb = el("tbody");
+    for (const { shot, arrows } of rows.values()) {
+      const tr = el("tr", {}, el("td", {}, archerLabel(shot, event)));
+      for (const a of arrows) {
+        const cls = a.hit == null ? "pending" : a.hit ? "hit" : "miss";
+        tr.append(el("td", { class: `shot ${cls}`, title: `第${a.arrow}矢` }, shotWords(a)));
+      }
+      tb.append(tr);
+    }
+    fill($("shots"), el("table", {}, tb));
+  }
+  const t = s.tally;
+  const line = [];
+  if (t && t.round) line.push(`${roundName(t.round)} 右 ${t.right ?? 0} · 左 ${t.left ?? 0}`);
+  if (t && t.announcement) line.push(`釋獲者告：${t.announcement}`);
+  fill($("tally-line"), ...line.map((x) => el("p", {}, x)));
+}
+
+function renderTiming() {
+  const t = (S && S.timing) || {};
+  const started = S && S.event && S.event.started_at;
+  let elapsed = t.elapsed_s;
+  if (elapsed != null && started) elapsed += (performance.now() - receivedAt) / 1000;
+  $("elapsed").textContent = fmtDur(elapsed);
+  $("remaining").textContent = fmtDur(t.estimated_remaining_s);
+  const late = t.late_s;
+  const box = $("late-box");
+  if (late == null) {
+    box.firstChild.textContent = "晚 late ";
+    $("late").textContent = "—";
+    box.classList.remove("late");
+  } else if (late > 0) {
+    box.firstChild.textContent = "晚 late ";
+    $("late").textContent = fmtDur(late);
+    box.classList.add("late");
+  } else {
+    box.firstChild.textContent = "早 ahead ";
+    $("late").textContent = fmtDur(-late);
+    box.classList.remove("late");
+  }
+}
+
+function renderDrum(s) {
+  drum.update(s.drum);
+  const d = s.drum || {};
+  const iv = $("interval");
+  if (d.interval_ms && document.activeElement !== iv && document.activeElement !== $("pace")) {
+    iv.value = d.interval_ms;
+    $("pace").value = d.interval_ms;
+  }
+  $("drum-start").textContent = d.running ? "再擊 restart" : "擊鼓 start";
+  $("drum-card").dataset.running = d.running ? "1" : "0";
+}
+
+function render(s) {
+  S = s;
+  receivedAt = performance.now();
+  renderStep(s);
+  renderNext(s);
+  renderShots(s);
+  renderTiming();
+  renderDrum(s);
+  document.body.dataset.ready = "1";
+}
+
+// ---------------------------------------------------------------- moving the rite
+const msg = $("msg");
+async function move(body) {
+  msg.textContent = "";
+  msg.dataset.kind = "";
+  try {
+    await post("/api/advance", body, { onRetry: (n) => ((msg.dataset.kind = "sending"), (msg.textContent = `再送 ${n}…`)) });
+    msg.textContent = "";
+  } catch (e) {
+    showError(msg, e);
+  }
+}
+const advance = () => move({ delta: 1 });
+const back = () => move({ delta: -1 });
+$("next").addEventListener("click", advance);
+$("prev").addEventListener("click", back);
+$("goto-btn").addEventListener("click", () => {
+  const n = Number($("goto").value);
+  if (!Number.isInteger(n)) return showError(msg, "步: a step number");
+  move({ to: n });
+});
+$("goto").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") $("goto-btn").click();
+});
+onKeys({ ArrowRight: advance, " ": advance, Space: advance, ArrowLeft: back });
+
+// ---------------------------------------------------------------- the drum
+$("pace").addEventListener("input", () => ($("interval").value = $("pace").value));
+$("interval").addEventListener("input", () => ($("pace").value = $("interval").value));
+async function setDrum(running) {
+  const m = $("drum-msg");
+  m.textContent = "";
+  const interval = Number($("interval").value);
+  if (!(interval >= 300 && interval <= 20000)) return showError(m, "interval: 300–20000 ms");
+  try {
+    await post("/api/drum", { interval_ms: Math.round(interval), running });
+  } catch (e) {
+    showError(m, e);
+  }
+}
+$("drum-start").addEventListener("click", () => setDrum(true));
+$("drum-stop").addEventListener("click", () => setDrum(false));
+
+// ---------------------------------------------------------------- pack, exports
+$("pack-link").href = `/v/${encodeURIComponent(page.token)}/pack`;
+const eid = () => (S && S.event && S.event.id) || event.id || "event";
+$("export-jsonl").addEventListener("click", () =>
+  download("/api/export.jsonl", `sheli-${eid()}.jsonl`).catch((e) => showError($("export-msg"), e)),
+);
+$("export-csv").addEventListener("click", () =>
+  download("/api/results.csv", `sheli-${eid()}-results.csv`).catch((e) => showError($("export-msg"), e)),
+);
+
+// ---------------------------------------------------------------- tokens
+async function loadTokens() {
+  const m = $("tokens-msg");
+  m.textContent = "";
+  try {
+    const data = await getJSON("/api/tokens");
+    const list = Array.isArray(data) ? data : data.tokens || [];
+    const rows = list.map((t) => {
+      const id = t.token_id ?? t.id;
+      const revoked = Boolean(t.revoked || t.revoked_at);
+      const part = t.seat || t.performer_role || t.label || "";
+      const btn = el("button", { type: "button", disabled: revoked, dataset: { tokenId: String(id) } }, "撤 revoke");
+      btn.addEventListener("click", async () => {
+        if (!confirm(`Revoke the ${t.role} link ${part}? Its holder loses access at once.`)) return;
+        try {
+          await post("/api/tokens/revoke", { token_id: id });
+          await loadTokens();
+        } catch (e) {
+          showError(m, e);
+        }
+      });
+      return el(
+        "tr",
+        { class: revoked ? "revoked" : "" },
+        el("td", {}, t.role || ""),
+        el("td", {}, part),
+        el("td", {}, revoked ? "已撤 revoked" : "有效 active"),
+        el("td", {}, btn),
+      );
+    });
+    fill($("tokens"), ...rows);
+  } catch (e) {
+    showError(m, e);
+  }
+}
+$("tokens-reload").addEventListener("click", loadTokens);
+
+setInterval(renderTiming, 1000);
+live(render, status);
+loadTokens();

@@ -1,0 +1,223 @@
+/* A scorer's view (issue 6 §3–5): the arrows of this 物 (or both) in the order of shooting;
+   中 / 不中 for the next one. Each press is one POST with its own key, retried with the same
+   key if the answer is lost; the arrow is marked "sending" meanwhile, so the next press goes to
+   the next arrow. A 409 (the other scorer, or another device, has that arrow already) is shown
+   with what is recorded, and nothing is counted twice. A correction is a new entry with a
+   reason. In the third round a hit is marked on or off the drum (不鼓不釋, xiangshe:248); the
+   TAP button sends the time of a release so the server can judge it against the beats. */
+
+import {
+  $, el, fill, post, live, statusLine, showError, clock, page, roundName, shotsOf, roundInPlay,
+  shotWords, archerLabel, ApiError,
+} from "/static/api.js";
+import { beatIndicator } from "/static/drum.js";
+
+const event = JSON.parse($("event-data").textContent || "{}");
+const status = statusLine($("status"));
+const drum = beatIndicator($("beat"));
+const seat = page.seat || "both";
+let S = null;
+let picked = null; // a round chosen by hand (to look back or correct); null: follow the rite
+const inflight = new Map(); // arrow id → {hit, on_beat} sent and not yet in the state
+let correcting = null; // the shot being corrected
+let cChoice = { hit: null, on_beat: null };
+
+const idOf = (x) => `${x.round}|${x.pair}|${x.seat}|${x.arrow}`;
+const mine = (x) => seat === "both" || x.seat === seat;
+
+function currentRound() {
+  return picked ?? roundInPlay(S);
+}
+function myShots() {
+  return shotsOf(S, currentRound()).filter(mine);
+}
+function nextArrow() {
+  return myShots().find((x) => x.hit == null && !inflight.has(idOf(x))) || null;
+}
+
+function say(kind, text) {
+  const m = $("msg");
+  m.dataset.kind = kind;
+  m.textContent = text;
+}
+
+function renderRoundPick() {
+  const sel = $("round-pick");
+  const rounds = [...new Set(((S && S.shots) || []).map((x) => x.round).filter((r) => r > 0))].sort();
+  const want = ["", ...rounds.map(String)];
+  const have = [...sel.options].map((o) => o.value);
+  if (want.join() !== have.join()) {
+    fill(sel, el("option", { value: "" }, "隨禮 follow"), ...rounds.map((r) => el("option", { value: String(r) }, roundName(r))));
+  }
+  sel.value = picked == null ? "" : String(picked);
+}
+
+function render(s) {
+  if (s) S = s;
+  if (!S) return;
+  // an arrow the state now shows as recorded is no longer in flight
+  for (const x of S.shots || []) if (x.hit != null) inflight.delete(idOf(x));
+  const r = currentRound();
+  const shots = myShots();
+  const next = nextArrow();
+  $("round-name").textContent = roundName(r);
+  const done = shots.filter((x) => x.hit != null).length;
+  $("progress").textContent = shots.length ? `${done} / ${shots.length}` : "";
+  renderRoundPick();
+  const now = $("arrow-now");
+  if (next) {
+    fill(now, el("span", { class: "archer" }, archerLabel(next, event)), ` · 第${next.arrow}矢`, seat === "both" ? ` · ${next.seat}` : "");
+  } else if (shots.length) {
+    fill(now, "本番已記畢 · all arrows recorded");
+  } else {
+    fill(now, r > 0 ? "—" : "未射 · no shooting now");
+  }
+  $("hit").disabled = !next;
+  $("miss").disabled = !next;
+  $("tap").disabled = !next;
+  $("ondrum").hidden = r !== 3;
+  $("drum-box").hidden = !(r === 3 || (S.drum && S.drum.running));
+  drum.update(S.drum);
+  document.body.dataset.round = String(r);
+  document.body.dataset.next = next ? idOf(next) : "";
+  document.body.dataset.done = String(done);
+  renderArrows(shots, next);
+  document.body.dataset.ready = "1";
+}
+
+function renderArrows(shots, next) {
+  const rows = shots.map((x) => {
+    const id = idOf(x);
+    const sending = inflight.get(id);
+    const result = sending ? `${shotWords({ ...x, ...sending })} …` : shotWords(x);
+    const btn = x.hit != null ? el("button", { type: "button", class: "fix", "aria-label": `correct ${x.pair}${x.seat} arrow ${x.arrow}` }, "改") : null;
+    if (btn) btn.addEventListener("click", () => openCorrect(x));
+    const cls = [next && id === idOf(next) ? "next" : "", x.hit == null ? "pending" : x.hit ? "hit" : "miss"].join(" ");
+    return el(
+      "tr",
+      { class: cls, dataset: { id } },
+      el("td", {}, x.pair || ""),
+      el("td", {}, archerLabel(x, event)),
+      el("td", { class: "num" }, String(x.arrow)),
+      el("td", { class: `shot ${x.hit == null ? "pending" : x.hit ? "hit" : "miss"}` }, result),
+      el("td", {}, btn),
+    );
+  });
+  fill($("arrows"), ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "5", class: "soft" }, "—"))]));
+}
+
+// ---------------------------------------------------------------- recording
+function conflictText(e) {
+  const ex = (e.body && e.body.existing) || {};
+  const what = ex.hit == null ? "" : ` 已記為「${shotWords(ex)}」`;
+  return `衝突 conflict: this arrow is already recorded${what}. Nothing was counted twice. If it is wrong, use 改 to correct it. (${e.message})`;
+}
+
+async function record(hit) {
+  const x = nextArrow();
+  if (!x) return;
+  const r = x.round;
+  const onBeat = r === 3 && hit ? $("ondrum").getAttribute("aria-pressed") === "true" : null;
+  const id = idOf(x);
+  inflight.set(id, { hit, on_beat: onBeat });
+  setOnDrum(true); // each hit is judged afresh
+  say("sending", `… ${x.pair}${x.seat} 第${x.arrow}矢 ${hit ? "中" : "不中"}`);
+  render();
+  try {
+    const res = await post(
+      "/api/arrows",
+      { round: r, pair: x.pair, seat: x.seat, arrow: x.arrow, hit, on_beat: onBeat },
+      { onRetry: (n) => say("sending", `再送 ${n}… (same entry, it will not count twice)`) },
+    );
+    say("ok", `✓ ${x.pair}${x.seat} 第${x.arrow}矢 ${hit ? "中" : "不中"}${res.status === 200 ? " (already recorded)" : ""}`);
+  } catch (e) {
+    inflight.delete(id);
+    if (e instanceof ApiError && e.status === 409) say("conflict", conflictText(e));
+    else say("error", `✕ ${e.message} — not recorded`);
+    render();
+  }
+}
+$("hit").addEventListener("click", () => record(true));
+$("miss").addEventListener("click", () => record(false));
+function setOnDrum(on) {
+  const b = $("ondrum");
+  b.setAttribute("aria-pressed", String(on));
+  b.textContent = on ? "應鼓 on the drum" : "不應鼓 off the drum";
+}
+$("ondrum").addEventListener("click", () => setOnDrum($("ondrum").getAttribute("aria-pressed") !== "true"));
+$("round-pick").addEventListener("change", (e) => {
+  picked = e.target.value ? Number(e.target.value) : null;
+  render();
+});
+
+// the release, timed at the touch (pointerdown), on the server's clock
+$("tap").addEventListener("pointerdown", async () => {
+  const x = nextArrow();
+  if (!x) return;
+  const t = Math.round(clock.now());
+  const w = drum.running ? drum.where(t) : null;
+  const off = w ? ` (${w.off >= 0 ? "+" : ""}${Math.round(w.off)} ms from the beat)` : "";
+  try {
+    await post("/api/taps", { round: x.round, pair: x.pair, seat: x.seat, arrow: x.arrow, t_ms: t });
+    say("ok", `發 ${x.pair}${x.seat} 第${x.arrow}矢${off}`);
+  } catch (e) {
+    say("error", `TAP: ${e.message}`);
+  }
+});
+
+// ---------------------------------------------------------------- corrections
+function setChoice() {
+  $("c-hit").setAttribute("aria-pressed", String(cChoice.hit === true));
+  $("c-miss").setAttribute("aria-pressed", String(cChoice.hit === false));
+  $("c-on").setAttribute("aria-pressed", String(cChoice.on_beat === true));
+  $("c-off").setAttribute("aria-pressed", String(cChoice.on_beat === false));
+  $("c-beat").hidden = !(correcting && correcting.round === 3 && cChoice.hit);
+}
+function openCorrect(x) {
+  correcting = x;
+  cChoice = { hit: x.hit, on_beat: x.on_beat ?? null };
+  fill($("correct-what"), `${roundName(x.round)} · ${archerLabel(x, event)} · 第${x.arrow}矢 · now 「${shotWords(x)}」`);
+  $("c-reason").value = "";
+  $("c-msg").textContent = "";
+  $("correct").hidden = false;
+  setChoice();
+  $("correct").scrollIntoView({ behavior: "smooth", block: "center" });
+}
+$("c-hit").addEventListener("click", () => {
+  cChoice.hit = true;
+  if (correcting && correcting.round === 3 && cChoice.on_beat == null) cChoice.on_beat = true;
+  setChoice();
+});
+$("c-miss").addEventListener("click", () => {
+  cChoice = { hit: false, on_beat: null };
+  setChoice();
+});
+$("c-on").addEventListener("click", () => ((cChoice.on_beat = true), setChoice()));
+$("c-off").addEventListener("click", () => ((cChoice.on_beat = false), setChoice()));
+$("c-cancel").addEventListener("click", () => {
+  correcting = null;
+  $("correct").hidden = true;
+});
+$("c-send").addEventListener("click", async () => {
+  const x = correcting;
+  const m = $("c-msg");
+  if (!x) return;
+  const reason = $("c-reason").value.trim();
+  if (cChoice.hit == null) return showError(m, "choose 中 or 不中");
+  if (!reason) return showError(m, "say why (the correction is logged with its reason)");
+  const body = {
+    round: x.round, pair: x.pair, seat: x.seat, arrow: x.arrow, hit: cChoice.hit,
+    on_beat: x.round === 3 && cChoice.hit ? cChoice.on_beat : null, reason,
+  };
+  try {
+    await post("/api/arrows/correct", body);
+    correcting = null;
+    $("correct").hidden = true;
+    say("ok", `✓ 已改 corrected: ${x.pair}${x.seat} 第${x.arrow}矢 → ${shotWords(body)}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) showError(m, conflictText(e));
+    else showError(m, e);
+  }
+});
+
+live(render, status);
