@@ -62,7 +62,9 @@ class RankError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.file or "<ranks>"
+        if self.file is None:  # a bad choice (--reading, --rank), not a bad file
+            return self.message
+        where = self.file
         if self.line:
             where += f":{self.line}"
         return f"{where}: {self.message}"
@@ -384,7 +386,7 @@ class RankTable:
         known = ", ".join(
             f"{k} ({'/'.join(d.aliases)})" if d.aliases else k for k, d in table.items()
         )
-        raise RankError(f"unknown {what} {name!r}; known: {known}", file=str(self.path))
+        raise RankError(f"unknown {what} {name!r}; known: {known}")
 
     def choose(self, readings: Iterable[str] = ()) -> dict[str, str]:
         """Disagreement → chosen reading id: the defaults, with ``readings`` replacing them.
@@ -428,7 +430,7 @@ class RankTable:
         """One cell; RankError if the table has no such rank at that occasion."""
         found = self.cells(rank, occasion, readings)
         if not found:
-            raise RankError(f"no cell for {rank} at {occasion}", file=str(self.path))
+            raise RankError(f"the table has no {rank} at {occasion}")
         return found[0]
 
     def _resolve(self, c: _Cell, chosen: dict[str, str]) -> Cell:

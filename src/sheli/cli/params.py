@@ -1,0 +1,195 @@
+"""``sheli params``: the archery by rank and occasion, every value with its source.
+
+    sheli params                                  # the whole table
+    sheli params --rank 諸侯 --occasion 大射       # one cell
+    sheli params --reading dashe-can.ao-jigong    # 敖繼公's 參侯 instead of 鄭玄's 糝侯
+    sheli params --json                           # for machines
+    sheli params --target 諸侯/大射 --svg hou.svg  # the three 侯 to scale
+
+>>> from click.testing import CliRunner
+>>> import json
+>>> out = CliRunner().invoke(params, ["--rank", "王", "--occasion", "大射", "--json"]).output
+>>> json.loads(out)["cells"][0]["values"]["耦"]["value"]
+6
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from sheli.rite.ranks import Cell, RankError, RankTable, Resolved, load_ranks
+
+
+def _fail(message: str) -> None:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(2)
+
+
+def _show(r: Resolved) -> str:
+    v = r.value
+    if r.field == "侯":
+        parts = []
+        for h in v:
+            dao = f"{h.道}弓" if h.道 is not None else "道?"
+            extra = " ".join(x for x in (h.質, h.飾) if x)
+            parts.append(f"{h.名} {dao} {h.的}" + (f" ({extra})" if extra else ""))
+        return "\n".join(parts)
+    if r.field == "樂":
+        return f"{v.詩} {v.節}節, {v.聽}節先以聽"
+    return str(v)
+
+
+def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None:
+    console = Console()
+    grid = Table(title="射: rank × occasion", show_lines=True)
+    for col in ("rank", "occasion", "", "value", "reading", "source"):
+        grid.add_column(col, overflow="fold")
+    for c in cells:
+        if c.absent is not None:
+            grid.add_row(
+                c.rank, c.occasion, "—", c.absent.note or "", "", "\n".join(c.absent.source)
+            )
+            continue
+        first = True
+        for name, r in c.values.items():
+            reading = ""
+            if r.readings:
+                reading = r.reading + ("" if r.default else " *") if r.reading else ""
+            grid.add_row(
+                c.rank if first else "",
+                c.occasion if first else "",
+                name,
+                _show(r),
+                reading,
+                "\n".join(r.source) + (f"\nnote: {r.note}" if r.note else ""),
+            )
+            first = False
+    console.print(grid)
+    console.print(
+        f"readings: {', '.join(chosen)}  (* = not the default; "
+        f"others: {', '.join(x for x in table.reading_ids() if x not in chosen)})"
+    )
+
+
+def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[str, list[Any]]:
+    from sheli.place.target import Target
+
+    if "/" not in spec:
+        raise RankError(f"--target {spec!r}: give RANK/OCCASION, e.g. 諸侯/大射")
+    rank, occasion = spec.split("/", 1)
+    cell = table.cell(rank, occasion, readings)
+    if cell.absent is not None:
+        raise RankError(f"{cell.rank}/{cell.occasion}: {cell.absent.note}")
+    hou = cell.get("侯")
+    out = []
+    for h in hou.value:
+        if h.道 is None:
+            raise RankError(
+                f"{cell.rank}/{cell.occasion}: reading {hou.reading} gives no 侯道 for {h.名}, "
+                "so it cannot be drawn to scale"
+            )
+        out.append(Target(h.道, h.的, h.名))
+    return f"{cell.rank} {cell.occasion}", out
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    # nothing half-written: write beside the file, then rename over it
+    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@click.command("params")
+@click.option("--rank", default=None, help="王 (天子), 諸侯, 畿內諸侯, 卿大夫, 士 (or an alias).")
+@click.option("--occasion", default=None, help="大射, 賓射, 燕射 or 鄉射.")
+@click.option(
+    "--reading",
+    "readings",
+    multiple=True,
+    help="A reading id (repeatable), e.g. dashe-can.ao-jigong; the defaults are 鄭玄's.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@click.option(
+    "--target",
+    default=None,
+    metavar="RANK/OCCASION",
+    help="The 侯 of one cell: their geometry in 尺 (with --svg: drawn to scale).",
+)
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the --target 侯 as SVG to this file.",
+)
+def params(
+    rank: str | None,
+    occasion: str | None,
+    readings: tuple[str, ...],
+    as_json: bool,
+    target: str | None,
+    svg_path: Path | None,
+) -> None:
+    """The archery by rank and occasion (周禮 射人, 司裘, 梓人; 射義; 鄉射記; 大射儀): 耦, 侯 and
+    侯道, music and the 節 heard before the arrows, 中 and 旌 — each value with its source, and
+    the readings where the sources disagree."""
+    if svg_path is not None and target is None:
+        _fail("--svg needs --target RANK/OCCASION")
+    try:
+        table = load_ranks()
+        chosen = sorted(table.choose(readings).values())
+        if target is not None:
+            title, targets = _targets(table, target, list(readings))
+        cells = table.cells(rank, occasion, readings)
+    except RankError as exc:
+        _fail(str(exc))
+        return
+
+    if target is not None:
+        from sheli.place.target import raised, 武
+
+        lifts = raised(targets) if len(targets) > 1 else [武] * len(targets)
+        if svg_path is not None:
+            from sheli.outputs.target import target_svg
+            from sheli.place import load_venue
+
+            metre = load_venue("xie").metre_per_chi.value
+            _write_atomic(svg_path, target_svg(targets, metre_per_chi=metre, title=title))
+        geometry = [t.as_dict() | {"raised": lift} for t, lift in zip(targets, lifts, strict=True)]
+        if as_json:
+            click.echo(json.dumps({"target": title, "readings": chosen, "hou": geometry},
+                                  ensure_ascii=False, indent=1))  # fmt: skip
+            return
+        grid = Table(title=f"侯 of {title} (尺)")
+        for col in ("侯", "侯道", "中", "鵠/正", "躬", "上舌", "下舌", "綱", "下綱 up", "布"):
+            grid.add_column(col)
+        for g in geometry:
+            grid.add_row(
+                g["name"], f"{g['侯道_弓']:g} 弓", *(f"{g[k]:.4g}" for k in
+                ("中", "鵠", "躬", "上舌", "下舌", "綱", "raised", "cloth")),
+            )  # fmt: skip
+        console = Console()
+        console.print(grid)
+        if svg_path is not None:
+            console.print(f"wrote {svg_path}")
+        return
+
+    if as_json:
+        data = table.as_dict(rank, occasion, readings)
+        click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+        return
+    _print_table(table, cells, chosen)
