@@ -1,0 +1,81 @@
+"""``sheli serve``: run the live event app (docs/serve.md).
+
+>>> from click.testing import CliRunner
+>>> "--db" in CliRunner().invoke(serve, ["--help"]).output
+True
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+from pathlib import Path
+
+import click
+
+
+def default_db() -> Path:
+    """``$SHELI_DATA_DIR/serve.sqlite3`` or the platform's user data dir (as the editions).
+
+    >>> default_db().name
+    'serve.sqlite3'
+    """
+    base = os.environ.get("SHELI_DATA_DIR")
+    if not base:
+        from platformdirs import user_data_dir
+
+        base = user_data_dir("sheli")
+    return Path(base) / "serve.sqlite3"
+
+
+def _port_free(host: str, port: int) -> str | None:
+    """None if we can listen on host:port, else why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is already in use (another sheli serve?)"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The SQLite database (default: the user data dir's serve.sqlite3).",
+)
+def serve(host: str, port: int, db: Path | None) -> None:
+    """Run the live event app: open the printed address in a browser and create an event.
+
+    \b
+    sheli serve                       http://127.0.0.1:8000/
+    sheli serve --host 0.0.0.0        for tablets on the same network
+    sheli serve --db event.sqlite3    a database of your choosing
+    """
+    import uvicorn
+
+    from sheli.serve import create_app
+    from sheli.serve.store import StoreError
+
+    db = db or default_db()
+    why = _port_free(host, port)
+    if why:
+        click.echo(f"sheli serve: {why}", err=True)
+        raise SystemExit(2)
+    try:
+        app = create_app(db)
+    except StoreError as exc:
+        click.echo(f"sheli serve: {exc}", err=True)
+        raise SystemExit(2) from None
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"sheli serve: http://{shown}:{port}/  (database {db}; Ctrl-C to stop)", err=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -1,0 +1,163 @@
+"""Creating an event: its configuration checked, its cast read, its links made.
+
+>>> parse_cast_csv("role,name\\n司射,王小明\\n")
+[{'role': '司射', 'name': '王小明', 'line': 2}]
+>>> parse_cast_csv("司射,王小明,extra\\n")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+sheli.serve.app.ApiError: cast CSV line 1: 3 fields; a line is role,name
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import cache
+from typing import Any
+
+from sheli.serve.app import MAX_PAIRS, ApiError
+from sheli.serve.store import Store
+
+MAX_NAME = 80
+
+
+@cache
+def rites() -> list[dict[str, str]]:
+    """The rites a director can stage: the specs shipped with sheli."""
+    from sheli.rite import list_specs, load_spec
+
+    out = []
+    for key in list_specs():
+        try:
+            out.append({"key": key, "title": load_spec(key).spec.title or key})
+        except Exception:  # a broken spec is not offered
+            continue
+    return out
+
+
+@cache
+def venues() -> list[dict[str, str]]:
+    from sheli.place import load_venue
+
+    return [{"key": k, "title": load_venue(k).title} for k in ("xie", "xiang")]
+
+
+def parse_cast_csv(text: str) -> list[dict[str, Any]]:
+    """Rows ``role,name`` (a header line ``role,name`` is optional; blank lines skipped)."""
+    out: list[dict[str, Any]] = []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not row or all(not c.strip() for c in row):
+                continue
+            if len(row) != 2:
+                raise ApiError(400, f"cast CSV line {line}: {len(row)} fields; a line is role,name")
+            role, name = row[0].strip().lstrip("\ufeff"), row[1].strip()
+            if (role.lower(), name.lower()) == ("role", "name"):
+                continue
+            if not role or not name:
+                raise ApiError(400, f"cast CSV line {line}: the role and the name are both needed")
+            out.append({"role": role, "name": name, "line": line})
+    except csv.Error as exc:
+        raise ApiError(400, f"cast CSV line {reader.line_num}: not valid CSV: {exc}") from None
+    return out
+
+
+def _check_name(name: Any, where: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ApiError(400, f"{where}: a name is text")
+    name = name.strip()
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"{where}: a name is at most {MAX_NAME} characters")
+    if any(ord(ch) < 32 for ch in name):
+        raise ApiError(400, f"{where}: a name has no control characters")
+    return name
+
+
+def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    """Check the form, run the rite once (a broken combination is refused), store the event
+    and make its links: director, audience, a scorer for each 物, a performer for each role."""
+    from sheli.engine import VENUES, SpecError, run
+    from sheli.outputs.cues import CuesError, resolve_role, roles
+
+    rite = body.get("rite", "xiangshe")
+    if rite not in {r["key"] for r in rites()}:
+        known = ", ".join(r["key"] for r in rites())
+        raise ApiError(400, f"rite must be one of {known}, not {json.dumps(rite)}")
+    venue = VENUES.get(body.get("venue", "xie"))
+    if venue is None:
+        raise ApiError(400, "venue must be xie (州序) or xiang (鄉庠)")
+    hou = body.get("hou_dao_m")
+    if hou is not None and (
+        isinstance(hou, bool) or not isinstance(hou, int | float) or not 1 <= hou <= 200
+    ):
+        raise ApiError(400, "hou_dao_m must be the 侯道 in metres on your floor (1–200) or null")
+    guests = body.get("guests_shoot", False)
+    if not isinstance(guests, bool):
+        raise ApiError(400, "guests_shoot must be true or false")
+    pairs = body.get("pairs", 0)
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or not 0 <= pairs <= MAX_PAIRS:
+        raise ApiError(400, f"pairs (衆耦) must be a whole number 0–{MAX_PAIRS}")
+    dafu = body.get("dafu", 1)
+    if isinstance(dafu, bool) or not isinstance(dafu, int) or not 0 <= dafu <= 20:
+        raise ApiError(400, "dafu must be a whole number 0–20")
+    title = body.get("title")
+    if title is not None and (not isinstance(title, str) or len(title) > 120):
+        raise ApiError(400, "title is text of at most 120 characters")
+    try:
+        r = run(rite, venue=venue, pairs=pairs, guests=guests, dafu=dafu, seed=0)
+    except SpecError as exc:
+        raise ApiError(400, f"this event cannot be run: {exc}") from None
+    entries: list[tuple[str, Any, Any]] = []
+    cast = body.get("cast") or []
+    if not isinstance(cast, list):
+        raise ApiError(400, "cast is a list of {role, name}")
+    for i, c in enumerate(cast, 1):
+        if not isinstance(c, dict):
+            raise ApiError(400, f"cast entry {i}: an object {{role, name}}")
+        entries.append((f"cast entry {i}", c.get("role"), c.get("name")))
+    csv_text = body.get("cast_csv")
+    if csv_text is not None:
+        if not isinstance(csv_text, str):
+            raise ApiError(400, "cast_csv is the text of a CSV file (role,name) or null")
+        for row in parse_cast_csv(csv_text):
+            entries.append((f"cast CSV line {row['line']}", row["role"], row["name"]))
+    resolved: list[dict[str, str]] = []
+    taken: dict[str, str] = {}
+    for where, role, name in entries:
+        if not isinstance(role, str) or not role.strip():
+            raise ApiError(400, f"{where}: the role is missing")
+        name = _check_name(name, where)
+        try:
+            actor = resolve_role(r, role)
+        except CuesError as exc:
+            raise ApiError(400, f"{where}: {exc}") from None
+        if actor in taken:
+            raise ApiError(400, f"{where}: {actor} is already cast ({taken[actor]})")
+        taken[actor] = where
+        resolved.append({"role": role.strip(), "actor": actor, "name": name})
+    config = {
+        "rite": rite,
+        "title": title,
+        "venue": venue,
+        "hou_dao_m": hou,
+        "guests_shoot": guests,
+        "pairs": pairs,
+        "dafu": dafu,
+        "cast": resolved,
+    }
+    eid = store.create_event(config)
+    links: dict[str, Any] = {"scorers": {}, "performers": {}}
+    _, t = store.add_token(eid, "director")
+    links["director"] = f"/v/{t}"
+    _, t = store.add_token(eid, "audience")
+    links["audience"] = f"/v/{t}"
+    for seat in ("上射", "下射"):
+        _, t = store.add_token(eid, "scorer", seat=seat)
+        links["scorers"][seat] = f"/v/{t}"
+    for role in roles(r):
+        _, t = store.add_token(eid, "performer", performer_role=role)
+        links["performers"][role] = f"/v/{t}"
+    return {"event_id": eid, "links": links}

@@ -1,0 +1,279 @@
+"""What an event gives after (and during) the day: the event log as performed, the results,
+the step diagrams and the printable pack.
+
+The export is the event-log contract of ``sheli run --format jsonl`` (docs/event-log.md)
+with fields added, never renamed: ``t`` (ISO 8601, UTC) on each step the director reached
+(when it first became the current step) and on each recorded arrow's shot line (when it was
+recorded or last corrected), ``pending: true`` on a shot nobody recorded (counted as a
+miss), ``corrections`` on a corrected one, and ``live`` on the scene line.
+
+>>> from sheli.serve.live import LiveEvent
+>>> ev = LiveEvent({"id": "e1", "created_ms": 0, "rite": "xiangshe", "venue": "xie",
+...                 "pairs": 0, "guests_shoot": False, "dafu": 1, "cast": []})
+>>> lines = export_jsonl(ev).splitlines()
+>>> import json; json.loads(lines[0])["type"], json.loads(lines[0])["live"]["event_id"]
+('scene', 'e1')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import jinja2
+
+from sheli.serve.live import LiveEvent, iso
+
+
+def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
+    """The run's events with the live event's timestamps, names and pending marks."""
+    d = ev.derived()
+    reached = ev.reached_at(d)
+    t_of_seq = {d.steps[i]["seq"]: t for i, t in reached.items()}
+    out: list[dict[str, Any]] = []
+    for e in d.run.events:
+        e = dict(e)
+        if e["type"] == "scene":
+            e["cast"] = [
+                {**c, "name": ev.names[c["actor"]]} if c["actor"] in ev.names else c
+                for c in e.get("cast", ())
+            ]
+            e["live"] = {
+                "event_id": ev.id,
+                "created_at": iso(ev.config.get("created_ms")),
+                "started_at": iso(ev.started_ms),
+                "hou_dao_m": ev.config.get("hou_dao_m"),
+                "inputs": ev.version,
+            }
+        elif e["type"] == "step":
+            if e["actor"] in ev.names:
+                e["name"] = ev.names[e["actor"]]
+            if e["seq"] in t_of_seq:
+                e["t"] = iso(t_of_seq[e["seq"]])
+        elif e["type"] == "shot":
+            if e["pair"] != "誘射":
+                rec = ev.arrows.get((e["round"], e["pair"], e["archer"], e["arrow"]))
+                if rec is None:
+                    e["pending"] = True
+                else:
+                    e["t"] = iso(rec.t_ms)
+                    if rec.corrections:
+                        e["corrections"] = rec.corrections
+        elif e["type"] == "tally" and e["seq"] in t_of_seq:
+            e["t"] = iso(t_of_seq[e["seq"]])
+        out.append(e)
+    return out
+
+
+def export_jsonl(ev: LiveEvent) -> str:
+    from sheli.outputs.eventlog import to_jsonl
+
+    return to_jsonl(performed_events(ev))
+
+
+RESULT_FIELDS = (
+    "round", "pair", "seat", "archer", "name", "arrow", "hit", "on_beat", "counted",
+    "recorded", "t", "corrections",
+)  # fmt: skip
+
+
+def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
+    """One row per arrow of the three rounds (the 誘射 left out: it is never recorded)."""
+    rows = []
+    for e in performed_events(ev):
+        if e["type"] != "shot" or e["pair"] == "誘射":
+            continue
+        rows.append(
+            {
+                "round": e["round"],
+                "pair": e["pair"],
+                "seat": e["archer"],
+                "archer": e["person"],
+                "name": ev.names.get(e["person"], ""),
+                "arrow": e["arrow"],
+                "hit": "" if e.get("pending") else str(e["hit"]).lower(),
+                "on_beat": "" if e.get("on_beat") is None else str(e["on_beat"]).lower(),
+                "counted": "" if e.get("pending") else str(e["counted"]).lower(),
+                "recorded": str(not e.get("pending")).lower(),
+                "t": e.get("t", ""),
+                "corrections": e.get("corrections", 0),
+            }
+        )
+    return rows
+
+
+def results_csv(ev: LiveEvent) -> str:
+    """The arrows as CSV, one row each (header: :data:`RESULT_FIELDS`)."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=RESULT_FIELDS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(results_rows(ev))
+    return buf.getvalue()
+
+
+def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
+    """The diagram of the step with this seq in the event's current run (None if none)."""
+    from sheli.outputs.diagram import render_svg
+    from sheli.outputs.frames import build_frames
+
+    d = ev.derived()
+    cache = d.__dict__.setdefault("_svg", {})
+    if seq in cache:
+        return cache[seq]
+    frames = d.__dict__.get("_frames")
+    if frames is None:
+        frames = d.__dict__["_frames"] = build_frames(d.run.events)
+    idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
+    if idx is None:
+        return None
+    svg = render_svg(frames[idx], d.run.events[0])
+    if len(cache) > 200:
+        cache.clear()
+    cache[seq] = svg
+    return svg
+
+
+_ENV = jinja2.Environment(autoescape=True)
+
+RUN_OF_SHOW = _ENV.from_string(
+    """<section class="run-of-show" style="page-break-after: always">
+<h1>{{ title }} · run-of-show</h1>
+<p>Estimated total {{ total }} ({{ steps }} steps). Each duration is an estimate: the verb's
+base time, the walk at {{ pace }} m/s at this floor's scale (侯道 {{ hou }}), and the words at
+{{ speech }} s a character. The assumptions behind each number are listed below the table.</p>
+<table border="1" cellspacing="0" cellpadding="3">
+<thead><tr><th>start</th><th>duration</th><th>round</th><th>賈疏 section</th><th>passages</th>
+<th>steps (seq)</th><th>who</th></tr></thead>
+<tbody>
+{% for r in rows %}<tr><td>{{ r.start }}</td><td>{{ r.dur }}</td><td>{{ r.round }}</td>
+<td>{{ r.section }} {{ r.topic }}</td><td>{{ r.first_cite }}–{{ r.last_cite }}</td>
+<td>{{ r.first_seq }}–{{ r.last_seq }}</td><td>{{ r.actors }}</td></tr>
+{% endfor %}</tbody></table>
+<h2>Assumptions of the durations</h2>
+<ul>
+<li>Walking: {{ walk }}</li>
+<li>Speech: {{ speech_why }}</li>
+<li>Other acts: {{ default_why }}</li>
+{% for verb, secs, why in verbs %}<li>{{ verb }} {{ secs }} s: {{ why }}</li>
+{% endfor %}</ul>
+</section>"""
+)
+
+
+def run_of_show_html(ev: LiveEvent) -> str:
+    """The run-of-show table by 賈疏 section, with the assumptions of every number."""
+    from sheli.outputs.cues import _topics
+    from sheli.outputs.runofshow import fmt, load_durations, sections
+
+    d = ev.derived()
+    table = load_durations()
+    try:
+        topics = _topics(d.run.spec.spec.chapter)
+    except Exception:
+        topics = {}
+    used = sorted({s["verb"] for s in d.steps})
+    rows = [
+        {
+            "start": fmt(r["start_s"]),
+            "dur": fmt(r["seconds"]),
+            "round": r["round"],
+            "section": r["section"],
+            "topic": (topics.get(r["section"]) or ("",))[0],
+            "first_cite": r["first_cite"],
+            "last_cite": r["last_cite"],
+            "first_seq": r["first_seq"],
+            "last_seq": r["last_seq"],
+            "actors": "、".join(
+                f"{a}（{ev.names[a]}）" if a in ev.names else a for a in r["actors"][:8]
+            )
+            + (" …" if len(r["actors"]) > 8 else ""),
+        }
+        for r in sections(d.steps, d.estimate)
+    ]
+    hou = ev.config.get("hou_dao_m")
+    return RUN_OF_SHOW.render(
+        title=ev.config.get("title") or d.run.title,
+        total=fmt(d.estimate.total),
+        steps=len(d.steps),
+        pace=table.walk_mps,
+        hou=f"{hou:g} m" if hou else "300 尺 = 69.3 m, full size",
+        speech=table.speech_s_per_char,
+        rows=rows,
+        walk=table.walk_assumption,
+        speech_why=table.speech_assumption,
+        default_why=table.default[1],
+        verbs=[(v, table.verbs[v][0], table.verbs[v][1]) for v in used if v in table.verbs],
+    )
+
+
+def pack_html(srv: Any, ev: LiveEvent) -> str:
+    """The printable pack: run-of-show, floor plan with taping measurements, a cue sheet per
+    person (sheli.outputs.cues at the event's scale). If the frontend provides
+    ``templates/pack.html`` it is rendered with ``{event, run_of_show, cues_html}``."""
+    from markupsafe import Markup
+
+    from sheli.outputs.cues import build_book, render_html, venue_scale
+    from sheli.place import load_venue
+
+    d = ev.derived()
+    cache = d.__dict__.setdefault("_pack", {})
+    if "html" in cache:
+        return cache["html"]
+    hou = ev.config.get("hou_dao_m")
+    scale = venue_scale(load_venue(d.run.venue), hou_dao=float(hou) if hou else None)
+    book = build_book(d.run, scale=scale, diagrams="plan")
+    for sheet in book.sheets:  # the cast's names on their sheets
+        if sheet.role in ev.names and hasattr(sheet, "name"):
+            sheet.name = ev.names[sheet.role]
+    cues_html = render_html(book)
+    ros = run_of_show_html(ev)
+    try:
+        html = srv.render(
+            "pack.html",
+            event=ev.event_dict(),
+            run_of_show=Markup(ros),
+            cues_html=Markup(cues_html),
+        )
+    except jinja2.TemplateNotFound:
+        # the cue book is a whole page: the run-of-show goes in at the start of its body
+        at = cues_html.find(">", cues_html.find("<body")) + 1
+        cast = _ENV.from_string(
+            "<section><h1>{{ t }} · cast</h1><ul>{% for c in cast %}<li>{{ c.actor }}"
+            " — {{ c.name }}</li>{% endfor %}</ul></section>"
+        ).render(t=ev.config.get("title") or d.run.title, cast=ev.config.get("cast", ()))
+        html = cues_html[:at] + cast + ros + cues_html[at:] if at > 0 else ros + cues_html
+    cache["html"] = html
+    return html
+
+
+RESULTS = _ENV.from_string(
+    """<!doctype html><html lang="zh-Hant"><head><meta charset="utf-8">
+<meta name="referrer" content="no-referrer"><title>{{ title }} · results</title>
+<style>body{font-family:serif} table{border-collapse:collapse} td,th{border:1px solid #999;
+padding:2px 6px} .hit{font-weight:bold}</style></head><body>
+<h1>{{ title }} · results</h1>
+<p>Event {{ id }}{% if started %}, started {{ started }}{% endif %}.</p>
+{% for a in announcements %}<h2>第{{ a.round }}番: {{ a.announcement }} (右 {{ a.right }} 筭,
+左 {{ a.left }} 筭)</h2>{% endfor %}
+{% for r in drinks %}<p>Round {{ r[0] }}: {{ r[1] }}{% if r[2] %}（{{ r[2] }}）{% endif %}
+drinks ({{ r[3] }})</p>{% endfor %}
+<table><thead><tr>{% for f in fields %}<th>{{ f }}</th>{% endfor %}</tr></thead><tbody>
+{% for row in rows %}<tr>{% for f in fields %}<td{% if f == 'hit' and row[f] == 'true' %}
+ class="hit"{% endif %}>{{ row[f] }}</td>{% endfor %}</tr>{% endfor %}
+</tbody></table></body></html>"""
+)
+
+
+def results_html(ev: LiveEvent) -> str:
+    """The printable results sheet: the announcements, who drank, every arrow."""
+    d = ev.derived()
+    return RESULTS.render(
+        title=ev.config.get("title") or d.run.title,
+        id=ev.id,
+        started=iso(ev.started_ms),
+        announcements=d.tallies,
+        drinks=[(r, who, ev.names.get(who), cite) for r, who, cite in d.run.drinks],
+        fields=RESULT_FIELDS,
+        rows=results_rows(ev),
+    )

@@ -1,0 +1,556 @@
+"""The live state of an event, derived from its recorded inputs by re-running the engine.
+
+Nothing here is stored: :class:`LiveEvent` replays the append-only inputs of the store
+(arrows, corrections, advances, taps, drum settings) and the engine is run with an outcome
+source built from the recorded arrows (:class:`LiveOutcomes`; an arrow not yet recorded is a
+miss, marked pending). After a restart the same inputs give the same state.
+
+The director's place is kept as an *anchor* (round, spec line, actor, verb, and which
+occurrence of that act it is), not as a bare index: a recorded hit adds acts (the 獲者's
+獲, the 釋獲者's 釋獲) before later steps, and the director must stay on the act he was on.
+
+>>> ev = LiveEvent({"id": "e1", "created_ms": 0, "rite": "xiangshe", "venue": "xie",
+...                 "pairs": 0, "guests_shoot": False, "dafu": 1, "cast": []})
+>>> s = ev.state(now=0)
+>>> s["step"]["index"], s["step"]["cite"], s["version"]
+(0, 'xiangshe:110', 0)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sheli.outputs.runofshow import Estimate, estimate
+
+ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
+Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurrence
+
+#: Assumption (docs/serve.md): a release tap counts as on the drum's 節 when it falls within
+#: this many milliseconds of a beat, or within this fraction of the interval if that is less.
+#: The text asks only that the shot answer the drum (不鼓不釋, xiangshe:248; 注 不與鼓節相應不
+#: 釋筭); the tolerance allows for a touch screen's latency and a human hand (both ~50–100 ms).
+TAP_TOLERANCE_MS = 120
+TAP_TOLERANCE_FRACTION = 0.2
+#: the drum's interval before the director sets one (an assumption: a slow, even beat)
+DEFAULT_INTERVAL_MS = 2000
+INTERVAL_RANGE_MS = (250, 10000)
+
+
+def tap_tolerance_ms(interval_ms: int) -> float:
+    """The on-beat tolerance for a drum of this interval.
+
+    >>> tap_tolerance_ms(2000), tap_tolerance_ms(400)
+    (120, 80.0)
+    """
+    return min(TAP_TOLERANCE_MS, TAP_TOLERANCE_FRACTION * interval_ms)
+
+
+def judge_tap(t_ms: int, t0_ms: int, interval_ms: int) -> tuple[bool, int]:
+    """(on_beat, offset in ms from the nearest beat t0 + k·interval, k ≥ 0).
+
+    >>> judge_tap(10_050, 0, 1000), judge_tap(10_500, 0, 1000), judge_tap(-30, 0, 1000)
+    ((True, 50), (False, 500), (True, -30))
+    """
+    k = max(0, round((t_ms - t0_ms) / interval_ms))
+    offset = t_ms - (t0_ms + k * interval_ms)
+    return abs(offset) <= tap_tolerance_ms(interval_ms), int(offset)
+
+
+def iso(ms: int | None) -> str | None:
+    """Milliseconds since the epoch → ISO 8601 UTC, e.g. ``2026-11-22T03:10:00.123Z``.
+
+    >>> iso(0), iso(None)
+    ('1970-01-01T00:00:00.000Z', None)
+    """
+    if ms is None:
+        return None
+    t = dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+@dataclass
+class Arrow:
+    """The effective record of one arrow (the last record or correction of it)."""
+
+    round: int
+    pair: str
+    seat: str
+    arrow: int
+    hit: bool
+    on_beat: bool | None
+    t_ms: int
+    input_seq: int
+    corrections: int = 0
+
+    @property
+    def key(self) -> ArrowKey:
+        return (self.round, self.pair, self.seat, self.arrow)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "pair": self.pair,
+            "seat": self.seat,
+            "arrow": self.arrow,
+            "hit": self.hit,
+            "on_beat": self.on_beat,
+            "t": iso(self.t_ms),
+            "input": self.input_seq,
+            "corrections": self.corrections,
+        }
+
+
+class LiveOutcomes:
+    """The engine's outcome source during a live event: the recorded arrows.
+
+    An arrow not recorded is a miss (and shows as pending); ``on_beat`` is the scorer's mark,
+    else the judgment of a release tap, else None (a round-3 hit with None is not counted:
+    不鼓不釋).
+
+    >>> src = LiveOutcomes({(2, "上耦", "上射", 1): (True, None)})
+    >>> src.outcome(2, "上耦", "上射", 1), src.outcome(2, "上耦", "上射", 2)
+    ((True, None), (False, None))
+    """
+
+    def __init__(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> None:
+        self.outcomes = outcomes
+
+    def outcome(self, round: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
+        return self.outcomes.get((round, pair, archer, arrow), (False, None))
+
+
+class Derived:
+    """One engine run for one set of outcomes, with what the views look up in it."""
+
+    def __init__(
+        self, run: Any, factor: float, names: dict[str, str], stopped: str | None = None
+    ) -> None:
+        self.run = run
+        self.stopped = stopped  # why the engine could not go on (the run is then partial)
+        self.plan_total: float | None = None
+        self.steps: list[dict[str, Any]] = run.steps
+        self.estimate: Estimate = estimate(self.steps, factor)
+        self.anchors: list[Anchor] = []
+        seen: dict[tuple[int, str, str, str], int] = {}
+        for s in self.steps:
+            base = (
+                s.get("round", 0),
+                f"{s.get('file', '')}:{s.get('line', 0)}",
+                s["actor"],
+                s["verb"],
+            )
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            self.anchors.append((*base, n))
+        self.index_of = {a: i for i, a in enumerate(self.anchors)}
+        self.shots = [e for e in run.events if e["type"] == "shot"]
+        self.tallies = run.tallies
+        self.names = names
+        # where each drink happens: the first act of the drinker at the drink's passage
+        self.drink_seq: list[tuple[int, str, str, int | None]] = []
+        for rnd, who, cite in run.drinks:
+            seq = next(
+                (
+                    s["seq"]
+                    for s in self.steps
+                    if s["cite"] == cite and s["actor"] == who and s.get("round") == rnd
+                ),
+                None,
+            )
+            if seq is None:  # no act of his there: the round's tally announces it
+                seq = next((t["seq"] for t in self.tallies if t["round"] == rnd), None)
+            self.drink_seq.append((rnd, who, cite, seq))
+        self._roles: list[str] | None = None
+
+    def locate(self, anchor: Anchor | None, fallback: int) -> int:
+        """The index of the anchored act in this run (or the nearest sensible index)."""
+        if anchor is not None:
+            i = self.index_of.get(tuple(anchor))  # type: ignore[arg-type]
+            if i is not None:
+                return i
+        return max(0, min(fallback, len(self.steps) - 1))
+
+    def step(self, i: int) -> dict[str, Any]:
+        s = dict(self.steps[i])
+        name = self.names.get(s["actor"])
+        if name:
+            s["name"] = name
+        return s
+
+    def roles(self) -> list[str]:
+        if self._roles is None:
+            from sheli.outputs.cues import roles
+
+            self._roles = roles(self.run)
+        return self._roles
+
+
+def _run_args(config: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "venue": config.get("venue"),
+        "pairs": config.get("pairs"),
+        "guests": config.get("guests_shoot"),
+        "dafu": config.get("dafu"),
+    }
+
+
+def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
+    """Run the event's rite with these outcomes: (run, None), or (the partial run, why).
+
+    The engine refuses some outcomes the text does not provide for (e.g. a round in which no
+    arrow hit: 左右皆執一算 needs a 筭 on each side, xiangshe:204). Until an arrow is recorded
+    every arrow is a miss, so the app must still show the rite as far as it can be performed:
+    the steps up to the refusal, and the refusal itself (``stopped``) to the director.
+    """
+    from sheli import engine
+    from sheli.engine.verbs import VerbError
+    from sheli.rite.loader import SpecError
+
+    rite = config.get("rite", "xiangshe")
+    try:
+        return engine.run(rite, outcomes=outcomes, **_run_args(config)), None
+    except (SpecError, VerbError) as first:
+        stopped: list[str] = [str(first)]
+    base = engine.Interpreter
+
+    class Partial(base):  # type: ignore[misc, valid-type]
+        """The interpreter, keeping the steps performed before the engine refused."""
+
+        def run(self) -> None:
+            try:
+                super().run()
+            except (SpecError, VerbError) as exc:
+                stopped[:] = [str(exc)]
+
+    # run_spec looks the interpreter up in sheli.engine when it runs; requests are handled
+    # one at a time, so the swap is seen by this call only
+    engine.Interpreter = Partial  # type: ignore[misc]
+    try:
+        r = engine.run(rite, outcomes=outcomes, **_run_args(config))
+    finally:
+        engine.Interpreter = base  # type: ignore[misc]
+    return r, stopped[0]
+
+
+def plan_run(config: dict[str, Any]) -> Any | None:
+    """A whole run of the event (seeded outcomes) to estimate the time of what is not yet
+    derivable; None if no seed in a few gives one."""
+    key = json.dumps(_run_args(config) | {"rite": config.get("rite")}, sort_keys=True)
+    if key not in _PLANS:
+        from sheli import engine
+
+        _PLANS[key] = None
+        for seed in range(8):
+            try:
+                _PLANS[key] = engine.run(
+                    config.get("rite", "xiangshe"), seed=seed, **_run_args(config)
+                )
+                break
+            except Exception:
+                continue
+    return _PLANS[key]
+
+
+_PLANS: dict[str, Any] = {}
+
+
+@cache
+def passage(cite: str) -> dict[str, Any]:
+    """The passage a step enacts, with its 鄭注 and 賈疏 where the project has them."""
+    from sheli import text
+
+    try:
+        p = text.get_passage(cite)
+    except Exception:
+        return {"cite": cite, "text": None, "zhu": [], "shu": []}
+    zhu: list[str] = []
+    shu: list[str] = []
+    try:
+        from sheli.text.commentary import notes_for
+
+        for n in notes_for(cite):
+            if n.kind == "注" and n.text not in zhu:
+                zhu.append(n.text)
+            elif n.kind == "疏" and n.text not in shu:
+                shu.append(n.text)
+    except Exception:  # the commentary is optional; the passage is enough to perform
+        pass
+    return {
+        "cite": cite,
+        "text": p.text,
+        "kind": p.kind,
+        "section": p.section,
+        "zhu": zhu,
+        "shu": shu,
+    }
+
+
+class LiveEvent:
+    """An event's inputs replayed into its current state (see the module's docstring)."""
+
+    def __init__(self, config: dict[str, Any], inputs: list[dict[str, Any]] = ()) -> None:  # type: ignore[assignment]
+        self.config = config
+        self.id: str = config["id"]
+        self.version = 0
+        self.arrows: dict[ArrowKey, Arrow] = {}
+        self.first_record: dict[ArrowKey, dict[str, Any]] = {}
+        self.taps: dict[ArrowKey, dict[str, Any]] = {}
+        self.anchor: Anchor | None = None
+        self.index = 0
+        self.reached: dict[Anchor, int] = {}  # act → when it first became the current step
+        self.started_ms: int | None = None
+        self.arrived_ms: int | None = None  # when the current step became current
+        self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
+        self._derived: Derived | None = None
+        self._derived_key: Any = None
+        self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
+        for inp in inputs:
+            self.apply(inp)
+
+    # ------------------------------------------------------------------ replay
+    def apply(self, inp: dict[str, Any]) -> None:
+        """Apply one stored input (in log order); the version counts them."""
+        kind, body, t = inp["kind"], inp["body"], inp["t_ms"]
+        if kind in ("arrow", "correct"):
+            a = Arrow(
+                body["round"],
+                body["pair"],
+                body["seat"],
+                body["arrow"],
+                body["hit"],
+                body.get("on_beat"),
+                t,
+                inp["seq"],
+            )
+            old = self.arrows.get(a.key)
+            if old is not None:
+                a.corrections = old.corrections + 1
+            else:
+                self.first_record[a.key] = a.to_dict()
+            self.arrows[a.key] = a
+        elif kind == "advance":
+            if self.started_ms is None:
+                self.started_ms = t
+                if self.anchor is None and body.get("from_anchor"):
+                    self.reached.setdefault(tuple(body["from_anchor"]), t)  # type: ignore[arg-type]
+            self.anchor = tuple(body["anchor"])  # type: ignore[assignment]
+            self.index = body["index"]
+            self.arrived_ms = t
+            self.reached.setdefault(self.anchor, t)  # type: ignore[arg-type]
+        elif kind == "tap":
+            self.taps[(body["round"], body["pair"], body["seat"], body["arrow"])] = body
+        elif kind == "drum":
+            self.drum = {
+                "interval_ms": body["interval_ms"],
+                "t0_ms": body.get("t0_ms"),
+                "running": body["running"],
+            }
+        self.version += 1
+
+    # ------------------------------------------------------------------ the derived run
+    def outcomes(self) -> dict[ArrowKey, tuple[bool, bool | None]]:
+        out = {}
+        for k, a in self.arrows.items():
+            on_beat = a.on_beat
+            if on_beat is None and k in self.taps:
+                on_beat = self.taps[k]["on_beat"]
+            out[k] = (a.hit, on_beat)
+        return out
+
+    @property
+    def factor(self) -> float:
+        """The floor's scale: the 侯道 in metres the director gave / its full 300 尺."""
+        m = self.config.get("hou_dao_m")
+        return float(m) / (300 * 0.231) if m else 1.0
+
+    def derived(self) -> Derived:
+        outcomes = self.outcomes()
+        key = tuple(sorted(outcomes.items()))
+        if self._derived is None or key != self._derived_key:
+            r, stopped = engine_run(self.config, LiveOutcomes(outcomes))
+            self._derived = Derived(r, self.factor, self.names, stopped)
+            if stopped is not None:
+                plan = plan_run(self.config)
+                if plan is not None:
+                    self._derived.plan_total = estimate(plan.steps, self.factor).total
+            self._derived_key = key
+        return self._derived
+
+    def current(self, d: Derived | None = None) -> int:
+        d = d or self.derived()
+        return d.locate(self.anchor, self.index)
+
+    def expected_shots(self, d: Derived | None = None) -> set[ArrowKey]:
+        d = d or self.derived()
+        return {(s["round"], s["pair"], s["archer"], s["arrow"]) for s in d.shots}
+
+    # ------------------------------------------------------------------ views
+    def event_dict(self) -> dict[str, Any]:
+        c = self.config
+        d = self.derived()
+        return {
+            "id": self.id,
+            "rite": c.get("rite"),
+            "title": c.get("title") or d.run.title,
+            "venue": d.run.venue,
+            "pairs": d.run.params.get("pairs"),
+            "guests_shoot": d.run.params.get("guests_shoot"),
+            "dafu": d.run.params.get("dafu"),
+            "hou_dao_m": c.get("hou_dao_m"),
+            "created_at": iso(c.get("created_ms")),
+            "started_at": iso(self.started_ms),
+            "cast": [
+                {"role": x["role"], "actor": x["actor"], "name": x["name"]}
+                for x in c.get("cast", ())
+            ],
+        }
+
+    def state(self, now: int) -> dict[str, Any]:
+        """The full state every view is drawn from (the role fields are added per token)."""
+        d = self.derived()
+        i = self.current(d)
+        steps = d.steps
+        cur = steps[i]
+        seq = cur["seq"]
+        rnd = cur.get("round", 0)
+        step = d.step(i)
+        step.update(index=i, total=len(steps))
+        # the 筭 fallen so far this round; the count's result once it has been announced
+        right = sum(
+            1
+            for s in d.shots
+            if s["round"] == rnd and s["counted"] and s["archer"] == "上射" and s["seq"] <= seq
+        )
+        left = sum(
+            1
+            for s in d.shots
+            if s["round"] == rnd and s["counted"] and s["archer"] == "下射" and s["seq"] <= seq
+        )
+        tally: dict[str, Any] = {"round": rnd, "right": right, "left": left, "announcement": None}
+        announcements = []
+        for t in d.tallies:
+            if t["seq"] <= seq:
+                announcements.append(
+                    {
+                        "round": t["round"],
+                        "text": t["announcement"],
+                        "right": t["right"],
+                        "left": t["left"],
+                        "winner": t.get("winner"),
+                        "seq": t["seq"],
+                    }
+                )
+                if t["round"] == rnd:
+                    tally.update(right=t["right"], left=t["left"], announcement=t["announcement"])
+                    tally["winner"] = t.get("winner")
+        drinks = [
+            {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
+            for r, who, cite, at in d.drink_seq
+            if at is not None and at <= seq
+        ]
+        shots = []
+        for s in d.shots:
+            if s["round"] != rnd or s["pair"] == "誘射":
+                continue
+            k = (s["round"], s["pair"], s["archer"], s["arrow"])
+            rec = self.arrows.get(k)
+            on_beat = None
+            if rec is not None:
+                on_beat = rec.on_beat
+                if on_beat is None and k in self.taps:
+                    on_beat = self.taps[k]["on_beat"]
+            shots.append(
+                {
+                    "round": s["round"],
+                    "pair": s["pair"],
+                    "seat": s["archer"],
+                    "archer": s["person"],
+                    "name": self.names.get(s["person"]),
+                    "arrow": s["arrow"],
+                    "hit": rec.hit if rec else None,
+                    "on_beat": on_beat,
+                    "recorded": rec is not None,
+                    "counted": s["counted"] if rec else None,
+                    "corrections": rec.corrections if rec else 0,
+                    "tap": self.taps.get(k),
+                    "seq": s["seq"],
+                    "shot": seq >= s["seq"],
+                }
+            )
+        est = d.estimate
+        if self.started_ms is None:
+            elapsed = 0.0
+            late = 0.0
+            remaining = est.remaining_from(i)
+        else:
+            elapsed = max(0.0, (now - self.started_ms) / 1000)
+            arrived = ((self.arrived_ms or self.started_ms) - self.started_ms) / 1000
+            on_step = elapsed - arrived
+            planned_start = est.elapsed_before(i) - est.elapsed_before(self.start_index(d))
+            late = (arrived - planned_start) + max(0.0, on_step - est.seconds[i])
+            remaining = est.remaining_from(i + 1) + max(0.0, est.seconds[i] - on_step)
+        total = est.total
+        if d.stopped and d.plan_total and d.plan_total > total:
+            # the rest of the rite is not derivable yet: its time from a whole (seeded) run
+            remaining += d.plan_total - total
+            total = d.plan_total
+        return {
+            "version": self.version,
+            "server_ms": now,
+            "event": self.event_dict(),
+            "step": step,
+            "next": [d.step(j) for j in range(i + 1, min(i + 6, len(steps)))],
+            "round": rnd,
+            "tally": tally,
+            "announcements": announcements,
+            "drinks": drinks,
+            "shots": shots,
+            "drum": dict(self.drum),
+            "timing": {
+                "elapsed_s": round(elapsed, 1),
+                "estimated_total_s": round(total, 1),
+                "estimated_remaining_s": round(remaining, 1),
+                "late_s": round(late, 1),
+                "step_estimated_s": round(est.seconds[i], 1),
+            },
+            "passage": passage(cur["cite"]),
+            "stopped": d.stopped,
+            "last_step": i == len(steps) - 1,
+        }
+
+    def start_index(self, d: Derived) -> int:
+        """The step the clock started on (the one current at the first advance)."""
+        first = min(self.reached.items(), key=lambda kv: kv[1], default=None)
+        return d.locate(first[0], 0) if first else 0
+
+    def cues(self, performer_role: str | None) -> list[dict[str, Any]]:
+        """A performer's acts, in order, the current one marked."""
+        if not performer_role:
+            return []
+        d = self.derived()
+        i = self.current(d)
+        keep = (
+            "seq", "round", "section", "cite", "jing", "verb", "says", "place", "facing",
+            "x", "y", "holds", "dress", "to", "obj", "at", "note",
+        )  # fmt: skip
+        out = []
+        for j, s in enumerate(d.steps):
+            if s["actor"] == performer_role or s.get("to") == performer_role:
+                c = {k: s.get(k) for k in keep if k in s}
+                c.update(index=j, actor=s["actor"], current=j == i, done=j < i)
+                c["addressed"] = s["actor"] != performer_role
+                out.append(c)
+        return out
+
+    def reached_at(self, d: Derived) -> dict[int, int]:
+        """Step index → when the director first made it the current step."""
+        out: dict[int, int] = {}
+        for a, t in self.reached.items():
+            j = d.index_of.get(a)
+            if j is not None:
+                out[j] = min(t, out.get(j, t))
+        return out
