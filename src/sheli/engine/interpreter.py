@@ -1011,6 +1011,7 @@ class Interpreter:
                     "note": sub["note"],
                     "count": sub["count"],
                     "side": act.side,
+                    **({"file": self._file} if self._file else {}),
                 }
             )
         for shot in ctx.shots:

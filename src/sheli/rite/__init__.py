@@ -171,11 +171,17 @@ def _tag(data: Any, file: str) -> None:
             _tag_steps(proc, file)
 
 
+_ROOT: list[Path] = []  # the directory of the spec being expanded (part names are relative to it)
+
+
 def _rel(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(SPEC_DIR.resolve()))
-    except ValueError:
-        return path.name
+    """A part's name as errors show it: relative to the spec's directory (xiangshe/archery.yaml)."""
+    for root in (*_ROOT[-1:], SPEC_DIR):
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            continue
+    return path.name
 
 
 def _merge_list(base: list[Any], own: list[Any], key: str | None) -> list[Any]:
@@ -322,7 +328,11 @@ def load_spec(name: str | Path) -> LoadedSpec:
             pass
     data = read_spec_file(path)
     deps: list[Path] = []
-    data = expand(data, path, deps)
+    _ROOT.append(path.parent)
+    try:
+        data = expand(data, path, deps)
+    finally:
+        _ROOT.pop()
     loaded = LoadedSpec(validate_spec(data, path.name), path, parts=list(dict.fromkeys(deps)))
     if key is not None:
         try:

@@ -112,6 +112,14 @@ class Params(_Model):
         description="further choices of the rite, tested by if: {option: {name: value}}",
     )
 
+    @field_validator("options", mode="before")
+    @classmethod
+    def _no_line(cls, v: Any) -> Any:
+        # the loader marks every mapping with its line; an option is never called __line__
+        if isinstance(v, dict):
+            return {k: x for k, x in v.items() if k not in ("__line__", "__file__")}
+        return v
+
 
 class CastEntry(_Model):
     """A role present at the start of the archery, with its place, dress and holdings."""
