@@ -334,3 +334,23 @@ def test_two_defaults_are_refused(tmp_path):
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_summary_in_docs_params_md_is_the_table(table):
+    """docs/params.md prints the default table by hand; it must say what the data say."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "params.md").read_text(encoding="utf-8")
+    rows = [r for r in doc.splitlines() if re.match(r"\| (王|諸侯|畿內諸侯|卿大夫|士) \|", r)]
+    assert len(rows) == len(table.cells())
+    for row in rows:
+        rank, occasion, pairs, hou, music, zhong, _flag = [
+            c.strip() for c in row.strip("|").split("|")
+        ]
+        cell = table.cell(rank, occasion)
+        if cell.absent is not None:
+            assert pairs.startswith("none")
+            continue
+        assert int(pairs) == cell.get("耦").value
+        assert [int(n) for n in re.findall(r"\d+", hou)] == [h.道 for h in cell.get("侯").value]
+        m = cell.get("樂").value
+        assert music == f"{m.詩} {m.節} ({m.聽})"
+        assert zhong == cell.values["中"].value if "中" in cell.values else zhong == "—"
