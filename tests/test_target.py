@@ -151,3 +151,15 @@ def test_cli_target_json_and_errors(tmp_path: Path):
     assert res.exit_code == 2 and "侯道" in res.output and not out.exists()
     assert CliRunner().invoke(params, ["--svg", str(out)]).exit_code == 2
     assert CliRunner().invoke(params, ["--target", "士/大射"]).exit_code == 2
+
+
+def test_only_the_dashe_hou_are_hung_by_its_zhangfa():
+    """dashe:6 gives the 張法 for 大射; for the 賓射's three 侯 the text gives none."""
+    import json
+
+    def lifts(spec):
+        res = CliRunner().invoke(params, ["--target", spec, "--json"])
+        return [h["raised"] for h in json.loads(res.output)["hou"]]
+
+    assert lifts("王/大射") == pytest.approx(raised([Target(90), Target(70), Target(50)]))
+    assert lifts("王/賓射") == pytest.approx([武, 武, 武])

@@ -80,7 +80,7 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
     )
 
 
-def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[str, list[Any]]:
+def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, list[Any]]:
     from sheli.place.target import Target
 
     if "/" not in spec:
@@ -98,7 +98,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[str, lis
                 "so it cannot be drawn to scale"
             )
         out.append(Target(h.道, h.的, h.名))
-    return f"{cell.rank} {cell.occasion}", out
+    return cell, out
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -153,7 +153,8 @@ def params(
         table = load_ranks()
         chosen = sorted(table.choose(readings).values())
         if target is not None:
-            title, targets = _targets(table, target, list(readings))
+            cell, targets = _targets(table, target, list(readings))
+            title = f"{cell.rank} {cell.occasion}"
         cells = table.cells(rank, occasion, readings)
     except RankError as exc:
         _fail(str(exc))
@@ -162,13 +163,18 @@ def params(
     if target is not None:
         from sheli.place.target import raised, 武
 
-        lifts = raised(targets) if len(targets) > 1 else [武] * len(targets)
+        # 大射儀 says how its three 侯 are hung (dashe:6 見鵠於參參見鵠於干干不及地武); for the
+        # other occasions the text gives no 張法, so each 侯 hangs one 武 up (xiangshe:10)
+        hung = cell.occasion == "大射" and len(targets) > 1
+        lifts = raised(targets) if hung else [武] * len(targets)
         if svg_path is not None:
             from sheli.outputs.target import target_svg
             from sheli.place import load_venue
 
             metre = load_venue("xie").metre_per_chi.value
-            _write_atomic(svg_path, target_svg(targets, metre_per_chi=metre, title=title))
+            _write_atomic(
+                svg_path, target_svg(targets, metre_per_chi=metre, title=title, hung=hung)
+            )
         geometry = [t.as_dict() | {"raised": lift} for t, lift in zip(targets, lifts, strict=True)]
         if as_json:
             click.echo(json.dumps({"target": title, "readings": chosen, "hou": geometry},

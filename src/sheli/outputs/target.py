@@ -46,8 +46,8 @@ def target_svg(
 ) -> str:
     """SVG of ``targets`` (farthest first) side by side, to one scale.
 
-    ``hung``: at the heights of 大射儀's 張法 (each 鵠 seen above the nearer 侯) when there
-    are several; otherwise every 侯 with its 下綱 one 武 above the ground (xiangshe:10).
+    ``hung``: at the heights of 大射儀's 張法 (each 鵠 seen above the nearer 侯, dashe:6) when
+    there are several; otherwise every 侯 with its 下綱 one 武 above the ground (xiangshe:10).
     """
     if not targets:
         raise ValueError("no 侯 to draw")
