@@ -354,3 +354,11 @@ def test_the_summary_in_docs_params_md_is_the_table(table):
         m = cell.get("樂").value
         assert music == f"{m.詩} {m.節} ({m.聽})"
         assert zhong == cell.values["中"].value if "中" in cell.values else zhong == "—"
+
+
+def test_a_yaml_syntax_error_names_file_and_line(tmp_path):
+    p = _write(tmp_path, "ranks:\n  王: {aliases: [天子]\ncells: []\n")
+    with pytest.raises(RankError, match=r"ranks\.yaml:\d+: YAML syntax"):
+        load_ranks(p)
+    with pytest.raises(RankError, match="cannot read"):
+        load_ranks(tmp_path / "missing.yaml")

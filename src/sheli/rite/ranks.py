@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from sheli.rite.loader import FILE_KEY, LINE_KEY, load_yaml_with_lines
+from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, load_yaml_with_lines
 
 RANKS_FILE = Path(__file__).parent / "data" / "ranks.yaml"
 
@@ -510,9 +510,13 @@ def load_ranks(path: str | Path | None = None) -> RankTable:
     """Read and check the rank table; RankError naming the file and line of what is wrong."""
     p = Path(path) if path is not None else RANKS_FILE
     try:
-        raw = load_yaml_with_lines(p.read_text(encoding="utf-8"))
-    except (OSError, Exception) as exc:  # yaml errors carry their own line
-        raise RankError(f"cannot read: {exc}", file=str(p)) from None
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RankError(f"cannot read: {exc.strerror or exc}", file=str(p)) from None
+    try:
+        raw = load_yaml_with_lines(text, file=str(p))
+    except SpecError as exc:  # a YAML syntax error, with its line
+        raise RankError(exc.message, file=str(p), line=exc.line) from None
     if not isinstance(raw, dict):
         raise RankError("not a mapping", file=str(p))
     cells_raw = raw.get("cells") or []
