@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, load_yaml_with_lines
 
@@ -165,6 +172,7 @@ class Music(_Strict):
 
 
 _VALUE_TYPES: dict[str, Any] = {"耦": int, "侯": list[Hou], "樂": Music, "中": str, "旌": str}
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {k: TypeAdapter(v) for k, v in _VALUE_TYPES.items()}
 
 
 def _check_sources(sources: list[str]) -> list[str]:
@@ -222,7 +230,7 @@ class _Absent(_Strict):
 
 
 class _Cell(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid")
 
     rank: str
     occasion: str
@@ -249,9 +257,7 @@ class _Cell(BaseModel):
 
 
 def _coerce(field_name: str, value: Any) -> Any:
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(_VALUE_TYPES[field_name]).validate_python(value)
+    return _ADAPTERS[field_name].validate_python(value)
 
 
 class _ReadingDecl(_Strict):
