@@ -163,3 +163,26 @@ def test_only_the_dashe_hou_are_hung_by_its_zhangfa():
 
     assert lifts("王/大射") == pytest.approx(raised([Target(90), Target(70), Target(50)]))
     assert lifts("王/賓射") == pytest.approx([武, 武, 武])
+
+
+def test_zheng_zhong_reading_draws_a_four_chi_hu_with_a_two_chi_zheng(tmp_path: Path):
+    # seed 001 梓人, 鄭鍔 reporting 鄭眾 and 馬融: 十尺曰侯四尺曰鹄二尺曰正
+    import json
+
+    res = CliRunner().invoke(
+        params, ["--target", "士/鄉射", "--reading", "hu-size.zheng-zhong", "--json"]
+    )
+    (hou,) = json.loads(res.output)["hou"]
+    assert (hou["中"], hou["鵠"], hou["內正"]) == pytest.approx((10, 4, 2))
+    out = tmp_path / "hou.svg"
+    CliRunner().invoke(
+        params,
+        ["--target", "卿大夫/大射", "--reading", "hu-size.zheng-zhong", "--svg", str(out)],
+    )
+    root = ET.parse(out).getroot()
+    px = float(root.get("data-px-per-chi"))
+    assert float(_rects(root, "鵠")[0].get("width")) == pytest.approx(4 * px, abs=0.01)
+    assert float(_rects(root, "內正")[0].get("width")) == pytest.approx(2 * px, abs=0.01)
+    # the default reading has no 正 inside the 鵠
+    default = ET.fromstring(target_svg([Target(50)], metre_per_chi=0.231))
+    assert not _rects(default, "內正")

@@ -90,6 +90,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
     if cell.absent is not None:
         raise RankError(f"{cell.rank}/{cell.occasion}: {cell.absent.note}")
     hou = cell.get("侯")
+    hu, inner = table.hu_rule(readings).value.fractions()
     out = []
     for h in hou.value:
         if h.道 is None:
@@ -97,7 +98,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
                 f"{cell.rank}/{cell.occasion}: reading {hou.reading} gives no 侯道 for {h.名}, "
                 "so it cannot be drawn to scale"
             )
-        out.append(Target(h.道, h.的, h.名))
+        out.append(Target(h.道, h.的, h.名, hu, inner))
     return cell, out
 
 
@@ -177,8 +178,9 @@ def params(
             )
         geometry = [t.as_dict() | {"raised": lift} for t, lift in zip(targets, lifts, strict=True)]
         if as_json:
-            click.echo(json.dumps({"target": title, "readings": chosen, "hou": geometry},
-                                  ensure_ascii=False, indent=1))  # fmt: skip
+            rule = table.hu_rule(readings).as_dict()
+            data = {"target": title, "readings": chosen, "鵠": rule, "hou": geometry}
+            click.echo(json.dumps(data, ensure_ascii=False, indent=1))
             return
         grid = Table(title=f"侯 of {title} (尺)")
         for col in ("侯", "侯道", "中", "鵠/正", "躬", "上舌", "下舌", "綱", "下綱 up", "布"):

@@ -117,6 +117,9 @@ def _one(t: Target, cx: float, bottom: float) -> str:
             g.append(_rect(part, cx - side / 2 * PX, mid_y - side / 2 * PX, side, side, colour))
     elif t.mark == "鵠":
         g.append(_rect("鵠", cx - s / 2 * PX, mid_y - s / 2 * PX, s, s, HIDE))
+        if t.內正 is not None:  # 鄭眾, 馬融: a 正 inside the 鵠 (hu-size.zheng-zhong)
+            z = t.內正
+            g.append(_rect("內正", cx - z / 2 * PX, mid_y - z / 2 * PX, z, z, ZHENG["二正"][0]))
     else:  # 畫獸: the beast's head painted where the 正 or 鵠 would be (xiangshe:336 注)
         g.append(
             _rect(

@@ -24,6 +24,7 @@ All lengths in 尺. The rules, each with the words it rests on:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 # Lengths the text fixes, in 尺.
@@ -68,6 +69,10 @@ class Target:
     dao: float
     mark: str = "鵠"
     name: str = ""
+    # The mark as a fraction of the 中: 1/3 after 梓人 (the default reading, hu-size.zheng-xuan);
+    # 鄭眾 and 馬融 have 2/5 with a 正 of 1/5 inside (hu-size.zheng-zhong, in ranks.yaml).
+    hu_fraction: Fraction = Fraction(1, 3)
+    inner_fraction: Fraction | None = None
 
     @property
     def 中(self) -> float:
@@ -75,8 +80,15 @@ class Target:
 
     @property
     def 鵠(self) -> float:
-        """The side of the 鵠 (or 正, or the painted head): a third of the 中."""
-        return self.中 / 3
+        """The side of the 鵠 (or 正, or the painted head): a third of the 中 by default."""
+        f = self.hu_fraction
+        return self.中 * f.numerator / f.denominator
+
+    @property
+    def 內正(self) -> float | None:
+        """The side of a 正 inside the 鵠, on the reading that has one (鄭眾, 馬融)."""
+        f = self.inner_fraction
+        return None if f is None else self.中 * f.numerator / f.denominator
 
     @property
     def 躬(self) -> float:
@@ -129,6 +141,7 @@ class Target:
             "mark": self.mark,
             "中": self.中,
             "鵠": self.鵠,
+            "內正": self.內正,
             "躬": self.躬,
             "上舌": self.上舌,
             "下舌": self.下舌,

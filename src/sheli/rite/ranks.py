@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
@@ -171,7 +172,35 @@ class Music(_Strict):
         return self
 
 
-_VALUE_TYPES: dict[str, Any] = {"耦": int, "侯": list[Hou], "樂": Music, "中": str, "旌": str}
+class HuRule(_Strict):
+    """The 侯's mark as fractions of the 侯中 (``"1/3"``): the 鵠, and a 正 inside it if any.
+
+    >>> HuRule(鵠="2/5", 正="1/5").fractions()
+    (Fraction(2, 5), Fraction(1, 5))
+    """
+
+    鵠: str
+    正: str | None = None
+
+    @model_validator(mode="after")
+    def _fractions(self) -> HuRule:
+        hu, zheng = self.fractions()
+        if not 0 < hu < 1 or (zheng is not None and not 0 < zheng < hu):
+            raise ValueError(f"鵠 {self.鵠} must lie in (0, 1) and 正 {self.正} inside it")
+        return self
+
+    def fractions(self) -> tuple[Fraction, Fraction | None]:
+        try:
+            hu = Fraction(self.鵠)
+            zheng = Fraction(self.正) if self.正 is not None else None
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ValueError(f"not a fraction (write 1/3): {exc}") from None
+        return hu, zheng
+
+
+_VALUE_TYPES: dict[str, Any] = {
+    "耦": int, "侯": list[Hou], "樂": Music, "中": str, "旌": str, "鵠": HuRule,
+}  # fmt: skip
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {k: TypeAdapter(v) for k, v in _VALUE_TYPES.items()}
 
 
@@ -288,11 +317,22 @@ class _Named(_Strict):
         return self
 
 
+class _Target(_Strict):
+    鵠: _Value
+
+    @model_validator(mode="after")
+    def _typed(self) -> _Target:
+        for alt in self.鵠.readings or [self.鵠]:
+            _coerce("鵠", alt.value)
+        return self
+
+
 class _Table(_Strict):
     ranks: dict[str, _Named]
     occasions: dict[str, _Named]
     fields: dict[str, str]
     disagreements: dict[str, _Disagreement]
+    target: _Target
     cells: list[_Cell]
 
 
@@ -320,7 +360,7 @@ class Resolved:
         if isinstance(v, list):
             v = [h.model_dump(exclude_none=True) for h in v]
         elif isinstance(v, BaseModel):
-            v = v.model_dump()
+            v = v.model_dump(exclude_none=True)
         out: dict[str, Any] = {"value": v, "source": list(self.source)}
         if self.note:
             out["note"] = self.note
@@ -446,30 +486,25 @@ class RankTable:
         values: dict[str, Resolved] = {}
         for f in FIELDS:
             v: _Value | None = getattr(c, f)
-            if v is None:
-                continue
-            if v.readings is None:
-                values[f] = Resolved(f, _coerce(f, v.value), tuple(v.source), v.note)
-                continue
-            group = v.readings[0].reading.split(".")[0]
-            pick = next((x for x in v.readings if x.reading == chosen[group]), None)
-            pick = pick or next(x for x in v.readings if x.default)
-            values[f] = Resolved(
-                f,
-                _coerce(f, pick.value),
-                tuple(pick.source),
-                pick.note or v.note,
-                reading=pick.reading,
-                default=pick.default,
-                readings=tuple(x.reading for x in v.readings),
-            )
+            if v is not None:
+                values[f] = _pick(f, v, chosen)
         return Cell(c.rank, c.occasion, values)
+
+    def hu_rule(self, readings: Sequence[str] = ()) -> Resolved:
+        """The 侯's mark as fractions of the 侯中 under the chosen readings.
+
+        >>> load_ranks().hu_rule().value.fractions()
+        (Fraction(1, 3), None)
+        """
+        return _pick("鵠", self._data.target.鵠, self.choose(readings))
 
     def all_citations(self) -> list[tuple[str, int | None, Citation]]:
         """Every citation in the file, with where it is used (for the proof-reading test)."""
         out: list[tuple[str, int | None, Citation]] = []
         for name, decl in [*self.ranks.items(), *self.occasions.items()]:
             out += [(name, None, parse_citation(s)) for s in decl.source]
+        for alt in self._data.target.鵠.readings or [self._data.target.鵠]:
+            out += [("target 鵠", None, parse_citation(s)) for s in alt.source]
         for i, c in enumerate(self._data.cells):
             where = f"{c.rank}/{c.occasion}"
             line = self._lines.get(i)
@@ -500,8 +535,27 @@ class RankTable:
             "ranks": {k: v.model_dump(exclude_none=True) for k, v in self.ranks.items()},
             "occasions": {k: v.model_dump(exclude_none=True) for k, v in self.occasions.items()},
             "fields": dict(self.fields),
+            "target": {"鵠": self.hu_rule(readings).as_dict()},
             "cells": [c.as_dict() for c in self.cells(rank, occasion, readings)],
         }
+
+
+def _pick(f: str, v: _Value, chosen: dict[str, str]) -> Resolved:
+    """The value of field ``f`` under the chosen readings (its default where none applies)."""
+    if v.readings is None:
+        return Resolved(f, _coerce(f, v.value), tuple(v.source), v.note)
+    group = v.readings[0].reading.split(".")[0]
+    pick = next((x for x in v.readings if x.reading == chosen[group]), None)
+    pick = pick or next(x for x in v.readings if x.default)
+    return Resolved(
+        f,
+        _coerce(f, pick.value),
+        tuple(pick.source),
+        pick.note or v.note,
+        reading=pick.reading,
+        default=pick.default,
+        readings=tuple(x.reading for x in v.readings),
+    )
 
 
 def _strip_lines(obj: Any) -> Any:
@@ -554,6 +608,12 @@ def _cross_check(table: RankTable, raw: dict[str, Any]) -> None:
     known = set(table.reading_ids())
     defaults = set(table.default_readings())
     seen: set[tuple[str, str]] = set()
+    target_line = (raw.get("target") or {}).get(LINE_KEY)
+
+    def target_err(m: str) -> RankError:
+        return RankError(m, file=str(table.path), line=target_line)
+
+    _check_readings("target 鵠", table._data.target.鵠, known, defaults, target_err)
     for i, c in enumerate(table._data.cells):
         line = table._lines.get(i)
 
@@ -571,10 +631,16 @@ def _cross_check(table: RankTable, raw: dict[str, Any]) -> None:
             v: _Value | None = getattr(c, f)
             if v is None or v.readings is None:
                 continue
-            for alt in v.readings:
-                if alt.reading not in known:
-                    raise err(f"{f}: reading {alt.reading!r} is not declared under disagreements:")
-                if alt.default and alt.reading not in defaults:
-                    raise err(f"{f}: the default {alt.reading} is not its disagreement's default")
-            if len({a.reading for a in v.readings}) != len(v.readings):
-                raise err(f"{f}: a reading is given twice")
+            _check_readings(f, v, known, defaults, err)
+
+
+def _check_readings(f: str, v: _Value, known: set[str], defaults: set[str], err: Any) -> None:
+    """Each reading of a value is declared, its default is its question's, none given twice."""
+    alts = v.readings or []
+    for alt in alts:
+        if alt.reading not in known:
+            raise err(f"{f}: reading {alt.reading!r} is not declared under disagreements:")
+        if alt.default and alt.reading not in defaults:
+            raise err(f"{f}: the default {alt.reading} is not its disagreement's default")
+    if len({a.reading for a in alts}) != len(alts):
+        raise err(f"{f}: a reading is given twice")
