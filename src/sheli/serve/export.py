@@ -100,6 +100,34 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                 "corrections": e.get("corrections", 0),
             }
         )
+    d = ev.derived()
+    if d.stopped:
+        # the engine stopped early: the arrows of the rest, as recorded (not yet counted)
+        from sheli.serve.live import plan_run
+
+        plan = plan_run(ev.config)
+        seen = {(r["round"], r["pair"], r["seat"], r["arrow"]) for r in rows}
+        for e in plan.shots if plan is not None else ():
+            k = (e["round"], e["pair"], e["archer"], e["arrow"])
+            if e["pair"] == "誘射" or k in seen:
+                continue
+            rec = ev.arrows.get(k)
+            rows.append(
+                {
+                    "round": e["round"],
+                    "pair": e["pair"],
+                    "seat": e["archer"],
+                    "archer": e["person"],
+                    "name": ev.names.get(e["person"], ""),
+                    "arrow": e["arrow"],
+                    "hit": str(rec.hit).lower() if rec else "",
+                    "on_beat": "" if not rec or rec.on_beat is None else str(rec.on_beat).lower(),
+                    "counted": "",
+                    "recorded": str(rec is not None).lower(),
+                    "t": iso(rec.t_ms) if rec else "",
+                    "corrections": rec.corrections if rec else 0,
+                }
+            )
     return rows
 
 

@@ -211,10 +211,7 @@ def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
     from sheli.rite.loader import SpecError
 
     rite = config.get("rite", "xiangshe")
-    try:
-        return engine.run(rite, outcomes=outcomes, **_run_args(config)), None
-    except (SpecError, VerbError) as first:
-        stopped: list[str] = [str(first)]
+    stopped: list[str] = []
     base = engine.Interpreter
 
     class Partial(base):  # type: ignore[misc, valid-type]
@@ -224,16 +221,16 @@ def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
             try:
                 super().run()
             except (SpecError, VerbError) as exc:
-                stopped[:] = [str(exc)]
+                stopped.append(str(exc))
 
     # run_spec looks the interpreter up in sheli.engine when it runs; requests are handled
-    # one at a time, so the swap is seen by this call only
+    # one at a time on the event loop, so the swap is seen by this call only
     engine.Interpreter = Partial  # type: ignore[misc]
     try:
         r = engine.run(rite, outcomes=outcomes, **_run_args(config))
     finally:
         engine.Interpreter = base  # type: ignore[misc]
-    return r, stopped[0]
+    return r, (stopped[0] if stopped else None)
 
 
 def plan_run(config: dict[str, Any]) -> Any | None:
@@ -307,6 +304,7 @@ class LiveEvent:
         self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
         self._derived: Derived | None = None
         self._derived_key: Any = None
+        self._expected: set[ArrowKey] | None = None
         self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
         for inp in inputs:
             self.apply(inp)
@@ -368,8 +366,10 @@ class LiveEvent:
         return float(m) / (300 * 0.231) if m else 1.0
 
     def derived(self) -> Derived:
+        """The engine run for the recorded outcomes (re-run only when they change the run:
+        a recorded miss with no mark is what an unrecorded arrow already is)."""
         outcomes = self.outcomes()
-        key = tuple(sorted(outcomes.items()))
+        key = tuple(sorted((k, v) for k, v in outcomes.items() if v != (False, None)))
         if self._derived is None or key != self._derived_key:
             r, stopped = engine_run(self.config, LiveOutcomes(outcomes))
             self._derived = Derived(r, self.factor, self.names, stopped)
@@ -384,9 +384,15 @@ class LiveEvent:
         d = d or self.derived()
         return d.locate(self.anchor, self.index)
 
-    def expected_shots(self, d: Derived | None = None) -> set[ArrowKey]:
-        d = d or self.derived()
-        return {(s["round"], s["pair"], s["archer"], s["arrow"]) for s in d.shots}
+    def expected_shots(self) -> set[ArrowKey]:
+        """Every arrow the event's rounds have. Which arrows are shot does not depend on their
+        outcomes, so a whole seeded run of the event gives them (and this run's own when no
+        seed gives a whole run)."""
+        if self._expected is None:
+            plan = plan_run(self.config)
+            shots = plan.shots if plan is not None else self.derived().shots
+            self._expected = {(s["round"], s["pair"], s["archer"], s["arrow"]) for s in shots}
+        return self._expected
 
     # ------------------------------------------------------------------ views
     def event_dict(self) -> dict[str, Any]:

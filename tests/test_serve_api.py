@@ -1,0 +1,325 @@
+"""The JSON API of ``sheli serve``: a whole short event (三耦, three rounds), idempotent
+retries, conflicts, corrections, the drum and release taps, tokens, exports.
+
+The expected announcements are worked out by hand from the recorded arrows with the rule of
+xiangshe:203 (二筭爲純, 一筭爲奇; 右賢於左 / 左賢於右 以純數告, 若有奇者亦曰奇) and the
+counting rules of xiangshe:184 (不貫不釋) and xiangshe:248 (不鼓不釋).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_serve_helpers import Live, inputs_count, make_client, new_event
+
+from sheli.engine import run
+from sheli.scoring.outcomes import Outcome, RecordedOutcomes
+
+PAIRS = ("上耦", "次耦", "下耦")
+SEATS = ("上射", "下射")
+
+# round 2: right (上射) hits 5, left (下射) hits 2 → 右賢於左一純一奇 (3 = 一純一奇)
+R2_HITS = {
+    ("上耦", "上射", 1),
+    ("上耦", "上射", 2),
+    ("上耦", "上射", 3),
+    ("次耦", "上射", 1),
+    ("下耦", "上射", 4),
+    ("上耦", "下射", 2),
+    ("下耦", "下射", 3),
+}
+# round 3: hits with their on_beat marks; only hits on the drum count (不鼓不釋):
+# right counts 2 (one off the drum, one unmarked), left counts 3 → 左賢於右一奇
+R3_HITS = {
+    ("上耦", "上射", 1): True,
+    ("上耦", "上射", 2): False,
+    ("次耦", "上射", 3): True,
+    ("下耦", "上射", 4): None,
+    ("上耦", "下射", 1): True,
+    ("次耦", "下射", 2): True,
+    ("下耦", "下射", 3): True,
+}
+# round 1: every arrow of the 上耦 hits; nothing is counted in round 1 (xiangshe:150)
+R1_HITS = {("上耦", s, n) for s in SEATS for n in range(1, 5)}
+
+
+def outcome_of(rnd: int, pair: str, seat: str, n: int) -> tuple[bool, bool | None]:
+    if rnd == 1:
+        return (pair, seat, n) in R1_HITS, None
+    if rnd == 2:
+        return (pair, seat, n) in R2_HITS, None
+    if (pair, seat, n) in R3_HITS:
+        return True, R3_HITS[(pair, seat, n)]
+    return False, True
+
+
+@pytest.fixture()
+def client(tmp_path):
+    with make_client(tmp_path) as c:
+        yield c
+
+
+@pytest.fixture()
+def live(client) -> Live:
+    return new_event(client, cast=[{"role": "司射", "name": "王小明"}])
+
+
+def record_all(live: Live) -> None:
+    for rnd in (1, 2, 3):
+        for pair in PAIRS:
+            for n in range(1, 5):
+                for seat in SEATS:
+                    hit, on_beat = outcome_of(rnd, pair, seat, n)
+                    r = live.arrow(rnd, pair, seat, n, hit, on_beat=on_beat)
+                    assert r.status_code == 201, r.text
+
+
+def steps_of(live: Live) -> list[dict]:
+    r = live.client.get("/api/export.jsonl", headers={"Authorization": f"Bearer {live.director}"})
+    assert r.status_code == 200
+    return [json.loads(line) for line in r.text.splitlines()]
+
+
+def advance_to(live: Live, index: int) -> dict:
+    r = live.post("/api/advance", live.director, {"to": index})
+    assert r.status_code == 200, r.text
+    assert r.json()["step"]["index"] == index
+    return live.state()
+
+
+def test_full_short_event(live: Live) -> None:
+    s0 = live.state()
+    assert s0["step"]["index"] == 0 and s0["step"]["cite"] == "xiangshe:110"
+    assert s0["event"]["pairs"] == 0 and s0["event"]["guests_shoot"] is False
+    assert s0["shots"] == [] and s0["round"] == 0
+    record_all(live)
+    events = steps_of(live)
+    steps = [e for e in events if e["type"] == "step"]
+    tallies = {e["round"]: e for e in events if e["type"] == "tally"}
+    index_of = {s["seq"]: i for i, s in enumerate(steps)}
+    t2, t3 = index_of[tallies[2]["seq"]], index_of[tallies[3]["seq"]]
+
+    # round 1 under way: shots listed, nothing counted
+    first_shot = next(e for e in events if e["type"] == "shot" and e["round"] == 1)
+    s = advance_to(live, index_of[first_shot["seq"]])
+    assert s["round"] == 1
+    assert {(x["pair"], x["seat"], x["arrow"]) for x in s["shots"]} == {
+        (p, seat, n) for p in PAIRS for seat in SEATS for n in range(1, 5)
+    }
+    assert all(x["recorded"] for x in s["shots"])
+    assert (s["tally"]["right"], s["tally"]["left"]) == (0, 0)
+
+    # round 2, just before the count is announced: the 筭 fallen so far, no announcement
+    s = advance_to(live, t2 - 1)
+    assert s["round"] == 2
+    assert (s["tally"]["right"], s["tally"]["left"]) == (5, 2)
+    assert s["tally"]["announcement"] is None and s["announcements"] == []
+    s = advance_to(live, t2)
+    assert s["tally"]["announcement"] == "右賢於左一純一奇"
+    assert [a["text"] for a in s["announcements"]] == ["右賢於左一純一奇"]
+
+    # round 3: 不鼓不釋 from the on_beat marks
+    s = advance_to(live, t3)
+    assert s["round"] == 3
+    assert (s["tally"]["right"], s["tally"]["left"]) == (2, 3)
+    assert s["tally"]["announcement"] == "左賢於右一奇"
+    r3 = {(x["pair"], x["seat"], x["arrow"]): x for x in s["shots"]}
+    assert r3[("下耦", "上射", 4)]["hit"] is True and r3[("下耦", "上射", 4)]["counted"] is False
+    assert r3[("上耦", "上射", 2)]["counted"] is False
+    assert r3[("上耦", "下射", 1)]["counted"] is True
+
+    # the end: who drank — the losing side of each round (xiangshe:207 勝者…不勝者)
+    s = advance_to(live, len(steps) - 1)
+    assert s["last_step"] is True and s["stopped"] is None
+    drank = {(d["round"], d["who"]) for d in s["drinks"]}
+    assert {(2, f"{p}下射") for p in PAIRS} <= drank
+    assert {(3, f"{p}上射") for p in PAIRS} <= drank
+    assert not any(r == 2 and who.endswith("上射") for r, who in drank)
+    # the audience sees the same count and words
+    a = live.state(live.audience)
+    assert a["role"] == "audience" and a["announcements"] == s["announcements"]
+
+
+def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
+    """The export is `sheli run`'s event log for the recorded outcomes, plus t, pending …"""
+    record_all(live)
+    live.post("/api/advance", live.director, {"delta": 1})
+    live.post("/api/advance", live.director, {"delta": 1})
+    exported = steps_of(live)
+    outcomes = RecordedOutcomes(
+        Outcome(r, p, s, n, *outcome_of(r, p, s, n))
+        for r in (1, 2, 3)
+        for p in PAIRS
+        for s in SEATS
+        for n in range(1, 5)
+    )
+    expected = run("xiangshe", pairs=0, guests=False, outcomes=outcomes).events
+    added = {"t", "pending", "corrections", "live", "name"}
+    strip = [{k: v for k, v in e.items() if k not in added} for e in exported]
+    scene = dict(expected[0])
+    scene["cast"] = [{k: v for k, v in c.items() if k != "name"} for c in scene["cast"]]
+    strip[0]["cast"] = [{k: v for k, v in c.items() if k != "name"} for c in strip[0]["cast"]]
+    assert strip[0] == scene
+    # names: the spec's (司馬 is the 司正) and the cast's are both added fields
+    assert strip[1:] == [{k: v for k, v in e.items() if k != "name"} for e in expected[1:]]
+    steps = [e for e in exported if e["type"] == "step"]
+    assert [("t" in s) for s in steps[:4]] == [True, True, True, False]
+    assert steps[0]["t"] <= steps[1]["t"] <= steps[2]["t"]
+    assert next(s for s in steps if s["actor"] == "司射")["name"] == "王小明"
+    shots = [e for e in exported if e["type"] == "shot" and e["pair"] != "誘射"]
+    assert shots and all("t" in e and not e.get("pending") for e in shots)
+    assert exported[0]["live"]["event_id"] == live.event_id
+
+
+def test_unrecorded_arrows_are_pending_misses(live: Live) -> None:
+    r = live.arrow(2, "上耦", "上射", 1, True)
+    assert r.status_code == 201
+    exported = steps_of(live)
+    shots = {
+        (e["round"], e["pair"], e["archer"], e["arrow"]): e
+        for e in exported
+        if e["type"] == "shot" and e["pair"] != "誘射"
+    }
+    assert shots[(2, "上耦", "上射", 1)]["hit"] is True
+    assert "pending" not in shots[(2, "上耦", "上射", 1)]
+    other = shots[(2, "上耦", "下射", 1)]
+    assert other["pending"] is True and other["hit"] is False
+
+
+def test_idempotent_retry(live: Live, client) -> None:
+    body = {"round": 2, "pair": "次耦", "seat": "下射", "arrow": 1, "hit": True}
+    tok = live.scorer("下射")
+    first = live.post("/api/arrows", tok, body, key="retry-1")
+    assert first.status_code == 201
+    n = inputs_count(client)
+    version = live.state()["version"]
+    again = live.post("/api/arrows", tok, body, key="retry-1")
+    assert again.status_code == 200 and again.json() == first.json()
+    assert inputs_count(client) == n and live.state()["version"] == version
+    # the same key for another request is refused, not applied
+    other = live.post("/api/arrows", tok, {**body, "arrow": 2}, key="retry-1")
+    assert other.status_code == 409 and "already used" in other.json()["error"]
+    assert inputs_count(client) == n
+    # an advance retried does not move twice
+    a1 = live.post("/api/advance", live.director, {"delta": 1}, key="adv-1")
+    a2 = live.post("/api/advance", live.director, {"delta": 1}, key="adv-1")
+    assert a1.json() == a2.json() and live.state()["step"]["index"] == 1
+
+
+def test_conflict_and_correction(live: Live, client) -> None:
+    tok = live.scorer("上射")
+    body = {"round": 2, "pair": "上耦", "seat": "上射", "arrow": 3, "hit": True}
+    assert live.post("/api/arrows", tok, body, key="a").status_code == 201
+    both = client.post(  # a second scorer (a 'both' link) enters the same arrow
+        "/api/tokens/new",
+        json={"role": "scorer", "seat": "both", "key": "t1"},
+        headers=live.headers(live.director),
+    )
+    assert both.status_code == 201
+    tok2 = Live.token(both.json()["link"])
+    n = inputs_count(client)
+    r = live.post("/api/arrows", tok2, {**body, "hit": False}, key="b")
+    assert r.status_code == 409
+    assert r.json()["existing"]["hit"] is True and "correct" in r.json()["error"]
+    assert inputs_count(client) == n
+    s = live.state()
+    assert s["version"] == n
+    # a correction is a new, logged input
+    c = live.post("/api/arrows/correct", tok, {**body, "hit": False, "reason": "mis-tapped"})
+    assert c.status_code == 201
+    assert c.json()["arrow"]["was"]["hit"] is True and c.json()["arrow"]["hit"] is False
+    assert inputs_count(client) == n + 1
+    shots = [e for e in steps_of(live) if e["type"] == "shot" and e["round"] == 2]
+    mine = next(e for e in shots if (e["pair"], e["archer"], e["arrow"]) == ("上耦", "上射", 3))
+    assert mine["hit"] is False and mine["corrections"] == 1
+    # a correction needs a reason, and something to correct
+    assert live.post("/api/arrows/correct", tok, {**body, "hit": True}).status_code == 400
+    other = {**body, "arrow": 4, "reason": "x"}
+    assert live.post("/api/arrows/correct", tok, other).status_code == 409
+
+
+def test_drum_and_taps(live: Live) -> None:
+    sc = live.scorer("上射")
+    tap = {"round": 3, "pair": "上耦", "seat": "上射", "arrow": 1}
+    assert live.post("/api/taps", sc, {**tap, "t_ms": 1}).status_code == 409  # no drum yet
+    d = live.post("/api/drum", live.director, {"interval_ms": 1000, "running": True})
+    assert d.status_code == 200
+    t0 = d.json()["drum"]["t0_ms"]
+    assert live.state()["drum"] == {"interval_ms": 1000, "t0_ms": t0, "running": True}
+    on = live.post("/api/taps", sc, {**tap, "t_ms": t0 + 5000 + 40})
+    assert on.status_code == 201 and on.json()["tap"]["on_beat"] is True
+    assert on.json()["tap"]["offset_ms"] == 40
+    off = live.post("/api/taps", sc, {**tap, "arrow": 2, "t_ms": t0 + 5000 + 450})
+    assert off.json()["tap"]["on_beat"] is False
+    # hits recorded without a mark take the tap's judgment: only arrow 1 counts
+    for n in (1, 2):
+        assert live.arrow(3, "上耦", "上射", n, True).status_code == 201
+    # (a round without a hit stops the engine at its count, xiangshe:204: give round 2 one)
+    assert live.arrow(2, "上耦", "上射", 1, True).status_code == 201
+    shots = [e for e in steps_of(live) if e["type"] == "shot" and e["round"] == 3]
+    by = {(e["pair"], e["archer"], e["arrow"]): e for e in shots}
+    assert by[("上耦", "上射", 1)]["counted"] is True
+    assert by[("上耦", "上射", 2)]["counted"] is False
+    assert (
+        live.post("/api/drum", live.director, {"interval_ms": 10, "running": True}).status_code
+        == 400
+    )
+    stop = live.post("/api/drum", live.director, {"interval_ms": 1000, "running": False})
+    assert stop.json()["drum"]["t0_ms"] is None
+
+
+def test_tokens_new_list_revoke(live: Live, client) -> None:
+    r = client.get("/api/tokens", headers={"Authorization": f"Bearer {live.director}"})
+    assert r.status_code == 200
+    rows = r.json()["tokens"]
+    assert {t["role"] for t in rows} == {"director", "audience", "scorer", "performer"}
+    assert all("link" not in t and "hash" not in t for t in rows)
+    aud = next(t for t in rows if t["role"] == "audience")
+    rv = live.post("/api/tokens/revoke", live.director, {"token_id": aud["token_id"]})
+    assert rv.status_code == 200 and rv.json()["token"]["revoked"] is True
+    gone = client.get("/api/state", headers={"Authorization": f"Bearer {live.audience}"})
+    assert gone.status_code == 403
+    assert client.get(live.links["audience"]).status_code == 404
+    new = live.post("/api/tokens/new", live.director, {"role": "audience"})
+    assert new.status_code == 201
+    assert live.state(Live.token(new.json()["link"]))["role"] == "audience"
+    # the last director link cannot be revoked (the event would have no director)
+    me = next(t for t in rows if t["role"] == "director")
+    assert (
+        live.post("/api/tokens/revoke", live.director, {"token_id": me["token_id"]}).status_code
+        == 409
+    )
+
+
+def test_views_and_outputs(live: Live, client) -> None:
+    perf = live.state(live.performer("司射"))
+    assert perf["role"] == "performer" and perf["performer_role"] == "司射"
+    assert perf["cues"] and all(c["actor"] == "司射" or c["addressed"] for c in perf["cues"])
+    sc = live.state(live.scorer("下射"))
+    assert sc["seat"] == "下射" and sc["cues"] == []
+    s = live.state()
+    assert s["passage"]["cite"] == s["step"]["cite"] and s["passage"]["text"]
+    assert len(s["next"]) == 5 and s["next"][0]["seq"] > s["step"]["seq"]
+    assert s["timing"]["estimated_total_s"] > 0 and s["timing"]["elapsed_s"] == 0
+    svg = client.get(
+        f"/api/diagram/{s['step']['seq']}.svg", headers={"Authorization": f"Bearer {live.audience}"}
+    )
+    assert svg.status_code == 200 and svg.text.startswith("<svg")
+    assert (
+        client.get(
+            "/api/diagram/999999.svg", headers={"Authorization": f"Bearer {live.audience}"}
+        ).status_code
+        == 404
+    )
+    csv_text = client.get(
+        "/api/results.csv", headers={"Authorization": f"Bearer {live.director}"}
+    ).text
+    assert csv_text.splitlines()[0].startswith("round,pair,seat,archer,name,arrow,hit")
+    assert len(csv_text.splitlines()) == 1 + 3 * 2 * 4 * 3
+    pack = client.get(live.links["director"] + "/pack")
+    assert pack.status_code == 200 and "run-of-show" in pack.text and "王小明" in pack.text
+    assert client.get(live.links["audience"] + "/pack").status_code == 403
+    for role in ("director", "audience"):
+        page = client.get(live.links[role])
+        assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
