@@ -108,11 +108,35 @@ export const clock = {
   },
   fromResponse(res, sendMs, recvMs, body) {
     const nowMs = body && (body.now_ms ?? body.server_ms);
-    if (typeof nowMs === "number") this.sample(sendMs, recvMs, nowMs, nowMs);
+    if (typeof nowMs === "number") {
+      if (!this.exact) {
+        // the first exact time: forget the coarse bounds of the Date headers
+        this.lo = -Infinity;
+        this.hi = Infinity;
+      }
+      this.exact = true;
+      this.sample(sendMs, recvMs, nowMs, nowMs);
+      return;
+    }
+    if (this.exact) return;
     const date = res.headers.get("Date");
     if (date) {
+      // whole seconds, and a server may refresh its Date header only once a second
+      // (uvicorn does): the time is within [D, D + 2 s)
       const d = Date.parse(date);
-      if (Number.isFinite(d)) this.sample(sendMs, recvMs, d, d + 999);
+      if (Number.isFinite(d)) this.sample(sendMs, recvMs, d, d + 1999);
+    }
+  },
+  exact: false,
+  /** Ask the server for its time `n` times (spread over about a second) to narrow the offset. */
+  async sync(n = 5) {
+    for (let i = 0; i < n; i++) {
+      try {
+        await getJSON("/api/state");
+      } catch {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 120 + Math.random() * 160));
     }
   },
   /** the estimated offset in ms (0 before any response) */
@@ -290,7 +314,22 @@ export function live(onState, onStatus = () => {}) {
   refetch().then((ok) => {
     if (ok !== false) open();
   });
-  return { refetch, get version() { return version; } };
+  return {
+    refetch,
+    get version() {
+      return version;
+    },
+    /** After a POST answered with the state's new `version`: if the stream has not brought
+        that state within a moment (a stream down or slow), fetch it, so the page that acted
+        always shows the result of its own act. */
+    caughtUp(res) {
+      const want = res && res.body && res.body.version;
+      if (typeof want !== "number") return;
+      setTimeout(() => {
+        if (version < want) refetch();
+      }, 150);
+    },
+  };
 }
 
 /** A status line in #status for the live connection and for errors. */
@@ -363,7 +402,7 @@ export function diagramLoader(node) {
     if (seq == null || seq === shown || seq === wanted) return;
     wanted = seq;
     try {
-      const res = await fetch(`/api/diagram/${encodeURIComponent(seq)}.svg`, { headers: authHeaders(), cache: "force-cache" });
+      const res = await fetch(`/api/diagram/${encodeURIComponent(seq)}.svg`, { headers: authHeaders() });
       if (!res.ok) throw new ApiError(res.status, await readBody(res), "diagram");
       const blob = await res.blob();
       if (wanted !== seq) return; // a newer step was asked for meanwhile

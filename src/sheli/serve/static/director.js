@@ -138,6 +138,10 @@ function renderDrum(s) {
 
 function render(s) {
   S = s;
+  // the engine could not go on with the arrows recorded so far (e.g. a round with no 筭 on a
+  // side cannot be announced, xiangshe:204): the director must know why the rite stops here
+  $("stopped").hidden = !s.stopped;
+  $("stopped").textContent = s.stopped ? `引擎止於此 the rite cannot go on yet: ${s.stopped}` : "";
   receivedAt = performance.now();
   renderStep(s);
   renderNext(s);
@@ -153,7 +157,8 @@ async function move(body) {
   msg.textContent = "";
   msg.dataset.kind = "";
   try {
-    await post("/api/advance", body, { onRetry: (n) => ((msg.dataset.kind = "sending"), (msg.textContent = `再送 ${n}…`)) });
+    const res = await post("/api/advance", body, { onRetry: (n) => ((msg.dataset.kind = "sending"), (msg.textContent = `再送 ${n}…`)) });
+    feed.caughtUp(res);
     msg.textContent = "";
   } catch (e) {
     showError(msg, e);
@@ -180,9 +185,9 @@ async function setDrum(running) {
   const m = $("drum-msg");
   m.textContent = "";
   const interval = Number($("interval").value);
-  if (!(interval >= 300 && interval <= 20000)) return showError(m, "interval: 300–20000 ms");
+  if (!(interval >= 250 && interval <= 10000)) return showError(m, "interval: 250–10000 ms");
   try {
-    await post("/api/drum", { interval_ms: Math.round(interval), running });
+    feed.caughtUp(await post("/api/drum", { interval_ms: Math.round(interval), running }));
   } catch (e) {
     showError(m, e);
   }
@@ -192,6 +197,7 @@ $("drum-stop").addEventListener("click", () => setDrum(false));
 
 // ---------------------------------------------------------------- pack, exports
 $("pack-link").href = `/v/${encodeURIComponent(page.token)}/pack`;
+$("results-link").href = `/v/${encodeURIComponent(page.token)}/results`;
 const eid = () => (S && S.event && S.event.id) || event.id || "event";
 $("export-jsonl").addEventListener("click", () =>
   download("/api/export.jsonl", `sheli-${eid()}.jsonl`).catch((e) => showError($("export-msg"), e)),
@@ -236,7 +242,27 @@ async function loadTokens() {
   }
 }
 $("tokens-reload").addEventListener("click", loadTokens);
+$("nl-role").addEventListener("change", () => {
+  $("nl-seat").hidden = $("nl-role").value !== "scorer";
+  $("nl-perf").hidden = $("nl-role").value !== "performer";
+});
+$("new-link").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const role = $("nl-role").value;
+  const body = { role };
+  if (role === "scorer") body.seat = $("nl-seat").value;
+  if (role === "performer") body.performer_role = $("nl-perf").value.trim();
+  try {
+    const { body: res } = await post("/api/tokens/new", body);
+    // the link is shown once (the server keeps only its hash)
+    const url = new URL(res.link, location.href).href;
+    fill($("nl-out"), el("input", { type: "text", readonly: true, value: url, size: "40", "aria-label": "new link" }));
+    await loadTokens();
+  } catch (err) {
+    showError($("tokens-msg"), err);
+  }
+});
 
 setInterval(renderTiming, 1000);
-live(render, status);
+const feed = live(render, status);
 loadTokens();

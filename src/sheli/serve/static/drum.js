@@ -261,8 +261,13 @@ export function beatIndicator(node, { withSound = true } = {}) {
     },
   });
   const origUpdate = drum.update.bind(drum);
+  let synced = false;
   drum.update = (d) => {
     origUpdate(d);
+    if (drum.running && !synced && clock.error > 25) {
+      synced = true; // the beats must fall together on every screen: narrow the clock once
+      clock.sync(5).then(() => drum.update(d));
+    }
     node.dataset.running = drum.running ? "1" : "0";
     pace.textContent = drum.running
       ? `鼓 ${(drum.interval / 1000).toFixed(2)} s · ±${Number.isFinite(clock.error) ? Math.round(clock.error) : "?"} ms`

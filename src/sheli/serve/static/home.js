@@ -110,6 +110,7 @@ async function submit(ev) {
     return;
   }
   const body = {
+    title: $("title").value.trim() || null,
     rite: $("rite").value,
     venue: $("venue").value,
     hou_dao_m: hou,

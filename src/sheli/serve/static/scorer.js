@@ -89,7 +89,9 @@ function renderArrows(shots, next) {
   const rows = shots.map((x) => {
     const id = idOf(x);
     const sending = inflight.get(id);
-    const result = sending ? `${shotWords({ ...x, ...sending })} …` : shotWords(x);
+    let result = sending ? `${shotWords({ ...x, ...sending })} …` : shotWords(x);
+    if (x.corrections) result += ` (改×${x.corrections})`;
+    if (x.hit == null && x.shot === false) result = "未發"; // the director has not reached it
     const btn = x.hit != null ? el("button", { type: "button", class: "fix", "aria-label": `correct ${x.pair}${x.seat} arrow ${x.arrow}` }, "改") : null;
     if (btn) btn.addEventListener("click", () => openCorrect(x));
     const cls = [next && id === idOf(next) ? "next" : "", x.hit == null ? "pending" : x.hit ? "hit" : "miss"].join(" ");
@@ -130,6 +132,7 @@ async function record(hit) {
       { onRetry: (n) => say("sending", `再送 ${n}… (same entry, it will not count twice)`) },
     );
     say("ok", `✓ ${x.pair}${x.seat} 第${x.arrow}矢 ${hit ? "中" : "不中"}${res.status === 200 ? " (already recorded)" : ""}`);
+    feed.caughtUp(res);
   } catch (e) {
     inflight.delete(id);
     if (e instanceof ApiError && e.status === 409) say("conflict", conflictText(e));
@@ -210,7 +213,7 @@ $("c-send").addEventListener("click", async () => {
     on_beat: x.round === 3 && cChoice.hit ? cChoice.on_beat : null, reason,
   };
   try {
-    await post("/api/arrows/correct", body);
+    feed.caughtUp(await post("/api/arrows/correct", body));
     correcting = null;
     $("correct").hidden = true;
     say("ok", `✓ 已改 corrected: ${x.pair}${x.seat} 第${x.arrow}矢 → ${shotWords(body)}`);
@@ -220,4 +223,4 @@ $("c-send").addEventListener("click", async () => {
   }
 });
 
-live(render, status);
+const feed = live(render, status);

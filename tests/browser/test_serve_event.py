@@ -1,0 +1,312 @@
+"""The live event app (``sheli serve``) in a real browser: a short 鄉射禮 from the home page to
+the announcement of the second round.
+
+``sheli serve`` runs in a subprocess on a free port with a temporary ``--db``, as a director
+starts it. Debian's chromium (Playwright, no download) then:
+
+1. creates an event on the home page: the 三耦 only (衆耦 0, 賓/主人/大夫 do not shoot), with a
+   cast whose name contains markup (it must show as text, never as HTML);
+2. opens the director, the two scorers (上射 on a phone, 下射 on a tablet) and the audience
+   screen, each in its own browser context, with every request off the server refused (the
+   pages work offline);
+3. the director steps with the keys and the buttons, then goes to the second round;
+4. the scorers record all twelve arrows of each 物 by tapping 中 / 不中, in the order of
+   shooting, interleaved as the archers shoot (拾發); a third page holding the 上射 link with
+   a stale view enters an arrow already recorded and gets the conflict, plainly;
+5. the director goes to the 釋獲者's announcement; the audience screen shows the 筭 right and
+   left and the announcement in the text's words, which are compared with
+   ``sheli.scoring.announce`` for the hits tapped and with the engine's own tally.
+
+The step indices the director jumps to come from the live app's own derivation
+(``sheli.serve.live.engine_run`` with the arrows recorded so far), not from the pages.
+Screenshots (``test-artifacts/``): ``serve-home.png``, ``serve-director.png``,
+``serve-scorer-shangshe.png`` (phone), ``serve-scorer-xiashe.png`` (tablet),
+``serve-scorer-conflict.png``, ``serve-audience.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sheli.scoring import announce
+from sheli.serve.live import LiveOutcomes, engine_run
+
+PAIRS = ("上耦", "次耦", "下耦")
+# the arrows tapped in round 2, in the order of shooting (上耦 1–4, 次耦 1–4, 下耦 1–4)
+HITS = {
+    "上射": [True, False, True, True, False, False, True, False, True, True, True, False],
+    "下射": [False, True, False, False, True, False, False, False, False, True, False, False],
+}
+# what the home form is filled with: the live app derives the rite from the same settings
+CONFIG = {"rite": "xiangshe", "venue": "xie", "pairs": 0, "guests_shoot": False, "dafu": 1}
+MARKUP_NAME = "<b>李</b>華&amp;"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``sheli serve`` on a free port and a fresh database; its base URL."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("serve") / "event.sqlite3"
+    log = db.with_name("serve.log")
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sheli", "serve", "--port", str(port), "--db", str(db)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"sheli serve exited ({proc.returncode}): {log.read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as res:
+                    if res.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"sheli serve did not answer in 30 s: {log.read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class Pages:
+    """Browser contexts on the server, each refusing any other address; errors collected."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+
+    def open(self, url: str, width: int, height: int, **ctx_args: Any) -> Any:
+        ctx = self.browser.new_context(viewport={"width": width, "height": height}, **ctx_args)
+
+        def guard(route: Any) -> None:
+            if route.request.url.startswith(self.base):
+                route.continue_()
+            else:
+                self.outside.append(route.request.url)
+                route.abort()
+
+        ctx.route("**/*", guard)
+        self.contexts.append(ctx)
+        pg = ctx.new_page()
+        pg.on("pageerror", lambda e: self.errors.append(f"{url}: {e}"))
+        pg.goto(url if url.startswith("http") else self.base + url)
+        pg.wait_for_selector("body[data-ready='1']")
+        return pg
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture()
+def pages(browser: Any, server: str) -> Iterator[Pages]:
+    p = Pages(browser, server)
+    yield p
+    p.close()
+    assert not p.outside, f"a page asked another address: {p.outside}"
+    assert not p.errors, p.errors
+
+
+def _links(home: Any) -> dict[str, str]:
+    out = {}
+    for row in home.locator("#links .link").all():
+        role = row.get_attribute("data-role")
+        key = role + (":" + row.get_attribute("data-seat") if role == "scorer" else "")
+        if role == "performer":
+            key = "performer:" + (row.get_attribute("data-performer") or "")
+        out[key] = row.locator("input").input_value()
+    return out
+
+
+def _index(steps: list[dict[str, Any]], **want: Any) -> int:
+    return next(i for i, s in enumerate(steps) if all(s.get(k) == v for k, v in want.items()))
+
+
+def _goto(director: Any, index: int) -> None:
+    director.fill("#goto", str(index))
+    director.click("#goto-btn")
+    director.wait_for_selector(f"body[data-index='{index}']")
+
+
+def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
+    # 1. the home page: create the event
+    home = pages.open("/", 1100, 900)
+    home.select_option("#venue", CONFIG["venue"])
+    home.fill("#pairs", str(CONFIG["pairs"]))
+    home.uncheck("#guests_shoot")
+    home.fill("#dafu", str(CONFIG["dafu"]))
+    rows = home.locator("#cast-rows .row")
+    rows.nth(0).locator(".role").fill("上耦上射")
+    rows.nth(0).locator(".person").fill(MARKUP_NAME)
+    rows.nth(1).locator(".role").fill("司射")
+    rows.nth(1).locator(".person").fill("王小明")
+    home.click("#create-btn")
+    home.wait_for_selector("body[data-created='1']")
+    home.screenshot(path=str(artifacts / "serve-home.png"), full_page=True)
+    links = _links(home)
+    for need in ("director", "audience", "scorer:上射", "scorer:下射", "performer:司射"):
+        assert links.get(need, "").startswith(pages.base + "/v/"), (need, links)
+
+    # 2. the four screens
+    director = pages.open(links["director"], 1280, 860)
+    up = pages.open(links["scorer:上射"], 390, 844, has_touch=True, is_mobile=True)
+    down = pages.open(links["scorer:下射"], 820, 1180, has_touch=True)
+    audience = pages.open(links["audience"], 1600, 900)
+
+    # the cast name is shown as text: the first step is 上耦上射's (三耦俟于堂西, xiangshe:110)
+    director.wait_for_selector("body[data-index='0']")
+    assert director.text_content("#actor") == "上耦上射"
+    assert director.text_content("#actor-name") == f"({MARKUP_NAME})"
+    assert director.locator("#actor-name b").count() == 0
+
+    # 3. the director steps: keys and buttons; every screen follows
+    director.keyboard.press("ArrowRight")
+    director.wait_for_selector("body[data-index='1']")
+    director.keyboard.press("Space")
+    director.wait_for_selector("body[data-index='2']")
+    director.keyboard.press("ArrowLeft")
+    director.wait_for_selector("body[data-index='1']")
+    director.click("#next")
+    director.wait_for_selector("body[data-index='2']")
+    seq = director.get_attribute("body", "data-seq")
+    audience.wait_for_selector(f"#diagram img[data-seq='{seq}']")
+    assert director.locator("#next-steps li").count() == 5
+
+    # to the second round: nothing recorded yet, so every earlier arrow is a miss
+    before, _ = engine_run(CONFIG, LiveOutcomes({}))
+    start2 = _index(before.steps, round=2)
+    _goto(director, start2)
+    for scorer in (up, down):
+        scorer.wait_for_selector("body[data-round='2']")
+        assert scorer.locator("#arrows tr").count() == 12
+    audience.wait_for_selector(f"body[data-seq='{director.get_attribute('body', 'data-seq')}']")
+    stale = _stale_scorer(pages, links["scorer:上射"])
+
+    # 4. the scorers tap every arrow of the round, 上射 then 下射 as they shoot (拾發)
+    recorded: dict[tuple[int, str, str, int], tuple[bool, None]] = {}
+    done = {"上射": 0, "下射": 0}
+    for j in range(12):
+        pair, arrow = PAIRS[j // 4], j % 4 + 1
+        for seat, pg in (("上射", up), ("下射", down)):
+            assert pg.get_attribute("body", "data-next") == f"2|{pair}|{seat}|{arrow}"
+            hit = HITS[seat][j]
+            pg.click("#hit" if hit else "#miss")
+            done[seat] += 1
+            pg.wait_for_selector(f"body[data-done='{done[seat]}']")
+            recorded[(2, pair, seat, arrow)] = (hit, None)
+            if j == 0 and seat == "上射":
+                _conflict(stale, up, artifacts)
+    for pg in (up, down):
+        assert pg.get_attribute("body", "data-next") == ""
+        assert pg.locator("#hit").is_disabled()
+    up.screenshot(path=str(artifacts / "serve-scorer-shangshe.png"), full_page=True)
+    down.screenshot(path=str(artifacts / "serve-scorer-xiashe.png"), full_page=True)
+
+    # the director's view of the round: every arrow recorded, none pending
+    right_hits, left_hits = sum(HITS["上射"]), sum(HITS["下射"])
+    director.wait_for_function(
+        "() => document.querySelectorAll('#shots td.shot.pending').length === 0"
+    )
+    assert director.locator("#shots td.shot.hit").count() == right_hits + left_hits
+
+    # 5. to the 告獲: the count's step and the 釋獲者's announcement (xiangshe:203)
+    # (the engine stops in round 3, whose arrows are not recorded: all misses cannot be told)
+    after, _ = engine_run(CONFIG, LiveOutcomes(recorded))
+    tally = next(t for t in after.tallies if t["round"] == 2)
+    expected = announce(right_hits, left_hits)
+    assert expected == "右賢於左二純"  # 7 against 3: right by four 筭, 二純 (checked by hand)
+    assert tally["announcement"] == expected and (tally["right"], tally["left"]) == (7, 3)
+    at_count = _index(after.steps, seq=tally["seq"])
+    told = next(
+        i
+        for i, s in enumerate(after.steps)
+        if i >= at_count and s["cite"] == "xiangshe:203" and s["actor"] == "釋獲者"
+    )
+    _goto(director, at_count)
+    audience.wait_for_selector(f"body[data-announcement='{expected}']")
+    _goto(director, told)
+    audience.wait_for_selector(f"body[data-seq='{after.steps[told]['seq']}']")
+    assert audience.text_content("#announce-text") == expected
+    assert audience.is_visible("#announce")
+    assert audience.text_content("#right-count") == str(right_hits)
+    assert audience.text_content("#left-count") == str(left_hits)
+    assert audience.locator("#right-rods .rod").count() == right_hits
+    assert audience.locator("#left-rods .rod").count() == left_hits
+    assert expected in audience.text_content("#history")
+    assert audience.text_content("#cite") == "xiangshe:203"
+    audience.wait_for_selector(f"#diagram img[data-seq='{after.steps[told]['seq']}']")
+    audience.wait_for_function("() => document.querySelector('#diagram img').naturalWidth > 0")
+    audience.screenshot(path=str(artifacts / "serve-audience.png"))
+    director.screenshot(path=str(artifacts / "serve-director.png"), full_page=True)
+
+
+def _stale_scorer(pages: Pages, link: str) -> Any:
+    """A second device on the 上射 link whose view goes stale: it gets one state, then no
+    stream and no state (the network refuses them), as a tablet that lost its connection."""
+    calls = {"state": 0}
+
+    def stale(route: Any) -> None:
+        url = route.request.url
+        if "/api/stream" in url:
+            route.abort()
+        elif "/api/state" in url:
+            calls["state"] += 1
+            if calls["state"] == 1:
+                route.continue_()
+            else:
+                route.abort()
+        else:
+            route.continue_()
+
+    ctx = pages.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    pages.contexts.append(ctx)
+    ctx.route(f"{pages.base}/api/**", stale)
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: pages.errors.append(f"stale scorer: {e}"))
+    pg.goto(link)
+    pg.wait_for_selector("body[data-ready='1']")
+    assert pg.get_attribute("body", "data-next") == "2|上耦|上射|1"
+    return pg
+
+
+def _conflict(stale: Any, live: Any, artifacts: Path) -> None:
+    """The stale page enters the arrow the live page has just recorded, with the other result:
+    the server refuses it (409), the page says so plainly, and nothing changes."""
+    stale.click("#miss" if HITS["上射"][0] else "#hit")
+    stale.wait_for_selector("#msg[data-kind='conflict']")
+    text = stale.text_content("#msg")
+    assert "already recorded" in text and "「中」" in text, text
+    stale.screenshot(path=str(artifacts / "serve-scorer-conflict.png"), full_page=True)
+    first = live.locator("tr[data-id='2|上耦|上射|1'] td.shot")
+    assert first.text_content().startswith("中" if HITS["上射"][0] else "不中")
