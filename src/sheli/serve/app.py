@@ -71,7 +71,7 @@ def _json(body: Any, status: int = 200) -> Response:
     )
 
 
-@dataclass
+@dataclass(eq=False)  # hashed by identity: one per open stream
 class Subscriber:
     """One open event stream: its token and the queue of encoded messages for it."""
 
