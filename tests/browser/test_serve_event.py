@@ -310,3 +310,71 @@ def _conflict(stale: Any, live: Any, artifacts: Path) -> None:
     stale.screenshot(path=str(artifacts / "serve-scorer-conflict.png"), full_page=True)
     first = live.locator("tr[data-id='2|上耦|上射|1'] td.shot")
     assert first.text_content().startswith("中" if HITS["上射"][0] else "不中")
+
+
+# the drum: what an OfflineAudioContext renders of three strokes scheduled 500 ms apart, as
+# sample offsets of each onset from its scheduled time (the silence before it is checked too)
+_RENDER_STROKES = """async ([times, sr]) => {
+  const { Drum } = await import('/static/drum.js');
+  const ctx = new OfflineAudioContext(1, Math.ceil(sr * (times[times.length - 1] + 1)), sr);
+  const d = new Drum({ tones: false });
+  d.ctx = ctx;
+  d.noise = d._noiseBuffer();
+  d.interval = 500;
+  times.forEach((t, i) => d._strike(t, i));
+  const x = (await ctx.startRendering()).getChannelData(0);
+  return times.map((t) => {
+    const at = Math.round(t * sr);
+    let before = 0;
+    for (let i = at - Math.round(0.05 * sr); i < at; i++) before = Math.max(before, Math.abs(x[i]));
+    let i = at;
+    while (i < x.length && Math.abs(x[i]) < 0.005) i++;
+    return [before, i - at];
+  });
+}"""
+
+
+def test_drum(pages: Pages) -> None:
+    """The drum of the third round: strokes land on their sample; the director's start reaches
+    the scorer's page, whose beats are scheduled at exactly t0 + k·interval (間若一)."""
+    home = pages.open("/", 1000, 800)
+    home.fill("#pairs", "0")
+    home.uncheck("#guests_shoot")
+    home.click("#create-btn")
+    home.wait_for_selector("body[data-created='1']")
+    links = _links(home)
+    director = pages.open(links["director"], 1280, 860)
+    up = pages.open(links["scorer:上射"], 390, 844, has_touch=True)
+
+    # the synthesised stroke starts on the sample it is scheduled for, after silence
+    sr = 48000
+    strokes = up.evaluate(_RENDER_STROKES, [[0.25, 0.75, 1.25], sr])
+    assert strokes[0][0] == 0.0  # nothing before the first stroke
+    for before, onset in strokes:
+        assert before < 0.005  # the tail of the stroke before has died below the threshold
+        assert 0 <= onset <= 24, onset  # within half a millisecond: the noise's first samples
+
+    # the director starts the drum at 500 ms; the scorer's page shows and schedules the beats
+    assert up.is_hidden("#drum-box")
+    director.fill("#interval", "500")
+    director.click("#drum-start")
+    director.wait_for_selector("#drum-card[data-running='1']")
+    up.wait_for_selector("#drum-box:not([hidden]) #beat[data-running='1']")
+    up.click("#beat button.sound")
+    up.wait_for_selector("#beat[data-sound='running']")
+    up.wait_for_function("() => Number(document.getElementById('beat').dataset.beats) >= 3")
+    jie = int(up.get_attribute("#beat", "data-jie"))
+    beat = int(up.get_attribute("#beat", "data-beat"))
+    assert jie == beat % 5  # 鄉射之鼓五節 (鄭注 xiangshe:248): cycles of five from t0
+    up.wait_for_function("() => document.getElementById('beat').drum.scheduled.length >= 3")
+    sched = up.evaluate(
+        "() => document.getElementById('beat').drum.scheduled.map(s => [s.k, s.when, s.base])"
+    )
+    ks = [k for k, _, _ in sched]
+    assert ks == list(range(ks[0], ks[0] + len(ks)))
+    for k, when, base in sched:
+        assert abs(when - (base + k * 0.5)) < 1e-9
+    # stopped: the scorer's page stops too (and, outside the third round, hides the drum)
+    director.click("#drum-stop")
+    up.wait_for_selector("#beat[data-running='0']", state="attached")
+    up.wait_for_selector("#drum-box", state="hidden")

@@ -141,7 +141,7 @@ function render(s) {
   // the engine could not go on with the arrows recorded so far (e.g. a round with no 筭 on a
   // side cannot be announced, xiangshe:204): the director must know why the rite stops here
   $("stopped").hidden = !s.stopped;
-  $("stopped").textContent = s.stopped ? `引擎止於此 the rite cannot go on yet: ${s.stopped}` : "";
+  $("stopped").textContent = s.stopped ? `引擎止於此 the rite cannot go on past here yet (arrows not recorded count as misses; it goes on as they are recorded): ${s.stopped}` : "";
   receivedAt = performance.now();
   renderStep(s);
   renderNext(s);

@@ -64,6 +64,7 @@ export class Drum {
     this.scheduled = []; // {when, nodes} of beats scheduled and not yet sounded
     this.timer = null;
     this.noise = null;
+    this.base = null; // the audio time of beat 0 (see _base)
     this._frame = this._frame.bind(this);
     requestAnimationFrame(this._frame);
   }
@@ -81,6 +82,7 @@ export class Drum {
     if (!changed) return;
     this._cancelScheduled();
     this.shownK = null;
+    this.base = null;
     if (running) this.nextK = Math.max(0, this.beatAt(clock.now()) + 1);
     this._loop();
   }
@@ -115,6 +117,7 @@ export class Drum {
     }
     await this.ctx.resume();
     this.sound = true;
+    this.base = null; // a suspended context's time stood still: map afresh
     this.nextK = Math.max(this.nextK, this.beatAt(clock.now()) + 1);
     this._loop();
   }
@@ -141,13 +144,24 @@ export class Drum {
     return this.ctx.currentTime + (perf - performance.now()) / 1000 - (this.ctx.outputLatency || this.ctx.baseLatency || 0);
   }
 
+  /** The audio time of beat 0. Kept fixed while the clock estimate stays within 10 ms of it,
+      so every beat is exactly base + k·interval (間若一, to the sample), not a fresh mapping
+      each time with its jitter; a larger change (the clock estimate improved, the machine
+      slept) moves it. */
+  _base() {
+    const b = this._audioTime(this.t0);
+    if (this.base == null || Math.abs(b - this.base) > 0.01) this.base = b;
+    return this.base;
+  }
+
   _schedule() {
     const horizon = clock.now() + AHEAD_S * 1000;
     const now = this.ctx.currentTime;
+    const base = this._base();
     this.scheduled = this.scheduled.filter((s) => s.when > now - 1);
     for (let k = this.nextK; this.timeOf(k) <= horizon; k++) {
-      const when = this._audioTime(this.timeOf(k));
-      if (when >= now) this.scheduled.push({ when, nodes: this._strike(when, jieOf(k)) });
+      const when = base + (k * this.interval) / 1000;
+      if (when >= now) this.scheduled.push({ k, when, base, nodes: this._strike(when, jieOf(k)) });
       this.nextK = k + 1;
     }
   }
@@ -251,6 +265,7 @@ export function beatIndicator(node, { withSound = true } = {}) {
   if (withSound) node.append(soundBtn);
   const drum = new Drum({
     onBeat: (k, jie) => {
+      node.dataset.beats = String(Number(node.dataset.beats || 0) + 1);
       node.dataset.beat = String(k);
       node.dataset.jie = String(jie);
       name.textContent = JIE_NAMES[jie];
@@ -279,6 +294,7 @@ export function beatIndicator(node, { withSound = true } = {}) {
       [...dots.children].forEach((x) => x.classList.remove("on"));
     }
   };
+  node.drum = drum; // for scripts and tests: document.getElementById("beat").drum
   soundBtn.addEventListener("click", async () => {
     if (drum.sound) {
       drum.disableSound();
@@ -287,6 +303,7 @@ export function beatIndicator(node, { withSound = true } = {}) {
       try {
         await drum.enableSound();
         soundBtn.setAttribute("aria-pressed", "true");
+        node.dataset.sound = drum.ctx.state;
       } catch (e) {
         soundBtn.textContent = `♪ ${e.message}`;
       }

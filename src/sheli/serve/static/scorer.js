@@ -75,6 +75,8 @@ function render(s) {
   $("hit").disabled = !next;
   $("miss").disabled = !next;
   $("tap").disabled = !next;
+  // a release can be judged only against a running drum (the server refuses a tap without it)
+  $("tap").hidden = !(r === 3 && S.drum && S.drum.running);
   $("ondrum").hidden = r !== 3;
   $("drum-box").hidden = !(r === 3 || (S.drum && S.drum.running));
   drum.update(S.drum);
@@ -98,14 +100,13 @@ function renderArrows(shots, next) {
     return el(
       "tr",
       { class: cls, dataset: { id } },
-      el("td", {}, x.pair || ""),
       el("td", {}, archerLabel(x, event)),
       el("td", { class: "num" }, String(x.arrow)),
       el("td", { class: `shot ${x.hit == null ? "pending" : x.hit ? "hit" : "miss"}` }, result),
       el("td", {}, btn),
     );
   });
-  fill($("arrows"), ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "5", class: "soft" }, "—"))]));
+  fill($("arrows"), ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: "4", class: "soft" }, "—"))]));
 }
 
 // ---------------------------------------------------------------- recording
