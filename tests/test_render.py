@@ -209,10 +209,9 @@ def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) 
     (out / "index.html").write_text("earlier", encoding="utf-8")
 
     def broken(*args, **kwargs):
-        yield "<svg/>"
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(R, "iter_svgs", broken)
+    monkeypatch.setattr(R, "draw_packed", broken)
     with pytest.raises(KeyboardInterrupt):
         R.render(result, out)
     # the earlier render is untouched, and no temporary directory is left

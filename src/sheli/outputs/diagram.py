@@ -28,12 +28,12 @@ from typing import Any
 
 from sheli.outputs.frames import Frame, Person
 from sheli.outputs.labels import (
-    _PLACED,
     LINE_HEIGHT,
     RUN_GAP,
     Box,
     Label,
     _size_of,
+    clear_placements,
     obstacle_grid,
     place_labels,
     text_width,
@@ -1197,7 +1197,7 @@ def clear_caches() -> None:
     labels, numbers). They are keyed on everything that is drawn, so this changes only the
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
-    _PLACED.clear()
+    clear_placements()
     _static_plan.cache_clear()
     _things_of.cache_clear()
     _person_svg.cache_clear()

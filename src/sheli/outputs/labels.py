@@ -32,6 +32,8 @@ __all__ = [
     "RUN_GAP",
     "Box",
     "Label",
+    "Obstacles",
+    "clear_placements",
     "line_width",
     "obstacle_grid",
     "place_labels",
@@ -128,70 +130,26 @@ def _size_of(lines: tuple[tuple[tuple[str, float], ...], ...]) -> tuple[float, f
     return (w + 4.0, h + 2.0)  # 2 px of padding each side across, 1 up and down
 
 
-#: The grid's cell, px; a cell (i, j) is stored under the key ``i * _K + j``.
-_CELL = 40.0
-_K = 1 << 20
+class Obstacles:
+    """Fixed obstacles, built once and shared by many placements (the plan's fixtures, the
+    same for every step in a view): pass it to :func:`place_labels` as ``base``. The
+    placement is the same as with its boxes among ``obstacles``. Do not change it.
 
+    >>> Obstacles([Box(0, 0, 1, 1)]).boxes
+    ((0, 0, 1, 1),)
+    """
 
-class _Grid:
-    """Boxes (as tuples x0, y0, x1, y1) bucketed on a coarse grid, so that a collision test
-    looks at few boxes. ``base``, if given, is a grid of fixed boxes included too (built once
-    and shared, never changed: see :func:`obstacle_grid`); its cells are copied only when a
-    box is added to them."""
+    __slots__ = ("boxes",)
 
-    __slots__ = ("cells", "key", "shared")
-
-    def __init__(self, base: _Grid | None = None) -> None:
-        self.cells: dict[int, list[tuple[float, float, float, float]]] = (
-            dict(base.cells) if base is not None else {}
+    def __init__(self, boxes: Iterable[Box]) -> None:
+        self.boxes: tuple[tuple[float, float, float, float], ...] = tuple(
+            (b.x0, b.y0, b.x1, b.y1) for b in boxes
         )
-        # the cells still the base's lists (copied before a box is added to one)
-        self.shared: set[int] = set(self.cells)
-        self.key: tuple[tuple[float, float, float, float], ...] = ()  # its boxes (obstacle_grid)
-
-    def add(self, b: Box) -> None:
-        self.add4(b.x0, b.y0, b.x1, b.y1)
-
-    def add4(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        cells = self.cells
-        shared = self.shared
-        t = (x0, y0, x1, y1)
-        j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
-        for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
-            k = i * _K
-            for j in range(k + j0, k + j1):
-                lst = cells.get(j)
-                if lst is None:
-                    cells[j] = [t]
-                elif j in shared:
-                    cells[j] = [*lst, t]
-                    shared.discard(j)
-                else:
-                    lst.append(t)
-
-    def hits(self, x0: float, y0: float, x1: float, y1: float, gap: float) -> bool:
-        """Does the box (x0, y0, x1, y1), grown by ``gap``, overlap a box in the grid?"""
-        cells = self.cells
-        j0, j1 = math.floor(y0 / _CELL), math.floor(y1 / _CELL) + 1
-        for i in range(math.floor(x0 / _CELL), math.floor(x1 / _CELL) + 1):
-            k = i * _K
-            for j in range(k + j0, k + j1):
-                lst = cells.get(j)
-                if lst:
-                    for a0, b0, a1, b1 in lst:
-                        if x0 < a1 + gap and a0 < x1 + gap and y0 < b1 + gap and b0 < y1 + gap:
-                            return True
-        return False
 
 
-def obstacle_grid(boxes: Iterable[Box]) -> _Grid:
-    """A grid of fixed obstacles, to pass to :func:`place_labels` as ``base`` for many
-    placements (the plan's fixtures, the same for every step in a view). Do not change it."""
-    g = _Grid()
-    for b in boxes:
-        g.add(b)
-    g.key = tuple((b.x0, b.y0, b.x1, b.y1) for b in boxes)
-    return g
+def obstacle_grid(boxes: Iterable[Box]) -> Obstacles:
+    """:class:`Obstacles` of these boxes (the name is kept from when they were a grid)."""
+    return Obstacles(boxes)
 
 
 # Directions of the first candidates: right, left, above, below, then the corners.
@@ -208,6 +166,75 @@ def _at(lab: Label, dx: float, dy: float, dist: float) -> Box:
     return Box(x0, y0, x0 + w, y0 + h)
 
 
+_T = tuple[float, float, float, float]
+
+#: A label placed anew tries its rings in stages, each against only the boxes near enough
+#: to meet its candidates: ring 0 (most labels find room there), rings 1–2, then the rest.
+_STAGES = (0, 2)
+
+
+class _Ref:
+    """One placement made, kept as the reference for the next one with the same fixed
+    obstacles and parameters (see :func:`place_labels`)."""
+
+    __slots__ = (
+        "base",
+        "boxes",
+        "byid",
+        "ids",
+        "keys",
+        "map",
+        "obst",
+        "obst_list",
+        "params",
+        "rows",
+    )
+
+    def __init__(self, base: Any, params: Any, obst_list: list[_T], obst: set[_T]) -> None:
+        self.base = base
+        self.params = params
+        self.obst_list = obst_list
+        self.obst = obst
+        # label → (its index, box, leader, footprint, box as a tuple); footprint None:
+        # never reused (placed in the overflow column, or at the last resort)
+        self.map: dict[Any, tuple[int, Box, bool, _T | None, _T]] = {}
+        self.keys: list[Any] = []  # the labels (text, size, anchor, radius), in order
+        self.rows: list[tuple[Box, bool, _T | None, _T]] = []  # and their (box … tuple)
+        self.boxes: list[_T] = []  # the labels' boxes, in order
+        self.ids: list[int] = []  # their ids (of these very tuples)
+        self.byid: dict[int, _T] = {}  # and back
+
+
+#: The last placements, most recent first (one per set of fixed obstacles and parameters).
+_REFS: list[_Ref] = []
+_REFS_MAX = 8
+
+
+def clear_placements() -> None:
+    """Forget the placements kept as references (it changes only the time taken)."""
+    _REFS.clear()
+
+
+def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
+    """Boxes in runs of ``n`` (in their order: a path's boxes lie along it), each with the
+    box round them, for a quick test against many."""
+    out = []
+    for k in range(0, len(boxes), n):
+        run = boxes[k : k + n]
+        out.append(
+            (
+                (
+                    min(b[0] for b in run),
+                    min(b[1] for b in run),
+                    max(b[2] for b in run),
+                    max(b[3] for b in run),
+                ),
+                run,
+            )
+        )
+    return out
+
+
 def place_labels(
     labels: list[Label],
     obstacles: list[Box],
@@ -217,7 +244,7 @@ def place_labels(
     gap: float = 1.0,
     rings: int = 14,
     ring_step: float = 12.0,
-    base: _Grid | None = None,
+    base: Obstacles | None = None,
 ) -> list[Label]:
     """Place ``labels`` in order, each clear of ``obstacles`` and of those placed before.
 
@@ -233,92 +260,191 @@ def place_labels(
     >>> out[0].box.overlaps(out[1].box)
     False
     """
-    # Label i's place is a function of the obstacles, the bounds and labels 0..i (of
-    # their text only its size matters): the labels placed before, by the same obstacles,
-    # with the same first labels, are taken as they were (a trie of placements per set of
-    # obstacles), and only the rest is placed. The result is the same as placing all anew.
-    global _NODES
-    env = (
-        tuple((o.x0, o.y0, o.x1, o.y1) for o in obstacles),
-        base.key if base is not None else None,
-        (bounds.x0, bounds.y0, bounds.x1, bounds.y1),
-        (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None,
-        gap,
-        rings,
-        ring_step,
-    )
-    if _NODES > _NODES_MAX:
-        _PLACED.clear()
-        _NODES = 0
-    node = _PLACED.get(env)
-    if node is None:
-        node = _PLACED[env] = {}
-    keys = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
-    ov_y = overflow.y0 if overflow else 0.0
-    n = len(labels)
-    k = 0
-    while k < n:
-        hit = node.get(keys[k])
-        if hit is None:
+    # The placement is greedy: each label takes the first free candidate, in a fixed
+    # order, of those round its anchor. So its place is decided by the boxes that meet the
+    # candidates it tried (its "footprint": the box round every candidate it tried, up to
+    # and including the one it took). Consecutive steps differ little, so the placement
+    # made last time with the same fixed obstacles is the reference: a label whose size and
+    # anchor are the same as there takes the same box again, unless some box present then
+    # and not now, or now and not then (an obstacle, or a label placed before it), meets its
+    # footprint. Then every candidate it tried is free or taken as it was, so the greedy
+    # choice is the same: the result is exactly that of placing everything anew (the tests
+    # check it on every step of a run). The others are placed anew.
+    bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
+    params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
+    params = (*params, gap, rings, ring_step)
+    ref: _Ref | None = None
+    for k, rf in enumerate(_REFS):
+        if rf.base is base and rf.params == params:
+            ref = _REFS.pop(k)
             break
-        lab = labels[k]
-        lab.box, lab.leader, ov_y, node = hit
-        k += 1
-    if k == n:
-        return labels
-    grid = _Grid(base)
-    for o in env[0]:
-        grid.add4(*o)
-    for lab in labels[:k]:
-        b = lab.box
-        grid.add4(b.x0, b.y0, b.x1, b.y1)  # type: ignore[union-attr]
-    hits = grid.hits
-    bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
-    for i in range(k, n):
+    obst = [(o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    obst_set = set(obst)
+    new = _Ref(base, params, obst, obst_set)
+    rmap: dict[Any, tuple[int, Box, bool, _T | None, _T]] = {}
+    changed: list[tuple[_T, list[_T]]] = []  # obstacles there then or now, not both
+    ref_boxes: list[_T] = []
+    same = False  # everything so far as in the reference (obstacles, labels, boxes)
+    if ref is not None:
+        rmap, ref_boxes = ref.map, ref.boxes
+        if obst == ref.obst_list:
+            same = True
+        else:
+            ro = ref.obst
+            diff = [t for t in obst if t not in ro]
+            diff += [t for t in ref.obst_list if t not in obst_set]
+            changed = _chunks(diff)
+    fixed = base.boxes if base is not None else ()
+    placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
+    out_map = new.map
+    mks = new.keys = [(lab.key, *lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
+    rows = new.rows
+    start = 0
+    if same and ref is not None:
+        # the labels that begin as the reference's began, with the same obstacles, are
+        # placed as there (the greedy is the same up to the first that differs)
+        rk, rr = ref.keys, ref.rows
+        m = min(len(mks), len(rk))
+        while start < m and mks[start] == rk[start] and rr[start][2] is not None:
+            box, leader, _, _ = row = rr[start]
+            lab = labels[start]
+            lab.box, lab.leader = box, leader
+            rows.append(row)
+            out_map.setdefault(mks[start], (start, *row))
+            start += 1
+        placed.extend(ref_boxes[:start])
+    # the labels placed so far, by the identity of their box tuples: a label that takes its
+    # box from the reference shares the reference's tuple, so the two sets differ only by
+    # labels placed differently (or anew: a conservative difference, never a missed one,
+    # as the reference keeps its tuples alive and no two live objects share an id)
+    byid = {id(t): t for t in placed}
+    placed_ids = set(byid)
+    rbyid = ref.byid if ref is not None else {}
+    ref_ids = ref.ids if ref is not None else []
+    aligned = ref is not None  # every label so far placed as the reference's, in its order
+    ov_y = overflow.y0 if overflow else 0.0
+    bx0, by0, bx1, by1 = bt
+    for i in range(start, len(labels)):
         lab = labels[i]
+        mk = mks[i]
+        _, w, h, ax, ay, r = mk
+        hit = rmap.get(mk) if mk not in out_map else None  # (a twin label: anew)
+        if hit is not None and hit[3] is not None:
+            j, box, leader, fp, t = hit
+            f0, f1, f2, f3 = fp
+            ok = True
+            for (c0, c1, c2, c3), run in changed:
+                if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
+                    for b in run:
+                        if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                            if b[1] < f3 + gap:
+                                ok = False
+                                break
+                    if not ok:
+                        break
+            if ok and not (aligned and j == i):  # the labels before it: as then?
+                for k in placed_ids.symmetric_difference(ref_ids[:j]):
+                    b = byid.get(k) or rbyid[k]
+                    if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                        if b[1] < f3 + gap:
+                            ok = False
+                            break
+            if ok:
+                if j != i:
+                    aligned = False
+                lab.box, lab.leader = box, leader
+                placed.append(t)
+                byid[id(t)] = t
+                placed_ids.add(id(t))
+                rows.append((box, leader, fp, t))
+                out_map[mk] = (i, box, leader, fp, t)
+                continue
+        aligned = False
+        # anew: first against the boxes near enough to meet the first rings' candidates
         chosen: Box | None = None
         leader = False
-        w, h = lab.size
-        for ring in range(rings + 1):
-            dist = lab.r + 2.0 + ring * ring_step
-            dirs = _NEAR if ring == 0 else _ring_dirs(ring)
-            for dx, dy in dirs:
-                # inline _at: this loop runs for every candidate of every label
-                cx, cy = lab.ax + dx * dist, lab.ay + dy * dist
-                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
-                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
-                x1, y1 = x0 + w, y0 + h
-                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
-                    continue
-                if not hits(x0, y0, x1, y1, gap):
-                    chosen, leader = Box(x0, y0, x1, y1), ring > 0
-                    break
-            if chosen:
+        fp_: _T | None = None
+        g0 = g1 = math.inf
+        g2 = g3 = -math.inf
+        r0 = 0
+        block: _T | None = None  # the box that blocked the last candidate (tried first)
+        for last in (*_STAGES, rings):
+            if r0 > last:
                 break
+            reach = r + 2.0 + last * ring_step + gap
+            lx0, lx1 = ax - reach - w, ax + reach + w
+            ly0, ly1 = ay - reach - h, ay + reach + h
+            near = [
+                b
+                for src in (fixed, obst, placed)
+                for b in src
+                if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]
+            ]
+            for ring in range(r0, last + 1):
+                dist = r + 2.0 + ring * ring_step
+                for dx, dy in _NEAR if ring == 0 else _ring_dirs(ring):
+                    # inline _at: this loop runs for every candidate of every label
+                    cx, cy = ax + dx * dist, ay + dy * dist
+                    x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                    y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                    x1, y1 = x0 + w, y0 + h
+                    if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                        continue
+                    if x0 < g0:
+                        g0 = x0
+                    if y0 < g1:
+                        g1 = y0
+                    if x1 > g2:
+                        g2 = x1
+                    if y1 > g3:
+                        g3 = y1
+                    if block is not None:
+                        b = block
+                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
+                            if b[1] < y1 + gap:
+                                continue
+                    for b in near:
+                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
+                            if b[1] < y1 + gap:
+                                block = b
+                                break
+                    else:
+                        chosen, leader = Box(x0, y0, x1, y1), ring > 0
+                        break
+                if chosen is not None:
+                    break
+            if chosen is not None:
+                fp_ = (g0, g1, g2, g3)
+                break
+            r0 = last + 1
         if chosen is None and overflow is not None:
+            every = [*fixed, *obst, *placed]
             while True:
                 b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
                 ov_y += h + gap + 1
-                if not hits(b.x0, b.y0, b.x1, b.y1, gap):
+                if not any(
+                    b.x0 < o[2] + gap
+                    and o[0] < b.x1 + gap
+                    and b.y0 < o[3] + gap
+                    and o[1] < b.y1 + gap
+                    for o in every
+                ):
                     break
             chosen, leader = b, True
         if chosen is None:  # no overflow column: the last resort is the anchor itself
             chosen = _at(lab, 1, 0, lab.r + 2.0)
         lab.box, lab.leader = chosen, leader
-        grid.add4(chosen.x0, chosen.y0, chosen.x1, chosen.y1)
-        child: dict[Any, Any] = {}
-        node[keys[i]] = (chosen, leader, ov_y, child)
-        node = child
-        _NODES += 1
+        t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
+        placed.append(t)
+        byid[id(t)] = t
+        placed_ids.add(id(t))
+        rows.append((chosen, leader, fp_, t))
+        out_map.setdefault(mk, (i, chosen, leader, fp_, t))
+    new.byid = byid
+    new.ids = [id(t) for t in placed]
+    _REFS.insert(0, new)
+    del _REFS[_REFS_MAX:]
     return labels
-
-
-#: Placements made, per set of obstacles (and bounds …): a trie on the labels' sizes and
-#: anchors, each node the box, leader and overflow column's next y of that label and the
-#: labels after it (see ``place_labels``). Boxes are frozen. Cleared when large.
-_PLACED: dict[Any, dict[Any, Any]] = {}
-_NODES = 0
-_NODES_MAX = 200_000
 
 
 @lru_cache(maxsize=64)

@@ -316,6 +316,189 @@ def unpack_svgs(packed: dict[str, Any]) -> list[str]:
     return out
 
 
+class _Merger:
+    r"""The packed diagrams of consecutive ranges of steps, each packed on its own (by a
+    drawing process: its own line table, a keyframe at each multiple of ``keyframe``),
+    merged into one :class:`SvgPacker`-like whole: one line table, the steps in order.
+
+    >>> a, b = SvgPacker(2), SvgPacker(2)
+    >>> for s in ("<a>", "<a>\n<b>"): a.add(s)
+    >>> for s in ("<b>\n<c>", "<c>"): b.add(s)
+    >>> m = _Merger(2)
+    >>> m.add(a.lines, a.steps); m.add(b.lines, b.steps)
+    >>> unpack_svgs(m.packed())
+    ['<a>', '<a>\n<b>', '<b>\n<c>', '<c>']
+    """
+
+    def __init__(self, keyframe: int = KEYFRAME) -> None:
+        self.keyframe = keyframe
+        self._table: dict[str, int] = {}
+        self.lines: list[str] = []
+        self.steps: list[Any] = []
+
+    def remap(self, lines: list[str], into: list[int]) -> None:
+        """Extend ``into`` (a range's line ids → merged ids) with ``lines``, its next lines."""
+        table, out = self._table, self.lines
+        for line in lines:
+            n = table.get(line)
+            if n is None:
+                n = table[line] = len(out)
+                out.append(line)
+            into.append(n)
+
+    def add(self, lines: list[str], steps: list[Any], ids: list[int] | None = None) -> None:
+        """Add a range's steps (its first a keyframe), with its new ``lines``; ``ids`` is
+        the range's map of line ids, kept between calls for the same range."""
+        ids = [] if ids is None else ids
+        self.remap(lines, ids)
+        for st in steps:
+            if len(self.steps) % self.keyframe == 0:
+                self.steps.append([ids[n] for n in st])
+            else:
+                p, s, mid = st
+                self.steps.append([p, s, [ids[n] for n in mid]])
+
+    def packed(self) -> dict[str, Any]:
+        """The line table, the steps and the keyframe interval (as :meth:`SvgPacker.packed`)."""
+        return {"lines": self.lines, "steps": self.steps, "keyframe": self.keyframe}
+
+
+def _draw_range(lo: int, hi: int, send: Callable[[Any], None]) -> None:
+    """Draw steps ``lo``..``hi`` of ``_FRAMES`` (``lo`` a multiple of :data:`KEYFRAME`),
+    write their SVG files if asked, pack them, and ``send`` each chunk's packing as it is
+    done: ``(start, new lines, steps, svg bytes)``."""
+    from sheli.outputs.diagram import render_svg
+
+    d, digits = _SVG_DIR
+    pk = SvgPacker()
+    sent = 0
+    for c in range(lo, hi, KEYFRAME):
+        nbytes = 0
+        n0 = len(pk.steps)
+        for f in _FRAMES[c : min(c + KEYFRAME, hi)]:
+            svg = render_svg(f, _SCENE, highlight=f.actor)
+            if d is not None:
+                data = svg.encode("utf-8")
+                nbytes += len(data)
+                (d / svg_name(f.seq, digits)).write_bytes(data)
+            pk.add(svg)
+        send((c, pk.lines[sent:], pk.steps[n0:], nbytes))
+        sent = len(pk.lines)
+
+
+def _worker(lo: int, hi: int, conn: Any) -> None:
+    """A drawing process: :func:`_draw_range` through ``conn``; an error is sent too."""
+    import traceback
+
+    try:
+        _draw_range(lo, hi, conn.send)
+    except BaseException:
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def draw_packed(
+    frames: Sequence[Any],
+    scene: dict[str, Any],
+    *,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    svg_dir: Path | None = None,
+    meanwhile: Callable[[], Any] | None = None,
+) -> tuple[dict[str, Any], int, Any]:
+    """Draw every frame (:func:`sheli.outputs.diagram.render_svg`, the step's actor
+    highlighted), pack the diagrams (as :class:`SvgPacker`) and, with ``svg_dir``, write
+    each as :func:`svg_name` of its seq. Returns the packing, the bytes of SVG written and
+    what ``meanwhile()`` returned (it is called in this process while the others draw).
+
+    The frames are cut into ``jobs`` consecutive ranges (default: every CPU), one per
+    process, so that each draws steps one after another and what the drawing remembers
+    between steps (docs/diagrams.md) serves it; each process packs its own range and sends
+    back only its new lines and line numbers, merged here in order.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.diagram import render_svg
+    >>> from sheli.outputs.frames import build_frames
+    >>> r = run("xiangshe")
+    >>> fr = build_frames(r.events)[:70]
+    >>> packed, _, _ = draw_packed(fr, r.events[0], jobs=1)
+    >>> unpack_svgs(packed) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
+    True
+    """
+    global _FRAMES, _SCENE
+    total = len(frames)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    per = -(-total // jobs)
+    per = -(-per // KEYFRAME) * KEYFRAME  # each range starts on a keyframe
+    ranges = [(lo, min(lo + per, total)) for lo in range(0, total, per)] if total else []
+    last_seq = frames[-1].seq if frames else 0
+    _FRAMES, _SCENE = list(frames), scene
+    _SVG_DIR[:] = [svg_dir, max(4, len(str(last_seq)))]
+    merger = _Merger()
+    got: dict[int, tuple[int, Any]] = {}  # chunk start → (range, its message)
+    ids: list[list[int]] = [[] for _ in ranges]
+    nbytes = 0
+    done = 0
+    nxt = 0
+    extra: Any = None
+    procs: list[Any] = []
+
+    def take(k: int, msg: Any) -> None:
+        nonlocal nbytes, done, nxt
+        if msg[0] == "error":
+            raise RuntimeError(f"a drawing process failed:\n{msg[1]}")
+        got[msg[0]] = (k, msg)
+        while nxt in got:  # merged in order: each range's chunks come in order
+            k2, (c, lines, steps, b) = got.pop(nxt)
+            merger.add(lines, steps, ids[k2])
+            nbytes += b
+            done += len(steps)
+            nxt = c + len(steps)
+            if progress is not None:
+                progress(done, total)
+
+    try:
+        if len(ranges) <= 1:
+            if meanwhile is not None:
+                extra = meanwhile()
+            for lo, hi in ranges:
+                _draw_range(lo, hi, lambda m: take(0, m))
+        else:
+            import multiprocessing
+            from multiprocessing.connection import wait
+
+            ctx = multiprocessing.get_context("fork")
+            conns = {}
+            for k, (lo, hi) in enumerate(ranges):
+                r, w = ctx.Pipe(duplex=False)
+                p = ctx.Process(target=_worker, args=(lo, hi, w), daemon=True)
+                p.start()
+                w.close()
+                procs.append(p)
+                conns[r] = k
+            if meanwhile is not None:
+                extra = meanwhile()
+            while conns:
+                for r in wait(list(conns)):
+                    try:
+                        msg = r.recv()
+                    except EOFError:
+                        del conns[r]
+                        continue
+                    take(conns[r], msg)
+            if nxt != total:
+                raise RuntimeError(f"the drawing processes drew {nxt} of {total} steps")
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+            p.join()
+        _FRAMES, _SCENE = [], {}
+        _SVG_DIR[:] = [None, 4]
+    return merger.packed(), nbytes, extra
+
+
 # --------------------------------------------------------------------------------------
 # the viewer's data
 
@@ -541,28 +724,24 @@ def render(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
     try:
-        packer = SvgPacker()
-        svg_bytes = n_files = 0
+        from sheli.outputs.frames import build_frames
+
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
-        svgs = iter_svgs(
-            result.events, jobs=jobs, progress=progress, svg_dir=sd if svg_files else None
+        packed, svg_bytes, data = draw_packed(
+            build_frames(result.events),
+            result.events[0],
+            jobs=jobs,
+            progress=progress,
+            svg_dir=sd if svg_files else None,
+            meanwhile=lambda: viewer_data(result),  # the text pane's, while others draw
         )
-        data: dict[str, Any] | None = None
-        for svg in svgs:
-            packer.add(svg)
-            if svg_files:
-                svg_bytes += len(svg.encode("utf-8"))
-                n_files += 1
-            if data is None:  # the text pane's data, while the other processes draw
-                data = viewer_data(result)
-        if data is None:
-            data = viewer_data(result)
+        n_files = len(packed["steps"]) if svg_files else 0
         seqs = [st["q"] for st in data["steps"]]
-        if len(packer.steps) != len(seqs):
-            raise RuntimeError(f"{len(packer.steps)} diagrams for {len(seqs)} steps")
-        html = viewer_html(data, packer.packed())
+        if len(packed["steps"]) != len(seqs):
+            raise RuntimeError(f"{len(packed['steps'])} diagrams for {len(seqs)} steps")
+        html = viewer_html(data, packed)
         (tmp / "index.html").write_text(html, encoding="utf-8")
         # into place: an earlier render is moved aside first, then removed
         old = None
