@@ -1,0 +1,149 @@
+"""The label placer: what it places is the plain greedy's, placement by placement, however
+the placements before it went (it reuses the last one's boxes where nothing that decided
+them changed: sheli.outputs.labels.place_labels)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sheli.engine import run
+from sheli.outputs import diagram
+from sheli.outputs import labels as L
+from sheli.outputs.frames import build_frames
+from sheli.outputs.labels import Box, Label, Obstacles, clear_placements, place_labels
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    r = run("xiangshe", seed=1)
+    return r.events[0], build_frames(r.events)
+
+
+def greedy(
+    labels: list[Label],
+    obstacles: list[Box],
+    bounds: Box,
+    *,
+    overflow: Box | None = None,
+    gap: float = 1.0,
+    rings: int = 14,
+    ring_step: float = 12.0,
+    base: Obstacles | None = None,
+) -> list[tuple[Box, bool]]:
+    """The greedy as docs/diagrams.md states it, with no index and nothing remembered: each
+    label at the first candidate clear of every box so far (obstacles and labels)."""
+    boxes = [(o.x0, o.y0, o.x1, o.y1) for o in obstacles] + list(base.boxes if base else ())
+
+    def free(x0: float, y0: float, x1: float, y1: float) -> bool:
+        return not any(
+            x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap and b[1] < y1 + gap
+            for b in boxes
+        )
+
+    out = []
+    ov_y = overflow.y0 if overflow else 0.0
+    for lab in labels:
+        w, h = lab.size
+        chosen, leader = None, False
+        for ring in range(rings + 1):
+            dist = lab.r + 2.0 + ring * ring_step
+            for dx, dy in L._NEAR if ring == 0 else L._ring_dirs(ring):
+                b = L._at(lab, dx, dy, dist)
+                if b.x0 < bounds.x0 or b.y0 < bounds.y0 or b.x1 > bounds.x1 or b.y1 > bounds.y1:
+                    continue
+                if free(b.x0, b.y0, b.x1, b.y1):
+                    chosen, leader = b, ring > 0
+                    break
+            if chosen:
+                break
+        if chosen is None and overflow is not None:
+            while True:
+                b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
+                ov_y += h + gap + 1
+                if free(b.x0, b.y0, b.x1, b.y1):
+                    break
+            chosen, leader = b, True
+        if chosen is None:
+            chosen = L._at(lab, 1, 0, lab.r + 2.0)
+        boxes.append((chosen.x0, chosen.y0, chosen.x1, chosen.y1))
+        out.append((chosen, leader))
+    return out
+
+
+def _copy(labels: list[Label]) -> list[Label]:
+    return [Label(lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels]
+
+
+def test_every_placement_of_a_run_is_the_plain_greedy(default_run, monkeypatch) -> None:
+    """Every step of the default run, drawn in order (so each placement reuses the one
+    before): each step's labels as the plain greedy places them."""
+    scene, frames = default_run
+    calls = []
+    real = place_labels
+
+    def spy(labels, obstacles, bounds, **kw):
+        fresh = _copy(labels)
+        out = real(labels, obstacles, bounds, **kw)
+        calls.append((fresh, list(obstacles), bounds, kw, [(x.box, x.leader) for x in out]))
+        return out
+
+    monkeypatch.setattr(diagram, "place_labels", spy)
+    diagram.clear_caches()
+    for f in frames[::2]:  # every other step: more changes from one placement to the next
+        diagram.label_boxes(f, scene)
+    assert len(calls) == len(frames[::2])
+    for fresh, obstacles, bounds, kw, got in calls:
+        assert got == greedy(fresh, obstacles, bounds, **kw)
+    diagram.clear_caches()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_sequences_are_the_plain_greedy(seed: int) -> None:
+    """Random crowded scenes, each a little changed from the one before (people move,
+    labels change text, come and go, change order; obstacles come and go): the placer,
+    remembering, places as the plain greedy does."""
+    rnd = random.Random(seed)
+    clear_placements()
+    bounds = Box(0, 0, 300, 200)
+    overflow = Box(0, 230, 300, 2000)
+    base = Obstacles([Box(100, 80, 140, 120), Box(20, 20, 40, 30)])
+    people = {f"p{k}": (rnd.uniform(0, 300), rnd.uniform(0, 200)) for k in range(14)}
+    texts = {k: "甲" * rnd.randint(1, 4) for k in people}
+    obstacles = [Box(10, 150, 18, 158)]
+    for _ in range(60):
+        for k in rnd.sample(sorted(people), rnd.randint(0, 3)):
+            people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
+        for k in rnd.sample(sorted(people), rnd.randint(0, 2)):
+            texts[k] = "乙" * rnd.randint(1, 5)
+        if rnd.random() < 0.3:
+            x, y = rnd.uniform(0, 290), rnd.uniform(0, 190)
+            obstacles.append(Box(x, y, x + rnd.uniform(2, 30), y + rnd.uniform(2, 30)))
+        if obstacles and rnd.random() < 0.3:
+            obstacles.pop(rnd.randrange(len(obstacles)))
+        keys = sorted(people)
+        if rnd.random() < 0.5:  # a new "actor" first, the rest by distance from him
+            first = rnd.choice(keys)
+            fx, fy = people[first]
+            keys.sort(key=lambda k: (k != first, abs(people[k][0] - fx) + abs(people[k][1] - fy)))
+        keys = [k for k in keys if rnd.random() > 0.1]
+        labs = [Label(k, [[(texts[k], 12.0)]], *people[k], 5.0) for k in keys]
+        want = greedy(_copy(labs), obstacles, bounds, overflow=overflow, base=base)
+        got = place_labels(labs, list(obstacles), bounds, overflow=overflow, base=base)
+        assert [(x.box, x.leader) for x in got] == want
+        boxes = [b for b, _ in want]
+        for i, a in enumerate(boxes):  # and so nothing overlaps
+            assert not any(a.overlaps(b) for b in boxes[i + 1 :])
+    clear_placements()
+
+
+def test_twin_labels_do_not_share_a_box() -> None:
+    """Two labels alike in text and anchor get two boxes, also when a placement before had
+    them."""
+    clear_placements()
+    for _ in range(3):
+        labs = [Label("x", [[("甲", 10)]], 50, 50), Label("x", [[("甲", 10)]], 50, 50)]
+        a, b = place_labels(labs, [], Box(0, 0, 100, 100))
+        assert not a.box.overlaps(b.box)
+    clear_placements()
