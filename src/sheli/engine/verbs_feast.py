@@ -3,11 +3,159 @@
 Registered into :data:`sheli.engine.verbs.VERBS` with the same ``@verb`` decorator; a name
 already defined elsewhere is an error, so two modules cannot silently define one verb.
 
+Most acts of the feast are the vocabulary's (拜 答拜 揖 讓 辭 對 取 奠 受 授 洗 實 祭 卒爵 …).
+This module adds the few the feast's text needs and the archery's does not:
+
+- 在: where someone is when the whole rite begins (the cast is the archery's start);
+- 盥 (wash the hands), 啐 (taste the wine: the cup stays full), 嚌 (taste the 肺);
+- 歌, 笙, 鼓: the music of the feast (合樂 xiangshe:88, 陔 xiangshe:295–296), apart from the
+  archery's 奏 (騶虞, round 3);
+
+and it makes the cups' state follow them: a cup set down (奠) full is taken up (取) full, and
+a drink outside the three rounds (round 0: the feast) is not the 罰爵 (``Run.drank``).
+
 >>> from sheli.engine.verbs import VERBS
 >>> all(v.kind for v in VERBS.values())
 True
+>>> VERBS["啐"].kind, VERBS["在"].kind
+('cup', 'place')
 """
 
 from __future__ import annotations
 
-from sheli.engine.verbs import VERBS, Ctx, VerbError, verb  # noqa: F401
+from typing import Any
+
+from sheli.engine.verbs import VERBS, Ctx, Verb, VerbError, _facing, _place_key, _set_place, verb
+
+CUPS = ("爵", "觶")
+
+
+@verb("在", kind="place")
+def be_at(ctx: Ctx) -> None:
+    """在: where a person is when the whole rite begins (before 戒賓 xiangshe:1).
+
+    The spec's ``cast:`` gives everyone's place at the start of the archery (xiangshe:110); when
+    the feast runs first, its opening step puts those who come from elsewhere where the text
+    first finds them (the 賓 at his gate, xiangshe:1 賓出迎; the 衆賓, the 大夫, the 工 and the
+    笙 outside the 門, xiangshe:15, 75, 86, 87). No act of the rite, only a starting place: it
+    goes between 堂 and 庭 without a 階 and does not change the person's 位.
+    """
+    ref = ctx.act.at if ctx.act.at is not None else ctx.act.to
+    if ref is None:
+        raise VerbError("在 needs at: the place where he is when the rite begins")
+    _set_place(ctx.p, ctx.place(ref))
+    ctx.p.posture = "立"
+    _facing(ctx)
+
+
+@verb("盥", "嚌", kind="courtesy")
+def wash_hands(ctx: Ctx) -> None:
+    """盥: wash the hands before washing a cup (下盥洗 xiangshe:25, 注 盥手又洗爵致潔敬也);
+    嚌: taste the 肺 (尚左手嚌之 xiangshe:37, 注 嚌嘗也). No state changes."""
+    _facing(ctx)
+
+
+@verb("啐", kind="cup")
+def sip(ctx: Ctx) -> None:
+    """啐: taste the wine (席末坐啐酒 xiangshe:38, 注 啐嘗也).
+
+    Precondition: the cup is in hand and full (啐 comes between 祭酒 and 卒爵, xiangshe:38–40);
+    it stays full.
+    """
+    obj = ctx.act.obj or "爵"
+    if ctx.p.items.get(obj, 0) < 1:
+        raise VerbError(f"{ctx.p.name} 啐 with no {obj} in hand (xiangshe:38 執爵…啐酒)")
+    if not ctx.p.cup_full:
+        raise VerbError(f"{ctx.p.name} 啐 from an empty {obj} (xiangshe:30 實之 comes first)")
+    _facing(ctx)
+
+
+@verb("歌", "笙", "鼓", kind="music")
+def feast_music(ctx: Ctx) -> None:
+    """The feast's music: the 工 歌 with the 瑟 and the 笙 play (乃合樂周南…召南…
+    xiangshe:88, 注 合金石絲竹而歌之); 陔作 (xiangshe:296), 注 xiangshe:295 「大夫士鼓而已」.
+    Not the archery's 奏 (騶虞, xiangshe:250), which keeps the shooting's time."""
+    says = ctx.act.says
+    if says:
+        ctx.extra["says"] = says
+    _facing(ctx)
+
+
+# ------------------------------------------------------------------ cups follow their state
+#
+# The vocabulary's 奠 and 取 keep the count of things at a place but not whether a cup laid
+# there is full: the feast sets full cups down and takes them up again (主人坐奠觶于薦西
+# xiangshe:57, 賓…反奠于其所 74, 取俎西之觶…卒觶 261; 司正實觶…奠觶…取觶…卒觶 106–107). The
+# wrappers below record the state of each cup set down at a place and give it back to whoever
+# takes it up; everything else is the vocabulary's own verb.
+
+
+def _cup_places(w: Any) -> dict[tuple[str, str], list[bool]]:
+    got = getattr(w, "cup_states", None)
+    if got is None:
+        got = w.cup_states = {}
+    return got
+
+
+def _wrap_put(old: Verb) -> Verb:
+    def fn(ctx: Ctx) -> None:
+        obj, p = ctx.act.obj, ctx.p
+        dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
+        full = p.cup_full
+        old.fn(ctx)
+        if obj in CUPS and dest is not None and ctx.act.verb != "實":
+            key = _place_key(ctx, dest)
+            if key not in ("豐", "豐上"):
+                _cup_places(ctx.world).setdefault((obj, key), []).append(full)
+                p.cup_full = False
+
+    return Verb(old.name, fn, old.kind, old.doc)
+
+
+def _wrap_take(old: Verb) -> Verb:
+    def fn(ctx: Ctx) -> None:
+        obj, src = ctx.act.obj, ctx.act.from_
+        key = None
+        if obj in CUPS and src is not None and ctx.other(src) is None:
+            key = _place_key(ctx, src)
+        old.fn(ctx)
+        if key is not None and key not in ("豐", "豐上"):
+            stack = _cup_places(ctx.world).get((obj, key))
+            if stack:
+                ctx.p.cup_full = stack.pop()
+            elif ctx.act.state is None:
+                ctx.p.cup_full = False  # a cup from the 篚 is empty until it is filled
+
+    return Verb(old.name, fn, old.kind, old.doc)
+
+
+def _wrap_drink(old: Verb) -> Verb:
+    def fn(ctx: Ctx) -> None:
+        w = ctx.world
+        before = list(w.drank.get(w.round, ()))
+        old.fn(ctx)
+        if w.round == 0 and ctx.act.verb in ("飲", "卒觶", "卒爵"):
+            # the 罰爵 is drunk in rounds 2 and 3 (飲不勝者 xiangshe:205–220): a drink of the
+            # feast (round 0) is a drink (Run.drinks), not a 罰爵 (Run.drank)
+            if before:
+                w.drank[0] = before
+            else:
+                w.drank.pop(0, None)
+
+    return Verb(old.name, fn, old.kind, old.doc)
+
+
+for _n in ("奠", "反奠"):
+    if _n in VERBS:
+        VERBS[_n] = _wrap_put(VERBS[_n])
+for _n in ("取",):
+    VERBS[_n] = _wrap_take(VERBS[_n])
+for _n in ("飲", "卒觶", "卒爵"):
+    VERBS[_n] = _wrap_drink(VERBS[_n])
+
+
+@verb("亨", kind="other")
+def cook(ctx: Ctx) -> None:
+    """亨: the dog is cooked (羹定 xiangshe:13, 注 肉謂之羹定猶熟也; 其牲狗也, 亨于堂東北
+    記 xiangshe:312–313). Not tracked by the state."""
+    _facing(ctx)
