@@ -28,7 +28,7 @@ from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep
 from sheli.text import get_passage
 from sheli.text.variants import fold
 
-SCOPE = [*range(110, 259), *range(333, 366), *range(372, 392)]
+SCOPE = list(range(1, 392))  # the whole chapter: 經 1–309, 記 310–391
 MOVES = {"進", "適", "退", "就", "出", "入", "交", "負", "由", "從", "繼", "辟"}
 
 
@@ -61,10 +61,10 @@ def acts() -> Iterator[tuple[Any, str, str | None]]:
 # ---------------------------------------------------------------- the spec against the text
 
 
-def test_scope_is_the_archery_and_its_ji() -> None:
+def test_scope_is_the_whole_chapter() -> None:
     got = [n for a, b in spec().scope for n in range(a, b + 1)]
     assert got == SCOPE
-    assert len(SCOPE) == 149 + 33 + 20
+    assert len(SCOPE) == 391
 
 
 def test_every_cite_is_in_scope() -> None:
@@ -88,8 +88,8 @@ def test_every_jing_is_in_the_corpus_jing(corpus_dir: Path) -> None:
     """The words also stand in the corpus's clean 經 (WYG), so the two texts agree on them."""
     lines = (corpus_dir / "yili-jing-xiangshe.txt").read_text("utf-8").splitlines()
     for s, _, proc in cited_steps():
-        if s.jing is None:
-            continue
+        if s.jing is None or not s.cite.startswith("xiangshe:"):
+            continue  # a variant's hook may cite its own chapter (yan:124 如鄉射之禮)
         _, n, _ = parse_cite(s.cite)
         assert fold(s.jing) in fold(lines[n - 1]), f"line {s.line} ({proc}): {s.jing!r}"
     for entry in spec().rules:
@@ -112,14 +112,20 @@ def test_every_passage_is_enacted_a_rule_or_uncovered_with_a_reason() -> None:
     # every passage of the 經 (110–258) is enacted by steps; rules are for 記 and for what the
     # 經 states rather than does (不去旌, 獲而未釋獲, 賓主人與大夫皆未降 …)
     jing_rules = {130, 149, 150, 167, 189, 194, 195, 196, 197, 198, 201, 218}
-    for n in range(110, 259):
+    # of the feast: what the 經 states rather than does (無介, 不告旨, 未旅) and the differences of
+    # the 息司正 (注 xiangshe:300 此已下皆記禮之異者)
+    jing_rules |= {3, 48, 109, 300, 301, 304, 305, 306, 307, 308, 309}
+    for n in range(1, 310):
+        if n == 274:
+            continue  # 若無大夫則唯賓: the cast always has the 大夫 (uncovered, with its reason)
         assert n in enacted or n in jing_rules, f"xiangshe:{n} of the 經 is not enacted"
-    assert len(reasons) <= 10  # coverage ≥ 95% of 202 passages
+    assert len(reasons) <= 19  # coverage ≥ 95% of 391 passages
 
 
 def test_uncovered_are_the_jun_and_what_no_run_has() -> None:
     unc = {n for u in spec().uncovered for n in expand(u.cite)}
-    assert unc == {336, 350, *range(381, 388), 391}
+    assert unc <= {274, 328, 336, 350, *range(381, 388), 391}
+    assert {274, 328, 336, 350} <= unc
 
 
 def test_assumptions_are_stated_once_and_used() -> None:
@@ -203,7 +209,9 @@ def test_going_to_the_tang_xi_passes_south_of_the_sima() -> None:
         if a.verb not in MOVES or a.to != "堂西" or a.actor in ("司馬", "賓"):
             continue
         if (proc in dafu_procs or proc is None) and a.actor == "{耦}下射":
-            continue  # the 大夫 (in the main steps {耦} is bound only over 大夫耦)
+            continue
+        if proc and proc.startswith("君"):
+            continue  # the 君's archery (燕禮's variant hooks): 記 341 is 鄉射's rule  # the 大夫 (in the main steps {耦} is bound only over 大夫耦)
         if parse_cite(cite)[1] < 117:
             continue  # before 司正爲司馬 (xiangshe:117) there is no 司馬
         if cite == "xiangshe:134":
@@ -330,7 +338,8 @@ def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
 
 def test_only_the_shang_ou_is_called_each_round() -> None:
     """司射所作唯上耦 (xiangshe:189): of the pairs, the 司射 作s the 上耦 alone."""
-    called = {a.to for a, _, _ in acts() if a.verb == "作"}
+    # in the archery (the 司正's 作受酬者 of the 旅酬, xiangshe:266–268, calls no pair either)
+    called = {a.to for a, c, _ in acts() if a.verb == "作" and parse_cite(c)[1] <= 258}
     assert called == {"上耦", "衆賓"}  # 西階上北面作衆賓射 (xiangshe:164) calls no pair
     r = run("xiangshe", pairs=2)
     for rnd in (1, 2, 3):
