@@ -58,42 +58,79 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``sheli serve`` on a free port and a fresh database; its base URL."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("serve") / "event.sqlite3"
-    log = db.with_name("serve.log")
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "sheli", "serve", "--port", str(port), "--db", str(db)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
+class Serve:
+    """``sheli serve`` in a subprocess on ``port`` and ``db``: started, killed, restarted."""
+
+    def __init__(self, port: int, db: Path) -> None:
+        self.port = port
+        self.db = db
+        self.base = f"http://127.0.0.1:{port}"
+        self.log = db.with_name("serve.log")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("a") as out:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "sheli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    str(self.db),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
         deadline = time.monotonic() + 30
         while True:
-            if proc.poll() is not None:
-                pytest.fail(f"sheli serve exited ({proc.returncode}): {log.read_text()}")
+            if self.proc.poll() is not None:
+                pytest.fail(f"sheli serve exited ({self.proc.returncode}): {self.log.read_text()}")
             try:
-                with urllib.request.urlopen(base + "/", timeout=2) as res:
+                with urllib.request.urlopen(self.base + "/", timeout=2) as res:
                     if res.status == 200:
-                        break
+                        return
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"sheli serve did not answer in 30 s: {log.read_text()}")
+                pytest.fail(f"sheli serve did not answer in 30 s: {self.log.read_text()}")
             time.sleep(0.2)
-        yield base
+
+    def kill(self) -> None:
+        """kill -9: no clean shutdown."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
+    """``sheli serve`` on a free port and a fresh database, for the whole module."""
+    srv = Serve(_free_port(), tmp_path_factory.mktemp("serve") / "event.sqlite3")
+    try:
+        srv.start()
+        yield srv
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        srv.stop()
+
+
+@pytest.fixture()
+def server(serve: Serve) -> str:
+    """The base URL of the module's server (started again if a test killed it)."""
+    if serve.proc is None or serve.proc.poll() is not None:
+        serve.start()
+    return serve.base
 
 
 class Pages:
@@ -337,12 +374,7 @@ _RENDER_STROKES = """async ([times, sr]) => {
 def test_drum(pages: Pages) -> None:
     """The drum of the third round: strokes land on their sample; the director's start reaches
     the scorer's page, whose beats are scheduled at exactly t0 + k·interval (間若一)."""
-    home = pages.open("/", 1000, 800)
-    home.fill("#pairs", "0")
-    home.uncheck("#guests_shoot")
-    home.click("#create-btn")
-    home.wait_for_selector("body[data-created='1']")
-    links = _links(home)
+    links = _create(pages)
     director = pages.open(links["director"], 1280, 860)
     up = pages.open(links["scorer:上射"], 390, 844, has_touch=True)
 
@@ -378,3 +410,60 @@ def test_drum(pages: Pages) -> None:
     director.click("#drum-stop")
     up.wait_for_selector("#beat[data-running='0']", state="attached")
     up.wait_for_selector("#drum-box", state="hidden")
+
+
+def _create(pages: Pages) -> dict[str, str]:
+    """An event of the 三耦 only, created on the home page; its links."""
+    home = pages.open("/", 1000, 800)
+    home.fill("#pairs", "0")
+    home.uncheck("#guests_shoot")
+    home.click("#create-btn")
+    home.wait_for_selector("body[data-created='1']")
+    return _links(home)
+
+
+def test_lost_answer_is_sent_again_with_the_same_key(pages: Pages) -> None:
+    """The director's advance reaches the server but its answer is lost on the way back: the
+    page sends it again with the same key, and the rite moves one step, not two."""
+    links = _create(pages)
+    director = pages.open(links["director"], 1280, 860)
+    sent: list[Any] = []
+
+    def lose_first_answer(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fetch()  # the server gets it and answers …
+            route.abort("connectionreset")  # … but the page never sees the answer
+        else:
+            route.continue_()
+
+    director.route("**/api/advance", lose_first_answer)
+    director.keyboard.press("ArrowRight")
+    director.wait_for_selector("body[data-index='1']")
+    director.wait_for_function("() => document.getElementById('msg').textContent === ''")
+    assert len(sent) == 2 and sent[0] == sent[1] and sent[0]["delta"] == 1, sent
+    state = director.evaluate("async () => (await import('/static/api.js')).getJSON('/api/state')")
+    assert state["step"]["index"] == 1
+
+
+def test_pages_come_back_after_the_server_is_killed(pages: Pages, serve: Serve) -> None:
+    """kill -9 the server: the pages say they are reconnecting; restarted on the same
+    database, they reconnect by themselves and show the state the director moves on."""
+    links = _create(pages)
+    director = pages.open(links["director"], 1280, 860)
+    audience = pages.open(links["audience"], 1280, 800)
+    director.keyboard.press("ArrowRight")
+    director.wait_for_selector("body[data-index='1']")
+    seq1 = director.get_attribute("body", "data-seq")
+    audience.wait_for_selector(f"body[data-seq='{seq1}']")
+    serve.kill()
+    audience.wait_for_selector("#status[data-kind='reconnecting'], #status[data-kind='error']")
+    serve.start()
+    audience.wait_for_selector("#status[data-kind='live']")
+    director.wait_for_selector("#status[data-kind='live']")
+    assert director.get_attribute("body", "data-index") == "1"  # the step was kept
+    director.keyboard.press("ArrowRight")
+    director.wait_for_selector("body[data-index='2']")
+    seq2 = director.get_attribute("body", "data-seq")
+    audience.wait_for_selector(f"body[data-seq='{seq2}']")
+    audience.wait_for_selector(f"#diagram img[data-seq='{seq2}']")

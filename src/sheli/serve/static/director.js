@@ -140,8 +140,16 @@ function render(s) {
   S = s;
   // the engine could not go on with the arrows recorded so far (e.g. a round with no 筭 on a
   // side cannot be announced, xiangshe:204): the director must know why the rite stops here
-  $("stopped").hidden = !s.stopped;
-  $("stopped").textContent = s.stopped ? `引擎止於此 the rite cannot go on past here yet (arrows not recorded count as misses; it goes on as they are recorded): ${s.stopped}` : "";
+  // (arrows not yet recorded count as misses, so before the scorers have entered a round the
+  // engine often cannot derive its end: that is a notice; at the last derivable step, a stop)
+  const stop = $("stopped");
+  stop.hidden = !s.stopped;
+  stop.className = s.stopped && s.last_step ? "err" : "msg soft";
+  stop.textContent = !s.stopped
+    ? ""
+    : s.last_step
+      ? `引擎止於此 the rite cannot go on until more arrows are recorded: ${s.stopped}`
+      : `後文未定 the rest of the rite is derived as arrows are recorded (unrecorded arrows count as misses; for now the engine stops at: ${s.stopped})`;
   receivedAt = performance.now();
   renderStep(s);
   renderNext(s);

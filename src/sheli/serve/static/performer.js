@@ -22,7 +22,15 @@ function cueItem(c, cls) {
   return el(
     "li",
     { class: cls, dataset: { seq: String(c.seq ?? ""), index: String(c.index ?? "") } },
-    el("div", {}, el("span", { class: "verb" }, c.verb || ""), " ", el("span", { class: "cite" }, `${c.cite || ""} · ${roundName(c.round)}`)),
+    el(
+      "div",
+      {},
+      // a cue in which another addresses this role (命, 告 … to him): who, then the verb
+      c.addressed && c.actor ? el("span", { class: "actor" }, `${c.actor} → `) : null,
+      el("span", { class: "verb" }, c.verb || ""),
+      " ",
+      el("span", { class: "cite" }, `${c.cite || ""} · ${roundName(c.round)}`),
+    ),
     c.says ? el("div", { class: "says" }, `「${c.says}」`) : null,
     el("div", { class: "jing" }, c.jing || ""),
     where.length ? el("div", { class: "soft" }, where.join(" · ")) : null,
