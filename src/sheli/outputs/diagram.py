@@ -470,7 +470,7 @@ def _static_plan(
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
-        tuple((lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels),
+        tuple(_label_args(lab) for lab in labels),
         obstacle_grid(c.fixture_boxes),
     )
 
@@ -488,8 +488,19 @@ def _things_of(
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
-        tuple((lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels),
+        tuple(_label_args(lab) for lab in labels),
     )
+
+
+def _lines(lines: Any) -> tuple[tuple[tuple[str, float], ...], ...]:
+    """A label's lines as tuples (hashable, and what ``_label_svg`` is keyed on)."""
+    return tuple(tuple(line) for line in lines)
+
+
+def _label_args(lab: Label) -> tuple[str, Any, float, float, float, tuple[float, float]]:
+    """A label as remembered by the caches: key, lines (tuples), anchor, radius, size."""
+    lines = _lines(lab.lines)
+    return (lab.key, lines, lab.ax, lab.ay, lab.r, _size_of(lines))
 
 
 class _ObjectsOnly:
@@ -700,7 +711,7 @@ def _arrow_spot(k: int, hit: bool, hou_y: float) -> tuple[float, float]:
 
 
 def _spread(
-    frame: Frame, v: View, r: float, spacing: float
+    frame: Any, v: View, r: float, spacing: float
 ) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float, int]]]:
     """Where each figure is drawn (px). People at one point in the log are drawn side by
     side, in a row across their facing, the first (cast order) on their point and at the
@@ -711,7 +722,7 @@ def _spread(
     Returns where each is drawn, and for each the px of his group's point and his index in
     it (to label a row in its order)."""
     people = frame.people
-    groups: dict[tuple[float, float], list[Person]] = {}
+    groups: dict[tuple[float, float], list[Any]] = {}
     for p in people.values():
         groups.setdefault((round(p.x, 1), round(p.y, 1)), []).append(p)
     out: dict[str, tuple[float, float]] = {}
@@ -750,6 +761,62 @@ def _spread(
                 cy - head[1] * i * g + by * j * g,
             )
     return out, rank
+
+
+class _Stand:
+    """What ``_spread`` reads of a person (a remembered layout is keyed on it)."""
+
+    __slots__ = ("actor", "facing", "row", "x", "y")
+
+    def __init__(self, actor: str, x: float, y: float, facing: str | None, row: str | None):
+        self.actor, self.x, self.y, self.facing, self.row = actor, x, y, facing, row
+
+
+class _Standing:
+    __slots__ = ("people",)
+
+    def __init__(self, people: dict[str, _Stand]) -> None:
+        self.people = people
+
+
+@lru_cache(maxsize=1024)
+def _people_layout(
+    v: View, r: float, spacing: float, key: tuple[tuple[Any, ...], ...]
+) -> tuple[
+    dict[str, tuple[float, float]],
+    dict[str, tuple[float, float, int]],
+    dict[tuple[float, float], int],
+    list[Box],
+]:
+    """``_spread`` of the people standing as ``key`` says (actor, x, y, facing, row of
+    each, in order), with the size of each group and the figures' boxes (obstacles for the
+    labels): a function of exactly these, so remembered (most steps move nobody or one)."""
+    people = {k[0]: _Stand(*k) for k in key}
+    where, rank = _spread(_Standing(people), v, r, spacing)
+    sizes: dict[tuple[float, float], int] = {}
+    for gx, gy, _ in rank.values():
+        sizes[(gx, gy)] = sizes.get((gx, gy), 0) + 1
+    figure_boxes = [
+        Box(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+        for a, (x, y) in where.items()
+        if v.contains(people[a].x, people[a].y)
+    ]
+    return where, rank, sizes, figure_boxes
+
+
+@lru_cache(maxsize=8192)
+def _person_lines(
+    label: str, holds: tuple[str, ...], says: str | None
+) -> tuple[tuple[tuple[tuple[str, float], ...], ...], tuple[float, float]]:
+    """A person's label: one line, the name, then what he holds in smaller type (a row of
+    people 3 尺 apart can then be labelled beside its figures); the words spoken under it,
+    for the speaker. With its size."""
+    first: tuple[tuple[str, float], ...] = ((label, NAME_SIZE),)
+    ht = "·".join(h.replace("搢矢", "搢").replace("挾矢", "挾") for h in holds)
+    if ht:
+        first += ((ht, HOLD_SIZE),)
+    lines = (first,) if says is None else (first, ((f"「{says}」", SAYS_SIZE),))
+    return lines, _size_of(lines)
 
 
 def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) -> str:
@@ -890,14 +957,6 @@ def _person_svg(
     out.append(_figure(p, x, y, r, is_actor, raised))
     out.append("</g>")
     return "\n".join(out)
-
-
-def _holds_text(p: Person) -> str:
-    """What he holds, shortly, in the text's words (搢矢三 → 搢三)."""
-    out = []
-    for h in p.holds:
-        out.append(h.replace("搢矢", "搢").replace("挾矢", "挾"))
-    return "·".join(out)
 
 
 # -- the whole -------------------------------------------------------------------------------
@@ -1042,24 +1101,27 @@ def _layout_all(
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
-    fixture_labels = [Label(k, lines, ax, ay, r) for k, lines, ax, ay, r in plan_labels]
+    fixture_labels = [
+        Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
+    ]
     things_svg, things_boxes, things_labels = _things_of(venue_key, v, frame.objects)
     if things_svg:
         c.add(things_svg)
     c.fixture_boxes.extend(things_boxes)
-    fixture_labels += [Label(k, lines, ax, ay, r) for k, lines, ax, ay, r in things_labels]
+    fixture_labels += [
+        Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in things_labels
+    ]
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
-    where, rank = _spread(frame, v, r, venue.offset("row"))
-    sizes: dict[tuple[float, float], int] = {}
-    for gx, gy, _ in rank.values():
-        sizes[(gx, gy)] = sizes.get((gx, gy), 0) + 1
+    people = frame.people
+    pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in people.values())
+    where, rank, sizes, figure_boxes = _people_layout(v, r, venue.offset("row"), pkey)
     actor = highlight if highlight is not None else frame.actor
     # people's labels: the actor first, then group by group from the nearest to him, each
     # row in its order (so that a row's labels alternate beside their figures)
     ax, ay = where.get(actor or "", (v.box.x0, v.box.y0))
     order = sorted(
-        (p for p in frame.people.values() if v.contains(p.x, p.y)),
+        (p for p in people.values() if v.contains(p.x, p.y)),
         key=lambda p: (
             p.actor != actor,
             round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
@@ -1069,34 +1131,22 @@ def _layout_all(
     )
     plabels = []
     crowds: dict[tuple[float, float], list[Person]] = {}
+    speaker, says = frame.actor, frame.says or None
+    r2 = r * 2.0
     for p in order:
-        if not v.contains(p.x, p.y):
-            continue
         x, y = where[p.actor]
         gx, gy, _ = rank[p.actor]
         if sizes[(gx, gy)] > CROWD and p.actor != actor:
             crowds.setdefault((gx, gy), []).append(p)
             continue
-        # one line: the name, then what he holds in smaller type (a row of people 3 尺
-        # apart can then be labelled beside its figures)
-        first = [(p.label, NAME_SIZE)]
-        ht = _holds_text(p)
-        if ht:
-            first.append((ht, HOLD_SIZE))
-        lines = [first]
-        if p.actor == frame.actor and frame.says:  # the words spoken, by the speaker
-            lines.append([(f"「{frame.says}」", SAYS_SIZE)])
-        plabels.append(Label(f"person:{p.actor}", lines, x, y, r * 2.0))
+        lines, size = _person_lines(p.label, p.holds, says if p.actor == speaker else None)
+        plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
     for (gx, gy), ps in crowds.items():
         # a crowd: one label, the first and last of it and how many (xiangshe:210 衆射者)
         text = f"{ps[0].label} … {ps[-1].label}（{len(ps)}人）"
-        plabels.append(Label(f"group:{ps[0].actor}", [[(text, NAME_SIZE)]], gx, gy, r * 2.0))
+        plabels.append(Label(f"group:{ps[0].actor}", (((text, NAME_SIZE),),), gx, gy, r2))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
-    figure_boxes = [
-        Box(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
-        for a, (x, y) in where.items()
-        if v.contains(frame.people[a].x, frame.people[a].y)
-    ]
+    figure_boxes = list(figure_boxes)
     # and the actor's way, so that his label does not hide where he walked
     me = frame.people.get(actor or "")
     if me is not None and me.moved_at == frame.seq:
@@ -1366,7 +1416,7 @@ def render_svg(
         out.append(
             _label_svg(
                 lab.key,
-                tuple(tuple(line) for line in lab.lines),
+                lab.lines,  # tuples: every label is made with them (_layout_all)
                 bx.x0,
                 bx.y0,
                 bx.x1,
