@@ -150,8 +150,8 @@ def test_the_mats(v):
 
 
 def test_the_court_stands_deep_in_the_ting(v):
-    # dashe:21 大夫在干矦之東北; 注 為有矦故入庭深也; 士西方; 士旅食者在士南
-    d, g = v.point("大夫位"), v.fixture("干侯")
+    # dashe:21 大夫 (or 大史) 在干矦之東北; 注 為有矦故入庭深也; 士西方; 士旅食者在士南
+    d, g = v.point("干侯東北"), v.fixture("干侯")
     assert d.x > g.extent.x1 and d.y > g.y
     s = v.point("士位")
     assert s.x < v.point("西階").x and v.point("士旅食位").y < s.y
