@@ -140,6 +140,7 @@ class Shot:
     counted: bool
     reason: str
     released: bool = False  # a 筭 was laid for it (釋獲)
+    hou: str | None = None  # the 侯 shot at, when the spec names one (射 to: 大侯)
 
 
 @dataclass
@@ -162,6 +163,8 @@ class World:
     fu_batch: int = 0  # how many times the shot arrows were laid on the 楅
     takes: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)  # 拾取矢
     hou_arrows: int = 0  # shot, lying at the 侯
+    # shot at a named 侯 (射 to: 大侯, 參侯, 干侯 — 公射大侯大夫射參士射干 dashe:129): 侯 → count
+    hou_by: dict[str, int] = field(default_factory=dict)
     # shot by each 大夫, lying at the 侯 (兼束之以茅 when laid on the 楅): 大夫 → count
     hou_dafu: dict[str, int] = field(default_factory=dict)
     lost: int = 0  # 矢不備: arrows not found at the first 取矢

@@ -669,7 +669,7 @@ def receive(ctx: Ctx) -> None:
         _drop(ctx, obj, ctx.count)
         ctx.p = p
         _give(p, obj, ctx.count, a.state or (bow if obj in ("弓", "弓矢") else None))
-        if obj in ("觶", "爵"):
+        if obj in CUPS:
             p.cup_full = giver.cup_full
     elif not _has(p, obj):
         if a.from_ is not None and giver is None:
@@ -695,7 +695,7 @@ def give(ctx: Ctx) -> None:
     if obj:
         _drop(ctx, obj, ctx.count)
         _give(recv, obj, ctx.count, a.state or (bow if obj in ("弓", "弓矢") else None))
-        if obj in ("觶", "爵"):
+        if obj in CUPS:
             recv.cup_full = full
     ctx.extra["to"] = recv.name
     _reach(ctx, recv)
@@ -724,6 +724,11 @@ def _reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
         ctx.extra["_warn"] = f"{how} {other.name} {d:.0f} 尺 away ({p.place}; he: {other.place})"
 
 
+#: The cups 實 fills: 觶, 爵, and the named cups of 大射儀 (散 爵名 注 dashe:243; 觚 dashe:256;
+#: 角觶, 象觶, 散觶 of the 夾爵 dashe:237–238).
+CUPS: tuple[str, ...] = ("觶", "爵", "觚", "散", "角觶", "象觶", "散觶")
+
+
 @verb("奠", "倚", "委", "釋", "去", "加", "實", kind="object")
 def put(ctx: Ctx) -> None:
     """奠/倚/委/釋/去/加: put ``obj`` down at ``at`` (or ``to``).
@@ -742,7 +747,7 @@ def put(ctx: Ctx) -> None:
     dest = a.at if a.at is not None else a.to
     dkey = _place_key(ctx, dest) if dest is not None else None
     if a.verb == "實":
-        if obj in ("觶", "爵"):
+        if obj in CUPS:
             if not _has(p, obj) and not (dkey in ("豐", "豐上") and w.zhi_on_feng):
                 raise VerbError(f"{p.name} fills a {obj} he does not hold (xiangshe:215)")
             if _has(p, obj):
@@ -789,6 +794,7 @@ def put(ctx: Ctx) -> None:
             w.fu_bound[who] = w.fu_bound.get(who, 0) + k
         w.hou_arrows = 0
         w.hou_dafu = {}
+        w.hou_by = {}
         w.fu_arranged = False
         return
     if _is_arrow(obj) and a.verb == "加" and dkey == "楅":
@@ -919,6 +925,31 @@ def nock(ctx: Ctx) -> None:
 # ------------------------------------------------------------------ shooting
 
 
+#: Roles whose 釋獲 differs from the table of :mod:`sheli.scoring` (公則釋獲 dashe:182; 公…不以樂志
+#: dashe:273): functions ``(archer, round, hit, on_beat) -> (counted, reason) | None``,
+#: registered by a rite's verb module (verbs_dashe); None leaves the table's answer.
+RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]] = []
+
+#: Roles that, as 下射, loose before their 上射: 公下射也而先發不留尊也 (注 dashe:203).
+LOWER_FIRST_ROLES: set[str] = {"公"}
+
+
+def _lower_first(w: World, pair: str) -> bool:
+    """Does this pair's 下射 shoot first (the 公, 注 dashe:203)?
+
+    >>> from sheli.engine.state import Pair
+    >>> w = World(); w.pairs["公耦"] = Pair("公耦", "賓", "公", "公耦")
+    >>> w.people["公"] = Person("公", role="公", pair="公耦", seat="下射")
+    >>> _lower_first(w, "公耦")
+    True
+    """
+    pr = w.pairs.get(pair)
+    if pr is None:
+        return False
+    lower = w.people.get(pr.lower)
+    return lower is not None and lower.role in LOWER_FIRST_ROLES
+
+
 def own_marks(p: Person) -> tuple[str, ...]:
     """The 物 an archer shoots from: 上射 the right (east) one, 下射 the left (西, 下物).
 
@@ -969,7 +1000,24 @@ def shoot(ctx: Ctx) -> None:
     mine = shot_counts.get(seat, 0)
     if mine >= 4:
         raise VerbError(f"{p.name} shoots a fifth arrow: 以將乘矢, four (xiangshe:147, 132)")
-    if p.seat == "下射":
+    hou = None
+    if ctx.act.to is not None:
+        # 射 at a named 侯 (公射大侯大夫射參士射干 dashe:129): the venue must have it
+        hou = ctx.place(ctx.act.to).key or ctx.env.fill(str(ctx.act.to), ctx.bind)
+    if p.pair is not None and _lower_first(w, p.pair):
+        # 公下射也而先發不留尊也 (注 dashe:203): the 公, though 下射, looses first; then in turn
+        upper, lower = shot_counts.get("上射", 0), shot_counts.get("下射", 0)
+        if p.seat == "上射" and lower <= mine:
+            raise VerbError(
+                f"{p.name} shoots before the 公 (公 has shot {lower}, {p.name} {mine}): "
+                "公下射也而先發 (注 dashe:203)"
+            )
+        if p.seat == "下射" and mine > upper:
+            raise VerbError(
+                f"{p.name} shoots twice running ({mine} to 上射's {upper}): 拾發以將乘矢 "
+                "(dashe:203)"
+            )
+    elif p.seat == "下射":
         upper = shot_counts.get("上射", 0)
         if upper <= mine:
             raise VerbError(
@@ -990,6 +1038,8 @@ def shoot(ctx: Ctx) -> None:
         w.hou_dafu[p.name] = w.hou_dafu.get(p.name, 0) + 1
     else:
         w.hou_arrows += 1
+    if hou is not None:
+        w.hou_by[hou] = w.hou_by.get(hou, 0) + 1
     if pair == "誘射":
         # the text says nothing of the 誘射's hits; asked of the source if it knows them
         try:
@@ -1005,7 +1055,12 @@ def shoot(ctx: Ctx) -> None:
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
         counted, reason = ctx.env.release(w.round, hit, on_beat)
-    shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason)
+        for override in RELEASE_OVERRIDES:
+            got = override(p, w.round, hit, on_beat)
+            if got is not None:
+                counted, reason = got
+                break
+    shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
     w.last_shot = shot
     line = {
         "type": "shot",
@@ -1020,8 +1075,12 @@ def shoot(ctx: Ctx) -> None:
     }
     if on_beat is not None:
         line["on_beat"] = on_beat
+    if hou is not None:
+        line["hou"] = hou
     ctx.shots.append(line)
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
+    if hou is not None:
+        ctx.extra["shot"]["hou"] = hou
     if pair == "誘射":
         ctx.extra["assumes"] = ["E-youshe"]
 

@@ -3,11 +3,88 @@
 Registered into :data:`sheli.engine.verbs.VERBS` with the same ``@verb`` decorator; a name
 already defined elsewhere is an error, so two modules cannot silently define one verb.
 
+- ``以矢行告``: the 大射正 tells the 公 where his arrow went — 下曰留上曰揚左右曰方 (dashe:201–202);
+- the 公's 釋獲 in the third round: 不以樂志 (dashe:273), registered as a release override.
+
 >>> from sheli.engine.verbs import VERBS
->>> all(v.kind for v in VERBS.values())
+>>> VERBS["以矢行告"].kind
+'speech'
+>>> from sheli.engine.state import Person
+>>> _gong_release(Person("公", role="公"), 3, True, False)[0]
+True
+>>> _gong_release(Person("賓", role="賓"), 3, True, False) is None
 True
 """
 
 from __future__ import annotations
 
-from sheli.engine.verbs import VERBS, Ctx, VerbError, verb  # noqa: F401
+from sheli.engine.state import Person
+from sheli.engine.verbs import (
+    ENGINE_ASSUMPTIONS,
+    RELEASE_OVERRIDES,
+    Ctx,
+    VerbError,
+    _facing,
+    verb,
+)
+from sheli.scoring.outcomes import miss_direction
+
+ENGINE_ASSUMPTIONS["E-shixing"] = (
+    "where the 公's missed arrow went (留 short, 揚 over, 方 wide) is fixed by the arrow and "
+    "the run's seed, the three equally likely; a recorded outcomes file does not give it",
+    "the text names the three words (下曰留上曰揚左右曰方 dashe:202, 注 留不至也揚過去也方出旁也) "
+    "but nothing of how often each happens",
+)
+
+
+def _gong_release(
+    p: Person, round: int, hit: bool, on_beat: bool | None
+) -> tuple[bool, str] | None:
+    """The 公's hits in the third round count whether or not they fall on the drum.
+
+    經 dashe:273 公樂作而后就物稍屬不以樂志; 注: 「君之射儀遲速從心，其發不必應樂」. The rule of
+    the others (不鼓不釋 dashe:271) is the table's.
+    """
+    if p.role != "公" or round != 3 or not hit:
+        return None
+    return True, "不以樂志 (dashe:273; 注 其發不必應樂)"
+
+
+RELEASE_OVERRIDES.append(_gong_release)
+
+
+@verb("以矢行告", kind="speech")
+def tell_flight(ctx: Ctx) -> None:
+    """以矢行告: the 大射正, standing behind the 公, tells him where his arrow went (dashe:201).
+
+    Preconditions: the last arrow shot is the addressee's (``to``), and it missed — 注 「若不中
+    使君當知而改其度」 (a hit is called by the 獲者). Effect: says 留 (it fell short), 揚 (it
+    flew over) or 方 (it went wide): 下曰留上曰揚左右曰方 (dashe:202; 注 留不至也揚過去也方出旁也),
+    fixed by the arrow's key and the run's seed (E-shixing).
+    """
+    w = ctx.world
+    s = w.last_shot
+    to = ctx.other(ctx.act.to) if ctx.act.to is not None else None
+    if to is None:
+        raise VerbError("以矢行告 needs to: the archer told (以矢行告于公 dashe:201)")
+    if s is None or s.person != to.name:
+        raise VerbError(
+            f"以矢行告 {to.name}: his arrow is not the last one shot (大射正立于公後以矢行告于公 "
+            "dashe:201)"
+        )
+    if s.hit:
+        raise VerbError(
+            "以矢行告 for a hit: the 大射正 tells where a missed arrow went (注 dashe:201 "
+            "若不中使君當知而改其度); a hit is called by the 獲者"
+        )
+    source = getattr(ctx.env.outcome, "__self__", None)
+    direction = getattr(source, "direction", None)
+    if callable(direction):
+        word = direction(s.round, s.pair, s.archer, s.arrow)
+    else:
+        word = miss_direction(None, s.round, s.pair, s.archer, s.arrow)
+    ctx.extra["to"] = to.name
+    ctx.extra["says"] = word
+    ctx.extra["矢行"] = word
+    ctx.extra["assumes"] = ["E-shixing"]
+    _facing(ctx)

@@ -167,6 +167,31 @@ class SeededOutcomes:
             return hit, None
         return hit, _unit(self.seed, "beat", round, pair, archer, arrow) < self.on_beat
 
+    def direction(self, round: int, pair: str, archer: str, arrow: int) -> str:
+        """Where a missed arrow went (留, 揚, 方: dashe:202), fixed by the seed and the arrow."""
+        return miss_direction(self.seed, round, pair, archer, arrow)
+
+
+#: Where a missed arrow went, as the 大射正 tells the 公: 下曰留上曰揚左右曰方 (dashe:202; 注
+#: 留不至也揚過去也方出旁也).
+MISS_DIRECTIONS: tuple[str, str, str] = ("留", "揚", "方")
+
+
+def miss_direction(seed: object, round: int, pair: str, archer: str, arrow: int) -> str:
+    """Where a missed arrow went: 留 (short), 揚 (over) or 方 (to the side), dashe:202.
+
+    Assumption: no source says how often an arrow falls short, flies over or goes wide; the
+    three are taken as equally likely, fixed by the arrow's key (and the seed, if any), so a
+    run is reproducible.
+
+    >>> miss_direction(0, 2, "公耦", "下射", 1) in MISS_DIRECTIONS
+    True
+    >>> miss_direction(5, 3, "公耦", "下射", 2) == miss_direction(5, 3, "公耦", "下射", 2)
+    True
+    """
+    u = _unit(seed, "direction", round, normalise_name(pair), normalise_name(archer), arrow)
+    return MISS_DIRECTIONS[min(2, int(u * 3))]
+
 
 # ---------------------------------------------------------------- recorded outcomes
 
