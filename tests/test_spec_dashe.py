@@ -130,7 +130,7 @@ def test_fushe_leaves_out_the_xian_of_the_shuzi():
 
 def test_the_liangren_checks_the_hou_dao_against_the_reading():
     # 鄭注 dashe:5 量矦道謂去堂遠近也; 敖繼公: from the 物. The plan must agree with the reading.
-    with pytest.raises(SpecError, match="九十|90 弓"):
+    with pytest.raises(SpecError, match=r"90 弓"):
         run("dashe", readings=["R-houdao-ao"])
     ev = steps(run("dashe", readings=["R-houdao-ao"], venue="shegong_ao"))
     assert ev[-1]["cite"] == "dashe:324"
