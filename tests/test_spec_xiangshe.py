@@ -209,9 +209,9 @@ def test_going_to_the_tang_xi_passes_south_of_the_sima() -> None:
         if a.verb not in MOVES or a.to != "堂西" or a.actor in ("司馬", "賓"):
             continue
         if (proc in dafu_procs or proc is None) and a.actor == "{耦}下射":
-            continue
+            continue  # the 大夫 (in the main steps {耦} is bound only over 大夫耦)
         if proc and proc.startswith("君"):
-            continue  # the 君's archery (燕禮's variant hooks): 記 341 is 鄉射's rule  # the 大夫 (in the main steps {耦} is bound only over 大夫耦)
+            continue  # the 君's archery (燕禮's variant hooks): 記 341 is 鄉射's rule
         if parse_cite(cite)[1] < 117:
             continue  # before 司正爲司馬 (xiangshe:117) there is no 司馬
         if cite == "xiangshe:134":
