@@ -12,16 +12,19 @@ starts it. Debian's chromium (Playwright, no download) then:
 3. the director steps with the keys and the buttons, then goes to the second round;
 4. the scorers record all twelve arrows of each 物 by tapping 中 / 不中, in the order of
    shooting, interleaved as the archers shoot (拾發); a third page holding the 上射 link with
-   a stale view enters an arrow already recorded and gets the conflict, plainly;
+   a stale view enters an arrow already recorded and gets the conflict, plainly; the 下射's
+   scorer corrects an arrow, with a reason;
 5. the director goes to the 釋獲者's announcement; the audience screen shows the 筭 right and
    left and the announcement in the text's words, which are compared with
-   ``sheli.scoring.announce`` for the hits tapped and with the engine's own tally.
+   ``sheli.scoring.announce`` for the hits tapped and with the engine's own tally; the
+   釋獲者's cue sheet (a performer's page) has that act highlighted and scrolled into view.
 
 The step indices the director jumps to come from the live app's own derivation
 (``sheli.serve.live.engine_run`` with the arrows recorded so far), not from the pages.
 Screenshots (``test-artifacts/``): ``serve-home.png``, ``serve-director.png``,
 ``serve-scorer-shangshe.png`` (phone), ``serve-scorer-xiashe.png`` (tablet),
-``serve-scorer-conflict.png``, ``serve-audience.png``.
+``serve-scorer-conflict.png``, ``serve-audience.png``, ``serve-performer.png`` (the 釋獲者's
+cues on a phone).
 """
 
 from __future__ import annotations
@@ -208,8 +211,16 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     rows.nth(0).locator(".person").fill(MARKUP_NAME)
     rows.nth(1).locator(".role").fill("司射")
     rows.nth(1).locator(".person").fill("王小明")
+    # a CSV naming a role the rite does not have: refused, and the page says where
+    home.fill("#cast_csv", "role,name\n無此人,某\n")
+    home.click("#create-btn")
+    home.wait_for_selector("#form-error:not([hidden])")
+    assert "cast CSV line 2" in home.text_content("#form-error")
+    assert home.is_hidden("#result")
+    home.fill("#cast_csv", "")
     home.click("#create-btn")
     home.wait_for_selector("body[data-created='1']")
+    assert home.is_hidden("#form-error")
     home.screenshot(path=str(artifacts / "serve-home.png"), full_page=True)
     links = _links(home)
     for need in ("director", "audience", "scorer:上射", "scorer:下射", "performer:司射"):
@@ -220,6 +231,7 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     up = pages.open(links["scorer:上射"], 390, 844, has_touch=True, is_mobile=True)
     down = pages.open(links["scorer:下射"], 820, 1180, has_touch=True)
     audience = pages.open(links["audience"], 1600, 900)
+    scorer_cues = pages.open(links["performer:釋獲者"], 390, 844, is_mobile=True)
 
     # the cast name is shown as text: the first step is 上耦上射's (三耦俟于堂西, xiangshe:110)
     director.wait_for_selector("body[data-index='0']")
@@ -267,11 +279,28 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     for pg in (up, down):
         assert pg.get_attribute("body", "data-next") == ""
         assert pg.locator("#hit").is_disabled()
+
+    # a correction: 上耦下射's first arrow was a hit after all; a new entry with its reason
+    row = down.locator("tr[data-id='2|上耦|下射|1']")
+    row.locator("button.fix").click()
+    down.click("#c-hit")
+    down.click("#c-send")
+    assert "say why" in down.text_content("#c-msg")  # no correction without a reason
+    down.fill("#c-reason", "the 獲者 raised the 旌 late")
+    down.click("#c-send")
+    down.wait_for_selector("#correct", state="hidden")
+    down.wait_for_function(
+        "() => document.querySelector(\"tr[data-id='2|上耦|下射|1'] td.shot\")"
+        ".textContent.startsWith('中 (改×1)')"
+    )
+    final = {seat: list(h) for seat, h in HITS.items()}
+    final["下射"][0] = True
+    recorded[(2, "上耦", "下射", 1)] = (True, None)
     up.screenshot(path=str(artifacts / "serve-scorer-shangshe.png"), full_page=True)
     down.screenshot(path=str(artifacts / "serve-scorer-xiashe.png"), full_page=True)
 
     # the director's view of the round: every arrow recorded, none pending
-    right_hits, left_hits = sum(HITS["上射"]), sum(HITS["下射"])
+    right_hits, left_hits = sum(final["上射"]), sum(final["下射"])
     director.wait_for_function(
         "() => document.querySelectorAll('#shots td.shot.pending').length === 0"
     )
@@ -282,8 +311,9 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     after, _ = engine_run(CONFIG, LiveOutcomes(recorded))
     tally = next(t for t in after.tallies if t["round"] == 2)
     expected = announce(right_hits, left_hits)
-    assert expected == "右賢於左二純"  # 7 against 3: right by four 筭, 二純 (checked by hand)
-    assert tally["announcement"] == expected and (tally["right"], tally["left"]) == (7, 3)
+    # 7 against 4: the right wins by three 筭, 一純一奇 (checked by hand against xiangshe:203)
+    assert expected == "右賢於左一純一奇"
+    assert tally["announcement"] == expected and (tally["right"], tally["left"]) == (7, 4)
     at_count = _index(after.steps, seq=tally["seq"])
     told = next(
         i
@@ -305,6 +335,15 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     audience.wait_for_selector(f"#diagram img[data-seq='{after.steps[told]['seq']}']")
     audience.wait_for_function("() => document.querySelector('#diagram img').naturalWidth > 0")
     audience.screenshot(path=str(artifacts / "serve-audience.png"))
+    # the 釋獲者's own cue sheet has this act highlighted and in view
+    now = scorer_cues.locator(f"#cues li.now[data-seq='{after.steps[told]['seq']}']")
+    now.wait_for()
+    scorer_cues.wait_for_function(
+        "() => { const r = document.querySelector('#cues li.now').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    assert expected in now.text_content()  # 「右賢於左一純一奇」: what he says
+    scorer_cues.screenshot(path=str(artifacts / "serve-performer.png"))
     director.screenshot(path=str(artifacts / "serve-director.png"), full_page=True)
 
 
