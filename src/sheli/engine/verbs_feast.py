@@ -18,7 +18,7 @@ a drink outside the three rounds (round 0: the feast) is not the 罰爵 (``Run.d
 >>> all(v.kind for v in VERBS.values())
 True
 >>> VERBS["啐"].kind, VERBS["在"].kind
-('cup', 'place')
+('cup', 'stand')
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from sheli.engine.verbs import VERBS, Ctx, Verb, VerbError, _facing, _place_key,
 CUPS = ("爵", "觶")
 
 
-@verb("在", kind="place")
+@verb("在", kind="stand")
 def be_at(ctx: Ctx) -> None:
     """在: where a person is when the whole rite begins (before 戒賓 xiangshe:1).
 
