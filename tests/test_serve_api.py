@@ -323,3 +323,38 @@ def test_views_and_outputs(live: Live, client) -> None:
     for role in ("director", "audience"):
         page = client.get(live.links[role])
         assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
+
+
+def test_runs_computed_ahead_are_the_runs_needed() -> None:
+    """The run computed ahead for the likely next hit is used when that hit is recorded, and
+    is the run the engine gives for those outcomes; an unlikely input is computed afresh."""
+    from sheli.serve.live import LiveEvent, compute_derived
+
+    config = {"id": "e", "created_ms": 0, "rite": "xiangshe", "venue": "xie", "pairs": 0}
+    config |= {"guests_shoot": False, "dafu": 1, "cast": []}
+    ev = LiveEvent(config)
+    seq = iter(range(1, 100))
+
+    def record(k, hit, on_beat=None):
+        body = {"round": k[0], "pair": k[1], "seat": k[2], "arrow": k[3], "hit": hit}
+        ev.apply(
+            {"kind": "arrow", "body": body | {"on_beat": on_beat}, "t_ms": 0, "seq": next(seq)}
+        )
+
+    record((2, "上耦", "上射", 1), True)
+    ev.derived()
+    likely = dict(ev.next_arrows())
+    # after 上耦上射's first arrow of round 2: the 上射's next is his second, the 下射's his first
+    assert set(likely) == {(2, "上耦", "上射", 2), (2, "上耦", "下射", 1)}
+    jobs = ev.speculation_jobs()
+    assert len(jobs) == 2
+    for key, outcomes in jobs:
+        ev.store_ahead(key, compute_derived(ev.config, ev.factor, ev.names, outcomes))
+    ahead = dict(ev._ahead)
+    record((2, "上耦", "下射", 1), True)
+    d = ev.derived()
+    assert d is ahead[ev.run_key(ev.outcomes())]
+    fresh = ev.compute(ev.outcomes())
+    assert d.steps == fresh.steps and d.run.tallies == fresh.run.tallies
+    record((2, "次耦", "下射", 4), True)  # not foreseen: run now
+    assert ev.derived() is not ahead.get(ev.run_key(ev.outcomes()))

@@ -72,7 +72,7 @@ def serve(host: str, port: int, db: Path | None) -> None:
         click.echo(f"sheli serve: {why}", err=True)
         raise SystemExit(2)
     try:
-        app = create_app(db)
+        app = create_app(db, ahead=True)
     except StoreError as exc:
         click.echo(f"sheli serve: {exc}", err=True)
         raise SystemExit(2) from None

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +34,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sheli.serve import auth
-from sheli.serve.live import INTERVAL_RANGE_MS, LiveEvent, iso, judge_tap, tap_tolerance_ms
+from sheli.serve.live import (
+    INTERVAL_RANGE_MS,
+    LiveEvent,
+    compute_derived,
+    iso,
+    judge_tap,
+    tap_tolerance_ms,
+)
 from sheli.serve.store import Store, now_ms
 
 HERE = Path(__file__).parent
@@ -79,10 +88,38 @@ class Subscriber:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
 
+def _exit_with_parent(parent: int) -> None:
+    """In the worker: leave as soon as the server process is gone."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 class Server:
     """The app's state: the store, the live events in memory and the open streams."""
 
-    def __init__(self, db_path: str | Path, keepalive_s: float = 15.0) -> None:
+    def __init__(self, db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> None:
+        # a worker process computes engine runs ahead of the inputs likely to come next; it is
+        # forked now, before the database is opened and before the server listens, so it holds
+        # neither (and it exits when this process dies, even by kill -9)
+        self.ahead_enabled = ahead and os.environ.get("SHELI_SERVE_AHEAD", "1") != "0"
+        self.worker: ProcessPoolExecutor | None = None
+        if self.ahead_enabled:
+            import multiprocessing
+
+            self.worker = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+            self.worker.submit(int).result()  # start it now
         self.store = Store(db_path)
         self.keepalive_s = keepalive_s
         self.live: dict[str, LiveEvent] = {}
@@ -101,6 +138,7 @@ class Server:
                 raise ApiError(404, f"no event {event_id!r}")
             ev = LiveEvent(config, self.store.inputs(event_id))
             self.live[event_id] = ev
+            self.ahead(ev)
         return ev
 
     def view(self, ev: LiveEvent, tok: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
@@ -116,8 +154,11 @@ class Server:
     def publish(self, ev: LiveEvent) -> None:
         """Send the new state to every open stream of the event (encoded once per view)."""
         subs = self.subs.get(ev.id)
-        if not subs:
-            return
+        if subs:
+            self._send(ev, subs)
+        self.ahead(ev)
+
+    def _send(self, ev: LiveEvent, subs: set[Subscriber]) -> None:
         base = ev.state(now_ms())
         encoded: dict[tuple[Any, ...], str] = {}
         for sub in list(subs):
@@ -129,6 +170,28 @@ class Server:
                 msg = f"id: {ev.version}\nevent: state\ndata: {data}\n\n"
                 encoded[vk] = msg
             sub.queue.put_nowait(msg)
+
+    def ahead(self, ev: LiveEvent) -> None:
+        """Start computing, in the worker process, the runs the next likely inputs need.
+
+        A worker *process* (forked, so it starts warm): a thread would hold the GIL for the
+        whole run and stall the event loop's writes to every stream."""
+        if not self.ahead_enabled:
+            return
+        for key, fut in list(ev._pending.items()):
+            if fut.cancel():  # not started: its base is out of date
+                ev._pending.pop(key, None)
+        for key, outcomes in ev.speculation_jobs():
+            assert self.worker is not None
+            fut = self.worker.submit(compute_derived, ev.config, ev.factor, ev.names, outcomes)
+            ev._pending[key] = fut
+
+            def done(f: Any, key: Any = key) -> None:
+                ev._pending.pop(key, None)
+                if not f.cancelled() and f.exception() is None:
+                    ev.store_ahead(key, f.result())
+
+            fut.add_done_callback(done)
 
     def close_token(self, event_id: str, token_id: int) -> None:
         for sub in list(self.subs.get(event_id, ())):
@@ -663,9 +726,10 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(db_path: str | Path, keepalive_s: float = 15.0) -> Starlette:
-    """The app on the database at ``db_path`` (created if missing)."""
-    srv = Server(db_path, keepalive_s)
+def create_app(db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> Starlette:
+    """The app on the database at ``db_path`` (created if missing). ``ahead``: compute the
+    engine runs of the likely next hits in a worker process (``sheli serve`` does)."""
+    srv = Server(db_path, keepalive_s, ahead)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -673,6 +737,8 @@ def create_app(db_path: str | Path, keepalive_s: float = 15.0) -> Starlette:
         for subs in srv.subs.values():
             for sub in subs:
                 sub.queue.put_nowait(None)
+        if srv.worker is not None:
+            srv.worker.shutdown(wait=True, cancel_futures=True)
         srv.store.close()
 
     async def on_error(request: Request, exc: Exception) -> Response:

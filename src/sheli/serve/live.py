@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -38,6 +39,10 @@ TAP_TOLERANCE_FRACTION = 0.2
 #: the drum's interval before the director sets one (an assumption: a slow, even beat)
 DEFAULT_INTERVAL_MS = 2000
 INTERVAL_RANGE_MS = (250, 10000)
+
+
+#: engine runs one at a time in a process (run_spec's interpreter is swapped while it runs)
+ENGINE_LOCK = threading.Lock()
 
 
 def tap_tolerance_ms(interval_ms: int) -> float:
@@ -121,6 +126,71 @@ class LiveOutcomes:
 
     def outcome(self, round: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
         return self.outcomes.get((round, pair, archer, arrow), (False, None))
+
+
+class LiteRun:
+    """What the live app keeps of an engine run: its event log and the few facts the views
+    and outputs ask of a ``Run`` (picklable, so a worker process can compute it).
+
+    >>> from sheli.engine import run
+    >>> lite = LiteRun.of(run("xiangshe", seed=1, pairs=0, guests=False))
+    >>> lite.steps[0]["seq"], lite.scene["type"], lite.spec.spec.chapter
+    (1, 'scene', 'xiangshe')
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        self.rite: str = kw["rite"]
+        self.title: str | None = kw["title"]
+        self.venue: str = kw["venue"]
+        self.params: dict[str, Any] = kw["params"]
+        self.events: list[dict[str, Any]] = kw["events"]
+        self.drinks: list[tuple[int, str, str]] = kw["drinks"]
+        self.warnings: list[str] = kw.get("warnings", [])
+        self.chapter: str = kw["chapter"]
+        self.steps = [e for e in self.events if e["type"] == "step"]
+        self.shots = [e for e in self.events if e["type"] == "shot"]
+        self.tallies = [e for e in self.events if e["type"] == "tally"]
+
+    @classmethod
+    def of(cls, r: Any) -> LiteRun:
+        return cls(
+            rite=r.rite,
+            title=r.title,
+            venue=r.venue,
+            params=dict(r.params),
+            events=r.events,
+            drinks=list(r.drinks),
+            warnings=list(r.warnings),
+            chapter=r.spec.spec.chapter,
+        )
+
+    @property
+    def scene(self) -> dict[str, Any]:
+        return self.events[0]
+
+    @property
+    def spec(self) -> Any:
+        """Enough of a ``LoadedSpec`` for the cue sheets (``spec.spec.chapter``)."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(spec=SimpleNamespace(chapter=self.chapter))
+
+
+def compute_derived(
+    config: dict[str, Any],
+    factor: float,
+    names: dict[str, str],
+    outcomes: dict[ArrowKey, tuple[bool, bool | None]],
+) -> Derived:
+    """Run the engine for these outcomes and index the run (in this process or a worker)."""
+    with ENGINE_LOCK:
+        r, stopped = engine_run(config, LiveOutcomes(outcomes))
+    d = Derived(LiteRun.of(r), factor, names, stopped)
+    if stopped is not None:
+        plan = plan_run(config)
+        if plan is not None:
+            d.plan_total = estimate(plan.steps, factor).total
+    return d
 
 
 class Derived:
@@ -304,6 +374,9 @@ class LiveEvent:
         self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
         self._derived: Derived | None = None
         self._derived_key: Any = None
+        self._ahead: dict[Any, Derived] = {}  # runs computed ahead for likely next inputs
+        self._pending: dict[Any, Any] = {}  # key → future of a run being computed ahead
+        self._order: list[ArrowKey] | None = None
         self._expected: set[ArrowKey] | None = None
         self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
         for inp in inputs:
@@ -365,20 +438,83 @@ class LiveEvent:
         m = self.config.get("hou_dao_m")
         return float(m) / (300 * 0.231) if m else 1.0
 
+    @staticmethod
+    def run_key(outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Any:
+        """What decides the run: the outcomes other than a plain miss (a recorded miss with
+        no mark is what an unrecorded arrow already is)."""
+        return tuple(sorted((k, v) for k, v in outcomes.items() if v != (False, None)))
+
+    def compute(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Derived:
+        """Run the engine for these outcomes, now, in this process."""
+        return compute_derived(self.config, self.factor, self.names, outcomes)
+
     def derived(self) -> Derived:
-        """The engine run for the recorded outcomes (re-run only when they change the run:
-        a recorded miss with no mark is what an unrecorded arrow already is)."""
+        """The engine run for the recorded outcomes: cached, or computed ahead of time (see
+        :meth:`speculation_jobs`; a run still being computed ahead is waited for), else run
+        now."""
         outcomes = self.outcomes()
-        key = tuple(sorted((k, v) for k, v in outcomes.items() if v != (False, None)))
+        key = self.run_key(outcomes)
         if self._derived is None or key != self._derived_key:
-            r, stopped = engine_run(self.config, LiveOutcomes(outcomes))
-            self._derived = Derived(r, self.factor, self.names, stopped)
-            if stopped is not None:
-                plan = plan_run(self.config)
-                if plan is not None:
-                    self._derived.plan_total = estimate(plan.steps, self.factor).total
+            ahead = self._ahead.pop(key, None)
+            if ahead is None and key in self._pending:
+                try:  # the worker is on it: waiting costs less than starting again
+                    ahead = self._pending[key].result(timeout=10)
+                except Exception:
+                    ahead = None
+            self._derived = ahead if ahead is not None else self.compute(outcomes)
             self._derived_key = key
+            self._ahead.clear()
         return self._derived
+
+    def store_ahead(self, key: Any, d: Derived) -> None:
+        """Keep a run computed ahead (a few at most: the oldest are dropped)."""
+        self._ahead[key] = d
+        while len(self._ahead) > 6:
+            self._ahead.pop(next(iter(self._ahead)))
+
+    def next_arrows(self) -> list[tuple[ArrowKey, tuple[bool, bool | None]]]:
+        """The arrows most likely to be recorded next, each with the outcome that would change
+        the run (a hit; in round 3 a hit on the drum): for each seat, the first unrecorded
+        arrow after the one it recorded last, in the order they are shot."""
+        order = self._shot_order()
+        latest: dict[str, tuple[int, ArrowKey]] = {}
+        for k, a in self.arrows.items():
+            if k[2] not in latest or a.input_seq > latest[k[2]][0]:
+                latest[k[2]] = (a.input_seq, k)
+        last_any = max(latest.values(), default=None)
+        out = []
+        for seat in ("上射", "下射"):
+            # after this seat's last record; a seat with none follows the other (拾發: the
+            # two shoot in turn, xiangshe:147)
+            mine = latest.get(seat) or last_any
+            start = order.index(mine[1]) + 1 if mine and mine[1] in order else 0
+            for k in order[start:] + order[:start]:
+                if k[2] == seat and k not in self.arrows:
+                    out.append((k, (True, True if k[0] == 3 else None)))
+                    break
+        return out
+
+    def _shot_order(self) -> list[ArrowKey]:
+        if self._order is None:
+            plan = plan_run(self.config)
+            shots = plan.shots if plan is not None else self.derived().shots
+            self._order = [
+                (s["round"], s["pair"], s["archer"], s["arrow"])
+                for s in shots
+                if s["pair"] != "誘射"
+            ]
+        return self._order
+
+    def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, tuple[bool, bool | None]]]]:
+        """(key, outcomes) of the runs worth computing ahead: the next likely hits."""
+        base = self.outcomes()
+        jobs = []
+        for k, v in self.next_arrows():
+            outcomes = {**base, k: v}
+            key = self.run_key(outcomes)
+            if key != self._derived_key and key not in self._ahead and key not in self._pending:
+                jobs.append((key, outcomes))
+        return jobs
 
     def current(self, d: Derived | None = None) -> int:
         d = d or self.derived()
