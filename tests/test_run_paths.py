@@ -256,3 +256,32 @@ def test_every_combination_of_the_texts_conditions_runs(
     pairs_shot = {s["pair"] for s in r.shots if s["round"] == 2}
     assert ("賓耦" in pairs_shot) == guests
     assert sum(p.startswith("大夫耦") for p in pairs_shot) == (dafu if guests else 0)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"outcomes": Side("right")},
+        {"outcomes": Side("left")},
+        {"outcomes": Tie()},
+        {"outcomes": Side("left"), "arrows_short": True, "pairs": 1},
+        {"outcomes": Side("right"), "guests": False, "venue": "xiang"},
+    ],
+    ids=["right", "left", "tie", "left-short-pairs1", "right-noguests-xiang"],
+)
+def test_the_feast_leaves_the_archery_as_it_was(kw: dict) -> None:
+    """With the feast around it (option feast), the archery's paths are the same: the same shots,
+    tallies, 罰爵 drinkers (Run.drank) and the same acts of rounds 1–3, in the same order."""
+    alone = run("xiangshe", **kw)
+    whole = run("xiangshe", options={"feast": True}, **kw)
+
+    def acts(r) -> list[tuple]:
+        return [(e["cite"], e["actor"], e["verb"], e["place"]) for e in r.steps if e["round"]]
+
+    def strip(xs: list[dict]) -> list[dict]:
+        return [{k: v for k, v in x.items() if k != "seq"} for x in xs]
+
+    assert whole.drank == alone.drank and 0 not in whole.drank
+    assert strip(whole.tallies) == strip(alone.tallies)
+    assert strip(whole.shots) == strip(alone.shots)
+    assert acts(whole) == acts(alone)
