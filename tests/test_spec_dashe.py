@@ -104,12 +104,13 @@ def test_a_seeded_run_goes_to_the_end_too():
 
 
 def test_the_yizhu_has_the_sections_in_order():
-    secs = [e["section"] for e in steps(default_run())]
-    assert secs == sorted(secs)
-    want = set(range(1, 19)) | set(range(33, 39))
-    if has_archery():
-        want |= set(range(19, 33))
-    assert want <= set(secs)
+    ev = steps(default_run())
+    # the court's steps keep the 賈疏 sections in order (a 如初 call counts as its own passage)
+    court = [e["section"] for e in ev if int(e["cite"].split(":")[1]) in COURT]
+    assert court == sorted(court)
+    firsts = list(dict.fromkeys(e["section"] for e in ev))
+    want = list(range(1, 39)) if has_archery() else [*range(1, 19), *range(33, 39)]
+    assert firsts == want
 
 
 @pytest.mark.parametrize(
