@@ -407,6 +407,11 @@ def _params_hold(c: Any, params: dict[str, Any]) -> bool:
     return not (c.not_ is not None and _params_hold(c.not_, params))
 
 
+#: Roles whose arrows are bound with 茅 on the 楅 and who 説矢束 before taking them: the 大夫
+#: (xiangshe:191, 242) and, in 大射儀, the 諸公 and 卿 (賓諸公卿大夫之矢皆異束之以茅 dashe:209).
+DAFU_ROLES: frozenset[str] = frozenset({"大夫", "卿", "諸公"})
+
+
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
     """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters."""
     from sheli.rite.schema import PairDecl
@@ -436,7 +441,8 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
         for seat, name in (("上射", pr.upper), ("下射", pr.lower)):
             role = roles[name]
             w.people[name] = Person(name, role=role, pair=pr.name, seat=seat)
-            w.people[name].is_dafu = role == "大夫"
+            # 大夫之矢則兼束之以茅 (xiangshe:191); 賓諸公卿大夫之矢皆異束之以茅 (dashe:209)
+            w.people[name].is_dafu = role in DAFU_ROLES
             w.aliases[pr.name + seat] = name
     kinds: dict[str, list[str]] = {}
     for pr in pairs:
