@@ -21,6 +21,7 @@ from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
 from sheli.engine.coverage import coverage
 from sheli.engine.verbs import VerbError
+from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
 
 FEAST = {"feast": True}
@@ -49,10 +50,14 @@ def steps_at(r: Any, cite: str, actor: str | None = None, verb: str | None = Non
 # ---------------------------------------------------------------- the whole rite runs
 
 
-def test_the_default_is_the_archery_alone() -> None:
-    r = run("xiangshe")
+def test_the_option_switches_the_feast_on_and_off() -> None:
+    """feast=false is the archery alone (xiangshe:110–258); the spec's default is either."""
+    r = run("xiangshe", options={"feast": False})
     assert r.steps[0]["cite"] == "xiangshe:110"
     assert r.steps[-1]["cite"] == "xiangshe:258"
+    default = run("xiangshe")
+    on = bool(load_spec("xiangshe").spec.params.options["feast"])
+    assert default.steps[0]["cite"] == ("xiangshe:1" if on else "xiangshe:110")
 
 
 @pytest.mark.parametrize(
