@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import math
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +296,134 @@ def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:
     diagram_mod.clear_caches()
     for v in (0.0, -0.0, -0.001, 3, 2.999, 12.345, -7.5, 1e-9):
         assert diagram_mod._f(v) == diagram_mod._f_uncached(v)
+
+
+# ------------------------------------------------------------------ a venue with several 侯
+
+SANHOU = Path(__file__).parent / "fixtures" / "venues" / "sanhou.yaml"
+
+
+@pytest.fixture(scope="module")
+def sanhou():
+    """The test venue of three 侯 (tests/fixtures/venues/sanhou.yaml: the 州序 with 大侯,
+    參侯 and 干侯 at 540, 420 and 300 尺), loadable as ``sanhou`` while the tests run; and
+    the default run's log with each shot of the 上耦 at the 大侯, of the 次耦 at the 參侯,
+    the rest naming no 侯 (so at the default: the venue's first, the 大侯)."""
+    import yaml
+
+    from sheli.place import loader
+
+    real = loader._read
+
+    def read(key: str):
+        if key == "sanhou":
+            data = yaml.safe_load(SANHOU.read_text("utf-8"))
+            return loader._merge(real(data["extends"]), data)
+        return real(key)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(loader, "_read", read)
+        mp.setitem(loader._VENUE_ALIASES, "sanhou", "sanhou")
+        diagram_mod.clear_caches()
+        diagram_mod._venue.cache_clear()
+        r = run("xiangshe", seed=1)
+        events = [dict(e) for e in r.events]
+        for e in events:
+            if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
+                e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"
+        scene = dict(events[0], venue="sanhou")
+        yield scene, events, build_frames(events), load_venue("sanhou")
+        diagram_mod.clear_caches()
+        diagram_mod._venue.cache_clear()
+
+
+def _g(root: ET.Element, cls: str, **attrs: str) -> list[ET.Element]:
+    return [
+        g
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if cls in (g.get("class") or "").split()
+        and all(g.get(f"data-{k}") == v for k, v in attrs.items())
+    ]
+
+
+def test_every_hou_drawn_with_its_fa_and_the_range_fits_the_farthest(sanhou) -> None:
+    scene, _, frames, venue = sanhou
+    ts = {t.name: t for t in diagram_mod.targets("sanhou")}
+    assert list(ts) == ["大侯", "參侯", "干侯"]
+    # width: its own size where it has one, else the venue's 侯 (the 上个 of the 序, 40 尺)
+    assert [ts[n].width for n in ts] == [72.0, 56.0, 40.0]
+    assert [ts[n].fa for n in ts] == ["大侯之乏", "參侯之乏", "干侯之乏"]
+    root = _svg(frames[0], scene, view="range")
+    _, y0, _, y1 = map(float, root.get("data-bounds").split())
+    scale = float(root.get("data-scale"))
+    far = venue.fixtures["大侯"]
+    assert y0 <= far.y - 6 and y0 <= venue.fixtures["門"].y  # the farthest 侯 and the 門 fit
+    for name, t in ts.items():
+        (g,) = _g(root, "fixture", name=name)
+        bx0, by0, bx1, by1 = map(float, g.get("data-box").split())
+        assert math.isclose(bx1 - bx0, t.width * scale, abs_tol=0.02), name
+        # on the plan at its distance: the 侯道 from the line of the 物
+        assert math.isclose((by0 + by1) / 2, 116 + (y1 - t.y) * scale, abs_tol=0.02), name
+        assert len(_g(root, "fixture", name=t.fa)) == 1
+    # the inset of the hall view shows all three and the whole 侯道 (540 尺)
+    hall = render_svg(frames[0], scene, view="hall")
+    assert "全侯道（540 尺）" in hall and all(f">{n}</text>" in hall for n in ts)
+
+
+def test_arrows_drawn_at_the_hou_shot_at(sanhou) -> None:
+    scene, events, frames, venue = sanhou
+    shots = [e for e in events if e["type"] == "shot"]
+    checked = set()
+    for f in frames:
+        if not f.shots or f.objects.arrows_hou == 0:
+            continue
+        so_far = [s for s in shots if s["seq"] <= f.seq]
+        since = max(
+            (
+                e["seq"]
+                for e in events
+                if e["type"] == "step"
+                and e.get("verb") == "委"
+                and e.get("obj") == "矢"
+                and e["seq"] <= f.seq
+            ),
+            default=0,
+        )
+        so_far = [s for s in so_far if s["seq"] > since]
+        want = {"大侯": 0, "參侯": 0}
+        for s in so_far:
+            want[s.get("hou") or "大侯"] += 1  # no 侯 named: the default, the first
+        root = _svg(f, scene, view="range")
+        scale = float(root.get("data-scale"))
+        y1 = float(root.get("data-bounds").split()[3])
+        for name, n in want.items():
+            gs = _g(root, "arrows-hou", hou=name)
+            assert [int(g.get("data-arrows")) for g in gs] == ([n] if n else []), (f.seq, name)
+            for g in gs:  # every mark at that 侯 (hits on it, misses 3–7 尺 short: north)
+                py = 116 + (y1 - venue.fixtures[name].y) * scale
+                for c in g.iter("{http://www.w3.org/2000/svg}circle"):
+                    assert math.isclose(float(c.get("cy")), py, abs_tol=0.02)
+                for ln in g.iter("{http://www.w3.org/2000/svg}line"):
+                    assert py - 7.01 * scale <= float(ln.get("y1")) < py
+        # the flight of this step's arrow ends at the 侯 it was shot at
+        (flight,) = [
+            ln
+            for ln in root.iter("{http://www.w3.org/2000/svg}line")
+            if ln.get("class") == "flight"
+        ]
+        name = f.shots[0].get("hou") or "大侯"
+        py = 116 + (y1 - venue.fixtures[name].y) * scale
+        assert py - 7.01 * scale <= float(flight.get("y2")) <= py + 0.02
+        checked.add(name)
+    assert checked == {"大侯", "參侯"}
+
+
+def test_labels_do_not_overlap_with_three_hou(sanhou) -> None:
+    scene, _, frames, _ = sanhou
+    for f in frames[::9]:
+        for view in ("range", "auto"):
+            labels, fixtures = label_boxes(f, scene, view=view)
+            boxes = [lab.box for lab in labels]
+            for i, a in enumerate(boxes):
+                assert not any(a.overlaps(b) for b in boxes[i + 1 :]), f.seq
+                assert not any(a.overlaps(b) for b in fixtures), f.seq

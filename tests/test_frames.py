@@ -98,6 +98,37 @@ def test_arrows_at_the_hou_count_the_shots(default_run) -> None:
     assert f.objects.hits_hou == sum(1 for x in since if x["hit"])
 
 
+def test_arrows_at_the_hou_their_shot_lines_name(default_run) -> None:
+    """A venue with several 侯 (大射儀's 射宮): a shot line naming its 侯 (``hou``) puts the
+    arrow there; the others stay unnamed (drawn at the venue's one, or first, 侯); the 委矢
+    on the 楅 takes every 侯's, or, with ``from``, that 侯's only."""
+    events, _ = default_run
+    events = [dict(e) for e in events]
+    for e in events:
+        if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
+            e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"
+    fr = build_frames(events)
+    shots = [e for e in events if e["type"] == "shot"]
+    fetch = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
+    before = fr[fetch.index - 1].objects
+    for hou in ("大侯", "參侯"):
+        mine = [x for x in shots if x.get("hou") == hou and x["seq"] < fetch.seq]
+        assert before.arrows_at(hou) == (len(mine), sum(1 for x in mine if x["hit"]))
+        assert len(mine) == 8  # the pair's two archers, four arrows each (round 1)
+    assert before.arrows_hou == sum(1 for x in shots if x["seq"] < fetch.seq)  # all, named or not
+    assert fetch.objects.at_hou == () and fetch.objects.arrows_hou == 0
+    assert fetch.objects.arrows_bi == 28
+    # with ``from``, the 委 takes that 侯's arrows only
+    for e in events:
+        if e is fetch.step or (e["type"] == "step" and e["seq"] == fetch.seq):
+            e["from"] = "參侯"
+    fr2 = build_frames(events)
+    o = fr2[fetch.index].objects
+    assert o.arrows_bi == 8 and o.arrows_at("參侯") == (0, 0)
+    assert o.arrows_at("大侯") == before.arrows_at("大侯")
+    assert o.arrows_hou == before.arrows_hou - 8
+
+
 @pytest.mark.parametrize("pairs", [0, 3])
 def test_suan_on_each_side_equal_the_tally(pairs: int) -> None:
     r = run("xiangshe", seed=2, pairs=pairs)

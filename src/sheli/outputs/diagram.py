@@ -26,7 +26,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from sheli.outputs.frames import Frame, Person
+from sheli.outputs.frames import Frame, Person, shot_hou
 from sheli.outputs.labels import (
     LINE_HEIGHT,
     RUN_GAP,
@@ -44,11 +44,13 @@ from sheli.place.model import Venue
 __all__ = [
     "FACING",
     "VIEWS",
+    "Hou",
     "View",
     "choose_view",
     "clear_caches",
     "label_boxes",
     "render_svg",
+    "targets",
 ]
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -129,6 +131,96 @@ def _venue(key: str) -> Venue:
     return load_venue(key)
 
 
+@dataclass(frozen=True)
+class Hou:
+    """A 侯 of the venue as drawn: every fixture whose name ends in 侯 (the one 侯 of the
+    州序 and 庠; the 大侯, 參侯 and 干侯 of a 射宮). ``width`` is its own size where the
+    fixture has one (its extent across), else the top band of the venue's 侯; ``mid`` its
+    中 in proportion; ``fa`` the name of its 乏 (``乏`` for ``侯``, else ``X之乏``), if any."""
+
+    name: str
+    x: float
+    y: float
+    width: float
+    mid: float
+    fa: str | None
+
+
+@lru_cache(maxsize=16)
+def targets(venue_key: str) -> tuple[Hou, ...]:
+    """The 侯 of a venue, in the order of its data file.
+
+    >>> [(h.name, h.width, h.mid, h.fa) for h in targets("xie")]
+    [('侯', 40.0, 10.0, '乏')]
+    """
+    venue = _venue(venue_key)
+    bands = venue.hou.get("bands", [])
+    top = max((float(b["width"]) for b in bands), default=40.0)
+    mid = next((float(b["width"]) for b in bands if b["name"] == "中"), 10.0)
+    out = []
+    for name, f in venue.fixtures.items():
+        if not name.endswith(("侯", "矦")):
+            continue
+        e = f.extent
+        w = float(e.x1 - e.x0) if e is not None and e.x1 > e.x0 else top
+        fa = "乏" if name in ("侯", "矦") else f"{name}之乏"
+        out.append(Hou(name, f.x, f.y, w, w * (mid / top), fa if fa in venue.fixtures else None))
+    return tuple(out)
+
+
+def _default_hou(venue_key: str) -> Hou | None:
+    """Where arrows whose shot line names no 侯 are drawn: the 侯 named 侯, else the first."""
+    ts = targets(venue_key)
+    return next((h for h in ts if h.name in ("侯", "矦")), ts[0] if ts else None)
+
+
+def _hou_arrows(venue_key: str, o: Any) -> list[tuple[Hou, int, int]]:
+    """(侯, arrows, hits) for every 侯 with arrows at it: those the shot lines name at
+    theirs, the rest at the default 侯 (``Objects.at_hou``)."""
+    ts = {h.name: h for h in targets(venue_key)}
+    named_n = named_h = 0
+    out = []
+    for name, n, h in o.at_hou:
+        if name in ts:
+            out.append((ts[name], n, h))
+            named_n += n
+            named_h += h
+    d = _default_hou(venue_key)
+    if d is not None and o.arrows_hou - named_n > 0:
+        k = next((i for i, e in enumerate(out) if e[0] is d), None)
+        rest = (o.arrows_hou - named_n, o.hits_hou - named_h)
+        if k is None:
+            out.insert(0, (d, *rest))
+        else:
+            out[k] = (d, out[k][1] + rest[0], out[k][2] + rest[1])
+    return out
+
+
+@lru_cache(maxsize=16)
+def _range(venue_key: str) -> tuple[float, float, float, float]:
+    """The range view of a venue: ``VIEWS["range"]``, grown to hold every 侯 (its width and
+    posts), every 乏 and the 門 with a margin, so that the farthest 侯 fits."""
+    x0, y0, x1, y1 = VIEWS["range"]
+    fx = _venue(venue_key).fixtures
+    for h in targets(venue_key):
+        y0 = min(y0, h.y - 6)
+        x0 = min(x0, h.x - h.width / 2 - 12)
+        x1 = max(x1, h.x + h.width / 2 + 12)
+    for n, f in fx.items():
+        if n.endswith("乏") or n == "門":
+            y0 = min(y0, f.y - 6)
+            x0 = min(x0, f.x - 8)
+            x1 = max(x1, f.x + 8)
+    return (x0, y0, x1, y1)
+
+
+def _hou_dao(venue_key: str) -> float:
+    """The 侯道 to the farthest 侯, from the line of the 物 (尺)."""
+    fx = _venue(venue_key).fixtures
+    ref = fx["右物"].y if "右物" in fx else 0.0
+    return max((ref - h.y for h in targets(venue_key)), default=0.0)
+
+
 def choose_view(frame: Frame, view: str = "auto") -> str:
     """The view for a frame: "hall" when the actor, where he walked from and everyone who
     moved in this act are inside the hall view, else "range".
@@ -160,7 +252,9 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
 NEAR = (40.0, 26.0)
 
 
-def _near_bounds(frame: Frame, who: str | None = None) -> tuple[float, float, float, float]:
+def _near_bounds(
+    frame: Frame, who: str | None = None, venue_key: str = "xie"
+) -> tuple[float, float, float, float]:
     """The "near" window: centred on ``who`` (the highlighted person; the actor by
     default), on the middle of his walk if he moved in this step; kept inside the range."""
     p = frame.people.get(who or frame.actor or "")
@@ -170,19 +264,25 @@ def _near_bounds(frame: Frame, who: str | None = None) -> tuple[float, float, fl
         ys = [q[1] for q in p.path]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     w, h = NEAR
-    rx0, ry0, rx1, ry1 = VIEWS["range"]
+    rx0, ry0, rx1, ry1 = _range(venue_key)
     x0 = min(max(cx - w / 2, rx0), rx1 - w)
     y0 = min(max(cy - h / 2, ry0), ry1 - h)
     return (x0, y0, x0 + w, y0 + h)
 
 
-def _layout(name: str, width: int, frame: Frame | None = None, who: str | None = None) -> View:
+def _layout(
+    name: str,
+    width: int,
+    frame: Frame | None = None,
+    who: str | None = None,
+    venue_key: str = "xie",
+) -> View:
     if name == "near":
         assert frame is not None
-        x0, y0, x1, y1 = _near_bounds(frame, who)
+        x0, y0, x1, y1 = _near_bounds(frame, who, venue_key)
         s = (width - 2 * MARGIN) / (x1 - x0)
         return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
-    x0, y0, x1, y1 = VIEWS[name]
+    x0, y0, x1, y1 = _range(venue_key) if name == "range" else VIEWS[name]
     if name == "hall":
         avail = width - 2 * MARGIN - _inset_w(width)
         s = avail / (x1 - x0)
@@ -416,24 +516,24 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: li
             "縣",
         )
         lab("縣", f.x, f.y, w / 2)
-    # the 侯, its 植 and 中; the 乏
-    if "侯" in fx and v.contains(0, fx["侯"].y):
-        f = fx["侯"]
-        y = f.y
-        bands = venue.hou.get("bands", [])
-        top = max((b["width"] for b in bands), default=40.0)
-        mid = next((b["width"] for b in bands if b["name"] == "中"), 10.0)
-        a, b2 = v.px(-top / 2, y), v.px(top / 2, y)
-        m0, m1 = v.px(-mid / 2, y), v.px(mid / 2, y)
+    # every 侯, with its 中 (and the 植 of the one 侯 of a 序 or 庠); every 乏
+    for h in targets(venue.key):
+        if not v.contains(h.x, h.y):
+            continue
+        y = h.y
+        a, b2 = v.px(h.x - h.width / 2, y), v.px(h.x + h.width / 2, y)
+        m0, m1 = v.px(h.x - h.mid / 2, y), v.px(h.x + h.mid / 2, y)
         bx = Box(a[0], a[1] - 3, b2[0], a[1] + 3)
         shape(
             f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b2[0])}" y2="{_f(b2[1])}" '
             f'stroke="#a33" stroke-width="4"/><line x1="{_f(m0[0])}" y1="{_f(m0[1])}" '
             f'x2="{_f(m1[0])}" y2="{_f(m1[1])}" stroke="#fff" stroke-width="2"/>',
             bx,
-            "侯",
+            h.name,
         )
-        lab("侯", 0, y, (b2[0] - a[0]) / 2)
+        lab(h.name, h.x, y, (b2[0] - a[0]) / 2)
+        if h.name not in ("侯", "矦"):
+            continue
         for n in ("右植", "左植"):
             if n in fx:
                 px, py = v.px(fx[n].x, fx[n].y)
@@ -442,17 +542,18 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: li
                     Box(px - 2, py - 2, px + 2, py + 2),
                     n,
                 )
-    if "乏" in fx and v.contains(fx["乏"].x, fx["乏"].y):
-        f = fx["乏"]
+    for n, f in fx.items():
+        if not n.endswith("乏") or not v.contains(f.x, f.y):
+            continue
         a, b2 = v.px(f.x - 3, f.y), v.px(f.x + 3, f.y)
         bx = Box(a[0], a[1] - 2.5, b2[0], a[1] + 2.5)
         shape(
             f'<rect x="{_f(a[0])}" y="{_f(a[1] - 2.5)}" width="{_f(b2[0] - a[0])}" height="5" '
             'fill="#8a6d3b"/>',
             bx,
-            "乏",
+            n,
         )
-        lab("乏", f.x, f.y, (b2[0] - a[0]) / 2)
+        lab(n, f.x, f.y, (b2[0] - a[0]) / 2)
 
 
 @lru_cache(maxsize=256)
@@ -633,28 +734,29 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
                     (bx.x1 - bx.x0) / 2,
                 )
             )
-    # arrows at the 侯: in it (hits) across the 侯中, the rest fallen short before it
-    if "侯" in fx and v.contains(0, fx["侯"].y) and o.arrows_hou:
-        hy = fx["侯"].y
+    # arrows at each 侯: in it (hits) across its 中, the rest fallen short before it
+    for h, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
+        if not v.contains(h.x, h.y):
+            continue
         marks = ""
-        miss = o.arrows_hou - o.hits_hou
-        for k in range(o.hits_hou):
-            x, y = v.px(*_arrow_spot(k, True, hy))
+        k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
+        for k in range(n_hits):
+            x, y = v.px(*_arrow_spot(k, True, h.y, h.x, k40))
             marks += f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.6" fill="#000"/>'
-        for k in range(miss):
-            x, y = v.px(*_arrow_spot(k, False, hy))
+        for k in range(n_arrows - n_hits):
+            x, y = v.px(*_arrow_spot(k, False, h.y, h.x, k40))
             marks += (
                 f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y - 4)}" '
                 'stroke="#555" stroke-width=".8"/>'
             )
+        which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
         c.add(
-            f'<g class="thing arrows-hou" data-arrows="{o.arrows_hou}" '
-            f'data-hits="{o.hits_hou}">{marks}</g>'
+            f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
+            f'data-hits="{n_hits}">{marks}</g>'
         )
-        x, y = v.px(0, hy + 6)
-        labels.append(
-            Label("fixture:侯矢", [[(f"矢{o.arrows_hou}（獲{o.hits_hou}）", FIX_SIZE)]], x, y, 2)
-        )
+        x, y = v.px(h.x, h.y + 6)
+        key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
+        labels.append(Label(key, [[(f"矢{n_arrows}（獲{n_hits}）", FIX_SIZE)]], x, y, 2))
 
 
 def _suan_rods(
@@ -699,12 +801,18 @@ def _suan_rods(
     return "".join(out), x - x0 + pitch / 2
 
 
-def _arrow_spot(k: int, hit: bool, hou_y: float) -> tuple[float, float]:
-    """Where the k-th arrow at the 侯 is drawn (尺): a hit on the 侯's 中 (10 尺), a miss on
-    the ground before the 侯. The spread is presentation (the log says only hit or not)."""
+def _arrow_spot(
+    k: int, hit: bool, hou_y: float, hou_x: float = 0.0, spread: float = 1.0
+) -> tuple[float, float]:
+    """Where the k-th arrow at a 侯 is drawn (尺): a hit on the 侯's 中 (10 尺 on the 序's
+    侯; ``spread`` scales it to a wider 侯), a miss on the ground before the 侯. The spread
+    is presentation (the log says only hit or not, and at which 侯)."""
     if hit:
-        return (-4 + 8 * ((k * 0.618) % 1), hou_y)
-    return (-18 + 36 * ((k * 0.618 + 0.3) % 1), hou_y + 3 + 4 * ((k * 0.382) % 1))
+        return (hou_x + spread * (-4 + 8 * ((k * 0.618) % 1)), hou_y)
+    return (
+        hou_x + spread * (-18 + 36 * ((k * 0.618 + 0.3) % 1)),
+        hou_y + 3 + 4 * ((k * 0.382) % 1),
+    )
 
 
 # -- people ----------------------------------------------------------------------------------
@@ -1028,7 +1136,7 @@ def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple
     """The fixed part of the inset (its frame, the 堂, 侯, 乏 and the hall view's frame),
     drawn once per (venue, place), and its view."""
     venue = _venue(venue_key)
-    x0, y0, x1, y1 = VIEWS["range"]
+    x0, y0, x1, y1 = _range(venue_key)
     s = min(w / (x1 - x0), h / (y1 - y0))
     ox = x + (w - (x1 - x0) * s) / 2
     v = View("inset", x0, y0, x1, y1, s, ox, y)
@@ -1046,10 +1154,11 @@ def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple
             f'<rect x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(c[0] - a[0])}" '
             f'height="{_f(c[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e"/>'
         )
-    for n, col in (("侯", "#a33"), ("乏", "#8a6d3b")):
+    marks = [(t.name, "#a33", t.width / 2 * s) for t in targets(venue_key)]
+    marks += [(n, "#8a6d3b", 3 * s) for n in fx if n.endswith("乏")]
+    for n, col, half in marks:
         if n in fx:
             px, py = v.px(fx[n].x, fx[n].y)
-            half = 20 * s if n == "侯" else 3 * s
             out.append(
                 f'<line x1="{_f(px - half)}" y1="{_f(py)}" x2="{_f(px + half)}" y2="{_f(py)}" '
                 f'stroke="{col}" stroke-width="2"/><text x="{_f(px + half + 2)}" '
@@ -1067,23 +1176,22 @@ def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple
 def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float) -> str:
     """The whole range, small, with everyone as a dot and the hall view's frame."""
     head, v = _inset_plan(venue_key, x, y, w, h)
-    fx = _venue(venue_key).fixtures
     out = [head]
     me = frame.actor
     for p in frame.people.values():
         px, py = v.px(p.x, p.y)
         col = _ACTOR if p.actor == me else "#333"
         out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
-    if frame.objects.arrows_hou and "侯" in fx:
-        px, py = v.px(fx["侯"].x, fx["侯"].y)
+    o = frame.objects
+    for t, n, _ in _hou_arrows(venue_key, o) if o.arrows_hou else ():
+        px, py = v.px(t.x, t.y)
         out.append(
-            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" text-anchor="middle">'
-            f"矢{frame.objects.arrows_hou}</text>"
+            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" text-anchor="middle">矢{n}</text>'
         )
     b = v.box
     out.append(
         f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">'
-        "全侯道（300 尺）</text>"
+        f"全侯道（{_f(_hou_dao(venue_key))} 尺）</text>"
     )
     out.append("</g>")
     return "".join(out)
@@ -1094,7 +1202,7 @@ def _layout_all(
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
-    v = _layout(name, width, frame, highlight)
+    v = _layout(name, width, frame, highlight, scene.get("venue") or "xie")
     c = _Canvas()
     venue_key = scene.get("venue") or "xie"
     plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(venue_key, v)
@@ -1253,6 +1361,10 @@ def clear_caches() -> None:
     _person_svg.cache_clear()
     _label_svg.cache_clear()
     _inset_plan.cache_clear()
+    _people_layout.cache_clear()
+    _person_lines.cache_clear()
+    targets.cache_clear()
+    _range.cache_clear()
     _wrap_cached.cache_clear()
     _size_of.cache_clear()
 
@@ -1358,15 +1470,20 @@ def render_svg(
             f' marker-end="url(#arrowhead)"/>'
         )
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯
+    # (at the 侯 its shot line names, else at the default 侯, as ``_things`` draws them)
     o = frame.objects
-    hou = venue.fixtures.get("侯")
+    at = {t.name: (n, h) for t, n, h in _hou_arrows(venue.key, o)} if frame.shots else {}
+    default = _default_hou(venue.key)
+    by_name = {t.name: t for t in targets(venue.key)}
     for shot in frame.shots:
         archer = shot.get("person") or frame.actor
-        if hou is None or archer not in where or not v.contains(0, hou.y):
+        hou = by_name.get(shot_hou(shot) or "", default)
+        if hou is None or archer not in where or not v.contains(hou.x, hou.y):
             continue
         hit = bool(shot.get("hit"))
-        k = (o.hits_hou if hit else o.arrows_hou - o.hits_hou) - 1
-        tx, ty = v.px(*_arrow_spot(max(k, 0), hit, hou.y))
+        n, h = at.get(hou.name, (0, 0))
+        k = (h if hit else n - h) - 1
+        tx, ty = v.px(*_arrow_spot(max(k, 0), hit, hou.y, hou.x, hou.width / 40.0))
         x0, y0 = where[archer]
         out.append(
             f'<line class="flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" y1="{_f(y0)}" '

@@ -49,6 +49,7 @@ __all__ = [
     "build_frames",
     "count_of",
     "parse_place",
+    "shot_hou",
 ]
 
 #: Verbs whose act changes where the actor is (used only to decide whether a person's first
@@ -193,6 +194,21 @@ class Objects:
     counted_left: int = 0
     jing_raised: bool = False  # the 旌 raised (獲) at this step
     placed: tuple[Placed, ...] = ()
+    # of the arrows at the 侯, those whose shot line names the 侯 they were shot at (a venue
+    # with several, as the 射宮 of 大射儀): (its name, arrows, hits), in the order first shot
+    # at; the rest are at the venue's one 侯 (or its first)
+    at_hou: tuple[tuple[str, int, int], ...] = ()
+
+    def arrows_at(self, hou: str) -> tuple[int, int]:
+        """(arrows, hits) at the 侯 named ``hou`` by their shot lines (0, 0 if none).
+
+        >>> Objects(arrows_hou=3, hits_hou=1, at_hou=(("參侯", 2, 1),)).arrows_at("參侯")
+        (2, 1)
+        """
+        for name, n, h in self.at_hou:
+            if name == hou:
+                return n, h
+        return 0, 0
 
     def where(self, name: str) -> Placed | None:
         """The place of a set-down thing, or None."""
@@ -543,6 +559,16 @@ def build_frames(events: list[dict[str, Any]]) -> list[Frame]:
     return frames
 
 
+def shot_hou(shot: dict[str, Any]) -> str | None:
+    """The 侯 a shot line says the arrow was shot at (its ``hou``, or ``target``), if any.
+
+    >>> shot_hou({"hou": "參侯"}), shot_hou({"hit": True})
+    ('參侯', None)
+    """
+    name = shot.get("hou") or shot.get("target")
+    return str(name) if name else None
+
+
 def _row(s: dict[str, Any]) -> str | None:
     """The row (北上, 東上 …) the step's note or 經 words name, if any."""
     for text in (s.get("note") or "", s.get("jing") or ""):
@@ -573,11 +599,32 @@ def _objects(
         ch["arrows_hou"] = ch.get("arrows_hou", o.arrows_hou) + 1
         if shot.get("hit"):
             ch["hits_hou"] = ch.get("hits_hou", o.hits_hou) + 1
+        hou = shot_hou(shot)
+        if hou:  # the shot line names the 侯 it was shot at
+            at = list(ch.get("at_hou", o.at_hou))
+            k = next((i for i, e in enumerate(at) if e[0] == hou), None)
+            n, h = (at[k][1], at[k][2]) if k is not None else (0, 0)
+            entry = (hou, n + 1, h + bool(shot.get("hit")))
+            if k is None:
+                at.append(entry)
+            else:
+                at[k] = entry
+            ch["at_hou"] = tuple(at)
     if verb == "獲":
         ch["jing_raised"] = True
     if thing == "矢" and verb == "委" and s.get("at") == "楅":
-        # xiangshe:159 弟子…取矢…委于楅: all that lay at the 侯 come to the 楅
-        ch.update(arrows_bi=o.arrows_bi + o.arrows_hou, arrows_hou=0, hits_hou=0)
+        # xiangshe:159 弟子…取矢…委于楅: all that lay at the 侯 come to the 楅; where the
+        # step says from which of several 侯 (``from``), those of that 侯 only
+        at_hou = ch.get("at_hou", o.at_hou)
+        arrows, hits = ch.get("arrows_hou", o.arrows_hou), ch.get("hits_hou", o.hits_hou)
+        frm = s.get("from")
+        if frm and any(e[0] == frm for e in at_hou):
+            n, h = next((e[1], e[2]) for e in at_hou if e[0] == frm)
+            rest = tuple(e for e in at_hou if e[0] != frm)
+            ch.update(arrows_bi=o.arrows_bi + n, arrows_hou=arrows - n, hits_hou=hits - h)
+            ch["at_hou"] = rest
+        else:
+            ch.update(arrows_bi=o.arrows_bi + arrows, arrows_hou=0, hits_hou=0, at_hou=())
         ch["bi_counted"] = False
     elif verb == "乘" and o.arrows_bi:
         ch["bi_counted"] = True
