@@ -231,3 +231,21 @@ def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[
     # the 賢獲 announced is what the count gave (dashe:223–225)
     for t in r.tallies:
         assert t["announcement"]
+
+
+def test_reading_bin_xian_the_bin_looses_first() -> None:
+    # 敖繼公 (義疏 dashe:203): 拾發以將乘矢則是賓先公後 — against 鄭注 公下射也而先發
+    r = run(SPEC, seed=2, readings=["R-she-bin-xian"])
+    for rnd in (2, 3):
+        shots = [s for s in r.shots if s["pair"] == "公耦" and s["round"] == rnd]
+        assert [s["person"] for s in shots] == ["賓", "公"] * 4
+
+
+def test_reading_fang_ao_names_the_side() -> None:
+    said: set[str] = set()
+    for seed in range(8):
+        for e in run(SPEC, seed=seed, readings=["R-she-fang-ao"]).steps:
+            if e["verb"] == "以矢行告":
+                said.add(e["says"])
+    assert "方" not in said and {"左方", "右方"} & said and {"留", "揚"} & said
+    assert said <= {"留", "揚", "左方", "右方"}

@@ -932,6 +932,9 @@ RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, s
 
 #: Roles that, as 下射, loose before their 上射: 公下射也而先發不留尊也 (注 dashe:203).
 LOWER_FIRST_ROLES: set[str] = {"公"}
+#: Readings under which those roles loose after their 上射 like any 下射 (敖繼公 on dashe:203:
+#: 拾發以將乘矢則是賓先公後); registered by the rite's verb module.
+UPPER_FIRST_READINGS: set[str] = set()
 
 
 def _lower_first(w: World, pair: str) -> bool:
@@ -945,6 +948,8 @@ def _lower_first(w: World, pair: str) -> bool:
     """
     pr = w.pairs.get(pair)
     if pr is None:
+        return False
+    if UPPER_FIRST_READINGS and UPPER_FIRST_READINGS & set(w.params.get("readings") or ()):
         return False
     lower = w.people.get(pr.lower)
     return lower is not None and lower.role in LOWER_FIRST_ROLES

@@ -22,12 +22,18 @@ from sheli.engine.state import Person
 from sheli.engine.verbs import (
     ENGINE_ASSUMPTIONS,
     RELEASE_OVERRIDES,
+    UPPER_FIRST_READINGS,
     Ctx,
     VerbError,
     _facing,
     verb,
 )
-from sheli.scoring.outcomes import miss_direction
+from sheli.scoring.outcomes import miss_direction, miss_side
+
+#: 敖繼公's reading of dashe:203 (義疏: 拾發以將乘矢則是賓先公後): the 賓 looses first
+UPPER_FIRST_READINGS.add("R-she-bin-xian")
+#: 敖繼公's reading of dashe:202 (方者左則曰左方右則曰右方也): the 大射正 names the side
+FANG_SIDE_READING = "R-she-fang-ao"
 
 ENGINE_ASSUMPTIONS["E-shixing"] = (
     "where the 公's missed arrow went (留 short, 揚 over, 方 wide) is fixed by the arrow and "
@@ -60,7 +66,8 @@ def tell_flight(ctx: Ctx) -> None:
     Preconditions: the last arrow shot is the addressee's (``to``), and it missed — 注 「若不中
     使君當知而改其度」 (a hit is called by the 獲者). Effect: says 留 (it fell short), 揚 (it
     flew over) or 方 (it went wide): 下曰留上曰揚左右曰方 (dashe:202; 注 留不至也揚過去也方出旁也),
-    fixed by the arrow's key and the run's seed (E-shixing).
+    fixed by the arrow's key and the run's seed (E-shixing); on 敖繼公's reading (R-she-fang-ao)
+    左方 or 右方 (方者左則曰左方右則曰右方也).
     """
     w = ctx.world
     s = w.last_shot
@@ -79,10 +86,14 @@ def tell_flight(ctx: Ctx) -> None:
         )
     source = getattr(ctx.env.outcome, "__self__", None)
     direction = getattr(source, "direction", None)
+    key = (s.round, s.pair, s.archer, s.arrow)
     if callable(direction):
-        word = direction(s.round, s.pair, s.archer, s.arrow)
+        word = direction(*key)
     else:
-        word = miss_direction(None, s.round, s.pair, s.archer, s.arrow)
+        word = miss_direction(None, *key)
+    if word == "方" and FANG_SIDE_READING in (w.params.get("readings") or ()):
+        side = getattr(source, "side", None)
+        word = (side(*key) if callable(side) else miss_side(None, *key)) + "方"
     ctx.extra["to"] = to.name
     ctx.extra["says"] = word
     ctx.extra["矢行"] = word

@@ -171,6 +171,10 @@ class SeededOutcomes:
         """Where a missed arrow went (留, 揚, 方: dashe:202), fixed by the seed and the arrow."""
         return miss_direction(self.seed, round, pair, archer, arrow)
 
+    def side(self, round: int, pair: str, archer: str, arrow: int) -> str:
+        """Which side an arrow that went wide went (左 or 右), fixed by the seed and the arrow."""
+        return miss_side(self.seed, round, pair, archer, arrow)
+
 
 #: Where a missed arrow went, as the 大射正 tells the 公: 下曰留上曰揚左右曰方 (dashe:202; 注
 #: 留不至也揚過去也方出旁也).
@@ -191,6 +195,17 @@ def miss_direction(seed: object, round: int, pair: str, archer: str, arrow: int)
     """
     u = _unit(seed, "direction", round, normalise_name(pair), normalise_name(archer), arrow)
     return MISS_DIRECTIONS[min(2, int(u * 3))]
+
+
+def miss_side(seed: object, round: int, pair: str, archer: str, arrow: int) -> str:
+    """Which side an arrow that went wide (方) went: 左 or 右, equally likely, fixed as
+    :func:`miss_direction` (敖繼公 on dashe:202: 方者左則曰左方右則曰右方也).
+
+    >>> miss_side(0, 2, "公耦", "下射", 1) in ("左", "右")
+    True
+    """
+    u = _unit(seed, "side", round, normalise_name(pair), normalise_name(archer), arrow)
+    return "左" if u < 0.5 else "右"
 
 
 # ---------------------------------------------------------------- recorded outcomes
