@@ -1112,9 +1112,9 @@ def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
     return "".join(out)
 
 
-def _scale_bar(v: View, venue: Venue, y: float) -> str:
-    """A bar in 尺 and one in metres (the venue's 尺→m)."""
-    m_per = venue.metre_per_chi.value
+@lru_cache(maxsize=256)
+def _scale_bar(v: View, m_per: float, y: float) -> str:
+    """A bar in 尺 and one in metres (``m_per``: the venue's metres to the 尺)."""
     chi, metres = {"hall": (10, 2), "near": (5, 1)}.get(v.name, (50, 10))
     x0 = v.ox + 4
     w_chi = chi * v.scale
@@ -1173,15 +1173,22 @@ def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple
     return "".join(out), v
 
 
+@lru_cache(maxsize=4096)
+def _inset_dots(v: View, pts: tuple[tuple[float, float, bool], ...]) -> str:
+    """Everyone as a dot on the inset (the actor red): (x, y, actor or not) of each."""
+    out = []
+    for x, y, me in pts:
+        px, py = v.px(x, y)
+        col = _ACTOR if me else "#333"
+        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
+    return "".join(out)
+
+
 def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float) -> str:
     """The whole range, small, with everyone as a dot and the hall view's frame."""
     head, v = _inset_plan(venue_key, x, y, w, h)
-    out = [head]
     me = frame.actor
-    for p in frame.people.values():
-        px, py = v.px(p.x, p.y)
-        col = _ACTOR if p.actor == me else "#333"
-        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
+    out = [head, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in frame.people.values()))]
     o = frame.objects
     for t, n, _ in _hou_arrows(venue_key, o) if o.arrows_hou else ():
         px, py = v.px(t.x, t.y)
@@ -1361,6 +1368,9 @@ def clear_caches() -> None:
     _person_svg.cache_clear()
     _label_svg.cache_clear()
     _inset_plan.cache_clear()
+    _view_parts.cache_clear()
+    _inset_dots.cache_clear()
+    _scale_bar.cache_clear()
     _people_layout.cache_clear()
     _person_lines.cache_clear()
     targets.cache_clear()
@@ -1401,6 +1411,32 @@ def label_boxes(
     return labels, list(c.fixture_boxes)
 
 
+@lru_cache(maxsize=256)
+def _view_parts(v: View) -> tuple[str, tuple[str, ...], str]:
+    """What a diagram draws of its view alone: the root's view attributes, the plan's frame
+    and clip path (its lines of the SVG), and the north arrow (北 up, as the 儀禮圖 draw it)."""
+    b = v.box
+    attrs = (
+        f'data-view="{v.name}" data-scale="{v.scale:.6f}" '
+        f'data-bounds="{_f(v.x0)} {_f(v.y0)} {_f(v.x1)} {_f(v.y1)}" '
+        f'data-origin="{_f(v.ox)} {_f(v.oy)} {_f(v.x0)} {_f(v.y1)}"'
+    )
+    parts = (
+        f'<g class="plan" data-view="{v.name}">',
+        f'<rect class="view" x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
+        f'height="{_f(b.y1 - b.y0)}" fill="#fcfcf9" stroke="#ccc"/>',
+        f'<clipPath id="plan-clip"><rect x="{_f(b.x0)}" y="{_f(b.y0)}" '
+        f'width="{_f(b.x1 - b.x0)}" height="{_f(b.y1 - b.y0)}"/></clipPath>',
+        '<g clip-path="url(#plan-clip)">',
+    )
+    nx, ny = b.x1 - 14, b.y0 + 8
+    north = (
+        f'<g class="north"><path d="M{_f(nx)} {_f(ny)}l5 14h-10z" fill="#333"/>'
+        f'<text x="{_f(nx)}" y="{_f(ny + 26)}" font-size="10" text-anchor="middle">北</text></g>'
+    )
+    return attrs, parts, north
+
+
 def render_svg(
     frame: Frame,
     scene: dict[str, Any],
@@ -1430,30 +1466,19 @@ def render_svg(
     title = f"{scene.get('title', '')} {frame.cite} #{frame.seq} {frame.actor}{frame.verb}" + (
         f"「{frame.says}」" if frame.says else ""
     )
+    bounds_attrs, view_parts, north = _view_parts(v)
     out = [
         f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
         f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
-        f'data-seq="{frame.seq}" data-view="{v.name}" data-scale="{v.scale:.6f}" '
-        f'data-bounds="{_f(v.x0)} {_f(v.y0)} {_f(v.x1)} {_f(v.y1)}" '
-        f'data-origin="{_f(v.ox)} {_f(v.oy)} {_f(v.x0)} {_f(v.y1)}">',
+        f'data-seq="{frame.seq}" {bounds_attrs}>',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
         _header(frame, scene, width),
-        f'<g class="plan" data-view="{v.name}">',
-        f'<rect class="view" x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
-        f'height="{_f(b.y1 - b.y0)}" fill="#fcfcf9" stroke="#ccc"/>',
-        f'<clipPath id="plan-clip"><rect x="{_f(b.x0)}" y="{_f(b.y0)}" '
-        f'width="{_f(b.x1 - b.x0)}" height="{_f(b.y1 - b.y0)}"/></clipPath>',
-        '<g clip-path="url(#plan-clip)">',
+        *view_parts,
         *c.parts,
         "</g>",
+        north,
     ]
-    # north arrow (北 up, as the 儀禮圖 draw it)
-    nx, ny = b.x1 - 14, b.y0 + 8
-    out.append(
-        f'<g class="north"><path d="M{_f(nx)} {_f(ny)}l5 14h-10z" fill="#333"/>'
-        f'<text x="{_f(nx)}" y="{_f(ny + 26)}" font-size="10" text-anchor="middle">北</text></g>'
-    )
     # paths: the actor's walk in this act, bold; others who moved in this group of acts
     # (the same passage, e.g. each of the 三耦 進), faint
     people = frame.people
@@ -1545,7 +1570,7 @@ def render_svg(
             )
         )
     out.append("</g>")
-    out.append(_scale_bar(v, venue, b.y1 + 6))
+    out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6))
     if v.name == "hall" and _inset_w(width):
         venue_key = scene.get("venue") or "xie"
         out.append(_inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))

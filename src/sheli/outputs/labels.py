@@ -181,6 +181,7 @@ class _Ref:
         "base",
         "boxes",
         "byid",
+        "geoms",
         "ids",
         "keys",
         "map",
@@ -197,8 +198,9 @@ class _Ref:
         self.obst = obst
         # label → (its index, box, leader, footprint, box as a tuple); footprint None:
         # never reused (placed in the overflow column, or at the last resort)
-        self.map: dict[Any, tuple[int, Box, bool, _T | None, _T]] = {}
-        self.keys: list[Any] = []  # the labels (text, size, anchor, radius), in order
+        self.map: dict[str, tuple[Any, int, Box, bool, _T | None, _T]] = {}
+        self.keys: list[str] = []  # the labels' keys, in order
+        self.geoms: list[Any] = []  # and their size, anchor and radius
         self.rows: list[tuple[Box, bool, _T | None, _T]] = []  # and their (box … tuple)
         self.boxes: list[_T] = []  # the labels' boxes, in order
         self.ids: list[int] = []  # their ids (of these very tuples)
@@ -281,7 +283,7 @@ def place_labels(
     obst = [(o.x0, o.y0, o.x1, o.y1) for o in obstacles]
     obst_set = set(obst)
     new = _Ref(base, params, obst, obst_set)
-    rmap: dict[Any, tuple[int, Box, bool, _T | None, _T]] = {}
+    rmap: dict[str, tuple[Any, int, Box, bool, _T | None, _T]] = {}
     changed: list[tuple[_T, list[_T]]] = []  # obstacles there then or now, not both
     ref_boxes: list[_T] = []
     same = False  # everything so far as in the reference (obstacles, labels, boxes)
@@ -297,20 +299,27 @@ def place_labels(
     fixed = base.boxes if base is not None else ()
     placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
     out_map = new.map
-    mks = new.keys = [(lab.key, *lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
+    # a label is known by its key (person:…, fixture:…) and matched by its geometry
+    keys = new.keys = [lab.key for lab in labels]
+    geoms = new.geoms = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
     rows = new.rows
     start = 0
     if same and ref is not None:
         # the labels that begin as the reference's began, with the same obstacles, are
         # placed as there (the greedy is the same up to the first that differs)
-        rk, rr = ref.keys, ref.rows
-        m = min(len(mks), len(rk))
-        while start < m and mks[start] == rk[start] and rr[start][2] is not None:
+        rk, rg, rr = ref.keys, ref.geoms, ref.rows
+        m = min(len(keys), len(rk))
+        while (
+            start < m
+            and keys[start] == rk[start]
+            and geoms[start] == rg[start]
+            and rr[start][2] is not None
+        ):
             box, leader, _, _ = row = rr[start]
             lab = labels[start]
             lab.box, lab.leader = box, leader
             rows.append(row)
-            out_map.setdefault(mks[start], (start, *row))
+            out_map.setdefault(keys[start], (geoms[start], start, *row))
             start += 1
         placed.extend(ref_boxes[:start])
     # the labels placed so far, by the identity of their box tuples: a label that takes its
@@ -326,11 +335,12 @@ def place_labels(
     bx0, by0, bx1, by1 = bt
     for i in range(start, len(labels)):
         lab = labels[i]
-        mk = mks[i]
-        _, w, h, ax, ay, r = mk
-        hit = rmap.get(mk) if mk not in out_map else None  # (a twin label: anew)
-        if hit is not None and hit[3] is not None:
-            j, box, leader, fp, t = hit
+        key = keys[i]
+        geom = geoms[i]
+        w, h, ax, ay, r = geom
+        hit = rmap.get(key) if key not in out_map else None  # (a twin label: anew)
+        if hit is not None and hit[4] is not None and hit[0] == geom:
+            _, j, box, leader, fp, t = hit
             f0, f1, f2, f3 = fp
             ok = True
             for (c0, c1, c2, c3), run in changed:
@@ -357,7 +367,7 @@ def place_labels(
                 byid[id(t)] = t
                 placed_ids.add(id(t))
                 rows.append((box, leader, fp, t))
-                out_map[mk] = (i, box, leader, fp, t)
+                out_map[key] = (geom, i, box, leader, fp, t)
                 continue
         aligned = False
         # anew: first against the boxes near enough to meet the first rings' candidates
@@ -439,7 +449,7 @@ def place_labels(
         byid[id(t)] = t
         placed_ids.add(id(t))
         rows.append((chosen, leader, fp_, t))
-        out_map.setdefault(mk, (i, chosen, leader, fp_, t))
+        out_map.setdefault(key, (geom, i, chosen, leader, fp_, t))
     new.byid = byid
     new.ids = [id(t) for t in placed]
     _REFS.insert(0, new)
