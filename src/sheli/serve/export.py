@@ -58,6 +58,13 @@ def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
                     e["pending"] = True
                 else:
                     e["t"] = iso(rec.t_ms)
+                    # the run is shared by every set of outcomes that differ only in misses'
+                    # marks: the mark is the record's (as `sheli run` would write it)
+                    on_beat = ev.shot_on_beat((e["round"], e["pair"], e["archer"], e["arrow"]))
+                    if not e["hit"]:
+                        e.pop("on_beat", None)
+                        if on_beat is not None:
+                            e["on_beat"] = on_beat
                     if rec.corrections:
                         e["corrections"] = rec.corrections
         elif e["type"] == "tally" and e["seq"] in t_of_seq:

@@ -440,9 +440,21 @@ class LiveEvent:
 
     @staticmethod
     def run_key(outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Any:
-        """What decides the run: the outcomes other than a plain miss (a recorded miss with
-        no mark is what an unrecorded arrow already is)."""
-        return tuple(sorted((k, v) for k, v in outcomes.items() if v != (False, None)))
+        """What decides the run: the hits and their marks. A miss is never counted, whatever
+        its mark, so it changes nothing but its shot line's ``on_beat``, which the views and
+        the export take from the record (:meth:`shot_on_beat`); an unrecorded arrow is
+        already a miss."""
+        return tuple(sorted((k, v) for k, v in outcomes.items() if v[0]))
+
+    def shot_on_beat(self, k: ArrowKey) -> bool | None:
+        """The effective on_beat of a recorded arrow: its mark, else its tap's judgment."""
+        a = self.arrows.get(k)
+        if a is None:
+            return None
+        if a.on_beat is not None:
+            return a.on_beat
+        tap = self.taps.get(k)
+        return tap["on_beat"] if tap else None
 
     def compute(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Derived:
         """Run the engine for these outcomes, now, in this process."""
