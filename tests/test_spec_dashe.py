@@ -202,3 +202,20 @@ def test_the_steps_of_the_court_stay_out_of_the_archery_rounds():
         n = int(e["cite"].split(":")[1])
         if n in COURT:
             assert e["round"] == 0, e
+
+
+def test_the_feasts_music_is_not_the_archerys():
+    # 奏 starts the archery's music (公樂作而后就物 dashe:273 checks it); the feast's 肆夏, 鹿鳴,
+    # 新宮, 無算樂, 陔 and 驁 are 歌 / 笙 / 鼓, so they cannot satisfy that check beforehand
+    court = [
+        e for e in steps(default_run()) if int(e["cite"].split(":")[1]) in COURT and e["round"] == 0
+    ]
+    assert not [e for e in court if e["verb"] == "奏"]
+    assert {e["says"] for e in court if e["verb"] in ("歌", "笙", "鼓")} >= {
+        "肆夏",
+        "鹿鳴三終",
+        "新宮三終",
+        "無算樂",
+        "陔",
+        "驁",
+    }
