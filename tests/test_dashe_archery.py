@@ -249,3 +249,22 @@ def test_reading_fang_ao_names_the_side() -> None:
                 said.add(e["says"])
     assert "方" not in said and {"左方", "右方"} & said and {"留", "揚"} & said
     assert said <= {"留", "揚", "左方", "右方"}
+
+
+def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
+    """Once dashe.yaml includes dashe/archery.yaml (with its PAIRS NEEDED), the whole rite runs
+    through the archery with the same checks."""
+    from sheli.rite import load_spec
+
+    files = [str(f) for f in load_spec("dashe").files]
+    if not any(f.endswith("dashe/archery.yaml") for f in files):
+        pytest.skip("dashe.yaml does not include dashe/archery.yaml yet")
+    r = run("dashe", seed=1)
+    assert [t["round"] for t in r.tallies] == [2, 3]
+    gong = [s for s in r.shots if s["person"] == "公"]
+    assert len(gong) == 8 and {s["hou"] for s in gong} == {"大侯"}
+    assert {
+        s["hou"]
+        for s in r.shots
+        if r.world.pairs.get(s["pair"]) and r.world.pairs[s["pair"]].kind == "衆耦"
+    } <= {"干侯"}
