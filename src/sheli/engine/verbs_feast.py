@@ -159,3 +159,41 @@ def cook(ctx: Ctx) -> None:
     """亨: the dog is cooked (羹定 xiangshe:13, 注 肉謂之羹定猶熟也; 其牲狗也, 亨于堂東北
     記 xiangshe:312–313). Not tracked by the state."""
     _facing(ctx)
+
+
+@verb("相旅", kind="speech")
+def xiang_lv(ctx: Ctx) -> None:
+    """相旅: the 司正 calls the next to receive the 旅酬 — 司正升自西階相旅，作受酬者曰某酬某子
+    (xiangshe:266; 注 某者字也，某子者氏也).
+
+    ``to`` names the one who receives (受酬者); ``from`` the one who gives (酬者), by default the
+    one who received last. From then on the spec may name them 酬者 and 受酬者 (and the last to
+    receive 卒受者, xiangshe:269), so that a procedure (如賓酬主人之禮 xiangshe:264, 268) passes the
+    觶 down a row whose length the run decides (衆受酬者…辯，遂酬在下者 xiangshe:268).
+    Precondition: the giver is present and is not the receiver.
+
+    >>> from sheli.engine.verbs import VERBS
+    >>> VERBS["相旅"].kind
+    'speech'
+    """
+    w = ctx.world
+    recv = ctx.other(ctx.act.to)
+    if recv is None:
+        raise VerbError("相旅 needs to: the one who receives the 酬 (作受酬者 xiangshe:266)")
+    if ctx.act.from_ is not None:
+        giver = ctx.other(ctx.act.from_)
+    else:
+        giver = w.person("受酬者") if "受酬者" in w.aliases else None
+    if giver is None:
+        raise VerbError(
+            "相旅 with no one to give: name him with from: (the first 酬者), or call the 受酬者 "
+            "of the last 相旅 (某酬某子 xiangshe:266)"
+        )
+    if giver.name == recv.name:
+        raise VerbError(f"{giver.name} cannot 酬 himself (某酬某子 xiangshe:266)")
+    w.aliases["酬者"] = giver.name
+    w.aliases["受酬者"] = w.aliases["卒受者"] = recv.name
+    ctx.extra["to"] = recv.name
+    if ctx.act.says:
+        ctx.extra["says"] = ctx.act.says
+    _facing(ctx)
