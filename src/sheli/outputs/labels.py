@@ -445,6 +445,10 @@ def place_labels(
             chosen = _at(lab, 1, 0, lab.r + 2.0)
         lab.box, lab.leader = chosen, leader
         t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
+        if hit is not None and hit[5] == t:
+            # placed anew where it was: the reference's very tuple, so that the labels
+            # after it do not see it as changed
+            t = hit[5]
         placed.append(t)
         byid[id(t)] = t
         placed_ids.add(id(t))
