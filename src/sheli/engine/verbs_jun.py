@@ -116,7 +116,8 @@ def face_person(ctx: Ctx) -> None:
 
     既發則答君而俟 (記 yan:181; xiangshe:381 注 答對也; 敖繼公 (義疏): 答君謂東面立而對之，射時
     進左手微背於君，故既射則還對之，俟待君發也). The facing is the nearest of the eight to the
-    direction of the person from the actor.
+    direction of the person from the actor, or ``facing`` if given (the text's word, e.g. 東面
+    dashe:194), which must be within one of the eight steps of that direction.
 
     >>> VERBS["答"].kind
     'turn'
@@ -130,7 +131,19 @@ def face_person(ctx: Ctx) -> None:
     if p.on_tang is not None and other.on_tang is not None and p.on_tang != other.on_tang:
         raise VerbError(f"答: {other.name} is not on the same level as {p.name} (記 yan:181)")
     ang = math.atan2(other.y - p.y, other.x - p.x)  # type: ignore[operator]
-    p.facing = _DIRS[round(ang / (math.pi / 4)) % 8]
+    toward = round(ang / (math.pi / 4)) % 8
+    given = ctx.act.facing
+    if given is not None:
+        # the text's word (東面 dashe:194) may round the direction: within one step of eight
+        off = (_DIRS.index(given) - toward) % 8
+        if off not in (0, 1, 7):
+            raise VerbError(
+                f"答: {p.name} facing {given} does not face {other.name} (who is "
+                f"{_DIRS[toward]} of him): 答，對也 (注 xiangshe:381)"
+            )
+        p.facing = given
+    else:
+        p.facing = _DIRS[toward]
     ctx.extra["to"] = other.name
 
 
