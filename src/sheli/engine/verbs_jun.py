@@ -15,7 +15,7 @@ The 君's arrows are counted whether or not they fall on the drum: 不以樂志 
 >>> all(v.kind for v in VERBS.values())
 True
 >>> sorted(n for n in ("就物", "屬", "答") if VERBS[n].fn.__module__ == __name__)
-['屬', '答', '就物']
+['就物', '屬', '答']
 """
 
 from __future__ import annotations
