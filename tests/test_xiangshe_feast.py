@@ -364,3 +364,23 @@ def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
         if e["verb"] == "設" and e["cite"] in ("xiangshe:33", "xiangshe:80", "xiangshe:94")
     }
     assert jian == {"xiangshe:33", "xiangshe:80", "xiangshe:94"}
+
+
+def test_the_lv_chou_goes_down_every_zhongbin_below() -> None:
+    """衆受酬者…辯，遂酬在下者，皆升受酬于西階上 (xiangshe:268): the 司正 calls each (相旅,
+    某酬某子 266), each goes up, receives at the 西階上 and passes the 觶 on; the last
+    (卒受者) takes it down to the 篚 (269)."""
+    r = run("xiangshe", options=FEAST, pairs=2)
+    steps = r.steps
+    i = next(k for k, e in enumerate(steps) if e["cite"] == "xiangshe:266")
+    j = max(k for k, e in enumerate(steps) if e["cite"] == "xiangshe:269")
+    lv = steps[i : j + 1]  # the procedure's acts cite 261–263 (如賓酬主人之禮)
+    called = [e["to"] for e in lv if e["verb"] == "相旅"]
+    want = ["衆賓", "大夫之耦", "衆耦1上射", "衆耦1下射", "衆耦2上射", "衆耦2下射"]
+    assert called == want
+    got = [e["actor"] for e in lv if e["verb"] == "受"]
+    assert got == want
+    last = [e for e in lv if e["verb"] == "奠"][-1]
+    assert last["actor"] == "衆耦2下射" and last["cite"] == "xiangshe:269"
+    # each receives beside the one who gives, at the 西階上 (the top of the 西階 is x −15, y 1)
+    assert all((e["x"], e["y"]) == (-18.0, 1.0) for e in lv if e["verb"] == "受")
