@@ -17,14 +17,16 @@ starts it. Debian's chromium (Playwright, no download) then:
 5. the director goes to the 釋獲者's announcement; the audience screen shows the 筭 right and
    left and the announcement in the text's words, which are compared with
    ``sheli.scoring.announce`` for the hits tapped and with the engine's own tally; the
-   釋獲者's cue sheet (a performer's page) has that act highlighted and scrolled into view.
+   釋獲者's cue sheet (a performer's page) has that act highlighted and scrolled into view;
+6. in the third round the director starts the drum; the 上射's scorer taps at a release and
+   enters the hit, which takes the server's judgment of the tap (應鼓 or not).
 
 The step indices the director jumps to come from the live app's own derivation
 (``sheli.serve.live.engine_run`` with the arrows recorded so far), not from the pages.
 Screenshots (``test-artifacts/``): ``serve-home.png``, ``serve-director.png``,
 ``serve-scorer-shangshe.png`` (phone), ``serve-scorer-xiashe.png`` (tablet),
 ``serve-scorer-conflict.png``, ``serve-audience.png``, ``serve-performer.png`` (the 釋獲者's
-cues on a phone).
+cues on a phone), ``serve-scorer-round3.png``.
 """
 
 from __future__ import annotations
@@ -157,6 +159,8 @@ class Pages:
                 route.abort()
 
         ctx.route("**/*", guard)
+        # patience, not timing: on a loaded 2-core machine an engine re-run can take seconds
+        ctx.set_default_timeout(60_000)
         self.contexts.append(ctx)
         pg = ctx.new_page()
         pg.on("pageerror", lambda e: self.errors.append(f"{url}: {e}"))
@@ -346,6 +350,26 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     scorer_cues.screenshot(path=str(artifacts / "serve-performer.png"))
     director.screenshot(path=str(artifacts / "serve-director.png"), full_page=True)
 
+    # 6. the third round: the drum, a TAP at the release judged by the server, and the hit
+    # entered after it takes the tap's judgment (不鼓不釋, xiangshe:248)
+    start3 = _index(after.steps, round=3)
+    _goto(director, start3)
+    director.fill("#interval", "1000")
+    director.click("#drum-start")
+    up.wait_for_selector("body[data-round='3'] #tap:not([hidden])")
+    up.wait_for_selector("#beat[data-running='1']")
+    up.click("#tap")
+    up.wait_for_function("() => /judged|ms/.test(document.getElementById('msg').textContent)")
+    said = up.text_content("#msg")
+    assert "發 上耦上射 第1矢 → " in said, said
+    judged = "不應鼓" if "不應鼓" in said else "應鼓"
+    assert up.get_attribute("#ondrum", "aria-pressed") == "mixed"
+    up.click("#hit")
+    up.wait_for_selector("body[data-done='1']")
+    cell = up.locator("tr[data-id='3|上耦|上射|1'] td.shot")
+    assert cell.text_content().startswith(f"中·{judged}"), cell.text_content()
+    up.screenshot(path=str(artifacts / "serve-scorer-round3.png"), full_page=True)
+
 
 def _stale_scorer(pages: Pages, link: str) -> Any:
     """A second device on the 上射 link whose view goes stale: it gets one state, then no
@@ -366,6 +390,7 @@ def _stale_scorer(pages: Pages, link: str) -> Any:
             route.continue_()
 
     ctx = pages.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    ctx.set_default_timeout(60_000)
     pages.contexts.append(ctx)
     ctx.route(f"{pages.base}/api/**", stale)
     pg = ctx.new_page()

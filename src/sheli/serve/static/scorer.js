@@ -94,6 +94,7 @@ function renderArrows(shots, next) {
     let result = sending ? `${shotWords({ ...x, ...sending })} …` : shotWords(x);
     if (x.corrections) result += ` (改×${x.corrections})`;
     if (x.hit == null && x.shot === false) result = "未發"; // the director has not reached it
+    if (x.tap && typeof x.tap.offset_ms === "number") result += ` · 發${x.tap.offset_ms >= 0 ? "+" : ""}${x.tap.offset_ms}ms`;
     const btn = x.hit != null ? el("button", { type: "button", class: "fix", "aria-label": `correct ${x.pair}${x.seat} arrow ${x.arrow}` }, "改") : null;
     if (btn) btn.addEventListener("click", () => openCorrect(x));
     const cls = [next && id === idOf(next) ? "next" : "", x.hit == null ? "pending" : x.hit ? "hit" : "miss"].join(" ");
@@ -120,7 +121,9 @@ async function record(hit) {
   const x = nextArrow();
   if (!x) return;
   const r = x.round;
-  const onBeat = r === 3 && hit ? $("ondrum").getAttribute("aria-pressed") === "true" : null;
+  // 應鼓 / 不應鼓 as marked; "mixed" after a TAP: null, and the server judges the tap
+  const mark = $("ondrum").getAttribute("aria-pressed");
+  const onBeat = r === 3 && hit && mark !== "mixed" ? mark === "true" : null;
   const id = idOf(x);
   inflight.set(id, { hit, on_beat: onBeat });
   setOnDrum(true); // each hit is judged afresh
@@ -146,7 +149,7 @@ $("miss").addEventListener("click", () => record(false));
 function setOnDrum(on) {
   const b = $("ondrum");
   b.setAttribute("aria-pressed", String(on));
-  b.textContent = on ? "應鼓 on the drum" : "不應鼓 off the drum";
+  b.textContent = on === "mixed" ? "依發 judged by the TAP" : on ? "應鼓 on the drum" : "不應鼓 off the drum";
 }
 $("ondrum").addEventListener("click", () => setOnDrum($("ondrum").getAttribute("aria-pressed") !== "true"));
 $("round-pick").addEventListener("change", (e) => {
@@ -162,8 +165,13 @@ $("tap").addEventListener("pointerdown", async () => {
   const w = drum.running ? drum.where(t) : null;
   const off = w ? ` (${w.off >= 0 ? "+" : ""}${Math.round(w.off)} ms from the beat)` : "";
   try {
-    await post("/api/taps", { round: x.round, pair: x.pair, seat: x.seat, arrow: x.arrow, t_ms: t });
-    say("ok", `發 ${x.pair}${x.seat} 第${x.arrow}矢${off}`);
+    const res = await post("/api/taps", { round: x.round, pair: x.pair, seat: x.seat, arrow: x.arrow, t_ms: t });
+    const tap = (res.body && res.body.tap) || {};
+    const judged = typeof tap.on_beat === "boolean"
+      ? ` → ${tap.on_beat ? "應鼓" : "不應鼓"} (${tap.offset_ms >= 0 ? "+" : ""}${tap.offset_ms} ms, ±${Math.round(tap.tolerance_ms)} ms)`
+      : off;
+    say("ok", `發 ${x.pair}${x.seat} 第${x.arrow}矢${judged}`);
+    if (x.round === 3) setOnDrum("mixed"); // the hit, if it is one, takes the tap's judgment
   } catch (e) {
     say("error", `TAP: ${e.message}`);
   }
