@@ -268,3 +268,10 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
         for s in r.shots
         if r.world.pairs.get(s["pair"]) and r.world.pairs[s["pair"]].kind == "衆耦"
     } <= {"干侯"}
+
+
+def test_release_reasons_cite_dashe() -> None:
+    # the rules are 鄉射禮's, in 大射儀's words: 獲而未釋獲 dashe:152, 不貫不釋 dashe:185 …
+    r = run(SPEC, seed=1)
+    cites = {s["reason"].rsplit("(", 1)[1] for s in r.shots if s["pair"] != "誘射"}
+    assert cites and all(c.startswith("dashe:") for c in cites), cites

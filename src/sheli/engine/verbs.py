@@ -930,6 +930,15 @@ def nock(ctx: Ctx) -> None:
 #: registered by a rite's verb module (verbs_dashe); None leaves the table's answer.
 RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]] = []
 
+#: The 釋獲 table of a chapter whose words differ from the run environment's (鄉射禮's): chapter →
+#: ``release(round, hit, on_beat) -> (counted, reason)``, used for shots whose step cites that
+#: chapter (大射儀: scoring/data/release-dashe.tsv); registered by the rite's verb module.
+RELEASE_TABLES: dict[str, Callable[[int, bool, bool | None], tuple[bool, str]]] = {}
+#: Release overrides of one chapter only, tried before :data:`RELEASE_OVERRIDES`.
+CHAPTER_RELEASE_OVERRIDES: dict[
+    str, list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]]
+] = {}
+
 #: Roles that, as 下射, loose before their 上射: 公下射也而先發不留尊也 (注 dashe:203).
 LOWER_FIRST_ROLES: set[str] = {"公"}
 #: Readings under which those roles loose after their 上射 like any 下射 (敖繼公 on dashe:203:
@@ -1059,8 +1068,9 @@ def shoot(ctx: Ctx) -> None:
                 "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
-        counted, reason = ctx.env.release(w.round, hit, on_beat)
-        for override in RELEASE_OVERRIDES:
+        chapter = ctx.cite.partition(":")[0]
+        counted, reason = RELEASE_TABLES.get(chapter, ctx.env.release)(w.round, hit, on_beat)
+        for override in (*CHAPTER_RELEASE_OVERRIDES.get(chapter, ()), *RELEASE_OVERRIDES):
             got = override(p, w.round, hit, on_beat)
             if got is not None:
                 counted, reason = got

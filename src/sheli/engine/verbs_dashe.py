@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from sheli.engine.state import Person
 from sheli.engine.verbs import (
+    CHAPTER_RELEASE_OVERRIDES,
     ENGINE_ASSUMPTIONS,
-    RELEASE_OVERRIDES,
+    RELEASE_TABLES,
     UPPER_FIRST_READINGS,
     Ctx,
     VerbError,
@@ -29,6 +30,10 @@ from sheli.engine.verbs import (
     verb,
 )
 from sheli.scoring.outcomes import miss_direction, miss_side
+from sheli.scoring.rules import release
+
+#: 大射儀's 釋獲 in its own words (不貫不釋 dashe:185, 不鼓不釋 dashe:271 …)
+RELEASE_TABLES["dashe"] = lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv")
 
 #: 敖繼公's reading of dashe:203 (義疏: 拾發以將乘矢則是賓先公後): the 賓 looses first
 UPPER_FIRST_READINGS.add("R-she-bin-xian")
@@ -46,17 +51,20 @@ ENGINE_ASSUMPTIONS["E-shixing"] = (
 def _gong_release(
     p: Person, round: int, hit: bool, on_beat: bool | None
 ) -> tuple[bool, str] | None:
-    """The 公's hits in the third round count whether or not they fall on the drum.
+    """The 公's arrows in the third round: a hit counts whether or not it falls on the drum.
 
-    經 dashe:273 公樂作而后就物稍屬不以樂志; 注: 「君之射儀遲速從心，其發不必應樂」. The rule of
-    the others (不鼓不釋 dashe:271) is the table's.
+    經 dashe:273 公樂作而后就物稍屬不以樂志; 注: 「君之射儀遲速從心，其發不必應樂」. A miss is
+    不貫不釋 (dashe:185). The others follow the table (不鼓不釋 dashe:271). Registered for 大射儀's
+    steps only (燕禮's 君 has his own rule in verbs_jun).
     """
-    if p.role != "公" or round != 3 or not hit:
+    if p.role != "公" or round != 3:
         return None
-    return True, "不以樂志 (dashe:273; 注 其發不必應樂)"
+    if hit:
+        return True, "不以樂志 (dashe:273; 注 其發不必應樂)"
+    return False, "不貫不釋 (dashe:185)"
 
 
-RELEASE_OVERRIDES.append(_gong_release)
+CHAPTER_RELEASE_OVERRIDES.setdefault("dashe", []).append(_gong_release)
 
 
 @verb("以矢行告", kind="speech")

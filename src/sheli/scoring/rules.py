@@ -63,13 +63,16 @@ def _cell(value: str) -> bool | Literal["none"] | None:
 
 
 @cache
-def release_rules() -> tuple[ReleaseRule, ...]:
-    """The table of 釋獲 cases, read from ``sheli/scoring/data/release.tsv``.
+def release_rules(table: str = "release.tsv") -> tuple[ReleaseRule, ...]:
+    """The table of 釋獲 cases, read from ``sheli/scoring/data/release.tsv`` (鄉射禮's words), or
+    another table of the same form (``release-dashe.tsv``: the same rules in 大射儀's words).
 
     >>> [r.reason for r in release_rules() if r.round == 2]
     ['若中則釋獲者坐而釋獲每一个釋一算', '不貫不釋']
+    >>> [r.cite for r in release_rules("release-dashe.tsv") if r.round == 2]
+    ['dashe:187', 'dashe:185']
     """
-    text = resources.files("sheli.scoring").joinpath("data/release.tsv").read_text("utf-8")
+    text = resources.files("sheli.scoring").joinpath("data", table).read_text("utf-8")
     rows = csv.reader(
         (ln for ln in text.splitlines() if ln and not ln.startswith("#")), "excel-tab"
     )
@@ -83,21 +86,27 @@ def release_rules() -> tuple[ReleaseRule, ...]:
     return tuple(rules)
 
 
-def release_rule(round: int, hit: bool, on_beat: bool | None) -> ReleaseRule:
-    """The row of ``release.tsv`` that decides this shot.
+def release_rule(
+    round: int, hit: bool, on_beat: bool | None, table: str = "release.tsv"
+) -> ReleaseRule:
+    """The row of ``release.tsv`` (or ``table``) that decides this shot.
 
     >>> release_rule(3, True, False).cite
     'xiangshe:248'
+    >>> release_rule(3, True, False, "release-dashe.tsv").cite
+    'dashe:271'
     """
     if round not in (1, 2, 3):
         raise ValueError(f"round is 1, 2 or 3, not {round!r}")
-    for rule in release_rules():
+    for rule in release_rules(table):
         if rule.matches(round, hit, on_beat):
             return rule
     raise LookupError(f"release.tsv has no case for round {round}, hit {hit}, on_beat {on_beat}")
 
 
-def release(round: int, hit: bool, on_beat: bool | None) -> tuple[bool, str]:
+def release(
+    round: int, hit: bool, on_beat: bool | None, table: str = "release.tsv"
+) -> tuple[bool, str]:
     """Is this shot counted with a 筭 (釋獲)? And the reason in the text's words, with its cite.
 
     ``hit`` means 貫: the arrow pierced the 侯 (注 xiangshe:184 「貫猶中也」, 疏 「中者貫穿布
@@ -113,7 +122,7 @@ def release(round: int, hit: bool, on_beat: bool | None) -> tuple[bool, str]:
     >>> release(3, True, True)[0]
     True
     """
-    rule = release_rule(round, hit, on_beat)
+    rule = release_rule(round, hit, on_beat, table)
     return rule.counted, f"{rule.reason} ({rule.cite})"
 
 
