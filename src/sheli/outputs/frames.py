@@ -233,11 +233,22 @@ class _People(Mapping[str, Person]):
 
     def _all(self) -> dict[str, Person]:
         if self._cache is None:
-            out: dict[str, Person] = {}
-            for actor in self._tl.order:
-                p = self._tl.at(actor, self._i)
-                if p is not None:
-                    out[actor] = p
+            tl = self._tl
+            last = tl.last
+            if last is not None and last[0] == self._i - 1:
+                # the frame after the one asked last: only the step's actor has a new
+                # state (a new actor comes last, as in ``order``: his first index is this)
+                out = dict(last[1])
+                actor = tl.pushed.get(self._i)
+                if actor is not None:
+                    out[actor] = tl.states[actor][bisect.bisect_left(tl.idx[actor], self._i)]
+            else:
+                out = {}
+                for actor in tl.order:
+                    p = tl.at(actor, self._i)
+                    if p is not None:
+                        out[actor] = p
+            tl.last = (self._i, out)
             self._cache = out
         return self._cache
 
@@ -259,6 +270,8 @@ class _Timeline:
         self.order: list[str] = []
         self.idx: dict[str, list[int]] = {}
         self.states: dict[str, list[Person]] = {}
+        self.pushed: dict[int, str] = {}  # index → the actor with a state there
+        self.last: tuple[int, dict[str, Person]] | None = None  # the mapping built last
 
     def push(self, i: int, p: Person) -> None:
         if p.actor not in self.idx:
@@ -267,6 +280,7 @@ class _Timeline:
             self.states[p.actor] = []
         self.idx[p.actor].append(i)
         self.states[p.actor].append(p)
+        self.pushed[i] = p.actor
 
     def at(self, actor: str, i: int) -> Person | None:
         ix = self.idx.get(actor)
