@@ -1,11 +1,15 @@
 """Benchmark of ``sheli render``: the whole viewer of the default 鄉射禮 and of 100 衆耦.
 
     .venv/bin/python bench/bench_render.py [--repeat 3] [--repeat-big 1] [--jobs N] [--write]
+        [--cli 5] [--skip-big]
 
 For each case, ``--repeat`` times (``--repeat-big`` for 100 衆耦, which takes minutes): the
 run (:func:`sheli.engine.run`) and then :func:`sheli.outputs.render.render` into a fresh
 temporary directory (frames, every step's diagram on ``--jobs`` processes, the text and
-commentary in both scripts, packing, writing). Medians are reported with the sizes written.
+commentary in both scripts, packing, writing). Medians are reported with the sizes written,
+wall time and CPU time (user + system, this process and its drawing processes). ``--cli N``
+also times the command itself, ``sheli render xiangshe -o DIR`` in a new process, N times
+(its wall time includes starting Python and the run): the issue's target is that command.
 The 100 衆耦 case is rendered without the per-step SVG files (``--no-svg``): at about
 0.2 MB a step they would be some 10 GB; the diagrams are drawn all the same and packed into
 the viewer. ``--write`` puts the table, with the machine, under ``## Render`` in
@@ -16,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,9 +45,12 @@ def once(pairs: int, svg_files: bool, jobs: int | None) -> dict[str, float]:
         t0 = time.perf_counter()
         r = run("xiangshe", pairs=pairs)
         t1 = time.perf_counter()
+        c1 = _cpu()
         rep = render(r, d / "out", svg_files=svg_files, jobs=jobs)
         t2 = time.perf_counter()
+        c2 = _cpu()
         return {
+            "cpu": c2 - c1,
             "steps": rep.steps,
             "run": t1 - t0,
             "render": t2 - t1,
@@ -51,6 +60,30 @@ def once(pairs: int, svg_files: bool, jobs: int | None) -> dict[str, float]:
             "svg_mb": rep.svg_bytes / 1e6,
             "svg_files": rep.svg_files,
         }
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _cpu() -> float:
+    """CPU seconds so far, user and system, of this process and its ended children."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def cli_once() -> dict[str, float]:
+    """``sheli render xiangshe -o DIR`` in a new process: wall and CPU seconds."""
+    d = Path(tempfile.mkdtemp(prefix="sheli-bench-"))
+    exe = Path(sys.executable).with_name("sheli")
+    try:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(
+            [str(exe), "render", "xiangshe", "-o", str(d / "out")], check=True, capture_output=True
+        )
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return {"wall": wall, "cpu": cpu, "load": os.getloadavg()[0]}
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -66,7 +99,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None, help="drawing processes (default: all)")
     ap.add_argument("--skip-big", action="store_true", help="only the default run")
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    ap.add_argument("--cli", type=int, default=0, help="times to run the command itself")
     args = ap.parse_args()
+
+    cli_rows = []
+    for k in range(args.cli):
+        cli_rows.append(cli_once())
+        print(f"sheli render xiangshe #{k + 1}: {cli_rows[-1]}", flush=True)
 
     cases = [("default (三耦, 賓主人大夫)", 0, True, args.repeat)]
     if not args.skip_big:
@@ -92,16 +131,28 @@ def main() -> None:
         "",
         f"Machine: {machine()}.",
         "",
-        "| case | runs | steps | run s | render s | total s | ms / step | index.html MB "
-        "| SVG files MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| case | runs | steps | run s | render s (wall) | render s (CPU) | total s "
+        "| ms / step | index.html MB | SVG files MB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, n, m in results:
         svg = f"{m['svg_mb']:.0f} ({int(m['svg_files'])} files)" if m["svg_files"] else "–"
         lines.append(
             f"| {name} | {n} | {int(m['steps'])} | {m['run']:.2f} | {m['render']:.1f} | "
-            f"{m['total']:.1f} | {m['per_step_ms']:.1f} | {m['html_mb']:.1f} | {svg} |"
+            f"{m['cpu']:.1f} | {m['total']:.1f} | {m['per_step_ms']:.1f} | "
+            f"{m['html_mb']:.1f} | {svg} |"
         )
+    if cli_rows:
+        walls = sorted(r["wall"] for r in cli_rows)
+        cpus = sorted(r["cpu"] for r in cli_rows)
+        loads = sorted(r["load"] for r in cli_rows)
+        lines += [
+            "",
+            f"`sheli render xiangshe -o DIR` as a command, {len(cli_rows)} runs: wall "
+            f"median **{statistics.median(walls):.1f} s** (min {walls[0]:.1f}, max "
+            f"{walls[-1]:.1f}), CPU median {statistics.median(cpus):.1f} s; load (1 min) "
+            f"{loads[0]:.1f}–{loads[-1]:.1f}.",
+        ]
     lines += [
         "",
         "The drawing (`render_svg`) keeps what it has drawn, keyed on everything drawn (the "
