@@ -275,3 +275,22 @@ def test_release_reasons_cite_dashe() -> None:
     r = run(SPEC, seed=1)
     cites = {s["reason"].rsplit("(", 1)[1] for s in r.shots if s["pair"] != "誘射"}
     assert cites and all(c.startswith("dashe:") for c in cites), cites
+
+
+def test_every_step_quotes_its_dashe_passage() -> None:
+    # the 數獲 acts too: they cite 大射儀's own words (dashe:213–222), not 鄉射禮's
+    from sheli.text import get_passage
+    from sheli.text.variants import fold
+
+    r = run(SPEC, seed=1, pairs=1)
+    seen = set()
+    for e in r.steps:
+        key = (e["cite"], e["jing"])
+        if key in seen:
+            continue
+        seen.add(key)
+        assert e["cite"].startswith("dashe:"), key
+        assert fold(e["jing"]) in fold(get_passage(e["cite"]).text), key
+    assert any(e["verb"] == "數獲" and e["cite"] == "dashe:216" for e in r.steps) or any(
+        e["verb"] == "數獲" and e["cite"] == "dashe:215" for e in r.steps
+    )

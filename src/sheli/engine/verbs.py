@@ -934,6 +934,9 @@ RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, s
 #: ``release(round, hit, on_beat) -> (counted, reason)``, used for shots whose step cites that
 #: chapter (大射儀: scoring/data/release-dashe.tsv); registered by the rite's verb module.
 RELEASE_TABLES: dict[str, Callable[[int, bool, bool | None], tuple[bool, str]]] = {}
+#: The 數獲 acts of a chapter whose words differ (chapter → ``count_procedure(n, side)``): the
+#: same count, citing that chapter's passages (大射儀: scoring/data/count-dashe.tsv).
+COUNT_PROCEDURES: dict[str, Callable[[int, str], list[Any]]] = {}
 #: Release overrides of one chapter only, tried before :data:`RELEASE_OVERRIDES`.
 CHAPTER_RELEASE_OVERRIDES: dict[
     str, list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]]
@@ -1184,7 +1187,8 @@ def count_tally(ctx: Ctx) -> None:
     # the counted 筭 stay on the ground (縮, 横, 委) until 兼歛算 (xiangshe:204)
     n = w.ground[side]
     w.counted[side] = n
-    for act in ctx.env.count_procedure(n, side):
+    procedure = COUNT_PROCEDURES.get(ctx.cite.partition(":")[0], ctx.env.count_procedure)
+    for act in procedure(n, side):
         ctx.sub.append(
             {
                 "cite": act.cite,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from sheli.engine.state import Person
 from sheli.engine.verbs import (
     CHAPTER_RELEASE_OVERRIDES,
+    COUNT_PROCEDURES,
     ENGINE_ASSUMPTIONS,
     RELEASE_TABLES,
     UPPER_FIRST_READINGS,
@@ -30,8 +31,10 @@ from sheli.engine.verbs import (
     verb,
 )
 from sheli.scoring.outcomes import miss_direction, miss_side
-from sheli.scoring.rules import release
+from sheli.scoring.rules import count_procedure_in, release
 
+#: 大射儀's 數獲 in its own words (dashe:213–222)
+COUNT_PROCEDURES["dashe"] = lambda n, side: count_procedure_in("count-dashe.tsv", n, side)
 #: 大射儀's 釋獲 in its own words (不貫不釋 dashe:185, 不鼓不釋 dashe:271 …)
 RELEASE_TABLES["dashe"] = lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv")
 

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -475,6 +475,36 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
             "一算爲奇，縮諸純下（如右獲）",
         )
     return acts
+
+
+@cache
+def count_words(table: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """A chapter's words for the counting acts: (鄉射禮 cite, jing) → (its cite, jing), read from
+    ``sheli/scoring/data/<table>`` (``count-dashe.tsv``: dashe:213–222).
+
+    >>> count_words("count-dashe.tsv")[("xiangshe:196", "每委異之")]
+    ('dashe:216', '每委異之')
+    """
+    text = resources.files("sheli.scoring").joinpath("data", table).read_text("utf-8")
+    rows = csv.reader(
+        (ln for ln in text.splitlines() if ln and not ln.startswith("#")), "excel-tab"
+    )
+    return {(a, b): (c, d) for a, b, c, d in rows}
+
+
+def count_procedure_in(table: str, n: int, side: str) -> list[CountAction]:
+    """:func:`count_procedure` with each act citing the passage of another chapter that says the
+    same (``count_words``); an act the table does not name keeps its cite.
+
+    >>> [a.cite for a in count_procedure_in("count-dashe.tsv", 3, "right")][:2]
+    ['dashe:213', 'dashe:215']
+    """
+    words = count_words(table)
+    out = []
+    for a in count_procedure(n, side):
+        got = words.get((a.cite, a.jing))
+        out.append(a if got is None else replace(a, cite=got[0], jing=got[1]))
+    return out
 
 
 def replay_count(actions: list[CountAction], n: int) -> dict[str, int]:
