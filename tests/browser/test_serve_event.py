@@ -193,6 +193,16 @@ def _links(home: Any) -> dict[str, str]:
     return out
 
 
+def _submit(home: Any) -> dict[str, str]:
+    """Create the event filled in on the home page; its links (or fail with the server's
+    words: the page shows them in #form-error)."""
+    home.click("#create-btn")
+    home.wait_for_selector("body[data-created='1'], #form-error:not([hidden])")
+    if home.get_attribute("body", "data-created") != "1":
+        pytest.fail(f"the server refused the event: {home.text_content('#form-error')}")
+    return _links(home)
+
+
 def _index(steps: list[dict[str, Any]], **want: Any) -> int:
     return next(i for i, s in enumerate(steps) if all(s.get(k) == v for k, v in want.items()))
 
@@ -222,11 +232,9 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     assert "cast CSV line 2" in home.text_content("#form-error")
     assert home.is_hidden("#result")
     home.fill("#cast_csv", "")
-    home.click("#create-btn")
-    home.wait_for_selector("body[data-created='1']")
+    links = _submit(home)
     assert home.is_hidden("#form-error")
     home.screenshot(path=str(artifacts / "serve-home.png"), full_page=True)
-    links = _links(home)
     for need in ("director", "audience", "scorer:上射", "scorer:下射", "performer:司射"):
         assert links.get(need, "").startswith(pages.base + "/v/"), (need, links)
 
@@ -481,9 +489,7 @@ def _create(pages: Pages) -> dict[str, str]:
     home = pages.open("/", 1000, 800)
     home.fill("#pairs", "0")
     home.uncheck("#guests_shoot")
-    home.click("#create-btn")
-    home.wait_for_selector("body[data-created='1']")
-    return _links(home)
+    return _submit(home)
 
 
 def test_lost_answer_is_sent_again_with_the_same_key(pages: Pages) -> None:
