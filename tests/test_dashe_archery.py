@@ -294,3 +294,12 @@ def test_every_step_quotes_its_dashe_passage() -> None:
     assert any(e["verb"] == "數獲" and e["cite"] == "dashe:216" for e in r.steps) or any(
         e["verb"] == "數獲" and e["cite"] == "dashe:215" for e in r.steps
     )
+
+
+def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
+    # 公樂作而后就物 (dashe:273): the 公 steps onto the 下物 after 奏貍首
+    r = run(SPEC, seed=3)
+    steps = [e for e in r.steps if e["round"] == 3]
+    play = next(e["seq"] for e in steps if e["verb"] == "奏")
+    go = next(e for e in steps if e["actor"] == "公" and e["verb"] == "進")
+    assert go["cite"] == "dashe:273" and go["seq"] > play and go["place"] == "左物"
