@@ -516,6 +516,31 @@ def test_lost_answer_is_sent_again_with_the_same_key(pages: Pages) -> None:
     assert state["step"]["index"] == 1
 
 
+def test_revoked_link(pages: Pages) -> None:
+    """The director revokes the audience link: its open screen says so and gets nothing more;
+    the token list shows it revoked."""
+    links = _create(pages)
+    director = pages.open(links["director"], 1280, 860)
+    audience = pages.open(links["audience"], 1280, 800)
+    audience.wait_for_selector("#status[data-kind='live']")
+    row = director.locator("#tokens tr", has_text="audience")
+    director.once("dialog", lambda d: d.accept())  # 「Revoke the audience link …?」
+    row.locator("button").click()
+    director.wait_for_selector("#tokens tr.revoked")
+    assert "audience" in director.text_content("#tokens tr.revoked")
+    audience.wait_for_selector("#status[data-kind='revoked']")
+    before = audience.get_attribute("body", "data-seq")
+    director.keyboard.press("ArrowRight")
+    director.wait_for_selector("body[data-index='1']")
+    # the revoked screen cannot read the state any more (the server answers 403)
+    status = audience.evaluate(
+        "async () => (await fetch('/api/state', {headers: {Authorization: "
+        "'Bearer ' + document.body.dataset.token}})).status"
+    )
+    assert status == 403
+    assert audience.get_attribute("body", "data-seq") == before
+
+
 def test_pages_come_back_after_the_server_is_killed(pages: Pages, serve: Serve) -> None:
     """kill -9 the server: the pages say they are reconnecting; restarted on the same
     database, they reconnect by themselves and show the state the director moves on."""
