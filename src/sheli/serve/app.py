@@ -89,15 +89,10 @@ class Subscriber:
 
 
 def _worker_init(parent: int) -> None:
-    """In the worker: yield the CPU to the server (its runs are for later), and leave as soon
-    as the server process is gone."""
+    """In the worker: leave as soon as the server process is gone. (It keeps the server's
+    priority: a lower one starves it on a busy machine, and the server then waits for it.)"""
     import threading
     import time
-
-    try:
-        os.nice(10)
-    except OSError:
-        pass
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -148,16 +148,19 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         "dafu": dafu,
         "cast": resolved,
     }
-    eid = store.create_event(config)
-    links: dict[str, Any] = {"scorers": {}, "performers": {}}
-    _, t = store.add_token(eid, "director")
-    links["director"] = f"/v/{t}"
-    _, t = store.add_token(eid, "audience")
-    links["audience"] = f"/v/{t}"
-    for seat in ("上射", "下射"):
-        _, t = store.add_token(eid, "scorer", seat=seat)
-        links["scorers"][seat] = f"/v/{t}"
-    for role in roles(r):
-        _, t = store.add_token(eid, "performer", performer_role=role)
-        links["performers"][role] = f"/v/{t}"
+    wanted: list[tuple[str, str | None, str | None]] = [
+        ("director", None, None),
+        ("audience", None, None),
+        ("scorer", "上射", None),
+        ("scorer", "下射", None),
+    ]
+    performers = roles(r)
+    wanted += [("performer", None, role) for role in performers]
+    eid, toks = store.create_event(config, wanted)
+    links: dict[str, Any] = {
+        "director": f"/v/{toks[0]}",
+        "audience": f"/v/{toks[1]}",
+        "scorers": {"上射": f"/v/{toks[2]}", "下射": f"/v/{toks[3]}"},
+        "performers": {role: f"/v/{t}" for role, t in zip(performers, toks[4:], strict=True)},
+    }
     return {"event_id": eid, "links": links}

@@ -468,9 +468,10 @@ class LiveEvent:
         key = self.run_key(outcomes)
         if self._derived is None or key != self._derived_key:
             ahead = self._ahead.pop(key, None)
-            if ahead is None and key in self._pending:
+            fut = self._pending.get(key) if ahead is None else None
+            if fut is not None and not fut.cancel():
                 try:  # the worker is on it: waiting costs less than starting again
-                    ahead = self._pending[key].result(timeout=10)
+                    ahead = fut.result(timeout=10)
                 except Exception:
                     ahead = None
             self._derived = ahead if ahead is not None else self.compute(outcomes)
@@ -521,7 +522,13 @@ class LiveEvent:
         """(key, outcomes) of the runs worth computing ahead: the next likely hits."""
         base = self.outcomes()
         jobs = []
-        for k, v in self.next_arrows():
+        # the likeliest only: the first in shot order of each seat's next (the two shoot in
+        # turn, and each run computed ahead costs the server the unpickling of a whole run)
+        order = {k: i for i, k in enumerate(self._shot_order())}
+        last = max((a.input_seq, k) for k, a in self.arrows.items()) if self.arrows else None
+        pos = order.get(last[1], -1) if last else -1
+        nxt = sorted(self.next_arrows(), key=lambda kv: (order[kv[0]] - pos - 1) % len(order))
+        for k, v in nxt[:1]:
             outcomes = {**base, k: v}
             key = self.run_key(outcomes)
             if key != self._derived_key and key not in self._ahead and key not in self._pending:

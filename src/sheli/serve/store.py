@@ -14,7 +14,7 @@ Every write is committed (and, with ``synchronous=FULL``, on disk) before the se
 
 >>> import tempfile, os
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
->>> eid = s.create_event({"rite": "xiangshe"})
+>>> eid, _ = s.create_event({"rite": "xiangshe"})
 >>> tid, tok = s.add_token(eid, "director")
 >>> s.token(tok)["role"], s.token("nonsense")
 ('director', None)
@@ -143,14 +143,37 @@ class Store:
         return bytes.fromhex(row["value"])
 
     # ------------------------------------------------------------------ events
-    def create_event(self, config: dict[str, Any]) -> str:
+    def create_event(
+        self,
+        config: dict[str, Any],
+        tokens: list[tuple[str, str | None, str | None]] = (),  # type: ignore[assignment]
+    ) -> tuple[str, list[str]]:
+        """Store a new event and its first tokens ``(role, seat, performer_role)`` in one
+        transaction (all or nothing); returns the event id and the tokens, in order.
+
+        >>> import tempfile, os
+        >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
+        >>> eid, toks = s.create_event({}, [("director", None, None)])
+        >>> s.token(toks[0])["event_id"] == eid
+        True
+        """
         eid = secrets.token_hex(6)
+        made = []
+        t = now_ms()
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO events(id, created_ms, config) VALUES (?, ?, ?)",
-                (eid, now_ms(), _dumps(config)),
+                (eid, t, _dumps(config)),
             )
-        return eid
+            for role, seat, performer in tokens:
+                token = secrets.token_urlsafe(24)
+                db.execute(
+                    "INSERT INTO tokens(event_id, hash, role, seat, performer_role, created_ms) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (eid, token_hash(token), role, seat, performer, t),
+                )
+                made.append(token)
+        return eid, made
 
     def event(self, event_id: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT * FROM events WHERE id=?", (event_id,)).fetchone()
