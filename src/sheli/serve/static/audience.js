@@ -67,7 +67,7 @@ function render(s) {
     el("li", { dataset: { round: String(a.round) } }, `${roundName(a.round)}：釋獲者告 `, el("b", {}, a.text || "")),
   ));
   fill($("drinks"), ...(s.drinks || []).map((d) =>
-    el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || "")),
+    el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
   ));
   drum.update(s.drum);
   $("beat-box").hidden = !(s.drum && s.drum.running);
