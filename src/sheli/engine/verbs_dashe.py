@@ -110,3 +110,16 @@ def tell_flight(ctx: Ctx) -> None:
     ctx.extra["矢行"] = word
     ctx.extra["assumes"] = ["E-shixing"]
     _facing(ctx)
+
+
+@verb("埽", kind="other")
+def sweep(ctx: Ctx) -> None:
+    """埽: sweep a place — 司宮埽所畫物 (dashe:127; 注 埽物重射事也), 隸僕人埽侯道 (dashe:191; 注
+    新之).
+
+    ``at`` names the place swept; as for every act of kind ``other`` with ``at``, the run warns
+    when the sweeper stands farther than an arm's reach from it (E-reach). Nothing is tracked.
+    """
+    if ctx.act.at is not None:
+        ctx.extra["at"] = ctx.place(ctx.act.at).desc
+    _facing(ctx)
