@@ -148,10 +148,10 @@ def coverage(rite: str | Path = "xiangshe") -> Report:
         if own is None:
             continue
         try:
-            _, a, b = parse_cite(own)
+            chapter, a, b = parse_cite(own)
         except ValueError:
             continue
-        if a not in cov:
+        if chapter != spec.chapter or a not in cov:  # a variant's steps may cite its base
             continue
         if isinstance(step, ActStep):
             acts = step.acts()
@@ -169,14 +169,14 @@ def coverage(rite: str | Path = "xiangshe") -> Report:
         cov[a].steps.append(entry)
         _mark(fold, cov[a].text, step.jing, marks[a])
     for rule in spec.rules:
-        _, a, b = parse_cite(rule.cite)
-        for n in range(a, b + 1):
+        chapter, a, b = parse_cite(rule.cite)
+        for n in range(a, b + 1) if chapter == spec.chapter else ():
             if n in cov:
                 how = rule.enforced_by
                 cov[n].rule = how if isinstance(how, str) else "; ".join(how)
     for u in spec.uncovered:
-        _, a, b = parse_cite(u.cite)
-        for n in range(a, b + 1):
+        chapter, a, b = parse_cite(u.cite)
+        for n in range(a, b + 1) if chapter == spec.chapter else ():
             if n in cov:
                 cov[n].reason = u.reason
     for n, c in cov.items():

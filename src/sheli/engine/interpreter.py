@@ -487,6 +487,7 @@ class Interpreter:
         self.env = env
         self.params = params
         self.known_readings = {r.id for r in spec.readings}
+        self._own = f"{spec.chapter}:"  # citations of the spec's own chapter
         self.world = build_world(spec, params)
         self.events: list[dict[str, Any]] = []
         self.seq = 0
@@ -641,7 +642,17 @@ class Interpreter:
                 got = (None, "")
             else:
                 sec = info.section
-                got = (sec, self.env.section_topic(sec) if sec is not None else "")
+                chapter = cite.split(":", 1)[0]
+                if sec is None:
+                    got = (sec, "")
+                elif chapter == self.spec.chapter:
+                    got = (sec, self.env.section_topic(sec))
+                else:
+                    # a variant (extends:) performing its base's passage: the section is the
+                    # base chapter's, named by the base chapter's 賈疏
+                    from sheli.engine import _topic
+
+                    got = (sec, _topic(chapter, sec))
             self._section[cite] = got
         if got[0] is None:
             return self._last_section
@@ -807,7 +818,9 @@ class Interpreter:
                 info = self._prepare_act(act, step, cite)
             _, verb, line, base_tail, static_assumes, at = info
             # the parts of the step line that are the same for every person of a group
-            sec = self.section_of(frame.anchor or cite)[0]
+            sec, sec_topic = self.section_of(frame.anchor or cite)
+            # a variant performing its base's passage: say whose section it is
+            foreign = sec_topic if not (frame.anchor or cite).startswith(self._own) else None
             tail = base_tail
             if at is not None or frame.call:
                 tail = dict(base_tail)
@@ -867,6 +880,9 @@ class Interpreter:
                 }
                 if self._file:
                     ev["file"] = self._file
+                if foreign is not None:
+                    ev["section_of"] = (frame.anchor or cite).split(":", 1)[0]
+                    ev["topic"] = foreign
                 if tail:
                     ev.update(tail)
                 if extra:

@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sheli.place.loader import VENUES  # key → title, from the venue data files
+from sheli.text.corpus import SHORT_TITLES
 
 FACING = {
     "N": "北面",
@@ -119,7 +120,7 @@ def yizhu_lines(
 ) -> Iterator[list[Segment]]:
     """The 儀注 line by line, as segments; fills ``shots`` and ``tallies`` for the summary."""
     topic_of = _topic_of(topics)
-    section: int | None = -1
+    section: tuple[Any, Any] = (-1, None)
     rnd: int | None = None
     for e in events:
         kind = e.get("type")
@@ -152,12 +153,17 @@ def yizhu_lines(
             rnd = e.get("round")
             if rnd:
                 yield [(f"── {ROUNDS.get(rnd, rnd)} ──", "bold blue")]
-        if e.get("section") != section:
-            section = e.get("section")
-            if section is not None:
+        if (e.get("section"), e.get("section_of")) != section:
+            section = (e.get("section"), e.get("section_of"))
+            if section[0] is not None:
                 yield []
-                heading = f"第{cn_number(section)}節 {topic_of(section)}".rstrip()
-                yield [(heading, "bold underline")]
+                if section[1]:
+                    # a variant performing its base's passage (燕射 as 鄉射禮 does it)
+                    base = SHORT_TITLES.get(section[1], section[1])
+                    heading = f"{base} 第{cn_number(section[0])}節 {e.get('topic', '')}"
+                else:
+                    heading = f"第{cn_number(section[0])}節 {topic_of(section[0])}"
+                yield [(heading.rstrip(), "bold underline")]
         yield step_segments(e)
 
 
