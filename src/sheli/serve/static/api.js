@@ -286,6 +286,9 @@ export function live(onState, onStatus = () => {}) {
     if (es) es.close();
     es = new EventSource(`/api/stream?token=${encodeURIComponent(page.token)}`);
     es.addEventListener("open", () => {
+      // a new connection (perhaps to a restarted server): whatever it says now is the truth,
+      // even if its version counts from lower than the last one seen
+      version = -Infinity;
       onStatus("live", "");
       document.body.dataset.live = "1";
       refetch();
