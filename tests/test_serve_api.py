@@ -359,3 +359,57 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     assert d.steps == fresh.steps and d.run.tallies == fresh.run.tallies
     record((2, "次耦", "下射", 4), True)  # not foreseen: run now
     assert ev.derived() is not ahead.get(ev.run_key(ev.outcomes()))
+
+
+def test_timing_elapsed_late_remaining() -> None:
+    """Elapsed time runs from the first advance; late = arrival behind the estimate plus the
+    current step's overrun; remaining = the rest of this step and all after it."""
+    from sheli.serve.live import LiveEvent
+
+    config = {"id": "e", "created_ms": 0, "rite": "xiangshe", "venue": "xie", "pairs": 0}
+    ev = LiveEvent(config | {"guests_shoot": False, "dafu": 1, "cast": []})
+    d = ev.derived()
+    est = d.estimate
+    t0 = 1_000_000
+
+    def advance(index: int, t: int) -> None:
+        body = {"index": index, "anchor": list(d.anchors[index])}
+        body["from_anchor"] = list(d.anchors[ev.current(d)])
+        ev.apply({"kind": "advance", "body": body, "t_ms": t, "seq": 0})
+
+    s = ev.state(now=t0)
+    assert s["timing"]["elapsed_s"] == 0 and s["event"]["started_at"] is None
+    advance(0, t0)  # the clock starts on the first step
+    planned_3 = est.elapsed_before(3)
+    arrive = t0 + round(planned_3 * 1000) + 60_000  # a minute behind the estimate
+    advance(3, arrive)
+    s = ev.state(now=arrive + 1000)
+    assert s["step"]["index"] == 3
+    assert s["timing"]["elapsed_s"] == round(planned_3 + 61, 1)
+    overrun = max(0.0, 1 - est.seconds[3])
+    assert s["timing"]["late_s"] == round(60 + overrun, 1)
+    # with no hit recorded the run stops at round 2's count (xiangshe:204): the time of the
+    # rest is a whole seeded run's
+    assert d.stopped and d.plan_total > est.total
+    rest = d.plan_total - est.total
+    left = est.remaining_from(4) + max(0.0, est.seconds[3] - 1) + rest
+    assert s["timing"]["estimated_remaining_s"] == round(left, 1)
+    assert s["timing"]["estimated_total_s"] == round(d.plan_total, 1)
+
+
+def test_keepalive_reaches_every_stream(tmp_path) -> None:
+    import asyncio
+
+    from sheli.serve.app import Server, Subscriber
+
+    srv = Server(tmp_path / "db.sqlite3", keepalive_s=0.01)
+
+    async def go() -> list[bytes | None]:
+        subs = [Subscriber({"id": i}) for i in range(3)]
+        srv.subs["e"] = set(subs)
+        timer = asyncio.create_task(srv.keepalive())
+        await asyncio.sleep(0.05)
+        timer.cancel()
+        return [s.queue.get_nowait() for s in subs]
+
+    assert asyncio.run(go()) == [b": keepalive\n\n"] * 3

@@ -215,3 +215,33 @@ def test_stream_pushes_every_change(server) -> None:
                     )
                     assert r.status_code == 200
         assert seen == [(0, 0, "audience"), (1, 1, "audience"), (2, 2, "audience")]
+
+
+def test_revoking_closes_the_stream(server) -> None:
+    _, port, _ = server
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
+        form_csrf = re.search(r'data-csrf="([^"]*)"', c.get("/").text).group(1)
+        links = c.post(
+            "/api/events", json={"pairs": 0}, headers={"X-CSRF-Token": form_csrf}
+        ).json()["links"]
+        audience = links["audience"].rsplit("/", 1)[-1]
+        director = links["director"].rsplit("/", 1)[-1]
+        dh = {"Authorization": f"Bearer {director}", "X-CSRF-Token": csrf(c, links["director"])}
+        rows = c.get("/api/tokens", headers={"Authorization": f"Bearer {director}"}).json()
+        tid = next(t["token_id"] for t in rows["tokens"] if t["role"] == "audience")
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as s_client:
+            with s_client.stream("GET", f"/api/stream?token={audience}") as s:
+                states = 0
+                for line in s.iter_lines():  # ends when the server closes the stream
+                    if line.startswith("data: "):
+                        states += 1
+                        if states == 1:
+                            r = c.post(
+                                "/api/tokens/revoke",
+                                json={"token_id": tid, "key": "rv"},
+                                headers=dh,
+                            )
+                            assert r.status_code == 200
+        assert states == 1  # the state of the revocation itself is not sent to the revoked
+        r = c.get(f"/api/stream?token={audience}")
+        assert r.status_code == 403
