@@ -293,3 +293,32 @@ def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     assert [int(re.search(r'data-seq="(\d+)"', s).group(1)) for s in two] == list(range(1, 301))
     assert calls[-1] == (300, 300)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_ranges_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path) -> None:
+    """draw_packed on two processes (each drawing, writing and packing its own range of
+    steps, merged in order) gives every step's diagram as drawn alone, writes each file,
+    and reports progress in order up to the last step."""
+    from sheli.outputs.diagram import render_svg
+    from sheli.outputs.frames import build_frames
+
+    frames = build_frames(result.events)[:200]  # 4 chunks: two ranges of two
+    calls: list[tuple[int, int]] = []
+    packed, nbytes, extra = R.draw_packed(
+        frames,
+        result.events[0],
+        jobs=2,
+        progress=lambda d, t: calls.append((d, t)),
+        svg_dir=tmp_path,
+        meanwhile=lambda: "meanwhile",
+    )
+    svgs = R.unpack_svgs(packed)
+    assert extra == "meanwhile"
+    assert svgs == [render_svg(f, result.events[0], highlight=f.actor) for f in frames]
+    files = sorted(tmp_path.iterdir())
+    assert [p.name for p in files] == [R.svg_name(f.seq) for f in frames]
+    assert [p.read_text(encoding="utf-8") for p in files] == svgs
+    assert nbytes == sum(len(s.encode("utf-8")) for s in svgs)
+    assert calls[-1] == (200, 200) and [d for d, _ in calls] == sorted(d for d, _ in calls)
+    # one table: no line stored twice
+    assert len(packed["lines"]) == len(set(packed["lines"]))
