@@ -13,7 +13,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from sheli.serve.app import MAX_PAIRS, ApiError
@@ -22,25 +24,39 @@ from sheli.serve.store import Store
 MAX_NAME = 80
 
 
+_TITLE = re.compile(r"^title:\s*(.+?)\s*$", re.M)
+
+
+def _title_of(path: Path, default: str) -> str:
+    """A spec's or a venue's ``title:`` read from its file's top level, without parsing the
+    whole YAML (the home page lists them; running one checks it whole)."""
+    try:
+        m = _TITLE.search(path.read_text("utf-8"))
+    except OSError:
+        return default
+    return m.group(1).strip("'\"") if m else default
+
+
 @cache
 def rites() -> list[dict[str, str]]:
-    """The rites a director can stage: the specs shipped with sheli."""
-    from sheli.rite import list_specs, load_spec
+    """The rites a director can stage: the specs shipped with sheli (鄉射禮 first).
 
-    out = []
-    for key in list_specs():
-        try:
-            out.append({"key": key, "title": load_spec(key).spec.title or key})
-        except Exception:  # a broken spec is not offered
-            continue
-    return out
+    >>> rites()[0]
+    {'key': 'xiangshe', 'title': '鄉射禮'}
+    """
+    from sheli.rite import list_specs
+
+    out = [{"key": k, "title": _title_of(p, k)} for k, p in list_specs().items()]
+    return sorted(out, key=lambda r: r["key"] != "xiangshe")
 
 
 @cache
 def venues() -> list[dict[str, str]]:
-    from sheli.place import load_venue
+    """The venues of 鄉射禮: 州序 (xie) and 鄉庠 (xiang), xiangshe:128, 339."""
+    from sheli import place
 
-    return [{"key": k, "title": load_venue(k).title} for k in ("xie", "xiang")]
+    data = Path(place.__file__).with_name("data")
+    return [{"key": k, "title": _title_of(data / f"{k}.yaml", k)} for k in ("xie", "xiang")]
 
 
 def parse_cast_csv(text: str) -> list[dict[str, Any]]:
