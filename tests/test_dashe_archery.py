@@ -303,3 +303,13 @@ def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
     play = next(e["seq"] for e in steps if e["verb"] == "奏")
     go = next(e for e in steps if e["actor"] == "公" and e["verb"] == "進")
     assert go["cite"] == "dashe:273" and go["seq"] > play and go["place"] == "左物"
+
+
+def test_without_guests_the_gong_does_not_shoot() -> None:
+    # 公將射則… (dashe:190): the 公 may not shoot; 君不射則不獻大矦之獲者 (注 dashe:243)
+    r = run(SPEC, seed=3, guests=False)
+    assert not [s for s in r.shots if s["person"] in ("公", "賓")]
+    assert [t["round"] for t in r.tallies] == [2, 3]
+    cites = {e["cite"] for e in r.steps}
+    assert not cites & {"dashe:194", "dashe:201", "dashe:237", "dashe:243", "dashe:244"}
+    assert "dashe:256" in cites  # 獻釋獲者 still
