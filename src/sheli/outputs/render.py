@@ -264,13 +264,18 @@ class SvgPacker:
     def add(self, svg: str) -> None:
         """Add the next step's SVG."""
         table, lines = self._table, self.lines
-        ids = []
-        for line in svg.split("\n"):
-            n = table.get(line)
-            if n is None:
-                n = table[line] = len(lines)
-                lines.append(line)
-            ids.append(n)
+        parts = svg.split("\n")
+        get = table.get
+        ids = [get(line) for line in parts]
+        if None in ids:  # new lines, numbered in order (a line twice in one SVG: once)
+            for k, n in enumerate(ids):
+                if n is None:
+                    line = parts[k]
+                    n = get(line)
+                    if n is None:
+                        n = table[line] = len(lines)
+                        lines.append(line)
+                    ids[k] = n
         prev = self._prev
         if len(self.steps) % self.keyframe == 0:
             self.steps.append(ids)
