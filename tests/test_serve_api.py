@@ -413,3 +413,14 @@ def test_keepalive_reaches_every_stream(tmp_path) -> None:
         return [s.queue.get_nowait() for s in subs]
 
     assert asyncio.run(go()) == [b": keepalive\n\n"] * 3
+
+
+def test_floor_size_scales_the_metres(client) -> None:
+    """hou_dao_m: the 侯道 of 300 尺 (xiangshe:374) is that many metres on this floor."""
+    full = new_event(client)
+    half = new_event(client, hou_dao_m=34.65)
+    a, b = full.state()["step"], half.state()["step"]
+    assert (a["x"], a["y"]) == (b["x"], b["y"])  # the log stays in 尺
+    assert a["x_m"] == round(a["x"] * 0.231, 2)
+    assert b["x_m"] == round(a["x"] * 0.231 * 0.5, 2) and b["y_m"] == round(a["y"] * 0.1155, 2)
+    assert half.state()["timing"]["estimated_total_s"] < full.state()["timing"]["estimated_total_s"]

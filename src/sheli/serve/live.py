@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sheli.outputs.runofshow import Estimate, estimate
+from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
 Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurrence
@@ -200,6 +200,7 @@ class Derived:
         self, run: Any, factor: float, names: dict[str, str], stopped: str | None = None
     ) -> None:
         self.run = run
+        self.factor = factor
         self.stopped = stopped  # why the engine could not go on (the run is then partial)
         self.plan_total: float | None = None
         self.steps: list[dict[str, Any]] = run.steps
@@ -245,10 +246,15 @@ class Derived:
         return max(0, min(fallback, len(self.steps) - 1))
 
     def step(self, i: int) -> dict[str, Any]:
+        """Step ``i`` as the views get it: the cast's name, and where the actor stands in
+        metres on this floor (``x_m``, ``y_m``: 尺 × 0.231 × the floor's scale)."""
         s = dict(self.steps[i])
         name = self.names.get(s["actor"])
         if name:
             s["name"] = name
+        if s.get("x") is not None and s.get("y") is not None:
+            s["x_m"] = round(s["x"] * METRE_PER_CHI * self.factor, 2)
+            s["y_m"] = round(s["y"] * METRE_PER_CHI * self.factor, 2)
         return s
 
     def roles(self) -> list[str]:
@@ -292,6 +298,8 @@ def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
                 super().run()
             except (SpecError, VerbError) as exc:
                 stopped.append(str(exc))
+            except Exception as exc:  # an engine fault must not take the event down with it
+                stopped.append(f"the engine failed: {type(exc).__name__}: {exc}")
 
     # run_spec looks the interpreter up in sheli.engine when it runs; requests are handled
     # one at a time on the event loop, so the swap is seen by this call only
@@ -436,7 +444,7 @@ class LiveEvent:
     def factor(self) -> float:
         """The floor's scale: the 侯道 in metres the director gave / its full 300 尺."""
         m = self.config.get("hou_dao_m")
-        return float(m) / (300 * 0.231) if m else 1.0
+        return float(m) / (300 * METRE_PER_CHI) if m else 1.0
 
     @staticmethod
     def run_key(outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Any:
