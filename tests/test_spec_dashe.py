@@ -103,6 +103,19 @@ def test_a_seeded_run_goes_to_the_end_too():
     assert ev[-1]["cite"] == "dashe:324"
 
 
+def test_without_guests_the_gong_does_not_shoot_and_the_rite_still_ends():
+    # 公不射 (dashe:190): the 小射正 never goes up to the 東堂, so at dashe:290 he comes to the
+    # 觶南 from the 庭, not down the 阼階
+    r = run("dashe", guests=False)
+    ev = steps(r)
+    assert ev[-1]["cite"] == "dashe:324"
+    assert not any(s["person"] == "公" for s in r.shots)
+    xiao = [e for e in ev if e["cite"] == "dashe:290" and e["actor"] == "小射正"]
+    assert [e["verb"] for e in xiao] == ["立"]
+    with_gong = [e for e in steps(default_run()) if e["cite"] == "dashe:290"]
+    assert [e["verb"] for e in with_gong if e["actor"] == "小射正"] == ["進", "降", "立"]
+
+
 def test_the_yizhu_has_the_sections_in_order():
     ev = steps(default_run())
     # the court's steps keep the 賈疏 sections in order (a 如初 call counts as its own passage)
