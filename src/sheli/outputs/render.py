@@ -282,19 +282,40 @@ class SvgPacker:
         else:
             # the common head and tail with the step before (a cheap diff: a real one costs
             # more time than it saves bytes once the whole is gzipped)
-            p = 0
-            m = min(len(ids), len(prev))
-            while p < m and ids[p] == prev[p]:
-                p += 1
-            s = 0
-            while s < m - p and ids[-1 - s] == prev[-1 - s]:
-                s += 1
+            p, s = _common_ends(ids, prev)
             self.steps.append([p, s, ids[p : len(ids) - s]])
         self._prev = ids
 
     def packed(self) -> dict[str, Any]:
         """The line table, the steps and the keyframe interval."""
         return {"lines": self.lines, "steps": self.steps, "keyframe": self.keyframe}
+
+
+def _common_ends(a: list[int], b: list[int]) -> tuple[int, int]:
+    """The lengths of the longest common head of ``a`` and ``b``, and of the longest common
+    tail of what is left after it (found by halving, comparing slices).
+
+    >>> _common_ends([1, 2, 3, 4, 5], [1, 2, 9, 4, 5]), _common_ends([1, 1], [1, 1, 1])
+    ((2, 2), (2, 0))
+    """
+    m = min(len(a), len(b))
+    lo, hi = 0, m  # a[:lo] == b[:lo]; the head is shorter than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p = lo
+    la, lb = len(a), len(b)
+    lo, hi = 0, m - p  # the tail, within what is left after the head
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
 
 
 def pack_svgs(svgs: Iterable[str], keyframe: int = KEYFRAME) -> dict[str, Any]:
