@@ -153,6 +153,9 @@ def test_bad_bodies(counted: Live) -> None:
         headers={**h, "Content-Type": "text/plain"},
     )
     refused(live, r, 415, "application/json")
+    big = json.dumps({**ARROW, "key": "b", "pad": "x" * 1_100_000})
+    r = c.post("/api/arrows", content=big, headers={**h, "Content-Type": "application/json"})
+    refused(live, r, 413, "larger than")
     r = c.post("/api/arrows", json=ARROW, headers=h)  # no key
     refused(live, r, 400, "key")
     cases = [

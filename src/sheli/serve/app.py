@@ -136,6 +136,7 @@ class Server:
         self.keepalive_s = keepalive_s
         self.live: dict[str, LiveEvent] = {}
         self.subs: dict[str, set[Subscriber]] = {}
+        self.stream_app: Any = None  # the event stream's ASGI handler (set with the routes)
         self.jinja = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=True,  # every page escapes user-entered names (issue 6 §6)
@@ -258,6 +259,9 @@ async def _body(request: Request) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:  # refused before it is read
+        raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ApiError(413, f"the body is larger than {MAX_BODY} bytes")
@@ -395,6 +399,11 @@ def _make_routes(srv: Server) -> list[Any]:
                         (b"content-type", b"text/event-stream; charset=utf-8"),
                         (b"cache-control", b"no-cache"),
                         (b"x-accel-buffering", b"no"),
+                        *(
+                            (k.encode(), v.encode())
+                            for k, v in SECURITY_HEADERS.items()
+                            if k != "cache-control"
+                        ),
                     ],
                 }
             )
@@ -720,6 +729,7 @@ def _make_routes(srv: Server) -> list[Any]:
 
         return HTMLResponse(results_html(srv.event(tok["event_id"])))
 
+    srv.stream_app = api_stream
     return [
         Route("/", home),
         Route("/v/{token}", view),
@@ -727,7 +737,7 @@ def _make_routes(srv: Server) -> list[Any]:
         Route("/v/{token}/results", results_page),
         Route("/api/events", api_events, methods=["POST"]),
         Route("/api/state", api_state),
-        Route("/api/stream", _Asgi(api_stream), methods=["GET"]),
+        Route("/api/stream", _Asgi(api_stream), methods=["GET"]),  # (LiveApp takes it first)
         Route("/api/advance", api_advance, methods=["POST"]),
         Route("/api/arrows", api_arrows, methods=["POST"]),
         Route("/api/arrows/correct", api_correct, methods=["POST"]),
@@ -777,7 +787,7 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> Starlette:
+def create_app(db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> LiveApp:
     """The app on the database at ``db_path`` (created if missing). ``ahead``: compute the
     engine runs of the likely next hits in a worker process (``sheli serve`` does)."""
     srv = Server(db_path, keepalive_s, ahead)
@@ -812,4 +822,25 @@ def create_app(db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = Fal
         middleware=[Middleware(SecurityHeaders)],
     )
     app.state.server = srv
-    return app
+    return LiveApp(app, srv)
+
+
+class LiveApp:
+    """The Starlette app, with the event stream taken before its middleware and router:
+    each of the hundreds of streams' messages then goes straight to the server's ``send``
+    (the stream adds the security headers itself and answers its own refusals)."""
+
+    def __init__(self, app: Starlette, srv: Server) -> None:
+        self.app = app
+        self.srv = srv
+        self.state = app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["path"] == "/api/stream"
+            and scope["method"] in ("GET", "HEAD")
+        ):
+            await self.srv.stream_app(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
