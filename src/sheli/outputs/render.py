@@ -25,6 +25,7 @@ Size is kept down in two ways:
 from __future__ import annotations
 
 import base64
+import gc
 import gzip
 import json
 import os
@@ -496,13 +497,20 @@ def draw_packed(
 
             ctx = multiprocessing.get_context("fork")
             conns = {}
-            for k, (lo, hi) in enumerate(ranges):
-                r, w = ctx.Pipe(duplex=False)
-                p = ctx.Process(target=_worker, args=(lo, hi, w), daemon=True)
-                p.start()
-                w.close()
-                procs.append(p)
-                conns[r] = k
+            # what exists now (the run, its frames) is moved out of the collector's sight
+            # before forking: a collection in a drawing process would otherwise touch every
+            # object it inherited, copying page after page of memory it only reads
+            gc.freeze()
+            try:
+                for k, (lo, hi) in enumerate(ranges):
+                    r, w = ctx.Pipe(duplex=False)
+                    p = ctx.Process(target=_worker, args=(lo, hi, w), daemon=True)
+                    p.start()
+                    w.close()
+                    procs.append(p)
+                    conns[r] = k
+            finally:
+                gc.unfreeze()
             if meanwhile is not None:
                 extra = meanwhile()
             while conns:
