@@ -155,13 +155,13 @@ def main() -> None:
         ]
     lines += [
         "",
-        "The drawing (`render_svg`) keeps what it has drawn, keyed on everything drawn (the "
-        "plan of each view, figures, labels, label placements: docs/diagrams.md), about "
-        "1.7 ms of CPU a step with the default cast; the target for the default run's whole "
-        "viewer is 5 s. Around it: writing the SVG files (about 100 MB; its system time "
-        "varies most from run to run), packing and gzip in the main process, the HTML. "
-        "`index.html` stays small because the diagrams are stored as the lines that change "
-        "from step to step, gzipped.",
+        "The drawing (`render_svg`) keeps what it has drawn, keyed on everything drawn, and "
+        "places labels against its last placement (docs/diagrams.md); each drawing process "
+        "draws, writes and packs its own range of steps. The target for the default run's "
+        "whole viewer is 5 s. Besides drawing: writing the SVG files (about 100 MB; its "
+        "system time varies most from run to run), the HTML (JSON, gzip). `index.html` "
+        "stays small because the diagrams are stored as the lines that change from step to "
+        "step, gzipped.",
         "",
     ]
     print("\n".join(lines))
