@@ -129,7 +129,7 @@ def test_full_short_event(live: Live) -> None:
     assert r3[("上耦", "上射", 2)]["counted"] is False
     assert r3[("上耦", "下射", 1)]["counted"] is True
 
-    # the end: who drank — the losing side of each round (xiangshe:207 勝者…不勝者)
+    # the end: who drank — the losing side of each round (xiangshe:211 不勝者…卒觶)
     s = advance_to(live, len(steps) - 1)
     assert s["last_step"] is True and s["stopped"] is None
     drank = {(d["round"], d["who"]) for d in s["drinks"]}

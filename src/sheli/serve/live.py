@@ -32,8 +32,8 @@ Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurr
 
 #: Assumption (docs/serve.md): a release tap counts as on the drum's 節 when it falls within
 #: this many milliseconds of a beat, or within this fraction of the interval if that is less.
-#: The text asks only that the shot answer the drum (不鼓不釋, xiangshe:248; 注 不與鼓節相應不
-#: 釋筭); the tolerance allows for a touch screen's latency and a human hand (both ~50–100 ms).
+#: The text asks only that the shot answer the drum (不鼓不釋, xiangshe:248; 注 不與鼓節相應，
+#: 不釋算也); the tolerance allows for a touch screen's latency and a human hand (both ~50–100 ms).
 TAP_TOLERANCE_MS = 120
 TAP_TOLERANCE_FRACTION = 0.2
 #: the drum's interval before the director sets one (an assumption: a slow, even beat)
