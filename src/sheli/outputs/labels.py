@@ -297,6 +297,7 @@ def place_labels(
             diff += [t for t in ref.obst_list if t not in obst_set]
             changed = _chunks(diff)
     fixed = base.boxes if base is not None else ()
+    still: list[_T] | None = None
     placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
     out_map = new.map
     # a label is known by its key (person:…, fixture:…) and matched by its geometry
@@ -384,12 +385,10 @@ def place_labels(
             reach = r + 2.0 + last * ring_step + gap
             lx0, lx1 = ax - reach - w, ax + reach + w
             ly0, ly1 = ay - reach - h, ay + reach + h
-            near = [
-                b
-                for src in (fixed, obst, placed)
-                for b in src
-                if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]
-            ]
+            if still is None:  # the fixed boxes and obstacles, once a placement
+                still = [*fixed, *obst]
+            near = [b for b in still if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]]
+            near += [b for b in placed if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]]
             for ring in range(r0, last + 1):
                 dist = r + 2.0 + ring * ring_step
                 for dx, dy in _NEAR if ring == 0 else _ring_dirs(ring):
