@@ -174,8 +174,13 @@ def test_kill_9_and_restart(server) -> None:
         assert first["version"] == n_inputs and first["step"]["index"] == 7
 
 
-def test_port_taken_and_bad_db(server, tmp_path) -> None:
-    _, port, _ = server
+def test_port_taken_and_bad_db(server, tmp_path, monkeypatch) -> None:
+    _, port, procs = server
+    assert f"http://127.0.0.1:{port}/" in procs[0].stdout.readline()  # the address, printed
+    from sheli.cli.serve import default_db
+
+    monkeypatch.setenv("SHELI_DATA_DIR", str(tmp_path / "data"))
+    assert default_db() == tmp_path / "data" / "serve.sqlite3"
     cmd = [sys.executable, "-m", "sheli", "serve", "--port", str(port)]
     r = subprocess.run(
         [*cmd, "--db", str(tmp_path / "other.sqlite3")], capture_output=True, text=True
