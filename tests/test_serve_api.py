@@ -170,9 +170,19 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     shots = [e for e in exported if e["type"] == "shot" and e["pair"] != "誘射"]
     assert shots and all("t" in e and not e.get("pending") for e in shots)
     assert exported[0]["live"]["event_id"] == live.event_id
+    # the outcomes file: `sheli run`/`sheli render --outcomes` give the same event again
+    from sheli.scoring import load_outcomes
+
+    r = live.client.get("/api/outcomes.csv", headers={"Authorization": f"Bearer {live.director}"})
+    assert r.status_code == 200
+    assert r.text.startswith("# sheli render xiangshe --venue xie --pairs 0 --no-guests")
+    path = tmp_path / "outcomes.csv"
+    path.write_text(r.text, "utf-8")
+    again = run("xiangshe", pairs=0, guests=False, outcomes=load_outcomes(path)).events
+    assert again == expected
 
 
-def test_unrecorded_arrows_are_pending_misses(live: Live) -> None:
+def test_unrecorded_arrows_are_pending_misses(live: Live, tmp_path) -> None:
     r = live.arrow(2, "上耦", "上射", 1, True)
     assert r.status_code == 201
     exported = steps_of(live)
@@ -185,6 +195,19 @@ def test_unrecorded_arrows_are_pending_misses(live: Live) -> None:
     assert "pending" not in shots[(2, "上耦", "上射", 1)]
     other = shots[(2, "上耦", "下射", 1)]
     assert other["pending"] is True and other["hit"] is False
+    # in the outcomes file a pending arrow is a miss, said so in a comment
+    from sheli.scoring import load_outcomes
+
+    text = live.client.get(
+        "/api/outcomes.csv", headers={"Authorization": f"Bearer {live.director}"}
+    ).text
+    assert "# not recorded (a miss): round 2 上耦下射 arrow 1" in text
+    path = tmp_path / "o.csv"
+    path.write_text(text, "utf-8")
+    rec = load_outcomes(path)
+    assert rec.outcome(2, "上耦", "上射", 1) == (True, None)
+    assert rec.outcome(2, "上耦", "下射", 1) == (False, None)
+    assert len(rec) == 3 * 2 * 4 * 3
 
 
 def test_idempotent_retry(live: Live, client) -> None:

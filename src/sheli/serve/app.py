@@ -643,6 +643,17 @@ def _make_routes(srv: Server) -> list[Any]:
             headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}-results.csv"'},
         )
 
+    async def api_outcomes(request: Request) -> Response:
+        tok = _token(srv, request, "export")
+        from sheli.serve.export import outcomes_csv
+
+        ev = srv.event(tok["event_id"])
+        return Response(
+            outcomes_csv(ev),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}-outcomes.csv"'},
+        )
+
     async def api_diagram(request: Request) -> Response:
         tok = _token(srv, request, "read", allow_query=True)
         ev = srv.event(tok["event_id"])
@@ -748,6 +759,7 @@ def _make_routes(srv: Server) -> list[Any]:
         Route("/api/tokens/new", api_token_new, methods=["POST"]),
         Route("/api/export.jsonl", api_export),
         Route("/api/results.csv", api_results),
+        Route("/api/outcomes.csv", api_outcomes),
         Route("/api/diagram/{seq}.svg", api_diagram),
         Mount("/static", app=StaticFiles(directory=str(STATIC), check_dir=False), name="static"),
     ]

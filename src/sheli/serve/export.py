@@ -147,6 +147,35 @@ def results_csv(ev: LiveEvent) -> str:
     return buf.getvalue()
 
 
+def outcomes_csv(ev: LiveEvent) -> str:
+    """The arrows as an outcomes file (docs/scoring.md): ``sheli run`` / ``sheli render``
+    with ``--outcomes`` and the event's parameters give the event as performed (the command
+    is in the file's first comment). Arrows nobody recorded are written as misses, each with
+    a comment, since the live app counted them so."""
+    c = ev.config
+    p = ev.derived().run.params
+    args = [f"--venue {p.get('venue')}", f"--pairs {p.get('pairs', 0)}"]
+    if not p.get("guests_shoot"):
+        args.append("--no-guests")
+    else:
+        args.append(f"--dafu {p.get('dafu', 1)}")
+    out = [
+        f"# sheli render {c.get('rite', 'xiangshe')} {' '.join(args)} "
+        f"--outcomes sheli-{ev.id}-outcomes.csv -o viewer",
+        "round,pair,archer,arrow,hit,on_beat",
+    ]
+    for k in ev.shot_order():
+        rec = ev.arrows.get(k)
+        if rec is None:
+            out.append(f"# not recorded (a miss): round {k[0]} {k[1]}{k[2]} arrow {k[3]}")
+            out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},false,")
+            continue
+        on_beat = ev.shot_on_beat(k)
+        mark = "" if on_beat is None else str(on_beat).lower()
+        out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},{str(rec.hit).lower()},{mark}")
+    return "\n".join(out) + "\n"
+
+
 def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
     """The diagram of the step with this seq in the event's current run (None if none)."""
     from sheli.outputs.diagram import render_svg

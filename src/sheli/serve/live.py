@@ -497,7 +497,7 @@ class LiveEvent:
         """The arrows most likely to be recorded next, each with the outcome that would change
         the run (a hit; in round 3 a hit on the drum): for each seat, the first unrecorded
         arrow after the one it recorded last, in the order they are shot."""
-        order = self._shot_order()
+        order = self.shot_order()
         latest: dict[str, tuple[int, ArrowKey]] = {}
         for k, a in self.arrows.items():
             if k[2] not in latest or a.input_seq > latest[k[2]][0]:
@@ -515,7 +515,8 @@ class LiveEvent:
                     break
         return out
 
-    def _shot_order(self) -> list[ArrowKey]:
+    def shot_order(self) -> list[ArrowKey]:
+        """Every recordable arrow (the 誘射 left out), in the order they are shot."""
         if self._order is None:
             plan = plan_run(self.config)
             shots = plan.shots if plan is not None else self.derived().shots
@@ -532,7 +533,7 @@ class LiveEvent:
         jobs = []
         # the likeliest only: the first in shot order of each seat's next (the two shoot in
         # turn, and each run computed ahead costs the server the unpickling of a whole run)
-        order = {k: i for i, k in enumerate(self._shot_order())}
+        order = {k: i for i, k in enumerate(self.shot_order())}
         last = max((a.input_seq, k) for k, a in self.arrows.items()) if self.arrows else None
         pos = order.get(last[1], -1) if last else -1
         nxt = sorted(self.next_arrows(), key=lambda kv: (order[kv[0]] - pos - 1) % len(order))
