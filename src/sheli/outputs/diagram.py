@@ -215,9 +215,12 @@ def _range(venue_key: str) -> tuple[float, float, float, float]:
 
 
 def _hou_dao(venue_key: str) -> float:
-    """The 侯道 to the farthest 侯, from the line of the 物 (尺)."""
-    fx = _venue(venue_key).fixtures
-    ref = fx["右物"].y if "右物" in fx else 0.0
+    """The 侯道 to the farthest 侯 (尺): from where the venue says the 侯道 is measured (its
+    parameter 侯道起: the 堂廉 in 鄭's reading of 大射儀), else from the line of the 物."""
+    venue = _venue(venue_key)
+    fx = venue.fixtures
+    start = venue.params.get("侯道起")
+    ref = start.value if start is not None else fx["右物"].y if "右物" in fx else 0.0
     return max((ref - h.y for h in targets(venue_key)), default=0.0)
 
 
