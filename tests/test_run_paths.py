@@ -89,6 +89,26 @@ def test_jun_nobody_drinks() -> None:
     assert any(s["says"] and "左右鈞" in s["says"] for s in r.steps)
 
 
+class Nobody:
+    """No arrow hits at all: a round of beginners (the live app meets it)."""
+
+    def outcome(self, rnd: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
+        return False, None
+
+
+def test_a_round_without_a_hit_is_announced_jun_and_the_rite_goes_on() -> None:
+    # 左右皆執一算 (xiangshe:204) with no 筭 on either side: he takes them from the 中西 (A-jun-ling)
+    r = run("xiangshe", outcomes=Nobody())
+    assert [(t["right"], t["left"], t["announcement"]) for t in r.tallies] == [(0, 0, "左右鈞")] * 2
+    took = [s for s in r.steps if s.get("note") == "左右皆執一算"]
+    assert took and all("A-jun-ling" in s.get("assumes", []) for s in took)
+    assert r.steps[-1]["cite"] == run("xiangshe", seed=1).steps[-1]["cite"]
+    # a tie with hits still holds up one 筭 of each side
+    tied = run("xiangshe", outcomes=Tie())
+    took = [s for s in tied.steps if s.get("note") == "左右皆執一算"]
+    assert took and not any("A-jun-ling" in s.get("assumes", []) for s in took)
+
+
 def test_right_wins_the_left_drinks_with_the_dafu_and_zhuren() -> None:
     r = run("xiangshe", outcomes=Side("right"))
     assert all(t["winner"] == "right" for t in r.tallies)

@@ -683,6 +683,12 @@ class Interpreter:
                 raise self.error("if: winner before any 數獲 (xiangshe:203)", line, cite)
             if w.last_tally["winner"] != c.winner:
                 return False
+        if c.no_hits is not None:
+            if w.last_tally is None:
+                raise self.error("if: no_hits before any 數獲 (xiangshe:203)", line, cite)
+            t = w.last_tally
+            if (t["right"] == 0 and t["left"] == 0) != c.no_hits:
+                return False
         if c.loser_is is not None and self.loser_rank(frame, line, cite) != c.loser_is:
             return False
         if c.has_dafu is not None and bool(w.groups["大夫耦"]) != c.has_dafu:

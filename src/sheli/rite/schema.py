@@ -156,6 +156,7 @@ class Condition(_Model):
     reading: str | None = Field(None, description="the reading (readings:) chosen for the run")
     arrows_short: bool | None = None
     winner: Literal["right", "left", "tie"] | None = None
+    no_hits: bool | None = Field(None, description="the last 數獲 found no hit on either side")
     loser_is: Literal["賓", "主人", "大夫", "大夫之耦", "士"] | None = None
     has_dafu: bool | None = None
     hit: bool | None = None
