@@ -97,7 +97,7 @@ class Nobody:
 
 
 def test_a_round_without_a_hit_is_announced_jun_and_the_rite_goes_on() -> None:
-    # 左右皆執一算 (xiangshe:204) with no 筭 on either side: he takes them from the 中西 (A-jun-ling)
+    # 左右皆執一算 (xiangshe:204) with no 筭 on either side: taken from the 中西 (A-jun-ling)
     r = run("xiangshe", outcomes=Nobody())
     assert [(t["right"], t["left"], t["announcement"]) for t in r.tallies] == [(0, 0, "左右鈞")] * 2
     took = [s for s in r.steps if s.get("note") == "左右皆執一算"]
