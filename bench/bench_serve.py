@@ -180,7 +180,7 @@ async def one_run(
                 form = csrf_of((await c.get("/")).text)
                 r = await c.post(
                     "/api/events",
-                    json={"rite": "xiangshe", "pairs": 0, "guests_shoot": False},
+                    json={"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "feast": False},
                     headers={"X-CSRF-Token": form},
                 )
                 links = r.json()["links"]

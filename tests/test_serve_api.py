@@ -154,7 +154,9 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
         for s in SEATS
         for n in range(1, 5)
     )
-    expected = run("xiangshe", pairs=0, guests=False, outcomes=outcomes).events
+    expected = run(
+        "xiangshe", pairs=0, guests=False, outcomes=outcomes, options={"feast": False}
+    ).events
     added = {"t", "pending", "corrections", "live", "name"}
     strip = [{k: v for k, v in e.items() if k not in added} for e in exported]
     scene = dict(expected[0])
@@ -175,10 +177,18 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
 
     r = live.client.get("/api/outcomes.csv", headers={"Authorization": f"Bearer {live.director}"})
     assert r.status_code == 200
-    assert r.text.startswith("# sheli render xiangshe --venue xie --pairs 0 --no-guests")
+    assert r.text.startswith(
+        "# sheli render xiangshe --venue xie --pairs 0 --no-guests --option feast=false"
+    )
     path = tmp_path / "outcomes.csv"
     path.write_text(r.text, "utf-8")
-    again = run("xiangshe", pairs=0, guests=False, outcomes=load_outcomes(path)).events
+    again = run(
+        "xiangshe",
+        pairs=0,
+        guests=False,
+        outcomes=load_outcomes(path),
+        options={"feast": False},
+    ).events
     assert again == expected
 
 
@@ -354,7 +364,7 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     from sheli.serve.live import LiveEvent, compute_derived
 
     config = {"id": "e", "created_ms": 0, "rite": "xiangshe", "venue": "xie", "pairs": 0}
-    config |= {"guests_shoot": False, "dafu": 1, "cast": []}
+    config |= {"guests_shoot": False, "dafu": 1, "cast": [], "options": {"feast": False}}
     ev = LiveEvent(config)
     seq = iter(range(1, 100))
 
@@ -390,7 +400,9 @@ def test_timing_elapsed_late_remaining() -> None:
     from sheli.serve.live import LiveEvent
 
     config = {"id": "e", "created_ms": 0, "rite": "xiangshe", "venue": "xie", "pairs": 0}
-    ev = LiveEvent(config | {"guests_shoot": False, "dafu": 1, "cast": []})
+    ev = LiveEvent(
+        config | {"guests_shoot": False, "dafu": 1, "cast": [], "options": {"feast": False}}
+    )
     d = ev.derived()
     est = d.estimate
     t0 = 1_000_000
@@ -411,13 +423,12 @@ def test_timing_elapsed_late_remaining() -> None:
     assert s["timing"]["elapsed_s"] == round(planned_3 + 61, 1)
     overrun = max(0.0, 1 - est.seconds[3])
     assert s["timing"]["late_s"] == round(60 + overrun, 1)
-    # with no hit recorded the run stops at round 2's count (xiangshe:204): the time of the
-    # rest is a whole seeded run's
-    assert d.stopped and d.plan_total > est.total
-    rest = d.plan_total - est.total
-    left = est.remaining_from(4) + max(0.0, est.seconds[3] - 1) + rest
+    # with no hit recorded the rite still runs to its end (a round without a hit is 左右鈞,
+    # xiangshe:204, A-jun-ling): the rest is this run's own estimate
+    assert d.stopped is None
+    left = est.remaining_from(4) + max(0.0, est.seconds[3] - 1)
     assert s["timing"]["estimated_remaining_s"] == round(left, 1)
-    assert s["timing"]["estimated_total_s"] == round(d.plan_total, 1)
+    assert s["timing"]["estimated_total_s"] == round(est.total, 1)
 
 
 def test_keepalive_reaches_every_stream(tmp_path) -> None:

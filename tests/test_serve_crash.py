@@ -76,7 +76,13 @@ def test_kill_9_and_restart(server) -> None:
         form_csrf = re.search(r'data-csrf="([^"]*)"', home).group(1)
         r = c.post(
             "/api/events",
-            json={"rite": "xiangshe", "venue": "xie", "pairs": 0, "guests_shoot": False},
+            json={
+                "rite": "xiangshe",
+                "venue": "xie",
+                "pairs": 0,
+                "guests_shoot": False,
+                "feast": False,
+            },
             headers={"X-CSRF-Token": form_csrf},
         )
         assert r.status_code == 201, r.text

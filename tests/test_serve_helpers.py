@@ -93,7 +93,14 @@ class Live:
 
 
 def new_event(client: Any, **body: Any) -> Live:
-    payload = {"rite": "xiangshe", "venue": "xie", "pairs": 0, "guests_shoot": False, **body}
+    payload = {
+        "rite": "xiangshe",
+        "venue": "xie",
+        "pairs": 0,
+        "guests_shoot": False,
+        "feast": False,
+        **body,
+    }
     r = client.post("/api/events", json=payload, headers={"X-CSRF-Token": home_csrf(client)})
     assert r.status_code == 201, r.text
     data = r.json()

@@ -198,6 +198,9 @@ def test_event_creation_refusals(client) -> None:
     assert create(venue="moon").status_code == 400
     assert create(rite="dashe-not").status_code == 400
     assert create(hou_dao_m=0).status_code == 400
+    assert create(feast="yes").status_code == 400
+    r = create(rite="dashe", feast=False)  # 大射儀 has no such switch
+    assert r.status_code == 400 and "feast" in r.json()["error"]
     assert (
         client.app.state.server.store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
     )

@@ -53,7 +53,15 @@ HITS = {
     "下射": [False, True, False, False, True, False, False, False, False, True, False, False],
 }
 # what the home form is filled with: the live app derives the rite from the same settings
-CONFIG = {"rite": "xiangshe", "venue": "xie", "pairs": 0, "guests_shoot": False, "dafu": 1}
+CONFIG = {
+    "rite": "xiangshe",
+    "venue": "xie",
+    "pairs": 0,
+    "guests_shoot": False,
+    "dafu": 1,
+    # the archery alone: the event is created with 飲酒之禮 unchecked
+    "options": {"feast": False},
+}
 MARKUP_NAME = "<b>李</b>華&amp;"
 
 
@@ -219,6 +227,7 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     home.select_option("#venue", CONFIG["venue"])
     home.fill("#pairs", str(CONFIG["pairs"]))
     home.uncheck("#guests_shoot")
+    home.uncheck("#feast")
     home.fill("#dafu", str(CONFIG["dafu"]))
     rows = home.locator("#cast-rows .row")
     rows.nth(0).locator(".role").fill("上耦上射")
@@ -489,6 +498,7 @@ def _create(pages: Pages) -> dict[str, str]:
     home = pages.open("/", 1000, 800)
     home.fill("#pairs", "0")
     home.uncheck("#guests_shoot")
+    home.uncheck("#feast")
     return _submit(home)
 
 

@@ -5,7 +5,7 @@ docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer ove
 
 >>> r = run("xiangshe", seed=1)
 >>> r.events[0]["type"], r.steps[0]["cite"]
-('scene', 'xiangshe:110')
+('scene', 'xiangshe:1')
 >>> [t["round"] for t in r.tallies]
 [2, 3]
 """
@@ -214,6 +214,7 @@ def run(
     spec = loaded.spec
     params = spec.params.model_dump()
     params.pop("line", None)
+    params.pop("file", None)
     for key, val in (
         ("venue", venue),
         ("pairs", pairs),

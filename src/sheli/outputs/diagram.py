@@ -230,7 +230,7 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
-    >>> fr = build_frames(run("xiangshe", seed=1).events)
+    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
     >>> choose_view(fr[0]), choose_view(next(f for f in fr if f.actor == "獲者" and f.verb == "獲"))
     ('hall', 'range')
     """

@@ -21,7 +21,7 @@ A person is drawn from his first step on; if that first act is not a movement (s
 his 席), he was already there, and is shown there from the start (``inferred``).
 
 >>> from sheli.engine import run
->>> frames = build_frames(run("xiangshe", seed=1).events)
+>>> frames = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
 >>> f = frames[0]
 >>> f.seq, f.actor, f.people["上耦上射"].place
 (1, '上耦上射', '堂西')
@@ -315,7 +315,7 @@ class Frame:
         the objects.
 
         >>> from sheli.engine import run
-        >>> d = build_frames(run("xiangshe", seed=1).events)[13].to_dict()
+        >>> d = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)[13].to_dict()
         >>> d["actor"], d["says"], d["people"]["司射"]["holds"]
         ('司射', '弓矢既具有司請射', ['張弓', '挾矢四'])
         """
@@ -472,7 +472,7 @@ def build_frames(events: list[dict[str, Any]]) -> list[Frame]:
     """One :class:`Frame` per step line of an event log, in order (linear time).
 
     >>> from sheli.engine import run
-    >>> fr = build_frames(run("xiangshe", seed=1).events)
+    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
     >>> first_bi = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
     >>> first_bi.objects.arrows_bi    # 誘射's 4 and the 三耦's 24 (xiangshe:159)
     28

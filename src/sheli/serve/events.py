@@ -104,7 +104,7 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, f"rite must be one of {known}, not {json.dumps(rite)}")
     venue = VENUES.get(body.get("venue", "xie"))
     if venue is None:
-        raise ApiError(400, "venue must be xie (州序) or xiang (鄉庠)")
+        raise ApiError(400, f"venue must be one of {', '.join(sorted(set(VENUES.values())))}")
     hou = body.get("hou_dao_m")
     if hou is not None and (
         isinstance(hou, bool) or not isinstance(hou, int | float) or not 1 <= hou <= 200
@@ -122,8 +122,20 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     title = body.get("title")
     if title is not None and (not isinstance(title, str) or len(title) > 120):
         raise ApiError(400, "title is text of at most 120 characters")
+    # the rite's own switches: for 鄉射禮 whether the feast around the archery is staged
+    from sheli.rite import load_spec
+
+    rite_options = load_spec(rite).spec.params.options
+    feast = body.get("feast")
+    options: dict[str, Any] = {}
+    if feast is not None:
+        if not isinstance(feast, bool):
+            raise ApiError(400, "feast must be true or false")
+        if "feast" not in rite_options:
+            raise ApiError(400, f"{rite} has no feast to stage or leave out")
+        options["feast"] = feast
     try:
-        r = run(rite, venue=venue, pairs=pairs, guests=guests, dafu=dafu, seed=0)
+        r = run(rite, venue=venue, pairs=pairs, guests=guests, dafu=dafu, seed=0, options=options)
     except SpecError as exc:
         raise ApiError(400, f"this event cannot be run: {exc}") from None
     entries: list[tuple[str, Any, Any]] = []
@@ -162,6 +174,7 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         "guests_shoot": guests,
         "pairs": pairs,
         "dafu": dafu,
+        "options": options,
         "cast": resolved,
     }
     wanted: list[tuple[str, str | None, str | None]] = [

@@ -159,6 +159,8 @@ def outcomes_csv(ev: LiveEvent) -> str:
         args.append("--no-guests")
     else:
         args.append(f"--dafu {p.get('dafu', 1)}")
+    for name, value in (c.get("options") or {}).items():
+        args.append(f"--option {name}={str(value).lower() if isinstance(value, bool) else value}")
     out = [
         f"# sheli render {c.get('rite', 'xiangshe')} {' '.join(args)} "
         f"--outcomes sheli-{ev.id}-outcomes.csv -o viewer",

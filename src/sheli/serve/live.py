@@ -13,7 +13,7 @@ occurrence of that act it is), not as a bare index: a recorded hit adds acts (th
 ...                 "pairs": 0, "guests_shoot": False, "dafu": 1, "cast": []})
 >>> s = ev.state(now=0)
 >>> s["step"]["index"], s["step"]["cite"], s["version"]
-(0, 'xiangshe:110', 0)
+(0, 'xiangshe:1', 0)
 """
 
 from __future__ import annotations
@@ -271,6 +271,7 @@ def _run_args(config: dict[str, Any]) -> dict[str, Any]:
         "pairs": config.get("pairs"),
         "guests": config.get("guests_shoot"),
         "dafu": config.get("dafu"),
+        "options": config.get("options") or None,
     }
 
 

@@ -115,6 +115,7 @@ async function submit(ev) {
     venue: $("venue").value,
     hou_dao_m: hou,
     guests_shoot: $("guests_shoot").checked,
+    feast: $("feast").checked,
     pairs,
     dafu,
     cast: castRows(),
