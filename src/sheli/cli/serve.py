@@ -8,7 +8,6 @@ True
 from __future__ import annotations
 
 import errno
-import os
 import socket
 from pathlib import Path
 
@@ -21,12 +20,9 @@ def default_db() -> Path:
     >>> default_db().name
     'serve.sqlite3'
     """
-    base = os.environ.get("SHELI_DATA_DIR")
-    if not base:
-        from platformdirs import user_data_dir
+    from sheli.text.editions import data_dir
 
-        base = user_data_dir("sheli")
-    return Path(base) / "serve.sqlite3"
+    return data_dir() / "serve.sqlite3"
 
 
 def _port_free(host: str, port: int) -> str | None:

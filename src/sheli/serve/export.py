@@ -85,27 +85,37 @@ RESULT_FIELDS = (
 )  # fmt: skip
 
 
+def _row(ev: LiveEvent, e: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A results row for the shot line ``e``; ``fields`` give the recorded columns."""
+    return {
+        "round": e["round"],
+        "pair": e["pair"],
+        "seat": e["archer"],
+        "archer": e["person"],
+        "name": ev.names.get(e["person"], ""),
+        "arrow": e["arrow"],
+        **fields,
+    }
+
+
 def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
     """One row per arrow of the three rounds (the 誘射 left out: it is never recorded)."""
     rows = []
     for e in performed_events(ev):
         if e["type"] != "shot" or e["pair"] == "誘射":
             continue
+        pending = e.get("pending")
         rows.append(
-            {
-                "round": e["round"],
-                "pair": e["pair"],
-                "seat": e["archer"],
-                "archer": e["person"],
-                "name": ev.names.get(e["person"], ""),
-                "arrow": e["arrow"],
-                "hit": "" if e.get("pending") else str(e["hit"]).lower(),
-                "on_beat": "" if e.get("on_beat") is None else str(e["on_beat"]).lower(),
-                "counted": "" if e.get("pending") else str(e["counted"]).lower(),
-                "recorded": str(not e.get("pending")).lower(),
-                "t": e.get("t", ""),
-                "corrections": e.get("corrections", 0),
-            }
+            _row(
+                ev,
+                e,
+                hit="" if pending else str(e["hit"]).lower(),
+                on_beat="" if e.get("on_beat") is None else str(e["on_beat"]).lower(),
+                counted="" if pending else str(e["counted"]).lower(),
+                recorded=str(not pending).lower(),
+                t=e.get("t", ""),
+                corrections=e.get("corrections", 0),
+            )
         )
     d = ev.derived()
     if d.stopped:
@@ -120,20 +130,16 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                 continue
             rec = ev.arrows.get(k)
             rows.append(
-                {
-                    "round": e["round"],
-                    "pair": e["pair"],
-                    "seat": e["archer"],
-                    "archer": e["person"],
-                    "name": ev.names.get(e["person"], ""),
-                    "arrow": e["arrow"],
-                    "hit": str(rec.hit).lower() if rec else "",
-                    "on_beat": "" if not rec or rec.on_beat is None else str(rec.on_beat).lower(),
-                    "counted": "",
-                    "recorded": str(rec is not None).lower(),
-                    "t": iso(rec.t_ms) if rec else "",
-                    "corrections": rec.corrections if rec else 0,
-                }
+                _row(
+                    ev,
+                    e,
+                    hit=str(rec.hit).lower() if rec else "",
+                    on_beat="" if not rec or rec.on_beat is None else str(rec.on_beat).lower(),
+                    counted="",
+                    recorded=str(rec is not None).lower(),
+                    t=iso(rec.t_ms) if rec else "",
+                    corrections=rec.corrections if rec else 0,
+                )
             )
     return rows
 

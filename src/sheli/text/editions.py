@@ -60,18 +60,28 @@ class ImportFailed(Exception):
     """An import that cannot go on; the message names the file and what is wrong."""
 
 
-def store_dir() -> Path:
-    """Where imported editions live: ``$SHELI_DATA_DIR/editions`` or the user data dir.
+def data_dir() -> Path:
+    """sheli's data directory: ``$SHELI_DATA_DIR`` or the platform's user data dir (imported
+    editions, the live app's database).
 
-    >>> store_dir().name
-    'editions'
+    >>> (data_dir() / "editions") == store_dir()
+    True
     """
     base = os.environ.get("SHELI_DATA_DIR")
     if not base:
         from platformdirs import user_data_dir
 
         base = user_data_dir("sheli")
-    return Path(base) / "editions"
+    return Path(base)
+
+
+def store_dir() -> Path:
+    """Where imported editions live: ``$SHELI_DATA_DIR/editions`` or the user data dir.
+
+    >>> store_dir().name
+    'editions'
+    """
+    return data_dir() / "editions"
 
 
 def _edition_path(name: str) -> Path:
