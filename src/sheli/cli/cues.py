@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from sheli.cli.run import run_options, run_or_exit
+from sheli.cli.run import run_choices, run_options, run_or_exit
 
 
 @click.command("cues")
@@ -73,13 +73,6 @@ def cues(
     hou_dao: float | None,
     no_addressed: bool,
     diagrams: str,
-    venue: str | None,
-    pairs: int | None,
-    no_guests: bool,
-    dafu: int | None,
-    seed: int | None,
-    outcomes: str | None,
-    arrows_short: bool,
     output: str | None,
 ) -> None:
     """Cue sheets of RITE for each role, and the floor plan with taping measurements.
@@ -96,7 +89,8 @@ def cues(
     fmt = _format(output)
     if output is not None and not Path(output).resolve().parent.is_dir():
         _fail(f"cannot write {output}: no such directory {Path(output).parent}")
-    result = run_or_exit("cues", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short)
+    result = run_or_exit("cues", rite)
+    chosen = run_choices()
     try:
         sc = cuesmod.venue_scale(load_venue(result.venue), scale=scale, hou_dao=hou_dao)
         wanted: list[str] | None
@@ -113,7 +107,9 @@ def cues(
             floor=floor or not roles_,
             addressed=not no_addressed,
             diagrams="none" if fmt == "txt" else diagrams,
-            seed=0 if seed is None and outcomes is None else seed,
+            seed=0
+            if chosen.get("seed") is None and chosen.get("outcomes") is None
+            else chosen.get("seed"),
         )
     except cuesmod.CuesError as exc:
         _fail(str(exc))

@@ -48,13 +48,6 @@ from sheli.cli.run import run_options, run_or_exit
 )
 def render(
     rite: str,
-    venue: str | None,
-    pairs: int | None,
-    no_guests: bool,
-    dafu: int | None,
-    seed: int | None,
-    outcomes: str | None,
-    arrows_short: bool,
     out: str,
     svg_files: bool,
     jobs: int | None,
@@ -70,9 +63,7 @@ def render(
         click.echo(f"sheli render: {exc}", err=True)
         sys.exit(2)
     t0 = time.perf_counter()
-    result = run_or_exit(
-        "render", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short
-    )
+    result = run_or_exit("render", rite)
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn

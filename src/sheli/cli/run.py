@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 
-def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def _venue(value: str | None) -> str | None:
     from sheli.engine import VENUES
 
     if value is None:
@@ -32,16 +32,7 @@ def _venue(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return VENUES[value]
 
 
-def _meta(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
-    # --reading and --option reach run_or_exit through the context, not as arguments: the
-    # commands that share run_options keep their signatures.
-    def store(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-        ctx.meta[f"sheli.{key}"] = value
-
-    return store
-
-
-def _options(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
+def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
     import yaml
 
     out: dict[str, Any] = {}
@@ -50,45 +41,85 @@ def _options(ctx: click.Context, param: click.Parameter, value: tuple[str, ...])
         if not sep or not name.strip():
             raise click.BadParameter(f"{item!r}: write NAME=VALUE (e.g. feast=false)")
         out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
-    ctx.meta["sheli.options"] = out
+    return out or None
+
+
+def _keep(
+    key: str, convert: Callable[[Any], Any] = lambda v: v
+) -> Callable[[click.Context, click.Parameter, Any], None]:
+    # The run's choices reach run_or_exit through the context, as keyword arguments of
+    # sheli.engine.run, not as parameters of each command that shares run_options.
+    def store(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        ctx.meta.setdefault(RUN_KEY, {})[key] = convert(value)
+
+    return store
+
+
+RUN_KEY = "sheli.run"
+
+
+def _opt(*names: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    # not a parameter of the command: the callback keeps the value for run_or_exit
+    return click.option(*names, expose_value=False, **kw)
 
 
 def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The options that choose a run, shared by ``sheli run``, ``render`` and ``cues``:
-    the same options give the same run in all three."""
+    the same options give the same run in all three (:func:`run_or_exit` runs it)."""
     for option in reversed(
         [
-            click.option(
+            _opt(
                 "--venue",
-                callback=_venue,
-                help="xie (州序/榭, 物當棟) or xiang (鄉庠, 物當楣); default from the spec",
+                callback=_keep("venue", _venue),
+                help="xie (州序/榭, 物當棟), xiang (鄉庠, 物當楣), shegong (射宮) …; "
+                "default from the spec",
             ),
-            click.option("--pairs", type=click.IntRange(min=0), help="衆耦 beyond the 三耦"),
-            click.option("--no-guests", is_flag=True, help="賓、主人、大夫 do not shoot"),
-            click.option(
-                "--dafu", type=click.IntRange(min=0), help="how many 大夫 shoot (default 1)"
+            _opt(
+                "--pairs",
+                type=click.IntRange(min=0),
+                callback=_keep("pairs"),
+                help="衆耦 beyond the 三耦",
             ),
-            click.option("--seed", type=int, help="seed of the outcome model (default 0)"),
-            click.option(
+            _opt(
+                "--no-guests",
+                is_flag=True,
+                callback=_keep("guests", lambda v: False if v else None),
+                help="賓、主人、大夫 do not shoot",
+            ),
+            _opt(
+                "--dafu",
+                type=click.IntRange(min=0),
+                callback=_keep("dafu"),
+                help="how many 大夫 shoot (default 1)",
+            ),
+            _opt(
+                "--seed",
+                type=int,
+                callback=_keep("seed"),
+                help="seed of the outcome model (default 0)",
+            ),
+            _opt(
                 "--outcomes",
                 type=click.Path(dir_okay=False),
+                callback=_keep("outcomes"),
                 help="recorded outcomes file (CSV, JSON or JSONL; see docs/scoring.md)",
             ),
-            click.option(
-                "--arrows-short", is_flag=True, help="矢不備: an arrow is missing at the first 取矢"
+            _opt(
+                "--arrows-short",
+                is_flag=True,
+                callback=_keep("arrows_short", lambda v: True if v else None),
+                help="矢不備: an arrow is missing at the first 取矢",
             ),
-            click.option(
+            _opt(
                 "--reading",
                 multiple=True,
-                expose_value=False,
-                callback=_meta("readings"),
+                callback=_keep("readings", list),
                 help="follow this reading where commentators differ (docs/readings.md); repeatable",
             ),
-            click.option(
+            _opt(
                 "--option",
                 multiple=True,
-                expose_value=False,
-                callback=_options,
+                callback=_keep("options", _options),
                 metavar="NAME=VALUE",
                 help="set one of the rite's options (its spec's params.options); repeatable",
             ),
@@ -98,37 +129,22 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-def run_or_exit(
-    command: str,
-    rite: str,
-    venue: str | None,
-    pairs: int | None,
-    no_guests: bool,
-    dafu: int | None,
-    seed: int | None,
-    outcomes: str | None,
-    arrows_short: bool,
-) -> Any:
-    """Run the rite the :func:`run_options` chose; on a broken spec or outcomes file print
-    ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2."""
+def run_choices() -> dict[str, Any]:
+    """What the current command's :func:`run_options` chose, as keywords of
+    :func:`sheli.engine.run` (``venue``, ``pairs``, ``guests``, ``seed`` …; None = the spec's)."""
+    return dict(click.get_current_context().meta.get(RUN_KEY, {}))
+
+
+def run_or_exit(command: str, rite: str) -> Any:
+    """Run RITE with the choices the :func:`run_options` of the current command collected; on
+    a broken spec or outcomes file print ``sheli COMMAND: <the error, with file, line and
+    passage>`` and exit 2."""
     from sheli.engine import run as run_rite
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
 
-    meta = click.get_current_context().meta
     try:
-        return run_rite(
-            rite,
-            readings=list(meta.get("sheli.readings") or ()),
-            options=meta.get("sheli.options") or None,
-            venue=venue,
-            pairs=pairs,
-            guests=False if no_guests else None,
-            seed=seed,
-            outcomes=outcomes,
-            arrows_short=True if arrows_short else None,
-            dafu=dafu,
-        )
+        return run_rite(rite, **run_choices())
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)
@@ -146,20 +162,9 @@ def run_or_exit(
     help="yizhu (text): the readable 儀注; jsonl: the event log (docs/event-log.md)",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to FILE")
-def run(
-    rite: str,
-    venue: str | None,
-    pairs: int | None,
-    no_guests: bool,
-    dafu: int | None,
-    seed: int | None,
-    outcomes: str | None,
-    arrows_short: bool,
-    fmt: str,
-    output: str | None,
-) -> None:
+def run(rite: str, fmt: str, output: str | None) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
-    result = run_or_exit("run", rite, venue, pairs, no_guests, dafu, seed, outcomes, arrows_short)
+    result = run_or_exit("run", rite)
     for warning in result.warnings:
         click.echo(f"sheli run: warning: {warning}", err=True)
     if fmt == "jsonl":
