@@ -386,10 +386,9 @@ DEFAULT_PAIRS: list[dict[str, Any]] = [
 ]
 
 
-def _params_hold(c: Any, params: dict[str, Any]) -> bool:
-    """A pair's ``when:``: only the run's parameters can be tested (the world is not yet)."""
-    if c is None:
-        return True
+def _params_match(c: Any, params: dict[str, Any]) -> bool:
+    """The keys of a condition that test the run's parameters (venue, guests_shoot, option,
+    reading) hold; the other keys are not looked at."""
     if c.guests_shoot is not None and params["guests_shoot"] != c.guests_shoot:
         return False
     if c.venue is not None and params["venue"] != c.venue:
@@ -398,7 +397,14 @@ def _params_hold(c: Any, params: dict[str, Any]) -> bool:
         opts = params.get("options") or {}
         if any(opts.get(k) != v for k, v in c.option.items() if k not in (LINE_KEY, FILE_KEY)):
             return False
-    if c.reading is not None and c.reading not in params.get("readings", ()):
+    return c.reading is None or c.reading in params.get("readings", ())
+
+
+def _params_hold(c: Any, params: dict[str, Any]) -> bool:
+    """A pair's ``when:``: only the run's parameters can be tested (the world is not yet)."""
+    if c is None:
+        return True
+    if not _params_match(c, params):
         return False
     if c.all is not None and not all(_params_hold(x, params) for x in c.all):
         return False
@@ -661,21 +667,11 @@ class Interpreter:
 
     # -- conditions
     def holds(self, c: Condition, frame: Frame, line: int, cite: str | None) -> bool:
-        w, prm = self.world, self.params
-        if c.venue is not None and prm["venue"] != c.venue:
+        w = self.world
+        if c.reading is not None and c.reading not in self.known_readings:
+            raise self.error(f"if: reading {c.reading!r} is not under readings:", line, cite)
+        if not _params_match(c, self.params):
             return False
-        if c.guests_shoot is not None and prm["guests_shoot"] != c.guests_shoot:
-            return False
-        if c.option is not None:
-            opts = prm.get("options") or {}
-            for k, v in c.option.items():
-                if k not in (LINE_KEY, FILE_KEY) and opts.get(k) != v:
-                    return False
-        if c.reading is not None:
-            if c.reading not in self.known_readings:
-                raise self.error(f"if: reading {c.reading!r} is not under readings:", line, cite)
-            if c.reading not in prm.get("readings", ()):
-                return False
         if c.arrows_short is not None and (w.lost > 0) != c.arrows_short:
             return False
         if c.winner is not None:
