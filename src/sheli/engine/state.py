@@ -180,6 +180,8 @@ class World:
     flag: str = "倚"  # the 旌: 倚 (leaning on the 侯), 執, 舉, 偃
     music: bool = False
     places: dict[tuple[str, str], int] = field(default_factory=dict)  # (obj, place) → count
+    # (cup, place) → whether each cup set down there was full, the last set down last
+    cup_states: dict[tuple[str, str], list[bool]] = field(default_factory=dict)
     shots: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
     last_shot: Shot | None = None
     called: set[str] = field(default_factory=set)  # pairs 作'd this round

@@ -638,6 +638,11 @@ def take(ctx: Ctx) -> None:
             p.bow = a.state
         _facing(ctx)
         return
+    # a cup taken up from a place (not from a person) comes as it was set down (see put)
+    cup_place = None
+    if a.verb == "取" and obj in SET_DOWN_CUPS and a.from_ is not None:
+        if ctx.other(a.from_) is None:
+            cup_place = _place_key(ctx, a.from_)
     if a.from_ is not None:
         giver = ctx.other(a.from_)
         if giver is not None:
@@ -651,6 +656,12 @@ def take(ctx: Ctx) -> None:
     if obj == "旌":
         ctx.world.flag = "執"
     _give(p, obj, n, a.state)
+    if cup_place is not None and cup_place not in ("豐", "豐上"):
+        laid = ctx.world.cup_states.get((obj, cup_place))
+        if laid:
+            p.cup_full = laid.pop()
+        elif ctx.act.state is None:
+            p.cup_full = False  # a cup from the 篚 is empty until it is filled
     _facing(ctx)
 
 
@@ -727,6 +738,9 @@ def _reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
 #: The cups 實 fills: 觶, 爵, and the named cups of 大射儀 (散 爵名 注 dashe:243; 觚 dashe:256;
 #: 角觶, 象觶, 散觶 of the 夾爵 dashe:237–238).
 CUPS: tuple[str, ...] = ("觶", "爵", "觚", "散", "角觶", "象觶", "散觶")
+#: the cups whose state (full or empty) a place keeps when they are set down (奠) and taken up
+#: (取) again; the 豐 keeps its own (w.zhi_full, xiangshe:206–215)
+SET_DOWN_CUPS: tuple[str, ...] = ("爵", "觶")
 
 
 @verb("奠", "倚", "委", "釋", "去", "加", "實", kind="object")
@@ -820,10 +834,16 @@ def put(ctx: Ctx) -> None:
         raise VerbError(
             f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西){_last(p, '扑')}"
         )
+    full = p.cup_full
     _drop(ctx, obj, ctx.count)
     if obj == "旌":
         w.flag = "倚"
     _put_at(ctx, obj, dest, ctx.count)
+    if a.verb == "奠" and obj in SET_DOWN_CUPS and dkey is not None and dkey not in ("豐", "豐上"):
+        # the feast sets full cups down and takes them up again (主人坐奠觶于薦西 xiangshe:57,
+        # 賓…反奠于其所 74; 司正實觶…奠觶…取觶…卒觶 106–107): the place keeps the cup's state
+        w.cup_states.setdefault((obj, dkey), []).append(full)
+        p.cup_full = False
     _facing(ctx)
 
 
@@ -1289,8 +1309,9 @@ def cup(ctx: Ctx) -> None:
             raise VerbError(f"{p.name} drinks from an empty {obj} (實之 xiangshe:215 first)")
         p.cup_full = False
         # an archer drinks the 罰爵 (飲不勝者 xiangshe:205–220); others drink when offered
-        # (獻獲者 xiangshe:221–227, 獻釋獲者 xiangshe:230–231)
-        if p.pair is not None:
+        # (獻獲者 xiangshe:221–227, 獻釋獲者 xiangshe:230–231). A drink of the feast (round 0)
+        # is a drink (Run.drinks), never a 罰爵 (Run.drank).
+        if p.pair is not None and w.round > 0:
             w.drank.setdefault(w.round, []).append(p.name)
         w.drinks.append((w.round, p.name, ctx.cite))
     _facing(ctx)

@@ -11,8 +11,8 @@ This module adds the few the feast's text needs and the archery's does not:
 - 歌, 笙, 鼓: the music of the feast (合樂 xiangshe:88, 陔 xiangshe:295–296), apart from the
   archery's 奏 (騶虞, round 3);
 
-and it makes the cups' state follow them: a cup set down (奠) full is taken up (取) full, and
-a drink outside the three rounds (round 0: the feast) is not the 罰爵 (``Run.drank``).
+(That a cup set down full is taken up full, and that a drink of the feast is not a 罰爵, is
+the core vocabulary's: :func:`sheli.engine.verbs.put`, ``take`` and ``cup``.)
 
 >>> from sheli.engine.verbs import VERBS
 >>> all(v.kind for v in VERBS.values())
@@ -23,9 +23,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from sheli.engine.verbs import VERBS, Ctx, Verb, VerbError, _facing, _place_key, _set_place, verb
+from sheli.engine.verbs import Ctx, VerbError, _facing, _set_place, verb
 
 CUPS = ("爵", "觶")
 
@@ -79,79 +77,6 @@ def feast_music(ctx: Ctx) -> None:
     if says:
         ctx.extra["says"] = says
     _facing(ctx)
-
-
-# ------------------------------------------------------------------ cups follow their state
-#
-# The vocabulary's 奠 and 取 keep the count of things at a place but not whether a cup laid
-# there is full: the feast sets full cups down and takes them up again (主人坐奠觶于薦西
-# xiangshe:57, 賓…反奠于其所 74, 取俎西之觶…卒觶 261; 司正實觶…奠觶…取觶…卒觶 106–107). The
-# wrappers below record the state of each cup set down at a place and give it back to whoever
-# takes it up; everything else is the vocabulary's own verb.
-
-
-def _cup_places(w: Any) -> dict[tuple[str, str], list[bool]]:
-    got = getattr(w, "cup_states", None)
-    if got is None:
-        got = w.cup_states = {}
-    return got
-
-
-def _wrap_put(old: Verb) -> Verb:
-    def fn(ctx: Ctx) -> None:
-        obj, p = ctx.act.obj, ctx.p
-        dest = ctx.act.at if ctx.act.at is not None else ctx.act.to
-        full = p.cup_full
-        old.fn(ctx)
-        if obj in CUPS and dest is not None and ctx.act.verb != "實":
-            key = _place_key(ctx, dest)
-            if key not in ("豐", "豐上"):
-                _cup_places(ctx.world).setdefault((obj, key), []).append(full)
-                p.cup_full = False
-
-    return Verb(old.name, fn, old.kind, old.doc)
-
-
-def _wrap_take(old: Verb) -> Verb:
-    def fn(ctx: Ctx) -> None:
-        obj, src = ctx.act.obj, ctx.act.from_
-        key = None
-        if obj in CUPS and src is not None and ctx.other(src) is None:
-            key = _place_key(ctx, src)
-        old.fn(ctx)
-        if key is not None and key not in ("豐", "豐上"):
-            stack = _cup_places(ctx.world).get((obj, key))
-            if stack:
-                ctx.p.cup_full = stack.pop()
-            elif ctx.act.state is None:
-                ctx.p.cup_full = False  # a cup from the 篚 is empty until it is filled
-
-    return Verb(old.name, fn, old.kind, old.doc)
-
-
-def _wrap_drink(old: Verb) -> Verb:
-    def fn(ctx: Ctx) -> None:
-        w = ctx.world
-        before = list(w.drank.get(w.round, ()))
-        old.fn(ctx)
-        if w.round == 0 and ctx.act.verb in ("飲", "卒觶", "卒爵"):
-            # the 罰爵 is drunk in rounds 2 and 3 (飲不勝者 xiangshe:205–220): a drink of the
-            # feast (round 0) is a drink (Run.drinks), not a 罰爵 (Run.drank)
-            if before:
-                w.drank[0] = before
-            else:
-                w.drank.pop(0, None)
-
-    return Verb(old.name, fn, old.kind, old.doc)
-
-
-for _n in ("奠", "反奠"):
-    if _n in VERBS:
-        VERBS[_n] = _wrap_put(VERBS[_n])
-for _n in ("取",):
-    VERBS[_n] = _wrap_take(VERBS[_n])
-for _n in ("飲", "卒觶", "卒爵"):
-    VERBS[_n] = _wrap_drink(VERBS[_n])
 
 
 @verb("亨", kind="other")
