@@ -18,7 +18,7 @@ import asyncio
 import json
 import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -621,38 +621,26 @@ def _make_routes(srv: Server) -> list[Any]:
         srv.publish(ev)
         return _json({**response, "link": f"/v/{raw}"}, 201)
 
-    async def api_export(request: Request) -> Response:
-        tok = _token(srv, request, "export")
-        from sheli.serve.export import export_jsonl
+    def download(what: str, media: str, suffix: str) -> Callable[[Request], Awaitable[Response]]:
+        """A director's download: ``what`` names the function of sheli.serve.export that
+        writes it (export_jsonl, results_csv, outcomes_csv)."""
 
-        ev = srv.event(tok["event_id"])
-        return Response(
-            export_jsonl(ev),
-            media_type="application/x-ndjson; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}.jsonl"'},
-        )
+        async def handler(request: Request) -> Response:
+            tok = _token(srv, request, "export")
+            from sheli.serve import export
 
-    async def api_results(request: Request) -> Response:
-        tok = _token(srv, request, "export")
-        from sheli.serve.export import results_csv
+            ev = srv.event(tok["event_id"])
+            return Response(
+                getattr(export, what)(ev),
+                media_type=media,
+                headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}{suffix}"'},
+            )
 
-        ev = srv.event(tok["event_id"])
-        return Response(
-            results_csv(ev),
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}-results.csv"'},
-        )
+        return handler
 
-    async def api_outcomes(request: Request) -> Response:
-        tok = _token(srv, request, "export")
-        from sheli.serve.export import outcomes_csv
-
-        ev = srv.event(tok["event_id"])
-        return Response(
-            outcomes_csv(ev),
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}-outcomes.csv"'},
-        )
+    api_export = download("export_jsonl", "application/x-ndjson; charset=utf-8", ".jsonl")
+    api_results = download("results_csv", "text/csv; charset=utf-8", "-results.csv")
+    api_outcomes = download("outcomes_csv", "text/csv; charset=utf-8", "-outcomes.csv")
 
     async def api_diagram(request: Request) -> Response:
         tok = _token(srv, request, "read", allow_query=True)
