@@ -21,7 +21,6 @@ import asyncio
 import os
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,14 +35,10 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from _common import machine, write_section  # noqa: E402
 
+from sheli.serve.process import free_port, wait_until_serving  # noqa: E402
+
 VERSION = re.compile(rb'"version":\s*(\d+)')
 PAIRS = ("上耦", "次耦", "下耦")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_server(db: Path, port: int, ahead: bool = True) -> subprocess.Popen:
@@ -52,17 +47,11 @@ def start_server(db: Path, port: int, ahead: bool = True) -> subprocess.Popen:
     if os.environ.get("BENCH_PROFILE"):  # the server under cProfile, stopped by SIGINT
         cmd[1:1] = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"sheli serve exited: {proc.stderr.read().decode()}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("sheli serve did not start in 120 s")
+    try:
+        wait_until_serving(proc, f"http://127.0.0.1:{port}/", 120)
+    except RuntimeError as exc:
+        raise SystemExit(str(exc)) from None
+    return proc
 
 
 def cpu_s(pid: int) -> float:

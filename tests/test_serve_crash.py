@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,13 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from sheli.serve.process import free_port, wait_until_serving
+
 PAIRS = ("上耦", "次耦", "下耦")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(db: Path, port: int) -> subprocess.Popen:
@@ -36,17 +31,8 @@ def start(db: Path, port: int) -> subprocess.Popen:
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"sheli serve exited: {proc.stderr.read()}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("sheli serve did not start")
+    wait_until_serving(proc, f"http://127.0.0.1:{port}/", 90)
+    return proc
 
 
 def csrf(client: httpx.Client, link: str) -> str:

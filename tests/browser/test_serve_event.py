@@ -32,11 +32,8 @@ cues on a phone), ``serve-scorer-round3.png``.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +42,7 @@ import pytest
 
 from sheli.scoring import announce
 from sheli.serve.live import LiveOutcomes, engine_run
+from sheli.serve.process import free_port, wait_until_serving
 
 PAIRS = ("上耦", "次耦", "下耦")
 # the arrows tapped in round 2, in the order of shooting (上耦 1–4, 次耦 1–4, 下耦 1–4)
@@ -63,12 +61,6 @@ CONFIG = {
     "options": {"feast": False},
 }
 MARKUP_NAME = "<b>李</b>華&amp;"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Serve:
@@ -98,19 +90,10 @@ class Serve:
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                pytest.fail(f"sheli serve exited ({self.proc.returncode}): {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(self.base + "/", timeout=2) as res:
-                    if res.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"sheli serve did not answer in 30 s: {self.log.read_text()}")
-            time.sleep(0.2)
+        try:
+            wait_until_serving(self.proc, self.base + "/", 30)
+        except RuntimeError as exc:
+            pytest.fail(f"{exc}\n{self.log.read_text()}")
 
     def kill(self) -> None:
         """kill -9: no clean shutdown."""
@@ -130,7 +113,7 @@ class Serve:
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     """``sheli serve`` on a free port and a fresh database, for the whole module."""
-    srv = Serve(_free_port(), tmp_path_factory.mktemp("serve") / "event.sqlite3")
+    srv = Serve(free_port(), tmp_path_factory.mktemp("serve") / "event.sqlite3")
     try:
         srv.start()
         yield srv
