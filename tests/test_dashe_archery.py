@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_holds import run_checking_chou
 
-from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
-from sheli.engine.interpreter import count_of
 from sheli.scoring.outcomes import MISS_DIRECTIONS, SeededOutcomes
 
 SPEC = Path(__file__).parent / "fixtures" / "dashe-archery-only.yaml"
@@ -200,34 +199,9 @@ def test_tie_gives_no_sheejue() -> None:
     assert not [e for e in r.steps if e["round"] == 3 and e["cite"] in ("dashe:232", "dashe:236")]
 
 
-def _chou_total(w: Any) -> int:
-    hands = sum(p.items.get("筭", 0) for p in w.people.values())
-    places = sum(n for (obj, _), n in w.places.items() if obj == "筭")
-    return w.zhong + w.pile + w.ground["right"] + w.ground["left"] + hands + places
-
-
-class _Checked(list):  # type: ignore[type-arg]
-    def __init__(self, world: Any, total: int) -> None:
-        super().__init__()
-        self.world, self.total = world, total
-
-    def append(self, ev: Any) -> None:
-        super().append(ev)
-        got = _chou_total(self.world)
-        assert got == self.total, (ev.get("seq"), ev.get("cite"), ev.get("verb"), got)
-
-
 @pytest.mark.parametrize("kw", [{"seed": 1}, {"seed": 6, "pairs": 3}, {"seed": 9, "dafu": 2}])
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
-    real_init = interp_mod.Interpreter.__init__
-
-    def init(self: Any, *a: Any, **k: Any) -> None:
-        real_init(self, *a, **k)
-        total = count_of("max(80, 4 * archers)", self.world.names)
-        self.events = _Checked(self.world, total)
-
-    monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
-    r = run(SPEC, **kw)
+    r = run_checking_chou(monkeypatch, SPEC, **kw)
     # the 賢獲 announced is what the count gave (dashe:223–225)
     for t in r.tallies:
         assert t["announcement"]

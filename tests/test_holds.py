@@ -42,6 +42,14 @@ class _Checked(list):  # type: ignore[type-arg]
     "kw", [{}, {"pairs": 3}, {"guests": False}, {"arrows_short": True}, {"venue": "xiang"}]
 )
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
+    r = run_checking_chou(monkeypatch, "xiangshe", seed=3, **kw)
+    assert r.tallies
+
+
+def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> Any:
+    """Run ``rite`` with the 筭 counted after every line of its log (A-chou: eighty, or four
+    for each archer): an assertion names the first line where one appears or goes missing.
+    Also used by tests/test_dashe_archery.py."""
     real_init = interp_mod.Interpreter.__init__
 
     def init(self: Any, *a: Any, **k: Any) -> None:
@@ -50,8 +58,7 @@ def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[
         self.events = _Checked(self.world, total)
 
     monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
-    r = run("xiangshe", seed=3, **kw)
-    assert r.tallies
+    return run(rite, **kw)
 
 
 def test_xianhuo_and_jianlian() -> None:
