@@ -32,7 +32,6 @@ from sheli.rite.schema import (
     Spec,
 )
 
-PAIR_GROUPS = ("三耦", "衆耦", "全耦", "射耦", "賓耦", "大夫耦")
 THREE = ("上耦", "次耦", "下耦")
 _RELATION_WORDS = {
     "southwest_of": "之西南",
