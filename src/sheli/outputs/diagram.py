@@ -50,6 +50,7 @@ __all__ = [
     "clear_caches",
     "label_boxes",
     "render_svg",
+    "render_svg_parts",
     "targets",
 ]
 
@@ -1448,7 +1449,32 @@ def render_svg(
     width: int = 900,
     view: str = "auto",
 ) -> str:
-    """The diagram of one step as a standalone SVG document (a string).
+    """The diagram of one step as a standalone SVG document (a string): the parts of
+    :func:`render_svg_parts`, one line or more each, joined by newlines.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.frames import build_frames
+    >>> r = run("xiangshe", seed=1)
+    >>> f = build_frames(r.events)[0]
+    >>> render_svg(f, r.events[0]) == chr(10).join(render_svg_parts(f, r.events[0]))
+    True
+    """
+    return "\n".join(render_svg_parts(frame, scene, highlight=highlight, width=width, view=view))
+
+
+def render_svg_parts(
+    frame: Frame,
+    scene: dict[str, Any],
+    *,
+    highlight: str | None = None,
+    width: int = 900,
+    view: str = "auto",
+) -> list[str]:
+    """The diagram of one step as a standalone SVG document, in parts: joined by newlines
+    they are the document (:func:`render_svg`). A part is one line or several; a part
+    that is the same from step to step (a figure, a label, the plan) is, as far as the
+    drawing's caches reach, the very same string object, so that packing the diagrams of
+    many steps (``sheli.outputs.render``) finds it again without reading it through.
 
     ``scene`` is the event log's scene line; ``highlight`` the person to highlight (the
     step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
@@ -1578,4 +1604,4 @@ def render_svg(
         venue_key = scene.get("venue") or "xie"
         out.append(_inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
     out.append("</svg>")
-    return "\n".join(out)
+    return out
