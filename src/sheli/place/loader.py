@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from sheli.rite.loader import load_yaml
+
 from .model import Extent, Fixture, Param, PlaceError, Point, Venue
 
 __all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
@@ -28,6 +30,12 @@ __all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
 # The venues are the data files in place/data/: each names its key, title and aliases (the
 # text's names for it), so a new venue is one new file. The default venue of 鄉射禮 is the 州序
 # (xiangshe:4 注: 此射於序).
+# The files are parsed by libyaml (load_yaml: the data yaml.safe_load gives, at a tenth of the
+# time); the data of each, read here for its names, is kept for the first _read of that venue
+# (the run's venue), so that it is not parsed twice.
+_PARSED: dict[str, Any] = {}
+
+
 def _discover() -> tuple[dict[str, str], dict[str, str]]:
     titles: dict[str, str] = {}
     aliases: dict[str, str] = {}
@@ -35,7 +43,8 @@ def _discover() -> tuple[dict[str, str], dict[str, str]]:
         if not entry.name.endswith(".yaml"):
             continue
         key = entry.name[: -len(".yaml")]
-        head = yaml.safe_load(entry.read_text("utf-8")) or {}
+        data = _PARSED[key] = load_yaml(entry.read_text("utf-8"))
+        head = data or {}
         titles[key] = str(head.get("title") or key)
         aliases[key] = key
         for alias in head.get("aliases") or []:
@@ -119,8 +128,12 @@ def venue_key(name: str) -> str:
 
 
 def _read(key: str) -> dict[str, Any]:
-    text = resources.files("sheli.place").joinpath("data", f"{key}.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    """The data of ``key``.yaml, with the venue it ``extends`` merged in (a new object on
+    every call: a caller may change it)."""
+    data = _PARSED.pop(key, None)
+    if data is None:
+        path = resources.files("sheli.place").joinpath("data", f"{key}.yaml")
+        data = load_yaml(path.read_text("utf-8"))
     if not isinstance(data, dict):
         raise PlaceError(f"{key}.yaml: not a mapping")
     base = data.get("extends")

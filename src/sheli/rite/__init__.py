@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
-from sheli.rite.schema import Spec
+
+if TYPE_CHECKING:
+    # the schema (pydantic's models, a tenth of a second to build) is imported when a spec is
+    # validated: the place layer reads its YAML with sheli.rite.loader and needs no schema
+    from sheli.rite.schema import Spec
 
 SPEC_DIR = Path(__file__).parent / "specs"
 
@@ -116,6 +118,10 @@ def _cite_at(data: Any, loc: tuple[Any, ...]) -> str | None:
 
 def validate_spec(data: Any, file: str) -> Spec:
     """Validate parsed YAML against the schema; the first error becomes a :class:`SpecError`."""
+    from pydantic import ValidationError
+
+    from sheli.rite.schema import Spec
+
     if not isinstance(data, dict):
         raise SpecError("a spec is a mapping (rite:, chapter:, steps: …)", file=file, line=1)
     try:
