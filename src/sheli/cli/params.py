@@ -20,13 +20,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from sheli.rite.ranks import Cell, RankError, RankTable, Resolved, load_ranks
+if TYPE_CHECKING:
+    # imported where used: the table's models (pydantic) and rich cost a sixth of a second,
+    # which ``sheli --help`` (it loads every command) should not pay
+    from sheli.rite.ranks import Cell, RankTable, Resolved
 
 
 def _fail(message: str) -> None:
@@ -49,6 +50,9 @@ def _show(r: Resolved) -> str:
 
 
 def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     grid = Table(title="射: rank × occasion", show_lines=True)
     for col in ("rank", "occasion", "", "value", "reading", "source"):
@@ -82,6 +86,7 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
 
 def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, list[Any]]:
     from sheli.place.target import Target
+    from sheli.rite.ranks import RankError
 
     if "/" not in spec:
         raise RankError(f"--target {spec!r}: give RANK/OCCASION, e.g. 諸侯/大射")
@@ -148,6 +153,11 @@ def params(
     """The archery by rank and occasion (周禮 射人, 司裘, 梓人; 射義; 鄉射記; 大射儀): 耦, 侯 and
     侯道, music and the 節 heard before the arrows, 中 and 旌 — each value with its source, and
     the readings where the sources disagree."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from sheli.rite.ranks import RankError, load_ranks
+
     if svg_path is not None and target is None:
         _fail("--svg needs --target RANK/OCCASION")
     try:
