@@ -2,14 +2,15 @@
 
 One render of the default 鄉射禮 (module fixture) is checked from the outside: the files, the
 data inside index.html against the engine's own run, every SVG parsed as SVG, the diagrams
-packed inside the viewer identical to the SVG files. The browser tests (tests/browser) open
-the same kind of render in chromium.
+packed inside the viewer identical to the SVG files and to the diagram layer's own drawing.
+The pieces: the packing of diagrams in parts (any chunks, any order, several packings), the
+sharing out of chunks among processes, progress, and failures in any process leaving nothing
+behind. The browser tests (tests/browser) open the same kind of render in chromium.
 """
 
 from __future__ import annotations
 
 import base64
-import gzip
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -47,18 +48,19 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def _embedded(html: str) -> tuple[dict, dict]:
+def _embedded(html: str) -> tuple[dict, list[bytes]]:
+    """The data and the packed diagrams (one gzip blob per drawing process) in index.html."""
     data = re.search(r'<script type="application/json" id="sheli-data">(.*?)</script>', html, re.S)
     blob = re.search(
         r'<script type="application/octet-stream" id="sheli-svg">(.*?)</script>', html, re.S
     )
     assert data and blob
-    packed = json.loads(gzip.decompress(base64.b64decode(blob.group(1))))
-    return json.loads(data.group(1)), packed
+    blobs = [base64.b64decode(b, validate=True) for b in blob.group(1).split()]
+    return json.loads(data.group(1)), blobs
 
 
 @pytest.fixture(scope="module")
-def embedded(out: Path) -> tuple[dict, dict]:
+def embedded(out: Path) -> tuple[dict, list[bytes]]:
     return _embedded((out / "index.html").read_text(encoding="utf-8"))
 
 
@@ -118,11 +120,26 @@ def test_every_svg_is_svg(out: Path, result) -> None:
 
 
 def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
-    _, packed = embedded
-    svgs = R.unpack_svgs(packed)
+    _, blobs = embedded
+    assert len(blobs) >= 1
+    svgs = R.unpack_svgs(blobs)
     assert len(svgs) == len(result.steps)
     for st, svg in zip(result.steps, svgs, strict=True):
-        assert (out / "svg" / f"step-{st['seq']:04d}.svg").read_text(encoding="utf-8") == svg
+        assert (out / "svg" / f"step-{st['seq']:04d}.svg").read_bytes() == svg.encode("utf-8")
+
+
+def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
+    """The files are byte for byte what render_svg draws alone: the steps on each side of
+    every chunk's edge (where a drawing process begins and ends) and every 29th."""
+    from sheli.outputs.diagram import render_svg
+    from sheli.outputs.frames import build_frames
+
+    frames = build_frames(result.events)
+    edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
+    for i in sorted(edge | set(range(0, len(frames), 29)) | {len(frames) - 1}):
+        f = frames[i]
+        want = render_svg(f, result.events[0], highlight=f.actor).encode("utf-8")
+        assert (out / "svg" / R.svg_name(f.seq)).read_bytes() == want, f.seq
 
 
 def test_data_matches_the_run(embedded, result) -> None:
@@ -192,15 +209,81 @@ def test_html_escapes_the_title() -> None:
     assert "<b>鄉射</b>" not in html and "&lt;b&gt;鄉射&lt;/b&gt;" in html
 
 
+DOCS = [
+    ["<svg>", "a", "b\nc", "</svg>"],
+    ["<svg>", "x", "b\nc", "</svg>"],
+    ["<svg>", "x", "b\nc"],
+    ["<svg>", "", "</svg>"],  # an empty part: an empty line
+    ["<svg>", "</svg>"],
+    ["<svg>", "a", "a", "</svg>"],  # a part twice in one step
+    ["<svg>", "y\n", "a", "</svg>"],
+]
+
+
 def test_pack_roundtrip_with_changes_anywhere() -> None:
-    svgs = [
-        "<svg>\na\nb\nc\n</svg>",
-        "<svg>\nx\nb\nc\n</svg>",
-        "<svg>\nx\nb\n</svg>",
-        "<svg>\n</svg>",
-    ]
-    for k in (1, 2, 64):
-        assert R.unpack_svgs(R.pack_svgs(svgs, keyframe=k)) == svgs
+    svgs = ["\n".join(d) for d in DOCS]
+    n = len(DOCS)
+    for k in (1, 2, 3, 64):
+        chunks = list(range(-(-n // k)))
+        for order in (chunks, chunks[::-1]):
+            assert R.unpack_svgs([R.pack_parts(DOCS, k, order=order)]) == svgs, (k, order)
+        # the chunks packed by two processes, the blobs in either order
+        if len(chunks) > 1:
+            a = R.pack_parts(DOCS, k, order=chunks[::2])
+            b = R.pack_parts(DOCS, k, order=chunks[1::2])
+            assert R.unpack_svgs([a, b]) == R.unpack_svgs([b, a]) == svgs, k
+
+
+def test_packer_gives_each_document_and_the_same_part_once() -> None:
+    pk = R.PartPacker()
+    pk.chunk(0)
+    shared = "<g>\n<rect/>\n</g>"
+    for d in (["<svg>", shared, "</svg>"], ["<svg>", shared, "<x/>", "</svg>"]):
+        assert pk.add(d) == "\n".join(d).encode("utf-8")
+    assert pk.parts == ["<svg>", shared, "</svg>", "<x/>"]
+    blob = pk.blob()
+    assert pk.blob() is blob  # closed: the same packing again
+    with pytest.raises(ValueError):
+        pk.chunk(64)
+
+
+def test_unpack_refuses_steps_missing_or_twice() -> None:
+    a = R.pack_parts(DOCS, 2, order=[0, 1])
+    b = R.pack_parts(DOCS, 2, order=[1, 2, 3])
+    with pytest.raises(ValueError, match="twice"):
+        R.unpack_svgs([a, b])
+    with pytest.raises(ValueError, match="not 0"):
+        R.unpack_svgs([R.pack_parts(DOCS, 2, order=[0, 2, 3])])
+
+
+def test_packer_refuses_a_nul() -> None:
+    pk = R.PartPacker()
+    pk.chunk(0)
+    with pytest.raises(ValueError, match="NUL"):
+        pk.add(["<svg>", "a\0b", "</svg>"])
+
+
+def test_claims_give_every_chunk_once_and_share_the_end() -> None:
+    for chunks, procs in ((69, 2), (10, 3), (5, 5), (1, 2), (0, 2)):
+        claims = R._Claims(chunks, procs)
+        taken: list[list[int]] = [[] for _ in range(procs)]
+        # process 0 three times as fast as the others
+        speed = [3] + [1] * (procs - 1)
+        busy = True
+        while busy:
+            busy = False
+            for k in range(procs):
+                for _ in range(speed[k]):
+                    c = claims.take(k)
+                    if c is not None:
+                        taken[k].append(c)
+                        busy = True
+        assert sorted(c for t in taken for c in t) == list(range(chunks)), (chunks, procs)
+        if chunks >= 10:
+            # the fast one drew about three times as many, its own segment first, in order
+            assert len(taken[0]) >= 2 * len(taken[1]), taken
+            own = -(-chunks // procs)
+            assert taken[0][:own] == list(range(own))
 
 
 def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) -> None:
@@ -217,6 +300,49 @@ def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) 
     # the earlier render is untouched, and no temporary directory is left
     assert (out / "index.html").read_text(encoding="utf-8") == "earlier"
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_drawing_raises_with_its_traceback(
+    tmp_path: Path, result, monkeypatch, jobs: int
+) -> None:
+    """A drawing that fails (here at one step, in whichever process draws it) stops the
+    render with the failure's traceback; the earlier render stays and nothing is left."""
+    import sheli.outputs.diagram as Dg
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").write_text("earlier", encoding="utf-8")
+    real = Dg.render_svg_parts
+    bad = result.steps[150]["seq"]
+
+    def failing(frame, *args, **kwargs):
+        if frame.seq == bad:
+            raise ZeroDivisionError(f"drawing step {frame.seq}")
+        return real(frame, *args, **kwargs)
+
+    monkeypatch.setattr(Dg, "render_svg_parts", failing)
+    errors = (RuntimeError, ZeroDivisionError) if jobs == 1 else RuntimeError
+    with pytest.raises(errors) as exc:
+        R.render(result, out, jobs=jobs)
+    assert f"drawing step {bad}" in str(exc.value)
+    if jobs > 1:
+        assert "Traceback" in str(exc.value) and "failing" in str(exc.value)
+    assert (out / "index.html").read_text(encoding="utf-8") == "earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_a_failing_text_pane_raises_and_leaves_nothing(tmp_path: Path, result, monkeypatch):
+    """The text pane's data is built in a process of its own: its failure comes back with
+    its traceback."""
+
+    def broken(res):
+        raise LookupError("no such passage")
+
+    monkeypatch.setattr(R, "viewer_data", broken)
+    with pytest.raises(RuntimeError, match="no such passage"):
+        R.render(result, tmp_path / "out", jobs=2, svg_files=False)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_cli_refuses_a_directory_that_is_not_a_render(tmp_path: Path) -> None:
@@ -264,13 +390,13 @@ def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
     )
     assert res.exit_code == 0, res.output
     assert not (d / "svg").exists()
-    data, packed = _embedded((d / "index.html").read_text(encoding="utf-8"))
+    data, blobs = _embedded((d / "index.html").read_text(encoding="utf-8"))
     assert data["meta"]["venue"] == "xiang"
     expected = run("xiangshe", venue="xiang", seed=3, guests=False)
     assert [t["announcement"] for t in data["tallies"][data["steps"][-1]["t"]]["done"]] == [
         t["announcement"] for t in expected.tallies
     ]
-    assert len(packed["steps"]) == len(expected.steps)
+    assert len(R.unpack_svgs(blobs)) == len(expected.steps)
 
 
 def test_doctests() -> None:
@@ -295,30 +421,35 @@ def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
-def test_ranges_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path) -> None:
-    """draw_packed on two processes (each drawing, writing and packing its own range of
-    steps, merged in order) gives every step's diagram as drawn alone, writes each file,
-    and reports progress in order up to the last step."""
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: int) -> None:
+    """draw_packed on one, two or three processes (each drawing, writing and packing the
+    chunks it takes) gives every step's diagram as drawn alone, writes each file, and
+    reports progress up to the last step."""
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(result.events)[:200]  # 4 chunks: two ranges of two
+    frames = build_frames(result.events)[:300]  # 5 chunks, the last short
     calls: list[tuple[int, int]] = []
-    packed, nbytes, extra = R.draw_packed(
+    blobs, nbytes = R.draw_packed(
         frames,
         result.events[0],
-        jobs=2,
+        jobs=jobs,
         progress=lambda d, t: calls.append((d, t)),
         svg_dir=tmp_path,
-        meanwhile=lambda: "meanwhile",
     )
-    svgs = R.unpack_svgs(packed)
-    assert extra == "meanwhile"
+    assert 1 <= len(blobs) <= jobs
+    svgs = R.unpack_svgs(blobs)
     assert svgs == [render_svg(f, result.events[0], highlight=f.actor) for f in frames]
     files = sorted(tmp_path.iterdir())
     assert [p.name for p in files] == [R.svg_name(f.seq) for f in frames]
     assert [p.read_text(encoding="utf-8") for p in files] == svgs
     assert nbytes == sum(len(s.encode("utf-8")) for s in svgs)
-    assert calls[-1] == (200, 200) and [d for d, _ in calls] == sorted(d for d, _ in calls)
-    # one table: no line stored twice
-    assert len(packed["lines"]) == len(set(packed["lines"]))
+    # one call a chunk, counting up to the last step
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert len(calls) == 5 and calls[-1] == (300, 300) and {t for _, t in calls} == {300}
+
+
+def test_no_steps_no_diagrams() -> None:
+    assert R.draw_packed([], {}, jobs=2) == ([], 0)
+    assert R.unpack_svgs([]) == []

@@ -284,6 +284,21 @@ def test_phone(browser: Any, rendered: Path, steps: list[dict[str, Any]], artifa
     ctx.close()
 
 
+def test_every_chunk_edge_unpacks_as_its_file(
+    page: Any, rendered: Path, steps: list[dict[str, Any]]
+) -> None:
+    """The viewer's own unpacking (window.sheli.svg, from the blobs of every drawing
+    process) gives the SVG file byte for byte: each step on either side of a chunk's edge
+    (64 steps), out of order too, and every 97th."""
+    n = len(steps)
+    edges = sorted({i for c in range(0, n, 64) for i in (c - 1, c, c + 1) if 0 <= i < n})
+    picks = edges + list(range(0, n, 97)) + edges[::-7]
+    got = page.evaluate("ix => ix.map((i) => window.sheli.svg(i))", picks)
+    for i, svg in zip(picks, got, strict=True):
+        f = rendered / "svg" / f"step-{steps[i]['seq']:04d}.svg"
+        assert svg == f.read_text(encoding="utf-8"), steps[i]["seq"]
+
+
 def test_zoom_gives_the_diagram_the_full_width(page: Any) -> None:
     before = page.locator("#stage svg").bounding_box()
     page.keyboard.press("z")

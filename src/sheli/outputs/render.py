@@ -3,18 +3,24 @@
 The viewer (``index.html``) carries everything it needs inline — CSS, JavaScript, the text
 and commentary of every passage the run enacts, the tally after every step, and the diagram
 of every step — so it opens from ``file://`` with the network off. The diagrams are drawn by
-:func:`sheli.outputs.diagram.render_svg` from the frames of
-:func:`sheli.outputs.frames.build_frames`; each is also written as ``svg/step-NNNN.svg``.
+:func:`sheli.outputs.diagram.render_svg_parts` from the frames of
+:func:`sheli.outputs.frames.build_frames`; each is also written as ``svg/step-NNNN.svg``,
+byte for byte :func:`sheli.outputs.diagram.render_svg` of its frame.
 
 Size is kept down in two ways:
 
 * text is stored once: a string table holds every distinct string (a 經 passage, a 疏, an
   actor's name) in traditional and simplified form, and steps refer to it by number; notes
   are stored once per passage, not once per step;
-* the diagrams are stored as differences: an SVG is split into lines (the diagram writes one
-  element per line), every distinct line is stored once, and each step keeps only the lines
-  that differ from the step before (a full list every :data:`KEYFRAME` steps, so a jump
-  replays at most that many differences).
+* the diagrams are stored as differences: every distinct part of an SVG (a line or a few,
+  as the drawing gives them) is stored once, and each step keeps only the parts that differ
+  from the step before (a full list every :data:`KEYFRAME` steps, so a jump replays at most
+  that many differences); see :class:`PartPacker`.
+
+Time is kept down by sharing the work out (:func:`render`): the text pane's data is built in
+a process of its own while this one folds the run into frames; then each drawing process
+draws, writes, packs and compresses the chunks of steps it takes (:func:`draw_packed`), and
+this one only puts the page together from what they send.
 
 >>> from sheli.engine import run
 >>> data = viewer_data(run("xiangshe"))
@@ -25,12 +31,14 @@ Size is kept down in two ways:
 from __future__ import annotations
 
 import base64
+import contextlib
 import gc
 import gzip
 import json
 import os
 import shutil
 import tempfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -42,6 +50,9 @@ from sheli.outputs.viewer import asset
 
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
+
+#: how hard the packed diagrams are compressed (zlib level)
+GZIP_LEVEL = 6
 
 #: round numbers as the viewer names them (round 0 is everything outside the three rounds)
 ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
@@ -239,57 +250,109 @@ def iter_svgs(
         _SVG_DIR[:] = [None, 4]
 
 
-class SvgPacker:
-    r"""The SVGs of all steps as a line table and per-step differences, built one by one.
+class PartPacker:
+    r"""The diagrams of some steps, packed: every distinct part of them (the parts of
+    :func:`sheli.outputs.diagram.render_svg_parts`) once in a table, and for each step only
+    the parts that differ from the step before; also each step's document in UTF-8, for its
+    file.
 
-    Each step is ``[p, s, ids]``: keep the first ``p`` and last ``s`` lines of the step
-    before, and put the lines ``ids`` between them; every ``keyframe``-th step is the full
-    list of line ids. :func:`unpack_svgs` (and the viewer's JavaScript) undo it.
+    Steps come in chunks of consecutive steps (:meth:`chunk`, then :meth:`add` for each
+    step), the chunks in any order. The first step of a chunk is the list of its parts'
+    numbers; each other step is ``[p, s, ids]``: keep the first ``p`` and the last ``s``
+    numbers of the step before, and put ``ids`` between them. A part the drawing gives again
+    is most often the very same string object, whose hash Python keeps, so looking it up in
+    the table reads none of its text.
 
-    >>> pk = SvgPacker()
-    >>> pk.add("<svg>\n<a/>\n</svg>"); pk.add("<svg>\n<b/>\n</svg>")
-    >>> packed = pk.packed()
-    >>> packed["lines"], packed["steps"]
-    (['<svg>', '<a/>', '</svg>', '<b/>'], [[0, 1, 2], [1, 1, [3]]])
-    >>> unpack_svgs(packed) == ["<svg>\n<a/>\n</svg>", "<svg>\n<b/>\n</svg>"]
-    True
+    :meth:`blob` gives the whole as gzip: for each chunk, its JSON ``[start, n, steps]``
+    (``start`` the number of its first step, counted from 0) and then the ``n`` parts it
+    added to the table, in UTF-8, each of these ended by a NUL (which no XML document
+    holds); see docs/viewer.md, "The diagrams inside". Each chunk is compressed as the next
+    begins, so that the end has only the last one's left. :func:`unpack_svgs` (and the
+    viewer's JavaScript) undo it.
+
+    >>> pk = PartPacker()
+    >>> pk.chunk(0)
+    >>> pk.add(["<svg>", "<a/>\n<b/>", "</svg>"])
+    b'<svg>\n<a/>\n<b/>\n</svg>'
+    >>> _ = pk.add(["<svg>", "<c/>", "</svg>"])
+    >>> pk.parts, pk.steps
+    (['<svg>', '<a/>\n<b/>', '</svg>', '<c/>'], 2)
+    >>> import gzip; gzip.decompress(pk.blob()).split(b"\0")[0]
+    b'[0,4,[[0,1,2],[1,1,[3]]]]'
+    >>> unpack_svgs([pk.blob()])
+    ['<svg>\n<a/>\n<b/>\n</svg>', '<svg>\n<c/>\n</svg>']
     """
 
-    def __init__(self, keyframe: int = KEYFRAME) -> None:
-        self.keyframe = keyframe
+    def __init__(self, level: int | None = None) -> None:
         self._table: dict[str, int] = {}
-        self.lines: list[str] = []
-        self.steps: list[Any] = []
+        self.parts: list[str] = []
+        self._data: list[bytes] = []  # each part in UTF-8
+        self.steps = 0
+        self._start = -1  # the chunk being added, its first step and its steps
+        self._steps: list[Any] = []
         self._prev: list[int] = []
+        self._done = 0  # parts already compressed
+        self._z = zlib.compressobj(GZIP_LEVEL if level is None else level, zlib.DEFLATED, 31)
+        self._out: list[bytes] = []
+        self._blob: bytes | None = None
 
-    def add(self, svg: str) -> None:
-        """Add the next step's SVG."""
-        table, lines = self._table, self.lines
-        parts = svg.split("\n")
+    def chunk(self, start: int) -> None:
+        """Begin a chunk: the next step added is step ``start`` (counted from 0)."""
+        if self._blob is not None:
+            raise ValueError("the packing is closed")
+        self._end_chunk()
+        self._start = start
+
+    def add(self, parts: Sequence[str]) -> bytes:
+        """Add the next step's diagram, as its parts; its whole document in UTF-8."""
+        if self._start < 0:
+            raise ValueError("add before chunk")
+        table, data = self._table, self._data
         get = table.get
-        ids = [get(line) for line in parts]
-        if None in ids:  # new lines, numbered in order (a line twice in one SVG: once)
-            for k, n in enumerate(ids):
-                if n is None:
-                    line = parts[k]
-                    n = get(line)
-                    if n is None:
-                        n = table[line] = len(lines)
-                        lines.append(line)
-                    ids[k] = n
-        prev = self._prev
-        if len(self.steps) % self.keyframe == 0:
-            self.steps.append(ids)
+        ids = [get(p) for p in parts]
+        # new parts (a few a step), numbered in order; a part twice in one step: once
+        k = ids.index(None) if None in ids else -1
+        while k >= 0:
+            p = parts[k]
+            n = get(p)
+            if n is None:
+                b = p.encode("utf-8")
+                if b"\0" in b:
+                    raise ValueError(f"a NUL in a part of step {self.steps}: {p[:80]!r}")
+                n = table[p] = len(data)
+                self.parts.append(p)
+                data.append(b)
+            ids[k] = n
+            k = ids.index(None, k + 1) if None in ids else -1
+        steps = self._steps
+        if not steps:
+            steps.append(ids)
         else:
             # the common head and tail with the step before (a cheap diff: a real one costs
             # more time than it saves bytes once the whole is gzipped)
-            p, s = _common_ends(ids, prev)
-            self.steps.append([p, s, ids[p : len(ids) - s]])
+            p, s = _common_ends(ids, self._prev)
+            steps.append([p, s, ids[p : len(ids) - s]])
         self._prev = ids
+        self.steps += 1
+        return b"\n".join([data[n] for n in ids])
 
-    def packed(self) -> dict[str, Any]:
-        """The line table, the steps and the keyframe interval."""
-        return {"lines": self.lines, "steps": self.steps, "keyframe": self.keyframe}
+    def _end_chunk(self) -> None:
+        if self._start < 0:
+            return
+        new = self._data[self._done :]
+        rec = json.dumps([self._start, len(new), self._steps], separators=(",", ":"))
+        self._out.append(self._z.compress(b"\0".join([rec.encode("ascii"), *new, b""])))
+        self._done = len(self._data)
+        self._start, self._steps = -1, []
+
+    def blob(self) -> bytes:
+        """The packing as gzip; nothing can be added after."""
+        if self._blob is None:
+            self._end_chunk()
+            self._out.append(self._z.flush())
+            self._blob = b"".join(self._out)
+            self._out = []
+        return self._blob
 
 
 def _common_ends(a: list[int], b: list[int]) -> tuple[int, int]:
@@ -319,106 +382,146 @@ def _common_ends(a: list[int], b: list[int]) -> tuple[int, int]:
     return p, lo
 
 
-def pack_svgs(svgs: Iterable[str], keyframe: int = KEYFRAME) -> dict[str, Any]:
-    """:class:`SvgPacker` over a sequence of SVGs."""
-    pk = SvgPacker(keyframe)
-    for svg in svgs:
-        pk.add(svg)
-    return pk.packed()
+def pack_parts(
+    docs: Iterable[Sequence[str]], chunk: int = KEYFRAME, *, order: Iterable[int] | None = None
+) -> bytes:
+    """:class:`PartPacker` over every step's parts, cut into chunks of ``chunk`` steps,
+    added in the order of ``order`` (chunk numbers; default: in order). For tests and
+    scripts.
+
+    >>> unpack_svgs([pack_parts([["<a>"], ["<a>", "<b>"], ["<b>"]], 2, order=[1, 0])])
+    ['<a>', '<a>\\n<b>', '<b>']
+    """
+    docs = list(docs)
+    pk = PartPacker()
+    n = -(-len(docs) // chunk)
+    for c in range(n) if order is None else order:
+        pk.chunk(c * chunk)
+        for parts in docs[c * chunk : (c + 1) * chunk]:
+            pk.add(parts)
+    return pk.blob()
 
 
-def unpack_svgs(packed: dict[str, Any]) -> list[str]:
-    """The SVGs back from :func:`pack_svgs` (the viewer does the same in JavaScript)."""
-    lines = packed["lines"]
-    out = []
-    prev: list[int] = []
-    for i, st in enumerate(packed["steps"]):
-        if i % packed["keyframe"] == 0:
-            ids = list(st)
-        else:
-            p, s, mid = st
-            ids = prev[:p] + list(mid) + (prev[len(prev) - s :] if s else [])
-        out.append("\n".join(lines[n] for n in ids))
-        prev = ids
-    return out
+def unpack_svgs(blobs: Iterable[bytes]) -> list[str]:
+    """Every step's SVG back from the blobs of :class:`PartPacker` (one per drawing process,
+    in any order; the viewer does the same in JavaScript). The blobs must hold each step
+    from the first to the last exactly once.
+
+    >>> unpack_svgs([pack_parts([["<a>", "<b>"]])])
+    ['<a>\\n<b>']
+    """
+    out: dict[int, str] = {}
+    for blob in blobs:
+        *records, end = gzip.decompress(blob).decode("utf-8").split("\0")
+        if end:
+            raise ValueError("a packing that does not end with a NUL")
+        parts: list[str] = []
+        i = 0
+        while i < len(records):
+            start, n, steps = json.loads(records[i])
+            parts += records[i + 1 : i + 1 + n]
+            i += 1 + n
+            ids: list[int] = []
+            for j, st in enumerate(steps):
+                if j == 0:
+                    ids = list(st)
+                else:
+                    p, s, mid = st
+                    ids = ids[:p] + list(mid) + (ids[len(ids) - s :] if s else [])
+                if start + j in out:
+                    raise ValueError(f"step {start + j} is packed twice")
+                out[start + j] = "\n".join([parts[k] for k in ids])
+    if sorted(out) != list(range(len(out))):
+        raise ValueError(f"the packed steps are not 0..{len(out) - 1}")
+    return [out[i] for i in range(len(out))]
 
 
-class _Merger:
-    r"""The packed diagrams of consecutive ranges of steps, each packed on its own (by a
-    drawing process: its own line table, a keyframe at each multiple of ``keyframe``),
-    merged into one :class:`SvgPacker`-like whole: one line table, the steps in order.
+class _Claims:
+    """Which chunks of :data:`KEYFRAME` steps are left to draw, shared by the drawing
+    processes. Each process has a segment of consecutive chunks and takes them from its
+    front; when its own are gone it takes the last chunk of the segment with most left, and
+    so on backwards, so that the processes end together however fast each goes.
 
-    >>> a, b = SvgPacker(2), SvgPacker(2)
-    >>> for s in ("<a>", "<a>\n<b>"): a.add(s)
-    >>> for s in ("<b>\n<c>", "<c>"): b.add(s)
-    >>> m = _Merger(2)
-    >>> m.add(a.lines, a.steps); m.add(b.lines, b.steps)
-    >>> unpack_svgs(m.packed())
-    ['<a>', '<a>\n<b>', '<b>\n<c>', '<c>']
+    >>> c = _Claims(5, 2)
+    >>> [c.take(0), c.take(0), c.take(0), c.take(0), c.take(1), c.take(1)]
+    [0, 1, 2, 4, 3, None]
     """
 
-    def __init__(self, keyframe: int = KEYFRAME) -> None:
-        self.keyframe = keyframe
-        self._table: dict[str, int] = {}
-        self.lines: list[str] = []
-        self.steps: list[Any] = []
+    def __init__(self, chunks: int, segments: int, ctx: Any = None) -> None:
+        per = -(-chunks // segments)
+        bounds = []
+        for s in range(segments):
+            bounds += [min(s * per, chunks), min((s + 1) * per, chunks)]
+        self.segments = segments
+        if ctx is None:
+            self._left: Any = bounds
+            self._lock: Any = contextlib.nullcontext()
+        else:  # in shared memory, for forked processes
+            self._left = ctx.RawArray("i", bounds)
+            self._lock = ctx.Lock()
 
-    def remap(self, lines: list[str], into: list[int]) -> None:
-        """Extend ``into`` (a range's line ids → merged ids) with ``lines``, its next lines."""
-        table, out = self._table, self.lines
-        for line in lines:
-            n = table.get(line)
-            if n is None:
-                n = table[line] = len(out)
-                out.append(line)
-            into.append(n)
-
-    def add(self, lines: list[str], steps: list[Any], ids: list[int] | None = None) -> None:
-        """Add a range's steps (its first a keyframe), with its new ``lines``; ``ids`` is
-        the range's map of line ids, kept between calls for the same range."""
-        ids = [] if ids is None else ids
-        self.remap(lines, ids)
-        for st in steps:
-            if len(self.steps) % self.keyframe == 0:
-                self.steps.append([ids[n] for n in st])
-            else:
-                p, s, mid = st
-                self.steps.append([p, s, [ids[n] for n in mid]])
-
-    def packed(self) -> dict[str, Any]:
-        """The line table, the steps and the keyframe interval (as :meth:`SvgPacker.packed`)."""
-        return {"lines": self.lines, "steps": self.steps, "keyframe": self.keyframe}
+    def take(self, k: int) -> int | None:
+        """The next chunk for process ``k`` to draw, or None: all are taken."""
+        with self._lock:
+            a = self._left
+            if a[2 * k] < a[2 * k + 1]:
+                a[2 * k] += 1
+                return a[2 * k] - 1
+            s = max(range(self.segments), key=lambda s: a[2 * s + 1] - a[2 * s])
+            if a[2 * s] >= a[2 * s + 1]:
+                return None
+            a[2 * s + 1] -= 1
+            return a[2 * s + 1]
 
 
-def _draw_range(lo: int, hi: int, send: Callable[[Any], None]) -> None:
-    """Draw steps ``lo``..``hi`` of ``_FRAMES`` (``lo`` a multiple of :data:`KEYFRAME`),
-    write their SVG files if asked, pack them, and ``send`` each chunk's packing as it is
-    done: ``(start, new lines, steps, svg bytes)``."""
-    from sheli.outputs.diagram import render_svg
+def _write(dfd: int, name: str, data: bytes) -> None:
+    """Write ``data`` to the file ``name`` in the directory open as ``dfd``."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666, dir_fd=dfd)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def _draw_chunks(
+    claim: Callable[[], int | None], done: Callable[[int], None]
+) -> tuple[bytes | None, int]:
+    """Draw the chunks of ``_FRAMES`` that ``claim()`` gives, until it gives None; write
+    their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packing of
+    all (:meth:`PartPacker.blob`; None if no chunk was drawn) and the bytes written."""
+    from sheli.outputs.diagram import render_svg_parts
 
     d, digits = _SVG_DIR
-    pk = SvgPacker()
-    sent = 0
-    for c in range(lo, hi, KEYFRAME):
+    dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        pk = PartPacker()
         nbytes = 0
-        n0 = len(pk.steps)
-        for f in _FRAMES[c : min(c + KEYFRAME, hi)]:
-            svg = render_svg(f, _SCENE, highlight=f.actor)
-            if d is not None:
-                data = svg.encode("utf-8")
-                nbytes += len(data)
-                (d / svg_name(f.seq, digits)).write_bytes(data)
-            pk.add(svg)
-        send((c, pk.lines[sent:], pk.steps[n0:], nbytes))
-        sent = len(pk.lines)
+        while (c := claim()) is not None:
+            pk.chunk(c * KEYFRAME)
+            frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
+            for f in frames:
+                doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor))
+                if dfd is not None:
+                    _write(dfd, svg_name(f.seq, digits), doc)
+                    nbytes += len(doc)
+            done(len(frames))
+        return (pk.blob() if pk.steps else None), nbytes
+    finally:
+        if dfd is not None:
+            os.close(dfd)
 
 
-def _worker(lo: int, hi: int, conn: Any) -> None:
-    """A drawing process: :func:`_draw_range` through ``conn``; an error is sent too."""
+def _worker(k: int, claims: _Claims, conn: Any) -> None:
+    """A drawing process: :func:`_draw_chunks` of the chunks it claims, sending ``("n",
+    steps)`` after each and ``("blob", blob, bytes written)`` at the end through ``conn``;
+    an error is sent too."""
     import traceback
 
     try:
-        _draw_range(lo, hi, conn.send)
+        blob, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
+        conn.send(("blob", blob, nbytes))
     except BaseException:
         conn.send(("error", traceback.format_exc()))
     finally:
@@ -432,87 +535,74 @@ def draw_packed(
     jobs: int | None = None,
     progress: Progress | None = None,
     svg_dir: Path | None = None,
-    meanwhile: Callable[[], Any] | None = None,
-) -> tuple[dict[str, Any], int, Any]:
-    """Draw every frame (:func:`sheli.outputs.diagram.render_svg`, the step's actor
-    highlighted), pack the diagrams (as :class:`SvgPacker`) and, with ``svg_dir``, write
-    each as :func:`svg_name` of its seq. Returns the packing, the bytes of SVG written and
-    what ``meanwhile()`` returned (it is called in this process while the others draw).
+) -> tuple[list[bytes], int]:
+    """Draw every frame (:func:`sheli.outputs.diagram.render_svg_parts`, the step's actor
+    highlighted), pack the diagrams (:class:`PartPacker`) and, with ``svg_dir``, write each
+    as :func:`svg_name` of its seq. Returns the packings, one per drawing process, and the
+    bytes of SVG written.
 
-    The frames are cut into ``jobs`` consecutive ranges (default: every CPU), one per
-    process, so that each draws steps one after another and what the drawing remembers
-    between steps (docs/diagrams.md) serves it; each process packs its own range and sends
-    back only its new lines and line numbers, merged here in order.
+    The frames are cut into chunks of :data:`KEYFRAME` steps, shared out among ``jobs``
+    processes (default: every CPU) by :class:`_Claims`: each draws a run of consecutive
+    chunks, so that what the drawing remembers between steps (docs/diagrams.md) serves it,
+    and then helps the others from the end of theirs. Each process writes its steps' files
+    and packs and compresses its own diagrams, sending only the compressed packing at the
+    end: this process merely waits, reporting ``progress(done, total)`` as chunks are done.
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.diagram import render_svg
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe")
     >>> fr = build_frames(r.events)[:70]
-    >>> packed, _, _ = draw_packed(fr, r.events[0], jobs=1)
-    >>> unpack_svgs(packed) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
+    >>> blobs, _ = draw_packed(fr, r.events[0], jobs=1)
+    >>> unpack_svgs(blobs) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
     True
     """
     global _FRAMES, _SCENE
     total = len(frames)
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    per = -(-total // jobs)
-    per = -(-per // KEYFRAME) * KEYFRAME  # each range starts on a keyframe
-    ranges = [(lo, min(lo + per, total)) for lo in range(0, total, per)] if total else []
+    nchunks = -(-total // KEYFRAME)
+    jobs = max(1, min(jobs or os.cpu_count() or 1, nchunks))
     last_seq = frames[-1].seq if frames else 0
     _FRAMES, _SCENE = list(frames), scene
     _SVG_DIR[:] = [svg_dir, max(4, len(str(last_seq)))]
-    merger = _Merger()
-    got: dict[int, tuple[int, Any]] = {}  # chunk start → (range, its message)
-    ids: list[list[int]] = [[] for _ in ranges]
+    blobs: list[bytes] = []
     nbytes = 0
     done = 0
-    nxt = 0
-    extra: Any = None
     procs: list[Any] = []
 
-    def take(k: int, msg: Any) -> None:
-        nonlocal nbytes, done, nxt
-        if msg[0] == "error":
-            raise RuntimeError(f"a drawing process failed:\n{msg[1]}")
-        got[msg[0]] = (k, msg)
-        while nxt in got:  # merged in order: each range's chunks come in order
-            k2, (c, lines, steps, b) = got.pop(nxt)
-            merger.add(lines, steps, ids[k2])
-            nbytes += b
-            done += len(steps)
-            nxt = c + len(steps)
-            if progress is not None:
-                progress(done, total)
+    def step_done(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, total)
 
     try:
-        if len(ranges) <= 1:
-            if meanwhile is not None:
-                extra = meanwhile()
-            for lo, hi in ranges:
-                _draw_range(lo, hi, lambda m: take(0, m))
+        if jobs <= 1:
+            claims = _Claims(nchunks, 1)
+            blob, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
+            blobs = [blob] if blob is not None else []
         else:
             import multiprocessing
             from multiprocessing.connection import wait
 
             ctx = multiprocessing.get_context("fork")
+            claims = _Claims(nchunks, jobs, ctx)
             conns = {}
             # what exists now (the run, its frames) is moved out of the collector's sight
             # before forking: a collection in a drawing process would otherwise touch every
             # object it inherited, copying page after page of memory it only reads
             gc.freeze()
             try:
-                for k, (lo, hi) in enumerate(ranges):
+                for k in range(jobs):
                     r, w = ctx.Pipe(duplex=False)
-                    p = ctx.Process(target=_worker, args=(lo, hi, w), daemon=True)
+                    p = ctx.Process(target=_worker, args=(k, claims, w), daemon=True)
                     p.start()
                     w.close()
                     procs.append(p)
                     conns[r] = k
             finally:
                 gc.unfreeze()
-            if meanwhile is not None:
-                extra = meanwhile()
+            got: dict[int, bytes] = {}
+            ended = 0
             while conns:
                 for r in wait(list(conns)):
                     try:
@@ -520,9 +610,20 @@ def draw_packed(
                     except EOFError:
                         del conns[r]
                         continue
-                    take(conns[r], msg)
-            if nxt != total:
-                raise RuntimeError(f"the drawing processes drew {nxt} of {total} steps")
+                    if msg[0] == "error":
+                        raise RuntimeError(f"a drawing process failed:\n{msg[1]}")
+                    if msg[0] == "n":
+                        step_done(msg[1])
+                    else:
+                        ended += 1
+                        if msg[1] is not None:
+                            got[conns[r]] = msg[1]
+                        nbytes += msg[2]
+            if ended != jobs:
+                raise RuntimeError(f"{jobs - ended} of {jobs} drawing processes ended early")
+            blobs = [got[k] for k in sorted(got)]
+        if done != total:
+            raise RuntimeError(f"the drawing processes drew {done} of {total} steps")
     finally:
         for p in procs:
             if p.is_alive():
@@ -530,7 +631,7 @@ def draw_packed(
             p.join()
         _FRAMES, _SCENE = [], {}
         _SVG_DIR[:] = [None, 4]
-    return merger.packed(), nbytes, extra
+    return blobs, nbytes
 
 
 # --------------------------------------------------------------------------------------
@@ -670,34 +771,106 @@ def _script_json(data: dict[str, Any]) -> str:
     return s.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
-def pack_blob(packed: dict[str, Any]) -> str:
-    """The packed diagrams as gzip in base64 (the viewer inflates it with the browser's own
-    ``DecompressionStream``): SVG lines compress about tenfold.
+def viewer_page(data: dict[str, Any]) -> tuple[str, str]:
+    """``index.html`` but its diagrams: the template (filled with CSS, JavaScript and the
+    data) before and after the place of the packed diagrams, which go between as
+    :func:`blob_text` of the blobs.
 
-    >>> import base64, gzip, json
-    >>> blob = pack_blob({"lines": ["<svg>"], "steps": [[0]], "keyframe": 64})
-    >>> json.loads(gzip.decompress(base64.b64decode(blob)))["lines"]
-    ['<svg>']
+    >>> head, tail = viewer_page({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
+    >>> "鄉射禮 &lt;x&gt;" in head and head.endswith('id="sheli-svg">')
+    True
     """
-    raw = json.dumps(packed, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+    title = str(data.get("meta", {}).get("titleText") or "sheli")
+    fill = {
+        "title": escape(title),
+        "css": asset("viewer.css"),
+        "js": asset("viewer.js"),
+        "data": _script_json(data),
+    }
+    head, tail = asset("index.html.tmpl").split("$svgdata")
+    return Template(head).substitute(fill), Template(tail).substitute(fill)
 
 
-def viewer_html(data: dict[str, Any], packed: dict[str, Any] | None = None) -> str:
+def blob_text(blobs: Iterable[bytes]) -> str:
+    """The packed diagrams as they stand in the page: each blob (gzip, from
+    :class:`PartPacker`) in base64, one a line; the viewer inflates each with the browser's
+    own ``DecompressionStream``.
+
+    >>> blob_text([b"ab", b"c"])
+    'YWI=\\nYw=='
+    """
+    return "\n".join(base64.b64encode(b).decode("ascii") for b in blobs)
+
+
+def viewer_html(data: dict[str, Any], blobs: Iterable[bytes] = ()) -> str:
     """The whole ``index.html``: template, CSS, JavaScript, data and diagrams in one file.
 
     >>> html = viewer_html({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
     >>> "鄉射禮 &lt;x&gt;" in html and "<script" in html
     True
     """
-    title = str(data.get("meta", {}).get("titleText") or "sheli")
-    return Template(asset("index.html.tmpl")).substitute(
-        title=escape(title),
-        css=asset("viewer.css"),
-        js=asset("viewer.js"),
-        data=_script_json(data),
-        svgdata="" if packed is None else pack_blob(packed),
-    )
+    head, tail = viewer_page(data)
+    return head + blob_text(blobs) + tail
+
+
+def _page(result: Any) -> tuple[bytes, bytes, int]:
+    """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps."""
+    data = viewer_data(result)
+    head, tail = viewer_page(data)
+    return head.encode("utf-8"), tail.encode("utf-8"), len(data["steps"])
+
+
+class _Child:
+    """``fn(*args)`` in a forked process (begun at once); :meth:`result` waits for it.
+
+    >>> _Child(sum, [1, 2]).result()
+    3
+    """
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        r, w = ctx.Pipe(duplex=False)
+        gc.freeze()  # as for the drawing processes (draw_packed)
+        try:
+            self._proc = ctx.Process(target=_child_main, args=(fn, args, w), daemon=True)
+            self._proc.start()
+        finally:
+            gc.unfreeze()
+        w.close()
+        self._conn = r
+        self._name = getattr(fn, "__name__", "a process")
+
+    def result(self) -> Any:
+        """What ``fn`` returned; its error, with its traceback, as a RuntimeError."""
+        try:
+            kind, value = self._conn.recv()
+        except EOFError:
+            raise RuntimeError(f"the process of {self._name} ended without a result") from None
+        finally:
+            self.close()
+        if kind == "error":
+            raise RuntimeError(f"the process of {self._name} failed:\n{value}")
+        return value
+
+    def close(self) -> None:
+        """End the process if it still runs."""
+        if self._proc.is_alive():
+            self._proc.terminate()
+        self._proc.join()
+        self._conn.close()
+
+
+def _child_main(fn: Callable[..., Any], args: tuple[Any, ...], conn: Any) -> None:
+    import traceback
+
+    try:
+        conn.send(("ok", fn(*args)))
+    except BaseException:
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
 
 
 # --------------------------------------------------------------------------------------
@@ -742,7 +915,9 @@ def render(
     Everything is written into a temporary directory beside ``out`` and moved into place
     at the end, so an interrupted render leaves ``out`` as it was. An existing ``out`` is
     replaced only if it is empty or holds an earlier render (has ``index.html``).
-    ``progress(done, total)`` is called as the diagrams are drawn.
+    ``progress(done, total)`` is called as the diagrams are drawn. ``jobs`` is the number
+    of drawing processes (default: every CPU); with more than one, the text pane's data is
+    built in a process of its own, begun first, while this one folds the run into frames.
 
     >>> import tempfile, pathlib
     >>> from sheli.engine import run
@@ -757,26 +932,30 @@ def render(
     parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
+    text = None
     try:
         from sheli.outputs.frames import build_frames
 
+        if (jobs or os.cpu_count() or 1) > 1:
+            # the text pane's data, JSON and page: on the core that would otherwise wait
+            # while the frames are folded here (that cannot be shared out)
+            text = _Child(_page, result)
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
-        packed, svg_bytes, data = draw_packed(
-            build_frames(result.events),
+        frames = build_frames(result.events)
+        blobs, svg_bytes = draw_packed(
+            frames,
             result.events[0],
             jobs=jobs,
             progress=progress,
             svg_dir=sd if svg_files else None,
-            meanwhile=lambda: viewer_data(result),  # the text pane's, while others draw
         )
-        n_files = len(packed["steps"]) if svg_files else 0
-        seqs = [st["q"] for st in data["steps"]]
-        if len(packed["steps"]) != len(seqs):
-            raise RuntimeError(f"{len(packed['steps'])} diagrams for {len(seqs)} steps")
-        html = viewer_html(data, packed)
-        (tmp / "index.html").write_text(html, encoding="utf-8")
+        head, tail, n_steps = _page(result) if text is None else text.result()
+        if len(frames) != n_steps:
+            raise RuntimeError(f"{len(frames)} diagrams for {n_steps} steps")
+        html = b"".join([head, blob_text(blobs).encode("ascii"), tail])
+        (tmp / "index.html").write_bytes(html)
         # into place: an earlier render is moved aside first, then removed
         old = None
         if out.exists():
@@ -786,6 +965,9 @@ def render(
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     except BaseException:
+        if text is not None:
+            text.close()
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return RenderReport(out, len(seqs), n_files, len(html.encode("utf-8")), svg_bytes)
+    n_files = len(frames) if svg_files else 0
+    return RenderReport(out, n_steps, n_files, len(html), svg_bytes)

@@ -23,17 +23,39 @@
   };
   const L = (k) => LABELS[script][k];
 
-  // ---- diagrams: a table of lines; each step keeps the lines that differ from the step
-  // before (a full list every `keyframe` steps). Rebuilding is cached for stepping on.
-  // the packed diagrams are gzip in base64, inflated by the browser itself (no network)
-  async function loadDiagrams() {
-    const b64 = document.getElementById("sheli-svg").textContent.trim();
-    if (!b64) return null;
+  // ---- diagrams (docs/viewer.md, "The diagrams inside"): in #sheli-svg, one blob per
+  // drawing process, each gzip in base64 (inflated by the browser itself: no network), one
+  // a line. A blob is a run of NUL-ended records: for each chunk of consecutive steps, its
+  // JSON [start, n, steps] and then the n parts it adds to the blob's table. A chunk's
+  // first step lists its parts; each other keeps the parts that differ from the step
+  // before. Rebuilding is cached for stepping on.
+  async function inflate(b64) {
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return JSON.parse(await new Response(stream).text());
+    return new Response(stream).text();
+  }
+  async function loadDiagrams() {
+    const blobs = document.getElementById("sheli-svg").textContent.split(/\s+/).filter(Boolean);
+    if (!blobs.length) return null;
+    // for each step: its entry, its blob's table of parts, the first step of its chunk
+    const P = { steps: [], tab: [], first: [] };
+    for (const text of await Promise.all(blobs.map(inflate))) {
+      const recs = text.split("\0");
+      const parts = [];
+      for (let i = 0; i + 1 < recs.length; ) {
+        const [start, n, steps] = JSON.parse(recs[i]);
+        for (let k = i + 1; k <= i + n; k++) parts.push(recs[k]);
+        i += 1 + n;
+        steps.forEach((st, j) => {
+          P.steps[start + j] = st;
+          P.tab[start + j] = parts;
+          P.first[start + j] = start;
+        });
+      }
+    }
+    return P;
   }
   stage.textContent = "…";
   const P = await loadDiagrams();
@@ -41,14 +63,13 @@
   let cacheIds = null;
   function idsAt(i) {
     if (i === cacheI) return cacheIds;
-    const K = P.keyframe;
     let k0;
     let ids;
-    if (cacheI >= 0 && cacheI < i && Math.floor(cacheI / K) === Math.floor(i / K)) {
+    if (cacheI >= 0 && cacheI < i && P.first[cacheI] === P.first[i]) {
       k0 = cacheI;
       ids = cacheIds;
     } else {
-      k0 = i - (i % K);
+      k0 = P.first[i];
       ids = P.steps[k0];
     }
     for (let k = k0 + 1; k <= i; k++) {
@@ -60,8 +81,9 @@
     return ids;
   }
   function svgAt(i) {
-    if (!P) return "";
-    return idsAt(i).map((n) => P.lines[n]).join("\n").replace(/^\s*<\?xml[^>]*\?>\s*/, "");
+    if (!P || P.steps[i] == null) return "";
+    const parts = P.tab[i];
+    return idsAt(i).map((n) => parts[n]).join("\n").replace(/^\s*<\?xml[^>]*\?>\s*/, "");
   }
 
   // ---- state
@@ -459,7 +481,7 @@
   fillMenus();
   setBar();
   if (!fromHash()) go(0, { keepHash: true });
-  // for scripts and tests: the current step and a way to reach one
-  window.sheli = { data: D, go, get index() { return cur; } };
+  // for scripts and tests: the current step, a way to reach one, and any step's SVG
+  window.sheli = { data: D, go, svg: svgAt, get index() { return cur; } };
   document.body.dataset.ready = "1";
 })();
