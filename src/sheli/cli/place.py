@@ -11,10 +11,6 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
-from rich.table import Table
-
-from sheli.place import PlaceError, load_venue
 
 
 def _fmt(v: float) -> str:
@@ -43,6 +39,13 @@ def place(
 ) -> None:
     """Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source
     (passage id) or the assumption it rests on, then the parameters and default offsets."""
+    # imported here, not with the module: ``sheli --help`` loads every command, and reading
+    # the venues is not needed for that
+    from rich.console import Console
+    from rich.table import Table
+
+    from sheli.place import PlaceError, load_venue
+
     try:
         venue = load_venue(venue_name)
         rows = venue.ledger()
