@@ -27,15 +27,15 @@ from .model import Extent, Fixture, Param, PlaceError, Point, Venue
 __all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
 
 
-# The venues are the data files in place/data/: each names its key, title and aliases (the
-# text's names for it), so a new venue is one new file. The default venue of 鄉射禮 is the 州序
-# (xiangshe:4 注: 此射於序).
-# The files are parsed by libyaml (load_yaml: the data yaml.safe_load gives, at a tenth of the
-# time); the data of each, read here for its names, is kept for the first _read of that venue
-# (the run's venue), so that it is not parsed twice.
+# The files are parsed by libyaml (load_yaml: the data yaml.safe_load gives, in a tenth of the
+# time); the data of each, read by _discover for its names, is kept for the first _read of
+# that venue (the run's venue), so that it is not parsed twice.
 _PARSED: dict[str, Any] = {}
 
 
+# The venues are the data files in place/data/: each names its key, title and aliases (the
+# text's names for it), so a new venue is one new file. The default venue of 鄉射禮 is the 州序
+# (xiangshe:4 注: 此射於序).
 def _discover() -> tuple[dict[str, str], dict[str, str]]:
     titles: dict[str, str] = {}
     aliases: dict[str, str] = {}
