@@ -588,6 +588,9 @@ def draw_packed(
             import multiprocessing
             from multiprocessing.connection import wait
 
+            # imported once here, before forking, not once in each drawing process
+            import sheli.outputs.diagram  # noqa: F401
+
             ctx = multiprocessing.get_context("fork")
             claims = _Claims(nchunks, jobs, ctx)
             conns = {}
