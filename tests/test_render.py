@@ -245,6 +245,12 @@ def test_packer_gives_each_document_and_the_same_part_once() -> None:
     assert pk.blob() is blob  # closed: the same packing again
     with pytest.raises(ValueError):
         pk.chunk(64)
+    # without documents (no SVG files to write): the same packing
+    nodocs = R.PartPacker(docs=False)
+    nodocs.chunk(0)
+    assert nodocs.add(["<svg>", shared, "</svg>"]) is None
+    assert nodocs.add(["<svg>", shared, "<x/>", "</svg>"]) is None
+    assert R.unpack_svgs([nodocs.blob()]) == R.unpack_svgs([blob])
 
 
 def test_unpack_refuses_steps_missing_or_twice() -> None:

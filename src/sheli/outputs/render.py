@@ -283,15 +283,18 @@ class PartPacker:
     ['<svg>\n<a/>\n<b/>\n</svg>', '<svg>\n<c/>\n</svg>']
     """
 
-    def __init__(self, level: int | None = None) -> None:
+    def __init__(self, level: int | None = None, *, docs: bool = True) -> None:
         self._table: dict[str, int] = {}
         self.parts: list[str] = []
-        self._data: list[bytes] = []  # each part in UTF-8
+        # each part in UTF-8, to make each step's document (kept only with ``docs``), and
+        # those not yet compressed
+        self._docs = docs
+        self._data: list[bytes] = []
+        self._new: list[bytes] = []
         self.steps = 0
         self._start = -1  # the chunk being added, its first step and its steps
         self._steps: list[Any] = []
         self._prev: list[int] = []
-        self._done = 0  # parts already compressed
         self._z = zlib.compressobj(GZIP_LEVEL if level is None else level, zlib.DEFLATED, 31)
         self._out: list[bytes] = []
         self._blob: bytes | None = None
@@ -303,11 +306,12 @@ class PartPacker:
         self._end_chunk()
         self._start = start
 
-    def add(self, parts: Sequence[str]) -> bytes:
-        """Add the next step's diagram, as its parts; its whole document in UTF-8."""
+    def add(self, parts: Sequence[str]) -> bytes | None:
+        """Add the next step's diagram, as its parts; its whole document in UTF-8 (None
+        unless the packer keeps ``docs``)."""
         if self._start < 0:
             raise ValueError("add before chunk")
-        table, data = self._table, self._data
+        table = self._table
         get = table.get
         ids = [get(p) for p in parts]
         # new parts (a few a step), numbered in order; a part twice in one step: once
@@ -319,9 +323,11 @@ class PartPacker:
                 b = p.encode("utf-8")
                 if b"\0" in b:
                     raise ValueError(f"a NUL in a part of step {self.steps}: {p[:80]!r}")
-                n = table[p] = len(data)
+                n = table[p] = len(self.parts)
                 self.parts.append(p)
-                data.append(b)
+                self._new.append(b)
+                if self._docs:
+                    self._data.append(b)
             ids[k] = n
             k = ids.index(None, k + 1) if None in ids else -1
         steps = self._steps
@@ -334,15 +340,18 @@ class PartPacker:
             steps.append([p, s, ids[p : len(ids) - s]])
         self._prev = ids
         self.steps += 1
+        if not self._docs:
+            return None
+        data = self._data
         return b"\n".join([data[n] for n in ids])
 
     def _end_chunk(self) -> None:
         if self._start < 0:
             return
-        new = self._data[self._done :]
+        new = self._new
         rec = json.dumps([self._start, len(new), self._steps], separators=(",", ":"))
         self._out.append(self._z.compress(b"\0".join([rec.encode("ascii"), *new, b""])))
-        self._done = len(self._data)
+        self._new = []
         self._start, self._steps = -1, []
 
     def blob(self) -> bytes:
@@ -496,14 +505,14 @@ def _draw_chunks(
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        pk = PartPacker()
+        pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
             pk.chunk(c * KEYFRAME)
             frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
             for f in frames:
                 doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor))
-                if dfd is not None:
+                if doc is not None:
                     _write(dfd, svg_name(f.seq, digits), doc)
                     nbytes += len(doc)
             done(len(frames))
