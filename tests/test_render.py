@@ -456,6 +456,22 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     assert len(calls) == 5 and calls[-1] == (300, 300) and {t for _, t in calls} == {300}
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_long_run_packs_in_several_blobs(result, monkeypatch, jobs: int) -> None:
+    """A drawing process whose table of parts grows past TABLE_CHARS begins a new blob
+    (bounded memory on a long run); the blobs together are still every diagram."""
+    from sheli.outputs.diagram import render_svg
+    from sheli.outputs.frames import build_frames
+
+    monkeypatch.setattr(R, "TABLE_CHARS", 300_000)  # a table every chunk or two
+    frames = build_frames(result.events)[:400]
+    blobs, _ = R.draw_packed(frames, result.events[0], jobs=jobs)
+    assert len(blobs) >= 3
+    assert R.unpack_svgs(blobs) == [
+        render_svg(f, result.events[0], highlight=f.actor) for f in frames
+    ]
+
+
 def test_no_steps_no_diagrams() -> None:
     assert R.draw_packed([], {}, jobs=2) == ([], 0)
     assert R.unpack_svgs([]) == []

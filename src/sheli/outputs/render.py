@@ -54,6 +54,10 @@ KEYFRAME = 64
 #: how hard the packed diagrams are compressed (zlib level)
 GZIP_LEVEL = 6
 
+#: a drawing process begins a new packing once its table of parts holds this many
+#: characters, so that its memory stays bounded on a long run (100 衆耦: hundreds of MB)
+TABLE_CHARS = 40_000_000
+
 #: round numbers as the viewer names them (round 0 is everything outside the three rounds)
 ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
 
@@ -292,6 +296,7 @@ class PartPacker:
         self._data: list[bytes] = []
         self._new: list[bytes] = []
         self.steps = 0
+        self.chars = 0  # of the parts in the table
         self._start = -1  # the chunk being added, its first step and its steps
         self._steps: list[Any] = []
         self._prev: list[int] = []
@@ -325,6 +330,7 @@ class PartPacker:
                     raise ValueError(f"a NUL in a part of step {self.steps}: {p[:80]!r}")
                 n = table[p] = len(self.parts)
                 self.parts.append(p)
+                self.chars += len(p)
                 self._new.append(b)
                 if self._docs:
                     self._data.append(b)
@@ -496,27 +502,34 @@ def _write(dfd: int, name: str, data: bytes) -> None:
 
 def _draw_chunks(
     claim: Callable[[], int | None], done: Callable[[int], None]
-) -> tuple[bytes | None, int]:
+) -> tuple[list[bytes], int]:
     """Draw the chunks of ``_FRAMES`` that ``claim()`` gives, until it gives None; write
-    their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packing of
-    all (:meth:`PartPacker.blob`; None if no chunk was drawn) and the bytes written."""
+    their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packings
+    (:meth:`PartPacker.blob`: one, or more on a long run, see :data:`TABLE_CHARS`; none if
+    no chunk was drawn) and the bytes written."""
     from sheli.outputs.diagram import render_svg_parts
 
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
+        blobs = []
         pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
+            if pk.chars > TABLE_CHARS:
+                blobs.append(pk.blob())
+                pk = PartPacker(docs=dfd is not None)
             pk.chunk(c * KEYFRAME)
             frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
             for f in frames:
                 doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor))
-                if doc is not None:
+                if dfd is not None and doc is not None:
                     _write(dfd, svg_name(f.seq, digits), doc)
                     nbytes += len(doc)
             done(len(frames))
-        return (pk.blob() if pk.steps else None), nbytes
+        if pk.steps:
+            blobs.append(pk.blob())
+        return blobs, nbytes
     finally:
         if dfd is not None:
             os.close(dfd)
@@ -524,7 +537,7 @@ def _draw_chunks(
 
 def _worker(k: int, claims: _Claims, conn: Any) -> None:
     """A drawing process: :func:`_draw_chunks` of the chunks it claims, sending ``("n",
-    steps)`` after each and ``("blob", blob, bytes written)`` at the end through ``conn``;
+    steps)`` after each and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
     an error is sent too."""
     import traceback
 
@@ -533,8 +546,8 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     # drawing process lives for one render, and the drawing makes little cyclic garbage
     gc.set_threshold(10_000, 10, 10)
     try:
-        blob, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
-        conn.send(("blob", blob, nbytes))
+        blobs, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
+        conn.send(("blobs", blobs, nbytes))
     except BaseException:
         conn.send(("error", traceback.format_exc()))
     finally:
@@ -551,8 +564,8 @@ def draw_packed(
 ) -> tuple[list[bytes], int]:
     """Draw every frame (:func:`sheli.outputs.diagram.render_svg_parts`, the step's actor
     highlighted), pack the diagrams (:class:`PartPacker`) and, with ``svg_dir``, write each
-    as :func:`svg_name` of its seq. Returns the packings, one per drawing process, and the
-    bytes of SVG written.
+    as :func:`svg_name` of its seq. Returns the packings (one per drawing process, or more
+    on a long run: :data:`TABLE_CHARS`), and the bytes of SVG written.
 
     The frames are cut into chunks of :data:`KEYFRAME` steps, shared out among ``jobs``
     processes (default: every CPU) by :class:`_Claims`: each draws a run of consecutive
@@ -591,8 +604,7 @@ def draw_packed(
     try:
         if jobs <= 1:
             claims = _Claims(nchunks, 1)
-            blob, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
-            blobs = [blob] if blob is not None else []
+            blobs, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
         else:
             import multiprocessing
             from multiprocessing.connection import wait
@@ -617,7 +629,7 @@ def draw_packed(
                     conns[r] = k
             finally:
                 gc.unfreeze()
-            got: dict[int, bytes] = {}
+            got: dict[int, list[bytes]] = {}
             ended = 0
             while conns:
                 for r in wait(list(conns)):
@@ -632,12 +644,11 @@ def draw_packed(
                         step_done(msg[1])
                     else:
                         ended += 1
-                        if msg[1] is not None:
-                            got[conns[r]] = msg[1]
+                        got[conns[r]] = msg[1]
                         nbytes += msg[2]
             if ended != jobs:
                 raise RuntimeError(f"{jobs - ended} of {jobs} drawing processes ended early")
-            blobs = [got[k] for k in sorted(got)]
+            blobs = [b for k in sorted(got) for b in got[k]]
         if done != total:
             raise RuntimeError(f"the drawing processes drew {done} of {total} steps")
     finally:
