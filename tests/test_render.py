@@ -338,6 +338,27 @@ def test_a_failing_drawing_raises_with_its_traceback(
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
 
+def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeypatch) -> None:
+    """A drawing process that ends without a word (killed, out of memory: here it exits at
+    one step) is an error, not a viewer with steps missing."""
+    import os
+
+    import sheli.outputs.diagram as Dg
+
+    real = Dg.render_svg_parts
+    bad = result.steps[100]["seq"]
+
+    def dying(frame, *args, **kwargs):
+        if frame.seq == bad:
+            os._exit(3)
+        return real(frame, *args, **kwargs)
+
+    monkeypatch.setattr(Dg, "render_svg_parts", dying)
+    with pytest.raises(RuntimeError, match="ended early"):
+        R.render(result, tmp_path / "out", jobs=2, svg_files=False)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failing_text_pane_raises_and_leaves_nothing(tmp_path: Path, result, monkeypatch):
     """The text pane's data is built in a process of its own: its failure comes back with
     its traceback."""
