@@ -24,30 +24,33 @@
   const L = (k) => LABELS[script][k];
 
   // ---- diagrams (docs/viewer.md, "The diagrams inside"): in #sheli-svg, one blob per
-  // drawing process, each gzip in base64 (inflated by the browser itself: no network), one
-  // a line. A blob is a run of NUL-ended records: for each chunk of consecutive steps, its
-  // JSON [start, n, steps] and then the n parts it adds to the blob's table. A chunk's
-  // first step lists its parts; each other keeps the parts that differ from the step
-  // before. Rebuilding is cached for stepping on.
-  async function inflate(b64) {
+  // drawing process (or more), each in base64, one a line: the length of its first part in
+  // 4 bytes, then two gzip streams (inflated by the browser itself: no network): its table
+  // of parts, each ended by a NUL, and its chunks of consecutive steps, a line of JSON
+  // [start, steps] each. A chunk's first step lists its parts; each other keeps the parts
+  // that differ from the step before. Rebuilding is cached for stepping on.
+  function inflate(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  async function unpack(b64) {
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).text();
+    const n = new DataView(bytes.buffer).getUint32(0);
+    return Promise.all([inflate(bytes.subarray(4, 4 + n)), inflate(bytes.subarray(4 + n))]);
   }
   async function loadDiagrams() {
     const blobs = document.getElementById("sheli-svg").textContent.split(/\s+/).filter(Boolean);
     if (!blobs.length) return null;
     // for each step: its entry, its blob's table of parts, the first step of its chunk
     const P = { steps: [], tab: [], first: [] };
-    for (const text of await Promise.all(blobs.map(inflate))) {
-      const recs = text.split("\0");
-      const parts = [];
-      for (let i = 0; i + 1 < recs.length; ) {
-        const [start, n, steps] = JSON.parse(recs[i]);
-        for (let k = i + 1; k <= i + n; k++) parts.push(recs[k]);
-        i += 1 + n;
+    for (const [table, chunks] of await Promise.all(blobs.map(unpack))) {
+      const parts = table.split("\0");
+      parts.pop();
+      for (const line of chunks.split("\n")) {
+        if (!line) continue;
+        const [start, steps] = JSON.parse(line);
         steps.forEach((st, j) => {
           P.steps[start + j] = st;
           P.tab[start + j] = parts;
