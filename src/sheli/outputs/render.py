@@ -705,14 +705,19 @@ def viewer_data(result: Any) -> dict[str, Any]:
         }
 
     out_steps = []
+    last: tuple[Any, int] = (None, -1)  # the step before's state and its number
     for st in steps:
         add_passage(st["cite"])
         state = states.get(st["seq"], {"rounds": {}, "done": []})
-        key = json.dumps(state, ensure_ascii=False, sort_keys=True)
-        k = state_ids.get(key)
-        if k is None:
-            k = state_ids[key] = len(state_list)
-            state_list.append(state)
+        if state == last[0]:  # most steps shoot nothing: the same state, not written again
+            k = last[1]
+        else:
+            key = json.dumps(state, ensure_ascii=False, sort_keys=True)
+            k = state_ids.get(key, -1)
+            if k < 0:
+                k = state_ids[key] = len(state_list)
+                state_list.append(state)
+            last = (state, k)
         rec: dict[str, Any] = {
             "q": st["seq"],
             "r": st["round"],
