@@ -23,7 +23,7 @@ def default_run():
 
 def greedy(
     labels: list[Label],
-    obstacles: list[Box],
+    obstacles: list[Box | tuple[float, float, float, float]],
     bounds: Box,
     *,
     overflow: Box | None = None,
@@ -33,8 +33,10 @@ def greedy(
     base: Obstacles | None = None,
 ) -> list[tuple[Box, bool]]:
     """The greedy as docs/diagrams.md states it, with no index and nothing remembered: each
-    label at the first candidate clear of every box so far (obstacles and labels)."""
-    boxes = [(o.x0, o.y0, o.x1, o.y1) for o in obstacles] + list(base.boxes if base else ())
+    label at the first candidate clear of every box so far (obstacles, given as boxes or
+    as (x0, y0, x1, y1), and labels)."""
+    boxes = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    boxes += list(base.boxes if base else ())
 
     def free(x0: float, y0: float, x1: float, y1: float) -> bool:
         return not any(

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
 
@@ -118,7 +119,7 @@ class View:
         """Plan (尺, y north) → canvas (px, y down)."""
         return (self.ox + (x - self.x0) * self.scale, self.oy + (self.y1 - y) * self.scale)
 
-    @property
+    @cached_property
     def box(self) -> Box:
         a, b = self.px(self.x0, self.y1), self.px(self.x1, self.y0)
         return Box(a[0], a[1], b[0], b[1])
@@ -274,7 +275,25 @@ def _near_bounds(
     return (x0, y0, x0 + w, y0 + h)
 
 
+#: Equal views as one object: ``_layout`` makes a new one each step, and the memos of the
+#: last drawing (``_Memo``) compare views by identity.
+_VIEW_INTERN: dict[View, View] = {}
+
+
 def _layout(
+    name: str,
+    width: int,
+    frame: Frame | None = None,
+    who: str | None = None,
+    venue_key: str = "xie",
+) -> View:
+    v = _layout_new(name, width, frame, who, venue_key)
+    if len(_VIEW_INTERN) > 4096:  # "near" views are many; the cache only saves time
+        _VIEW_INTERN.clear()
+    return _VIEW_INTERN.setdefault(v, v)
+
+
+def _layout_new(
     name: str,
     width: int,
     frame: Frame | None = None,
@@ -898,18 +917,19 @@ def _people_layout(
     dict[str, tuple[float, float]],
     dict[str, tuple[float, float, int]],
     dict[tuple[float, float], int],
-    list[Box],
+    list[tuple[float, float, float, float]],
 ]:
     """``_spread`` of the people standing as ``key`` says (actor, x, y, facing, row of
     each, in order), with the size of each group and the figures' boxes (obstacles for the
-    labels): a function of exactly these, so remembered (most steps move nobody or one)."""
+    labels, as (x0, y0, x1, y1)): a function of exactly these, so remembered (most steps
+    move nobody or one)."""
     people = {k[0]: _Stand(*k) for k in key}
     where, rank = _spread(_Standing(people), v, r, spacing)
     sizes: dict[tuple[float, float], int] = {}
     for gx, gy, _ in rank.values():
         sizes[(gx, gy)] = sizes.get((gx, gy), 0) + 1
     figure_boxes = [
-        Box(x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+        (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
         for a, (x, y) in where.items()
         if v.contains(people[a].x, people[a].y)
     ]
@@ -1192,7 +1212,13 @@ def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float)
     """The whole range, small, with everyone as a dot and the hall view's frame."""
     head, v = _inset_plan(venue_key, x, y, w, h)
     me = frame.actor
-    out = [head, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in frame.people.values()))]
+    d = _MEMO.dots
+    plist = frame.plist  # type: ignore[attr-defined]
+    if not (
+        d[0] is v and d[2] == me and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))
+    ):
+        d[:] = [v, plist, me, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in plist))]
+    out = [head, d[3]]
     o = frame.objects
     for t, n, _ in _hou_arrows(venue_key, o) if o.arrows_hou else ():
         px, py = v.px(t.x, t.y)
@@ -1206,6 +1232,76 @@ def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float)
     )
     out.append("</g>")
     return "".join(out)
+
+
+class _Memo:
+    """What the last drawings drew, to be taken again when what it was drawn from is the
+    very same objects: consecutive frames share most of them (a frame makes a new
+    ``Person`` only for the step's actor and new ``Objects`` only when a thing changed),
+    and comparing objects by identity costs much less than hashing their values for the
+    caches keyed on values. Each entry holds the objects it was drawn from, so they stay
+    alive and an identity can never be another object's. It changes only the time taken.
+    """
+
+    def __init__(self) -> None:
+        self.things: dict[str, tuple[Any, ...]] = {}  # view name → (venue, view, objects, drawn)
+        self.people: dict[str, tuple[Any, ...]] = {}  # view name → (view, r, row, people, …)
+        self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
+        self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
+        self.dots: list[Any] = [None, None, None, None]  # inset view, people, actor, svg
+
+    def clear(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+
+_MEMO = _Memo()
+
+
+def _things_memo(venue_key: str, v: View, objects: Any) -> tuple[Any, ...]:
+    """``_things_of``, taken from the last drawing in this view when it had these objects."""
+    e = _MEMO.things.get(v.name)
+    if e is not None and e[2] is objects and e[1] is v and e[0] == venue_key:
+        return e[3]  # type: ignore[no-any-return]
+    drawn = _things_of(venue_key, v, objects)
+    _MEMO.things[v.name] = (venue_key, v, objects, drawn)
+    return drawn
+
+
+def _people_memo(
+    v: View, r: float, spacing: float, plist: list[Person], actor: str
+) -> tuple[Any, ...]:
+    """``_people_layout`` of these people, and the order their labels are placed in with
+    ``actor`` highlighted: taken from the last drawing in this view when its people were
+    these very objects."""
+    e = _MEMO.people.get(v.name)
+    if (
+        e is None
+        or e[0] is not v
+        or e[1] != r
+        or e[2] != spacing
+        or len(e[3]) != len(plist)
+        or not all(map(operator.is_, e[3], plist))
+    ):
+        pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in plist)
+        e = (v, r, spacing, plist, _people_layout(v, r, spacing, pkey), {})
+        _MEMO.people[v.name] = e
+    layout, orders = e[4], e[5]
+    order = orders.get(actor)
+    if order is None:
+        where, rank = layout[0], layout[1]
+        # the actor first, then group by group from the nearest to him, each row in its
+        # order (so that a row's labels alternate beside their figures)
+        ax, ay = where.get(actor, (v.box.x0, v.box.y0))
+        order = orders[actor] = sorted(
+            (p for p in plist if v.contains(p.x, p.y)),
+            key=lambda p: (
+                p.actor != actor,
+                round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
+                rank[p.actor][:2],
+                rank[p.actor][2],
+            ),
+        )
+    return (*layout, order)
 
 
 def _layout_all(
@@ -1223,7 +1319,7 @@ def _layout_all(
     fixture_labels = [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
-    things_svg, things_boxes, things_labels = _things_of(venue_key, v, frame.objects)
+    things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects)
     if things_svg:
         c.add(things_svg)
     c.fixture_boxes.extend(things_boxes)
@@ -1232,21 +1328,9 @@ def _layout_all(
     ]
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
-    people = frame.people
-    pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in people.values())
-    where, rank, sizes, figure_boxes = _people_layout(v, r, venue.offset("row"), pkey)
     actor = highlight if highlight is not None else frame.actor
-    # people's labels: the actor first, then group by group from the nearest to him, each
-    # row in its order (so that a row's labels alternate beside their figures)
-    ax, ay = where.get(actor or "", (v.box.x0, v.box.y0))
-    order = sorted(
-        (p for p in people.values() if v.contains(p.x, p.y)),
-        key=lambda p: (
-            p.actor != actor,
-            round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
-            rank[p.actor][:2],
-            rank[p.actor][2],
-        ),
+    where, rank, sizes, figure_boxes, order = _people_memo(
+        v, r, venue.offset("row"), frame.plist, actor or ""
     )
     plabels = []
     crowds: dict[tuple[float, float], list[Person]] = {}
@@ -1297,14 +1381,20 @@ def _drawn_path(
     return pts
 
 
-def _path_boxes(pts: list[tuple[float, float]], step: float = 6.0) -> list[Box]:
-    """Small boxes along a polyline (obstacles for labels)."""
+def _path_boxes(
+    pts: list[tuple[float, float]], step: float = 6.0
+) -> list[tuple[float, float, float, float]]:
+    """Small boxes along a polyline (obstacles for labels), as (x0, y0, x1, y1).
+
+    >>> _path_boxes([(0, 0), (6, 0)])
+    [(-2.0, -2.0, 2.0, 2.0), (4.0, -2.0, 8.0, 2.0)]
+    """
     out = []
     for (x0, y0), (x1, y1) in itertools.pairwise(pts):
         n = max(int(math.dist((x0, y0), (x1, y1)) / step), 1)
         for k in range(n + 1):
             x, y = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
-            out.append(Box(x - 2, y - 2, x + 2, y + 2))
+            out.append((x - 2, y - 2, x + 2, y + 2))
     return out
 
 
@@ -1366,6 +1456,8 @@ def clear_caches() -> None:
     labels, numbers). They are keyed on everything that is drawn, so this changes only the
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
+    _MEMO.clear()
+    _VIEW_INTERN.clear()
     clear_placements()
     _static_plan.cache_clear()
     _things_of.cache_clear()
@@ -1388,11 +1480,22 @@ class _FrameView:
     anew at each access, and a diagram asks for it many times. The same people, in the same
     order; every other attribute is the frame's."""
 
-    __slots__ = ("_frame", "actor", "group_from", "objects", "people", "says", "seq", "shots")
+    __slots__ = (
+        "_frame",
+        "actor",
+        "group_from",
+        "objects",
+        "people",
+        "plist",
+        "says",
+        "seq",
+        "shots",
+    )
 
     def __init__(self, frame: Frame) -> None:
         self._frame = frame
         self.people = dict(frame.people)
+        self.plist = list(self.people.values())
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -1553,51 +1656,83 @@ def render_svg_parts(
     # figures (clipped to the plan: a crowd's block may reach beyond it)
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
+    persons = _MEMO.persons
     for p in people.values():
         if not v.contains(p.x, p.y):
             continue
         x, y = where[p.actor]
+        is_actor = p.actor == actor
+        up = raised and p.actor == "獲者"
+        e = persons.get(p.actor)
+        # the same person (object), drawn in the same view at the same point as last time
+        if (
+            e is not None
+            and e[0] is p
+            and e[1] is v
+            and e[2] == x
+            and e[3] == y
+            and e[4] == r
+            and e[5] == is_actor
+            and e[6] == up
+        ):
+            out.append(e[7])
+            continue
         true_x, true_y = v.px(p.x, p.y)
-        out.append(
-            _person_svg(
-                p.actor,
-                p.role,
-                p.name,
-                p.facing,
-                p.dress,
-                p.holds,
-                p.inferred,
-                p.x,
-                p.y,
-                true_x,
-                true_y,
-                x,
-                y,
-                r,
-                p.actor == actor,
-                raised and p.actor == "獲者",
-            )
+        svg = _person_svg(
+            p.actor,
+            p.role,
+            p.name,
+            p.facing,
+            p.dress,
+            p.holds,
+            p.inferred,
+            p.x,
+            p.y,
+            true_x,
+            true_y,
+            x,
+            y,
+            r,
+            is_actor,
+            up,
         )
+        persons[p.actor] = (p, v, x, y, r, is_actor, up, svg)
+        out.append(svg)
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"
+    memo = _MEMO.labels
     for lab in labels:
         assert lab.box is not None
         bx = lab.box
-        out.append(
-            _label_svg(
-                lab.key,
-                lab.lines,  # tuples: every label is made with them (_layout_all)
-                bx.x0,
-                bx.y0,
-                bx.x1,
-                bx.y1,
-                lab.leader,
-                lab.ax,
-                lab.ay,
-                lab.key == actor_key,
-            )
+        is_actor = lab.key == actor_key
+        e = memo.get(lab.key)
+        # the same lines (object) in the same box (object) as last time: the same drawing
+        if (
+            e is not None
+            and e[0] is lab.lines
+            and e[1] is bx
+            and e[2] == lab.leader
+            and e[3] == lab.ax
+            and e[4] == lab.ay
+            and e[5] == is_actor
+        ):
+            out.append(e[6])
+            continue
+        svg = _label_svg(
+            lab.key,
+            lab.lines,  # tuples: every label is made with them (_layout_all)
+            bx.x0,
+            bx.y0,
+            bx.x1,
+            bx.y1,
+            lab.leader,
+            lab.ax,
+            lab.ay,
+            is_actor,
         )
+        memo[lab.key] = (lab.lines, bx, lab.leader, lab.ax, lab.ay, is_actor, svg)
+        out.append(svg)
     out.append("</g>")
     out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6))
     if v.name == "hall" and _inset_w(width):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -239,7 +239,7 @@ def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
 
 def place_labels(
     labels: list[Label],
-    obstacles: list[Box],
+    obstacles: Sequence[Box | tuple[float, float, float, float]],
     bounds: Box,
     *,
     overflow: Box | None = None,
@@ -248,7 +248,8 @@ def place_labels(
     ring_step: float = 12.0,
     base: Obstacles | None = None,
 ) -> list[Label]:
-    """Place ``labels`` in order, each clear of ``obstacles`` and of those placed before.
+    """Place ``labels`` in order, each clear of ``obstacles`` (boxes, or their
+    ``(x0, y0, x1, y1)`` as tuples) and of those placed before.
 
     ``base`` (from :func:`obstacle_grid`) holds more obstacles, fixed ones built once; the
     placement is the same as with its boxes among ``obstacles``.
@@ -280,7 +281,7 @@ def place_labels(
         if rf.base is base and rf.params == params:
             ref = _REFS.pop(k)
             break
-    obst = [(o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
     obst_set = set(obst)
     new = _Ref(base, params, obst, obst_set)
     rmap: dict[str, tuple[Any, int, Box, bool, _T | None, _T]] = {}
@@ -332,6 +333,11 @@ def place_labels(
     rbyid = ref.byid if ref is not None else {}
     ref_ids = ref.ids if ref is not None else []
     aligned = ref is not None  # every label so far placed as the reference's, in its order
+    # ``diff`` is the symmetric difference of ``placed_ids`` and the first ``dj`` of
+    # ``ref_ids``, kept up to date as labels are placed and ``dj`` moves on (labels mostly
+    # keep their order, so this costs a few steps a label instead of a set of all of them)
+    diff: set[int] = set()
+    dj = start
     ov_y = overflow.y0 if overflow else 0.0
     bx0, by0, bx1, by1 = bt
     for i in range(start, len(labels)):
@@ -354,7 +360,16 @@ def place_labels(
                     if not ok:
                         break
             if ok and not (aligned and j == i):  # the labels before it: as then?
-                for k in placed_ids.symmetric_difference(ref_ids[:j]):
+                if j >= dj:
+                    for k in ref_ids[dj:j]:
+                        if k in diff:
+                            diff.remove(k)
+                        else:
+                            diff.add(k)
+                else:
+                    diff = placed_ids.symmetric_difference(ref_ids[:j])
+                dj = j
+                for k in diff:
                     b = byid.get(k) or rbyid[k]
                     if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
                         if b[1] < f3 + gap:
@@ -367,6 +382,7 @@ def place_labels(
                 placed.append(t)
                 byid[id(t)] = t
                 placed_ids.add(id(t))
+                _toggle(diff, id(t))
                 rows.append((box, leader, fp, t))
                 out_map[key] = (geom, i, box, leader, fp, t)
                 continue
@@ -451,6 +467,7 @@ def place_labels(
         placed.append(t)
         byid[id(t)] = t
         placed_ids.add(id(t))
+        _toggle(diff, id(t))
         rows.append((chosen, leader, fp_, t))
         out_map.setdefault(key, (geom, i, chosen, leader, fp_, t))
     new.byid = byid
@@ -458,6 +475,14 @@ def place_labels(
     _REFS.insert(0, new)
     del _REFS[_REFS_MAX:]
     return labels
+
+
+def _toggle(s: set[int], k: int) -> None:
+    """Put ``k`` in ``s`` or take it out (a symmetric difference of one)."""
+    if k in s:
+        s.remove(k)
+    else:
+        s.add(k)
 
 
 @lru_cache(maxsize=64)
