@@ -475,3 +475,30 @@ def test_the_spec_steps_are_well_formed() -> None:
         assert isinstance(s, (ActStep, IfStep, ForEachStep, CallStep, RoundStep))
         if isinstance(s, CallStep):
             assert s.call in spec().procedures
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> None:
+    """及階，勝者先升堂，少右 (xiangshe:210; dashe:231): 注 「少右，辟飲者也，亦相飲之位」, 疏
+    「相飲者皆北面於西階，授者在東，飲者在西」. While the 不勝者 drinks on the 堂 at the 豐, his
+    耦 stands on the 堂 east of him, facing north."""
+    r = run(rite)
+    v = load_venue(r.venue)
+    where: dict[str, dict[str, Any]] = {}
+    drinks = 0
+    for e in r.steps:
+        where[e["actor"]] = e
+        if e["verb"] != "卒觶" or e["round"] == 0 or "豐" not in (e.get("jing") or ""):
+            continue
+        drinker = e["actor"]
+        (pair,) = [c["pair"] for c in r.events[0]["cast"] if c["actor"] == drinker]
+        (winner,) = [
+            c["actor"]
+            for c in r.events[0]["cast"]
+            if c.get("pair") == pair and c["actor"] != drinker
+        ]
+        w = where[winner]
+        assert v.on_tang(Point(w["x"], w["y"])) and v.on_tang(Point(e["x"], e["y"]))
+        assert w["x"] > e["x"] and w["facing"] == e["facing"] == "N", (rite, e["seq"])
+        drinks += 1
+    assert drinks >= 3, rite
