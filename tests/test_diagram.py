@@ -215,6 +215,49 @@ def test_actor_path_ends_at_his_figure(default_run) -> None:
     assert via_y > 8.0
 
 
+def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
+    """An archer loosing from his 物 is drawn in the hall view, where he can be read, with
+    the flight of his arrow leaving the plan towards the 侯; the inset of the whole range
+    shows the arrows at the 侯 (hits on it, misses short of it) and that flight ending on
+    the arrow it loosed: the last hit, or the last miss."""
+    scene, fr = default_run
+    S = "{http://www.w3.org/2000/svg}"
+    shots = [f for f in fr if f.verb == "射"]
+    assert len(shots) >= 28  # 誘射 4, 三耦 24 in the first round alone
+    hits_seen = set()
+    for f in shots:
+        root = _svg(f, scene)
+        assert root.get("data-view") == "hall", f.seq
+        (fig,) = _g(root, "person", actor=f.actor)
+        ax, ay = float(fig.get("data-cx")), float(fig.get("data-cy"))
+        view = next(r for r in root.iter(f"{S}rect") if r.get("class") == "view")
+        bottom = float(view.get("y")) + float(view.get("height"))
+        # in the plan: from the archer, out of the bottom of the view, clipped to it
+        clipped = [g for g in root.iter(f"{S}g") if g.get("clip-path") == "url(#plan-clip)"]
+        flights = [ln for g in clipped for ln in g.iter(f"{S}line") if ln.get("class") == "flight"]
+        assert len(flights) == 1, f.seq
+        (fl,) = flights
+        assert (float(fl.get("x1")), float(fl.get("y1"))) == pytest.approx((ax, ay), abs=0.01)
+        assert float(fl.get("y2")) > bottom
+        # in the inset: the arrows at the 侯 as the frame has them, and the flight to this one
+        (arrows,) = _g(root, "inset-arrows")
+        n, h = f.objects.arrows_hou, f.objects.hits_hou
+        assert (int(arrows.get("data-arrows")), int(arrows.get("data-hits"))) == (n, h)
+        marks = list(arrows.iter(f"{S}circle"))
+        hit_marks = [c for c in marks if c.get("fill") == "#000"]
+        miss_marks = [c for c in marks if c.get("fill") == "#888"]
+        assert (len(hit_marks), len(miss_marks)) == (h, n - h)
+        (shot,) = f.shots
+        (ifl,) = [ln for ln in root.iter(f"{S}line") if ln.get("class") == "inset-flight"]
+        assert ifl.get("data-hit") == str(bool(shot["hit"])).lower() == fl.get("data-hit")
+        last = (hit_marks if shot["hit"] else miss_marks)[-1]
+        assert (float(ifl.get("x2")), float(ifl.get("y2"))) == pytest.approx(
+            (float(last.get("cx")), float(last.get("cy"))), abs=0.01
+        )
+        hits_seen.add(bool(shot["hit"]))
+    assert hits_seen == {True, False}
+
+
 def test_unknown_view_refused(default_run) -> None:
     scene, fr = default_run
     with pytest.raises(ValueError):

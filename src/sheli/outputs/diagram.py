@@ -198,6 +198,29 @@ def _hou_arrows(venue_key: str, o: Any) -> list[tuple[Hou, int, int]]:
     return out
 
 
+def _flights(frame: Any, venue_key: str) -> list[tuple[str, Hou, bool, tuple[float, float]]]:
+    """The arrows loosed in this step: (archer, 侯, hit, where the arrow is drawn at that 侯
+    in 尺) for each, at the 侯 its shot line names, else at the default 侯, where ``_things``
+    and the inset draw it (the last of its kind there)."""
+    if not frame.shots:
+        return []
+    o = frame.objects
+    at = {t.name: (n, h) for t, n, h in _hou_arrows(venue_key, o)}
+    default = _default_hou(venue_key)
+    by_name = {t.name: t for t in targets(venue_key)}
+    out = []
+    for shot in frame.shots:
+        hou = by_name.get(shot_hou(shot) or "", default)
+        if hou is None:
+            continue
+        hit = bool(shot.get("hit"))
+        n, h = at.get(hou.name, (0, 0))
+        k = (h if hit else n - h) - 1
+        spot = _arrow_spot(max(k, 0), hit, hou.y, hou.x, hou.width / 40.0)
+        out.append((shot.get("person") or frame.actor, hou, hit, spot))
+    return out
+
+
 @lru_cache(maxsize=16)
 def _range(venue_key: str) -> tuple[float, float, float, float]:
     """The range view of a venue: ``VIEWS["range"]``, grown to hold every 侯 (its width and
@@ -227,14 +250,20 @@ def _hou_dao(venue_key: str) -> float:
 
 
 def choose_view(frame: Frame, view: str = "auto") -> str:
-    """The view for a frame: "hall" when the actor, where he walked from and everyone who
-    moved in this act are inside the hall view, else "range".
+    """The view for a frame: "hall" when the actor and where he walked from in this act are
+    inside the hall view, else "range". An archer loosing from his 物 is in the hall view:
+    drawn there at a size one can read (the range view, 300 尺 of 侯道 on one screen, makes a
+    person two pixels wide), his arrow's flight to the 侯 shown in the inset of the whole
+    range (``_inset``).
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
-    >>> choose_view(fr[0]), choose_view(next(f for f in fr if f.actor == "獲者" and f.verb == "獲"))
-    ('hall', 'range')
+    >>> shot = next(f for f in fr if f.verb == "射")
+    >>> choose_view(fr[0]), choose_view(shot), choose_view(shot, "range")
+    ('hall', 'hall', 'range')
+    >>> choose_view(next(f for f in fr if f.actor == "獲者" and f.verb == "獲"))
+    'range'
     """
     if view != "auto":
         if view not in VIEWS and view != "near":
@@ -248,8 +277,6 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
         pts.append((a.x, a.y))
         if a.moved_at == frame.seq:
             pts.extend(a.path)
-    if frame.shots:  # a shot is about the 侯 as much as the archer
-        return "range"
     return "hall" if all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in pts) else "range"
 
 
@@ -1220,10 +1247,32 @@ def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float)
         d[:] = [v, plist, me, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in plist))]
     out = [head, d[3]]
     o = frame.objects
-    for t, n, _ in _hou_arrows(venue_key, o) if o.arrows_hou else ():
+    # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
+    # misses short of it), and the flight of an arrow loosed in this step
+    for t, n, h in _hou_arrows(venue_key, o) if o.arrows_hou else ():
         px, py = v.px(t.x, t.y)
+        marks = []
+        for k in range(n):
+            hit = k < h
+            x, y = v.px(*_arrow_spot(k if hit else k - h, hit, t.y, t.x, t.width / 40.0))
+            marks.append(
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" fill="{"#000" if hit else "#888"}"/>'
+            )
+        which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
         out.append(
-            f'<text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" text-anchor="middle">矢{n}</text>'
+            f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
+            f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
+            f'text-anchor="middle">矢{n}（獲{h}）</text>'
+        )
+    for archer, _, hit, spot in _flights(frame, venue_key):
+        a = frame.people.get(archer)
+        if a is None:
+            continue
+        (x0, y0), (x1, y1) = v.px(a.x, a.y), v.px(*spot)
+        out.append(
+            f'<line class="inset-flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" '
+            f'y1="{_f(y0)}" x2="{_f(x1)}" y2="{_f(y1)}" stroke="{_ACTOR}" stroke-width=".8" '
+            'stroke-dasharray="2 2"/>'
         )
     b = v.box
     out.append(
@@ -1626,27 +1675,20 @@ def render_svg_parts(
             f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
             f' marker-end="url(#arrowhead)"/>'
         )
-    # the flight of an arrow loosed in this step, to where it is drawn at the 侯
-    # (at the 侯 its shot line names, else at the default 侯, as ``_things`` draws them)
-    o = frame.objects
-    at = {t.name: (n, h) for t, n, h in _hou_arrows(venue.key, o)} if frame.shots else {}
-    default = _default_hou(venue.key)
-    by_name = {t.name: t for t in targets(venue.key)}
-    for shot in frame.shots:
-        archer = shot.get("person") or frame.actor
-        hou = by_name.get(shot_hou(shot) or "", default)
-        if hou is None or archer not in where or not v.contains(hou.x, hou.y):
+    # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
+    # 侯 beyond the view (an archer on the hall view), as far as the view's edge
+    for archer, hou, hit, spot in _flights(frame, venue.key):
+        if archer not in where:
             continue
-        hit = bool(shot.get("hit"))
-        n, h = at.get(hou.name, (0, 0))
-        k = (h if hit else n - h) - 1
-        tx, ty = v.px(*_arrow_spot(max(k, 0), hit, hou.y, hou.x, hou.width / 40.0))
+        tx, ty = v.px(*spot)
         x0, y0 = where[archer]
-        out.append(
+        line = (
             f'<line class="flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" y1="{_f(y0)}" '
             f'x2="{_f(tx)}" y2="{_f(ty)}" stroke="#555" stroke-width=".8" '
             'stroke-dasharray="1 3"/>'
         )
+        inside = v.contains(hou.x, hou.y)
+        out.append(line if inside else f'<g clip-path="url(#plan-clip)">{line}</g>')
     out.insert(
         3,
         '<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
