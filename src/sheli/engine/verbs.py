@@ -1190,7 +1190,9 @@ def count_tally(ctx: Ctx) -> None:
 
     Preconditions: the round's shooting is over — every pair that shot has shot its 乘矢
     (卒射 xiangshe:190); the right is counted first (先數右獲 xiangshe:193). Effect: the count,
-    act by act, as sub-steps; after the left, the tally and its announcement (xiangshe:203–204).
+    act by act, as sub-steps (taking, gathering and laying the 筭; his sitting down and going
+    to the left are the spec's own steps); after the left, the tally and its announcement
+    (xiangshe:203–204).
     """
     w, side_word = ctx.world, ctx.act.side
     if side_word is None:
@@ -1209,6 +1211,10 @@ def count_tally(ctx: Ctx) -> None:
     w.counted[side] = n
     procedure = COUNT_PROCEDURES.get(ctx.cite.partition(":")[0], ctx.env.count_procedure)
     for act in procedure(n, side):
+        if act.kind == "approach":
+            # 東面坐于中西 (193), 興自前適左東面 (199): the spec's own 坐, 興 and 立 do these,
+            # with his posture and facing; the count does not do them a second time
+            continue
         ctx.sub.append(
             {
                 "cite": act.cite,

@@ -408,7 +408,7 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
         None,
         "xiangshe:199",
         "興自前適左東面",
-        "興，自前適左獲，東面（注「起由中西就左獲少北於故」）",
+        "興，自前適左獲，東面坐（注「起由中西就左獲少北於故」）",
     )
     if n:
         act(
@@ -419,7 +419,7 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
             None,
             "xiangshe:200",
             "坐兼歛算實于左手",
-            f"坐，兼歛{to_chinese(n)}算實于左手（注「變於右」）",
+            f"兼歛{to_chinese(n)}算實于左手（注「變於右」）",
         )
     heap = 0
     laid = 0
