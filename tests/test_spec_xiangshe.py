@@ -502,3 +502,28 @@ def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> No
         assert w["x"] > e["x"] and w["facing"] == e["facing"] == "N", (rite, e["seq"])
         drinks += 1
     assert drinks >= 3, rite
+
+
+@pytest.mark.parametrize(
+    ("rite", "counter", "first", "last"),
+    [("xiangshe", "釋獲者", 193, 201), ("dashe", "大史", 213, 222), ("yanshe", "釋獲者", 193, 201)],
+)
+def test_the_count_sits_and_goes_left_once(rite: str, counter: str, first: int, last: int) -> None:
+    """釋獲者東面于中西坐先數右獲 … 興自前適左東面，坐兼歛算 (xiangshe:193–200): in each
+    count he sits down once for each side and rises once, between them; the counting acts
+    (taking and laying the 筭) do not sit him down or take him to the left a second time."""
+    r = run(rite)
+    chapter = rite if rite != "yanshe" else "xiangshe"
+    per_round: dict[int, list[dict[str, Any]]] = {}
+    for e in r.steps:
+        ch, _, n = e["cite"].partition(":")
+        if e["actor"] == counter and ch == chapter and first <= int(n) <= last:
+            per_round.setdefault(e["round"], []).append(e)
+    assert set(per_round) == {2, 3}, rite
+    for rnd, acts in per_round.items():
+        verbs = [e["verb"] for e in acts]
+        assert verbs.count("坐") == 2 and verbs.count("興") == 1, (rite, rnd, verbs)
+        for e in acts:
+            if e["verb"] == "數獲":
+                note = e.get("note") or ""
+                assert not note.startswith(("興", "坐", "東面坐")), (rite, e["seq"], note)
