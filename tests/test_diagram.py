@@ -258,6 +258,38 @@ def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
     assert hits_seen == {True, False}
 
 
+@pytest.mark.parametrize("view", ["auto", "near"])
+def test_walks_are_clipped_to_the_plan(default_run, view: str) -> None:
+    """A walk that runs out of the view (from the 司馬之南 to the 中, on a near view) is drawn
+    only on the plan: every path is in the group clipped to it."""
+    scene, fr = default_run
+    S = "{http://www.w3.org/2000/svg}"
+    beyond = 0
+    for f in fr[::7]:
+        a = f.people.get(f.actor)
+        if a is None or a.moved_at != f.seq:
+            continue
+        root = _svg(f, scene, view=view)
+        paths = [p for p in root.iter(f"{S}polyline") if "path" in (p.get("class") or "")]
+        clipped = [
+            p
+            for g in root.iter(f"{S}g")
+            if g.get("clip-path") == "url(#plan-clip)"
+            for p in g.iter(f"{S}polyline")
+        ]
+        assert (
+            paths and len(paths) == len(clipped) and set(map(id, paths)) == set(map(id, clipped))
+        ), f.seq
+        view_rect = next(r for r in root.iter(f"{S}rect") if r.get("class") == "view")
+        y1 = float(view_rect.get("y")) + float(view_rect.get("height"))
+        y0 = float(view_rect.get("y"))
+        for p in paths:
+            ys = [float(v) for v in p.get("points").replace(",", " ").split()[1::2]]
+            beyond += any(y < y0 or y > y1 for y in ys)
+    if view == "near":
+        assert beyond > 0  # there are walks from beyond a near view: the clip matters
+
+
 def test_unknown_view_refused(default_run) -> None:
     scene, fr = default_run
     with pytest.raises(ValueError):

@@ -1661,20 +1661,24 @@ def render_svg_parts(
         north,
     ]
     # paths: the actor's walk in this act, bold; others who moved in this group of acts
-    # (the same passage, e.g. each of the 三耦 進), faint
+    # (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
+    # from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of
     people = frame.people
     group_from = frame.group_from
+    paths = []
     for p in people.values():
         if not p.path or p.moved_at < group_from:
             continue
         pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in _drawn_path(p, v, where))
         me = p.actor == actor and p.moved_at == frame.seq
-        out.append(
+        paths.append(
             f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(p.actor)}"'
             f' points="{pts}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
             f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
             f' marker-end="url(#arrowhead)"/>'
         )
+    if paths:
+        out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
     # 侯 beyond the view (an archer on the hall view), as far as the view's edge
     for archer, hou, hit, spot in _flights(frame, venue.key):
