@@ -89,6 +89,9 @@ HEAD = 104.0  # px, the header band (cite, 經 in two lines, words spoken, state
 MARGIN = 12.0
 INSET_W = 150.0  # px, the column of the whole-range inset (hall view)
 INSET_MIN_WIDTH = 600  # below this canvas width the hall view has no inset
+#: Arrows of each kind (hits, misses) drawn at a 侯 on the inset: at its scale (about 1 px to
+#: the 尺) more only overlap, and with 衆耦 a round leaves hundreds there; its label counts all.
+INSET_MARKS = 24
 
 
 def _inset_w(width: int) -> float:
@@ -198,10 +201,10 @@ def _hou_arrows(venue_key: str, o: Any) -> list[tuple[Hou, int, int]]:
     return out
 
 
-def _flights(frame: Any, venue_key: str) -> list[tuple[str, Hou, bool, tuple[float, float]]]:
-    """The arrows loosed in this step: (archer, 侯, hit, where the arrow is drawn at that 侯
-    in 尺) for each, at the 侯 its shot line names, else at the default 侯, where ``_things``
-    and the inset draw it (the last of its kind there)."""
+def _flights(frame: Any, venue_key: str) -> list[tuple[str, Hou, bool, int]]:
+    """The arrows loosed in this step: (archer, 侯, hit, k) for each, at the 侯 its shot line
+    names, else at the default 侯; it is the k-th of its kind (hits, or misses) there, drawn
+    at ``_arrow_spot(k, hit, …)`` as ``_things`` and the inset draw them."""
     if not frame.shots:
         return []
     o = frame.objects
@@ -215,9 +218,8 @@ def _flights(frame: Any, venue_key: str) -> list[tuple[str, Hou, bool, tuple[flo
             continue
         hit = bool(shot.get("hit"))
         n, h = at.get(hou.name, (0, 0))
-        k = (h if hit else n - h) - 1
-        spot = _arrow_spot(max(k, 0), hit, hou.y, hou.x, hou.width / 40.0)
-        out.append((shot.get("person") or frame.actor, hou, hit, spot))
+        k = max((h if hit else n - h) - 1, 0)
+        out.append((shot.get("person") or frame.actor, hou, hit, k))
     return out
 
 
@@ -1248,26 +1250,29 @@ def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float)
     out = [head, d[3]]
     o = frame.objects
     # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
-    # misses short of it), and the flight of an arrow loosed in this step
+    # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
+    # loosed in this step
     for t, n, h in _hou_arrows(venue_key, o) if o.arrows_hou else ():
         px, py = v.px(t.x, t.y)
         marks = []
-        for k in range(n):
-            hit = k < h
-            x, y = v.px(*_arrow_spot(k if hit else k - h, hit, t.y, t.x, t.width / 40.0))
-            marks.append(
-                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" fill="{"#000" if hit else "#888"}"/>'
-            )
+        for hit, count in ((True, h), (False, n - h)):
+            for k in range(min(count, INSET_MARKS)):
+                x, y = v.px(*_arrow_spot(k, hit, t.y, t.x, t.width / 40.0))
+                marks.append(
+                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" '
+                    f'fill="{"#000" if hit else "#888"}"/>'
+                )
         which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
         out.append(
             f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
             f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
             f'text-anchor="middle">矢{n}（獲{h}）</text>'
         )
-    for archer, _, hit, spot in _flights(frame, venue_key):
+    for archer, t, hit, k in _flights(frame, venue_key):
         a = frame.people.get(archer)
         if a is None:
             continue
+        spot = _arrow_spot(min(k, INSET_MARKS - 1), hit, t.y, t.x, t.width / 40.0)
         (x0, y0), (x1, y1) = v.px(a.x, a.y), v.px(*spot)
         out.append(
             f'<line class="inset-flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" '
@@ -1681,10 +1686,10 @@ def render_svg_parts(
         out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
     # 侯 beyond the view (an archer on the hall view), as far as the view's edge
-    for archer, hou, hit, spot in _flights(frame, venue.key):
+    for archer, hou, hit, k in _flights(frame, venue.key):
         if archer not in where:
             continue
-        tx, ty = v.px(*spot)
+        tx, ty = v.px(*_arrow_spot(k, hit, hou.y, hou.x, hou.width / 40.0))
         x0, y0 = where[archer]
         line = (
             f'<line class="flight" data-hit="{str(hit).lower()}" x1="{_f(x0)}" y1="{_f(y0)}" '
