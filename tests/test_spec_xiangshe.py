@@ -527,3 +527,29 @@ def test_the_count_sits_and_goes_left_once(rite: str, counter: str, first: int, 
             if e["verb"] == "數獲":
                 note = e.get("note") or ""
                 assert not note.startswith(("興", "坐", "東面坐")), (rite, e["seq"], note)
+
+
+def _suan_in_hand(holds: list[str]) -> int:
+    nums = {c: i for i, c in enumerate("〇一二三四五六七八九十")}
+    got = [h[1:] for h in holds if h.startswith("筭")]
+    return sum(nums[n] if n in nums else int(n) for n in got)
+
+
+def test_the_count_holds_the_suan_in_the_left_hand() -> None:
+    """一純以取實于左手，十純則縮而委之 (xiangshe:195): on the right, his hand fills by 純 and
+    never holds more than ten 純; 坐兼歛算實于左手，一純以委 (200): on the left, it holds the
+    whole side at once and empties 純 by 純. After each side the hand is empty."""
+    r = default_run()
+    counts = [e for e in r.steps if e["verb"] == "數獲" and e.get("side")]
+    assert counts
+    for t in r.tallies:
+        rnd = t["round"]
+        for side, total in (("右", t["right"]), ("左", t["left"])):
+            acts = [e for e in counts if e["round"] == rnd and e["side"] == side]
+            hand = [_suan_in_hand(e["holds"]) for e in acts]
+            assert hand[-1] == 0, (rnd, side, hand)
+            assert max(hand, default=0) <= (20 if side == "右" else total)
+            if side == "左" and total:
+                assert max(hand) == total  # 兼歛算: all of them in hand at once
+            if side == "右" and total >= 2:
+                assert hand[0] == 2  # 一純以取: the first act takes one 純

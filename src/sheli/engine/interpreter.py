@@ -1026,7 +1026,8 @@ class Interpreter:
                     "x": p.x,
                     "y": p.y,
                     "facing": p.facing,
-                    "holds": p.holds(),
+                    # what the sub-act has in hand besides (the 筭 of a 數獲)
+                    "holds": [*p.holds(), *sub["holds"]] if sub.get("holds") else p.holds(),
                     "says": None,
                     "place": p.place,
                     "dress": p.dress(),

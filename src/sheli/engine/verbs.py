@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sheli.engine.state import Person, Shot, World
+from sheli.engine.state import Person, Shot, World, _cn
 
 if TYPE_CHECKING:
     from sheli.engine.interpreter import Env
@@ -1190,9 +1190,9 @@ def count_tally(ctx: Ctx) -> None:
 
     Preconditions: the round's shooting is over — every pair that shot has shot its 乘矢
     (卒射 xiangshe:190); the right is counted first (先數右獲 xiangshe:193). Effect: the count,
-    act by act, as sub-steps (taking, gathering and laying the 筭; his sitting down and going
-    to the left are the spec's own steps); after the left, the tally and its announcement
-    (xiangshe:203–204).
+    act by act, as sub-steps (taking, gathering and laying the 筭, each line holding what
+    is in his left hand then; his sitting down and going to the left are the spec's own
+    steps); after the left, the tally and its announcement (xiangshe:203–204).
     """
     w, side_word = ctx.world, ctx.act.side
     if side_word is None:
@@ -1210,17 +1210,20 @@ def count_tally(ctx: Ctx) -> None:
     n = w.ground[side]
     w.counted[side] = n
     procedure = COUNT_PROCEDURES.get(ctx.cite.partition(":")[0], ctx.env.count_procedure)
+    in_hand = 0  # 筭 in his left hand (實于左手 xiangshe:195, 200) after each act
     for act in procedure(n, side):
         if act.kind == "approach":
             # 東面坐于中西 (193), 興自前適左東面 (199): the spec's own 坐, 興 and 立 do these,
             # with his posture and facing; the count does not do them a second time
             continue
+        in_hand += act.count * ((act.dest == "hand") - (act.source == "hand"))
         ctx.sub.append(
             {
                 "cite": act.cite,
                 "jing": act.jing,
                 "note": act.description,
                 "count": act.count,
+                "holds": [f"筭{_cn(in_hand)}"] if in_hand else [],
             }
         )
     if side == "left":
