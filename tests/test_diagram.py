@@ -257,6 +257,14 @@ def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
             (float(last.get("cx")), float(last.get("cy"))), abs=0.01
         )
         hits_seen.add(bool(shot["hit"]))
+        if f.cite in ("xiangshe:131", "xiangshe:132"):
+            # 誘射: 不去旌 (xiangshe:130), the 旌 stays leant at the 侯中, on the inset too
+            (jing,) = [q for q in root.iter(f"{S}path") if q.get("class") == "inset-jing"]
+            foot = [float(c) for c in jing.get("d").split("v")[0][1:].split()]
+            (inset,) = _g(root, "inset")
+            (hou,) = [ln for ln in inset.iter(f"{S}line") if ln.get("stroke") == "#a33"]
+            x_hou = (float(hou.get("x1")) + float(hou.get("x2"))) / 2
+            assert foot == pytest.approx([x_hou, float(hou.get("y1"))], abs=0.05)
     assert hits_seen == {True, False}
 
 

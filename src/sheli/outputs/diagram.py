@@ -1268,6 +1268,15 @@ def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float)
             f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
             f'text-anchor="middle">矢{n}（獲{h}）</text>'
         )
+    # the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays there while the
+    # 司射 shoots): a pole with its flag, as on the plan
+    for thing in o.placed:
+        if thing.name.split(":")[0] == "旌":
+            px, py = v.px(thing.x, thing.y)
+            out.append(
+                f'<path class="inset-jing" d="M{_f(px)} {_f(py)}v-8l5 2l-5 2" fill="#c0392b" '
+                'stroke="#333" stroke-width=".6"/>'
+            )
     for archer, t, hit, k in _flights(frame, venue_key):
         a = frame.people.get(archer)
         if a is None:
