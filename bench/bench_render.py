@@ -1,7 +1,7 @@
 """Benchmark of ``sheli render``: the whole viewer of the default 鄉射禮 and of 100 衆耦.
 
     .venv/bin/python bench/bench_render.py [--repeat 3] [--repeat-big 1] [--jobs N] [--write]
-        [--cli 5] [--skip-big]
+        [--cli 5] [--cli-no-svg 5] [--skip-big]
 
 For each case, ``--repeat`` times (``--repeat-big`` for 100 衆耦, which takes minutes): the
 run (:func:`sheli.engine.run`) and then :func:`sheli.outputs.render.render` into a fresh
@@ -9,7 +9,9 @@ temporary directory (frames, every step's diagram on ``--jobs`` processes, the t
 commentary in both scripts, packing, writing). Medians are reported with the sizes written,
 wall time and CPU time (user + system, this process and its drawing processes). ``--cli N``
 also times the command itself, ``sheli render xiangshe -o DIR`` in a new process, N times
-(its wall time includes starting Python and the run): the issue's target is that command.
+(its wall time includes starting Python and the run): the issue's target is that command;
+``--cli-no-svg N`` the same with ``--no-svg`` (the viewer alone: it holds every diagram), which
+tells the drawing from the writing of some 170 MB of SVG files.
 The 100 衆耦 case is rendered without the per-step SVG files (``--no-svg``): at about
 0.2 MB a step they would be some 10 GB; the diagrams are drawn all the same and packed into
 the viewer. ``--write`` puts the table, with the machine, under ``## Render`` in
@@ -70,7 +72,7 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def cli_once() -> dict[str, float]:
+def cli_once(*extra: str) -> dict[str, float]:
     """``sheli render xiangshe -o DIR`` in a new process: wall and CPU seconds."""
     d = Path(tempfile.mkdtemp(prefix="sheli-bench-"))
     exe = Path(sys.executable).with_name("sheli")
@@ -78,7 +80,9 @@ def cli_once() -> dict[str, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(
-            [str(exe), "render", "xiangshe", "-o", str(d / "out")], check=True, capture_output=True
+            [str(exe), "render", "xiangshe", "-o", str(d / "out"), *extra],
+            check=True,
+            capture_output=True,
         )
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,12 +104,19 @@ def main() -> None:
     ap.add_argument("--skip-big", action="store_true", help="only the default run")
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     ap.add_argument("--cli", type=int, default=0, help="times to run the command itself")
+    ap.add_argument("--cli-no-svg", type=int, default=0, help="times to run it with --no-svg")
     args = ap.parse_args()
 
-    cli_rows = []
-    for k in range(args.cli):
-        cli_rows.append(cli_once())
-        print(f"sheli render xiangshe #{k + 1}: {cli_rows[-1]}", flush=True)
+    cli_rows: list[dict[str, float]] = []
+    nosvg_rows: list[dict[str, float]] = []
+    # alternated, so that a change in the machine's load falls alike on both
+    for k in range(max(args.cli, args.cli_no_svg)):
+        if k < args.cli:
+            cli_rows.append(cli_once())
+            print(f"sheli render xiangshe #{k + 1}: {cli_rows[-1]}", flush=True)
+        if k < args.cli_no_svg:
+            nosvg_rows.append(cli_once("--no-svg"))
+            print(f"sheli render xiangshe --no-svg #{k + 1}: {nosvg_rows[-1]}", flush=True)
 
     cases = [("default (三耦, 賓主人大夫)", 0, True, args.repeat)]
     if not args.skip_big:
@@ -126,8 +137,8 @@ def main() -> None:
         "`.venv/bin/python bench/bench_render.py --write`): the run, then the viewer — frames, "
         f"every step's diagram (`sheli.outputs.diagram.render_svg`, on {jobs} processes), the "
         "text and commentary in both scripts, the packed diagrams, `index.html` and the SVG "
-        "files. Medians of the runs shown; the machine was shared with other work while they "
-        "were taken.",
+        "files. Medians of the runs shown; the load average (1 min) is given with the "
+        "commands' times.",
         "",
         f"Machine: {machine()}.",
         "",
@@ -142,15 +153,20 @@ def main() -> None:
             f"{m['cpu']:.1f} | {m['total']:.1f} | {m['per_step_ms']:.1f} | "
             f"{m['html_mb']:.1f} | {svg} |"
         )
-    if cli_rows:
-        walls = sorted(r["wall"] for r in cli_rows)
-        cpus = sorted(r["cpu"] for r in cli_rows)
-        loads = sorted(r["load"] for r in cli_rows)
+    for rows, cmd in (
+        (cli_rows, "`sheli render xiangshe -o DIR`"),
+        (nosvg_rows, "`sheli render xiangshe -o DIR --no-svg`"),
+    ):
+        if not rows:
+            continue
+        walls = sorted(r["wall"] for r in rows)
+        cpus = sorted(r["cpu"] for r in rows)
+        loads = sorted(r["load"] for r in rows)
         lines += [
             "",
-            f"`sheli render xiangshe -o DIR` as a command, {len(cli_rows)} runs: wall "
-            f"median **{statistics.median(walls):.1f} s** (min {walls[0]:.1f}, max "
-            f"{walls[-1]:.1f}), CPU median {statistics.median(cpus):.1f} s; load (1 min) "
+            f"{cmd} as a command, {len(rows)} runs: wall median "
+            f"**{statistics.median(walls):.2f} s** (min {walls[0]:.2f}, max {walls[-1]:.2f}), "
+            f"CPU median {statistics.median(cpus):.2f} s; load (1 min) "
             f"{loads[0]:.1f}–{loads[-1]:.1f}.",
         ]
     lines += [
@@ -158,10 +174,10 @@ def main() -> None:
         "The drawing (`render_svg`) keeps what it has drawn, keyed on everything drawn, and "
         "places labels against its last placement (docs/diagrams.md); each drawing process "
         "draws, writes and packs its own range of steps. The target for the default run's "
-        "whole viewer is 5 s. Besides drawing: writing the SVG files (about 100 MB; its "
+        "whole viewer is 5 s. Besides drawing: writing the SVG files (about 170 MB; its "
         "system time varies most from run to run), the HTML (JSON, gzip). `index.html` "
-        "stays small because the diagrams are stored as the lines that change from step to "
-        "step, gzipped.",
+        "stays small because each process stores the distinct parts of its diagrams once "
+        "and each step as the numbers of its parts, gzipped (docs/viewer.md).",
         "",
     ]
     print("\n".join(lines))
