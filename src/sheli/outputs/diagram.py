@@ -316,33 +316,24 @@ def _layout(
     who: str | None = None,
     venue_key: str = "xie",
 ) -> View:
-    v = _layout_new(name, width, frame, who, venue_key)
-    if len(_VIEW_INTERN) > 4096:  # "near" views are many; the cache only saves time
-        _VIEW_INTERN.clear()
-    return _VIEW_INTERN.setdefault(v, v)
-
-
-def _layout_new(
-    name: str,
-    width: int,
-    frame: Frame | None = None,
-    who: str | None = None,
-    venue_key: str = "xie",
-) -> View:
     if name == "near":
         assert frame is not None
         x0, y0, x1, y1 = _near_bounds(frame, who, venue_key)
         s = (width - 2 * MARGIN) / (x1 - x0)
-        return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
-    x0, y0, x1, y1 = _range(venue_key) if name == "range" else VIEWS[name]
-    if name == "hall":
-        avail = width - 2 * MARGIN - _inset_w(width)
-        s = avail / (x1 - x0)
-        return View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
-    # the range: tall and narrow; height at most 1.6 × width, centred
-    s = min((width - 2 * MARGIN) / (x1 - x0), 1.6 * width / (y1 - y0))
-    w = (x1 - x0) * s
-    return View(name, x0, y0, x1, y1, s, (width - w) / 2, HEAD + MARGIN)
+        v = View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
+    else:
+        x0, y0, x1, y1 = _range(venue_key) if name == "range" else VIEWS[name]
+        if name == "hall":
+            s = (width - 2 * MARGIN - _inset_w(width)) / (x1 - x0)
+            v = View(name, x0, y0, x1, y1, s, MARGIN, HEAD + MARGIN)
+        else:
+            # the range: tall and narrow; height at most 1.6 × width, centred
+            s = min((width - 2 * MARGIN) / (x1 - x0), 1.6 * width / (y1 - y0))
+            w = (x1 - x0) * s
+            v = View(name, x0, y0, x1, y1, s, (width - w) / 2, HEAD + MARGIN)
+    if len(_VIEW_INTERN) > 4096:  # "near" views are many; the cache only saves time
+        _VIEW_INTERN.clear()
+    return _VIEW_INTERN.setdefault(v, v)
 
 
 def _f_uncached(v: float) -> str:
