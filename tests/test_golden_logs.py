@@ -1,0 +1,30 @@
+"""The event logs stay byte for byte what they were, unless a commit names the change.
+
+The hashes in tests/golden/logs.tsv were recorded from the code before the typed-run refactoring
+(and re-recorded only by commits that fix a named bug in the logs); a refactoring of the
+engine or the outputs must not move a byte of ``sheli run … --format jsonl``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "golden"))
+from logs import CONFIGS, digest, read_table
+
+TABLE = read_table()
+
+
+def test_every_configuration_has_a_recorded_hash() -> None:
+    assert set(TABLE) == set(CONFIGS)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_log_is_as_recorded(name: str) -> None:
+    sha, n = digest(CONFIGS[name])
+    want_sha, want_n = TABLE[name]
+    assert n == want_n, f"{name}: {n} lines, recorded {want_n}"
+    assert sha == want_sha, f"{name}: the log's bytes changed (python tests/golden/logs.py --write)"
