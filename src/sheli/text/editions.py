@@ -37,12 +37,16 @@ from sheli.text.align import (
     Alignment,
     Anchor,
     Target,
-    _chain,
     align_doc,
     chapter_targets,
     fold_text,
+    heaviest_chain,
 )
-from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, read_kanripo
+from sheli.text.commentary import seed_notes
+from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, KanripoError, read_kanripo
+from sheli.text.store import all_editions, edition_path, load_edition
+from sheli.text.store import data_dir as data_dir  # re-exported: the CLI's data directory
+from sheli.text.store import store_dir as store_dir  # re-exported: the CLI's report
 
 CHAPTERS = ("xiangshe", "yan", "dashe")
 CHAPTER_TITLES = {"xiangshe": "鄉射禮", "yan": "燕禮", "dashe": "大射儀"}
@@ -58,35 +62,6 @@ _COUNT_NOTE = re.compile(r"^經[一二三四五六七八九十百千]+字")  # S
 
 class ImportFailed(Exception):
     """An import that cannot go on; the message names the file and what is wrong."""
-
-
-def data_dir() -> Path:
-    """sheli's data directory: ``$SHELI_DATA_DIR`` or the platform's user data dir (imported
-    editions, the live app's database).
-
-    >>> (data_dir() / "editions") == store_dir()
-    True
-    """
-    base = os.environ.get("SHELI_DATA_DIR")
-    if not base:
-        from platformdirs import user_data_dir
-
-        base = user_data_dir("sheli")
-    return Path(base)
-
-
-def store_dir() -> Path:
-    """Where imported editions live: ``$SHELI_DATA_DIR/editions`` or the user data dir.
-
-    >>> store_dir().name
-    'editions'
-    """
-    return data_dir() / "editions"
-
-
-def _edition_path(name: str) -> Path:
-    safe = re.sub(r"[\\/:*?\"<>|\s]+", "_", name).strip("._") or "edition"
-    return store_dir() / f"{safe}.json"
 
 
 # --------------------------------------------------------------------------- notes
@@ -446,7 +421,7 @@ def align_shu(
         cands += [(n, j, j, 3) for j, _k in jc]
         ranges.update({(n, j): k for j, k in jc})
     # A paragraph's place is the first passage it covers: places never go back.
-    chain = _chain(cands, len(keys))
+    chain = heaviest_chain(cands, len(keys))
     placed = {n: (j, ranges.get((n, j), j)) for n, j, _e, _w in chain}
 
     covered: dict[int, str] = {}
@@ -496,12 +471,10 @@ class ImportReport:
 def _zhu_reference(chapter: str) -> dict[str, list[str]]:
     """Every 注 known for each passage of ``chapter``: imported editions, then the seeds."""
     ref: dict[str, list[str]] = {}
-    for data in _all_editions():
+    for data in all_editions():
         notes = data.get("chapters", {}).get(chapter, {}).get("notes", {})
         for pid, ns in notes.items():
             ref.setdefault(pid, []).extend(n["text"] for n in ns if n["kind"] == "注")
-    from sheli.text.commentary import seed_notes
-
     for n in seed_notes():
         if n.kind == "注" and n.passage.startswith(chapter + ":"):
             ref.setdefault(n.passage, []).append(n.text)
@@ -566,8 +539,6 @@ def import_edition(
     Raises :class:`ImportFailed` (with file, line and reason) and then writes nothing.
     """
     t0 = time.perf_counter()
-    from sheli.text.kanripo import KanripoError
-
     try:
         doc = read_kanripo(path)
     except KanripoError as exc:
@@ -625,7 +596,7 @@ def import_edition(
         }
     )
     data.setdefault("chapters", {})[chapter] = record
-    _write_atomic(_edition_path(name), data)
+    _write_atomic(edition_path(name), data)
     return ImportReport(
         file=str(path),
         edition=name,
@@ -654,41 +625,6 @@ def _write_atomic(path: Path, data: dict[str, object]) -> None:
         raise
 
 
-def load_edition(name: str) -> dict | None:
-    """The stored record of one edition, or None.
-
-    >>> load_edition("no such edition") is None
-    True
-    """
-    p = _edition_path(name)
-    if not p.is_file():
-        return None
-    return json.loads(p.read_text(encoding="utf-8"))
-
-
-# path → (mtime_ns, size, parsed record): `sheli text CHAPTER` asks for the notes of
-# hundreds of passages, and each edition file should be read once, not once per passage.
-_CACHE: dict[Path, tuple[int, int, dict]] = {}
-
-
-def _all_editions() -> list[dict]:
-    d = store_dir()
-    if not d.is_dir():
-        return []
-    out = []
-    for p in sorted(d.glob("*.json")):
-        try:
-            st = p.stat()
-            hit = _CACHE.get(p)
-            if hit is None or hit[:2] != (st.st_mtime_ns, st.st_size):
-                hit = (st.st_mtime_ns, st.st_size, json.loads(p.read_text(encoding="utf-8")))
-                _CACHE[p] = hit
-            out.append(hit[2])
-        except (OSError, ValueError):
-            continue  # a damaged file is skipped, not fatal to reading the others
-    return out
-
-
 def list_editions() -> list[dict[str, object]]:
     """A summary of every imported edition: name, format, chapters with counts."""
     return [
@@ -705,19 +641,14 @@ def list_editions() -> list[dict[str, object]]:
                 for ch, r in d.get("chapters", {}).items()
             },
         }
-        for d in _all_editions()
+        for d in all_editions()
     ]
 
 
 def remove_edition(name: str) -> bool:
     """Delete an imported edition; False if there was none of that name."""
-    p = _edition_path(name)
+    p = edition_path(name)
     if not p.is_file():
         return False
     p.unlink()
     return True
-
-
-def all_imported() -> list[dict]:
-    """Every stored edition record (for :mod:`sheli.text.commentary`)."""
-    return _all_editions()
