@@ -121,7 +121,7 @@ def validate_spec(data: Any, file: str) -> Spec:
     # deferred for start-up time (see the TYPE_CHECKING import above)
     from pydantic import ValidationError
 
-    from sheli.rite.schema import Spec
+    from sheli.rite.schema import Spec  # deferred, as the TYPE_CHECKING import above
 
     if not isinstance(data, dict):
         raise SpecError("a spec is a mapping (rite:, chapter:, steps: …)", file=file, line=1)
