@@ -1,4 +1,4 @@
-"""The engine: world state, verbs, interpreter and event log (DESIGN.md layer 4).
+"""The engine: world state, verbs, interpreter and event log (docs/architecture.md).
 
 :func:`run` runs a rite spec and returns a :class:`Run` with its events (the event log of
 docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer over it.

@@ -1,4 +1,4 @@
-"""The event log as JSON Lines (docs/event-log.md; the contract of DESIGN.md).
+"""The event log as JSON Lines (docs/event-log.md, a public contract).
 
 One JSON object per line: the ``scene`` first, then ``step``, ``shot`` and ``tally`` lines in
 the order they happen. Text is written as UTF-8, not escaped.

@@ -55,6 +55,8 @@ def seed_notes() -> tuple[Note, ...]:
 
     >>> any(n.kind == "注" and n.passage == "xiangshe:1" for n in seed_notes())
     True
+    >>> sorted({n.edition for n in seed_notes()}) == sorted(SEED_FILES)
+    True
     """
     out: list[Note] = []
     base = resources.files("sheli.text").joinpath("data", "commentary")

@@ -68,8 +68,16 @@ _CACHE: dict[Path, tuple[int, int, dict]] = {}
 def all_editions() -> list[dict]:
     """Every stored edition record, in file-name order; a damaged file is skipped.
 
-    >>> isinstance(all_editions(), list)
-    True
+    >>> import os, tempfile
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as d, mock.patch.dict(os.environ, SHELI_DATA_DIR=d):
+    ...     before = all_editions()
+    ...     edition_path("鄭注").parent.mkdir()
+    ...     _ = edition_path("鄭注").write_text('{"edition": "鄭注"}', encoding="utf-8")
+    ...     _ = edition_path("broken").write_text("{", encoding="utf-8")
+    ...     after = [e["edition"] for e in all_editions()], load_edition("鄭注")
+    >>> before, after
+    ([], (['鄭注'], {'edition': '鄭注'}))
     """
     d = store_dir()
     if not d.is_dir():
