@@ -68,7 +68,7 @@ def same(a: Any, b: Any, path: str = "", seen: set[tuple[int, int]] | None = Non
 
     >>> same({"a": 1}, {"a": 1.0})
     Traceback (most recent call last):
-    AssertionError: .a: int 1 != float 1.0
+    AssertionError: .a: int 1 != float 1.0...
     """
     assert type(a) is type(b), f"{path}: {type(a).__name__} {a!r} != {type(b).__name__} {b!r}"
     seen = set() if seen is None else seen
