@@ -3,7 +3,7 @@
 ``sheli text import FILE`` calls :func:`import_edition`. The file is parsed
 (:mod:`sheli.text.kanripo`), its chapter detected, our passages anchored in it
 (:mod:`sheli.text.align`), and what lies between one passage and the next is cut into
-notes by the edition's own conventions (corpus README §3.2):
+notes by the edition's own conventions (docs/commentary.md, the formats):
 
 - 注疏 (WYG): 注 after the inline marker ``注``; ``音義(…)``; ``疏(…)``.
 - 鄭注 (SBCK): every small-character block is 注.
@@ -125,7 +125,7 @@ def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
         elif key.endswith(shu):
             label, text, key = "疏", text[:-1], key[:-1]
         elif key.endswith(zhu) and len(key) > 1:
-            # WYG 006-15a writes 注( for 疏( (corpus README §4): a 注 never stands in brackets
+            # WYG 006-15a writes 注( for 疏( (docs/commentary.md): a 注 never stands in brackets
             label, text, key = "疏", text[:-1], key[:-1]
         if not text:
             continue
@@ -135,7 +135,7 @@ def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
             notes.append(_Note("本文", [text[:lead]]))
             text, key = text[lead:], key[lead:]
         elif not notes and key.startswith(shu) and len(key) > 1:
-            # WYG 005-14a: a bare 疏 stands for the 注 marker (corpus README §4)
+            # WYG 005-14a: a bare 疏 stands for the 注 marker (docs/commentary.md)
             text, key = zhu + text[1:], zhu + key[1:]
         if key.startswith(zhu):
             large_kind = "注"

@@ -1,6 +1,6 @@
 """Read a Kanripo (mandoku) file of one of the 儀禮 editions into a clean, addressable text.
 
-The raw files carry markup (see ``../shared/corpus/README.md`` §3): ``#`` org lines,
+The raw files carry markup (docs/commentary.md, importing an edition): ``#`` org lines,
 ``<pb:…>`` page breaks, ``¶`` line ends, ``(…)`` small characters in two columns with
 ``/`` between the columns, ``&KR…;`` entities, ``○`` rings and ``　`` indentation. This
 module removes the markup and keeps, for every remaining character, what the markup said
