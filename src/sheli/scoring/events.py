@@ -1,4 +1,4 @@
-"""The scoring lines of the event log (docs/event-log.md): ``shot`` and ``tally``.
+"""The scoring lines of the event log (DESIGN.md, "The event log"): ``shot`` and ``tally``.
 
 The engine writes these; building them here keeps their fields and meanings in one place.
 

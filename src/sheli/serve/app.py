@@ -139,7 +139,7 @@ class Server:
         self.stream_app: Any = None  # the event stream's ASGI handler (set with the routes)
         self.jinja = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-            autoescape=True,  # every page escapes user-entered names (docs/serve.md, security)
+            autoescape=True,  # every page escapes user-entered names (issue 6 §6)
         )
 
     # ------------------------------------------------------------------ helpers
