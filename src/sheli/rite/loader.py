@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from sheli.yamlfile import LINE_KEY, load_yaml_lines
+from sheli.yamlfile import load_yaml as load_yaml  # its old home: kept for who still imports it
 
 FILE_KEY = "__file__"  # set on mappings read from a part or base file (include:, extends:)
 
