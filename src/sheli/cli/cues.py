@@ -14,14 +14,13 @@ exits 2, writing nothing.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
 from sheli.cli.run import run_choices, run_options, run_or_exit
+from sheli.files import write_text
 
 
 @click.command("cues")
@@ -146,22 +145,10 @@ def _format(output: str | None) -> str:
 
 
 def _write_text(output: str, text: str) -> None:
-    """Write atomically (a temporary file beside it, then a rename), readable as usual."""
-    path = Path(output)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes it 0600; a sheet is for sharing
-        os.replace(tmp, path)
+        write_text(output, text)  # through a symlink, into a device, never half-written
     except OSError as exc:
         _fail(f"cannot write {output}: {exc.strerror}")
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _fail(message: str) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -186,10 +185,10 @@ def run(rite: str, fmt: str, output: str | None) -> None:
 
 def _emit(text: str, output: str | None, steps: int) -> None:
     if output:
-        from sheli.outputs.eventlog import write_atomic
+        from sheli.files import write_text
 
         try:
-            write_atomic(Path(output), text)
+            write_text(output, text)
         except OSError as exc:
             click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
             sys.exit(2)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheli.files import write_text
 from sheli.text.align import (
     Alignment,
     Anchor,
@@ -644,14 +644,7 @@ def import_edition(
 
 def _write_atomic(path: Path, data: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def load_edition(name: str) -> dict | None:
