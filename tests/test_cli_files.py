@@ -30,7 +30,7 @@ def _mode(p: Path) -> int:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(files)
+    result = doctest.testmod(files, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -42,6 +42,39 @@ from pathlib import Path
 from typing import BinaryIO
 
 
+class TooLarge(OSError):
+    """An input file larger than sheli reads for its purpose (:func:`read_at_most`)."""
+
+
+def read_at_most(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path``, or :class:`TooLarge` when it holds more than ``limit``; never
+    more than ``limit + 1`` bytes are read (a device or a pipe that does not end included).
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.csv")
+    >>> _ = open(p, "w").write("12345")
+    >>> read_at_most(p, 5)
+    b'12345'
+    >>> read_at_most(p, 4)
+    Traceback (most recent call last):
+    ...
+    sheli.files.TooLarge: [Errno 27] larger than 4 bytes, the most read here: '...a.csv'
+    >>> read_at_most("/dev/zero", 1 << 20)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.files.TooLarge: [Errno 27] larger than 1 MB, the most read here: '/dev/zero'
+    """
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"larger than {_size(limit)}, the most read here", str(path))
+    return data
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 and not n % (1 << 20) else f"{n} bytes"
+
+
 class WriteRefused(OSError):
     """The path names something sheli does not write into (a directory, a block device, a
     socket); ``strerror`` says what it is."""

@@ -560,8 +560,12 @@ def import_edition(
     chapter: str | None = None,
     *,
     targets_for: Callable[[str], Sequence[Target]] = chapter_targets,
+    force: bool = False,
 ) -> ImportReport:
     """Import one chapter of a Kanripo edition into the store and report on it.
+
+    A file that anchors fewer passages than the edition already holds for its chapter (a part
+    of it: one 卷 of several) is refused unless ``force``: it would replace the whole.
 
     Raises :class:`ImportFailed` (with file, line and reason) and then writes nothing.
     """
@@ -614,6 +618,14 @@ def import_edition(
         raise ImportFailed(
             f"{doc.path}: edition {name!r} already holds a {data['format']} text; "
             "give this one another name with --edition"
+        )
+    old = (data.get("chapters") or {}).get(chapter) or {}
+    if not force and al.anchored < old.get("anchored", 0):
+        # a part of a chapter (one 卷 of three) must not silently replace the whole
+        raise ImportFailed(
+            f"{doc.path}: edition {name!r} holds {CHAPTER_TITLES[chapter]} with "
+            f"{old['anchored']}/{old.get('passages', len(targets))} passages anchored, this file "
+            f"{al.anchored}/{len(targets)}: give --force to replace it, or --edition NAME"
         )
     data.update(
         {
