@@ -132,3 +132,12 @@ def test_a_closed_stdout_ends_quietly() -> None:
     err = p.stderr.read().decode()
     p.wait(timeout=120)
     assert "Traceback" not in err and "Exception" not in err
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+def test_the_yizhu_has_no_unfilled_template(rite: str) -> None:
+    # 還視矦中 (dashe:143): the note of 就物 names the 侯 of its call, 視參侯之中 or 視干侯之中
+    r = CliRunner().invoke(cli, ["run", rite])
+    assert r.exit_code == 0 and "{" not in r.stdout
+    if rite == "dashe":
+        assert "視參侯之中" in r.stdout
