@@ -39,7 +39,11 @@ def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
             raise click.BadParameter(f"{item!r}: write NAME=VALUE (e.g. feast=false)")
-        out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
+        try:
+            out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            msg = f"{item!r}: {raw!r} is not a value (true, false, a word)"
+            raise click.BadParameter(msg) from None
     return out or None
 
 

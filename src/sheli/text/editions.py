@@ -613,7 +613,15 @@ def import_edition(
         "methods": dict(Counter(a.method for a in al.anchors)),
         "notes": notes,
     }
-    data = load_edition(name) or {}
+    try:
+        data = load_edition(name) or {}
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        raise ImportFailed(
+            f"{_edition_path(name)}: the stored edition {name!r} cannot be read ({exc}); "
+            f"remove it with `sheli text import --remove {name}`"
+        ) from None
     if data and data.get("format") not in (None, doc.format):
         raise ImportFailed(
             f"{doc.path}: edition {name!r} already holds a {data['format']} text; "
@@ -688,7 +696,8 @@ def _all_editions() -> list[dict]:
             if hit is None or hit[:2] != (st.st_mtime_ns, st.st_size):
                 hit = (st.st_mtime_ns, st.st_size, json.loads(p.read_text(encoding="utf-8")))
                 _CACHE[p] = hit
-            out.append(hit[2])
+            if isinstance(hit[2], dict) and isinstance(hit[2].get("chapters", {}), dict):
+                out.append(hit[2])
         except (OSError, ValueError):
             continue  # a damaged file is skipped, not fatal to reading the others
     return out
@@ -703,11 +712,12 @@ def list_editions() -> list[dict[str, object]]:
             "title": d.get("title"),
             "chapters": {
                 ch: {
-                    "anchored": r["anchored"],
-                    "passages": r["passages"],
-                    "notes": sum(len(v) for v in r["notes"].values()),
+                    "anchored": r.get("anchored"),
+                    "passages": r.get("passages"),
+                    "notes": sum(len(v) for v in (r.get("notes") or {}).values()),
                 }
                 for ch, r in d.get("chapters", {}).items()
+                if isinstance(r, dict)
             },
         }
         for d in _all_editions()
