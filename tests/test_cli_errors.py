@@ -141,3 +141,9 @@ def test_the_yizhu_has_no_unfilled_template(rite: str) -> None:
     assert r.exit_code == 0 and "{" not in r.stdout
     if rite == "dashe":
         assert "視參侯之中" in r.stdout
+
+
+@pytest.mark.parametrize(("option", "value"), [("--scale", "nan"), ("--hou-dao", "inf")])
+def test_a_scale_that_is_no_number_is_refused(option: str, value: str) -> None:
+    line = _one_line(["cues", "xiangshe", "--floor", option, value])
+    assert f"Invalid value for '{option}': {value} is not a positive number" in line

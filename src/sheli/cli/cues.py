@@ -14,6 +14,7 @@ exits 2, writing nothing.
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -36,13 +37,16 @@ from sheli.files import write_text
 @click.option(
     "--scale",
     type=float,
-    help="multiply every distance by F (a floor smaller than the text's 侯道); said on the sheet",
+    callback=lambda ctx, param, v: _positive(v, 10),
+    help="multiply every distance by F (a floor smaller than the text's 侯道, 0 < F ≤ 10); "
+    "said on the sheet",
 )
 @click.option(
     "--hou-dao",
     type=float,
     metavar="METRES",
-    help="the distance from the 物 to the 侯 your floor allows; sets the scale",
+    callback=lambda ctx, param, v: _positive(v, 1000),
+    help="the distance from the 物 to the 侯 your floor allows (up to 1000); sets the scale",
 )
 @click.option(
     "--no-addressed",
@@ -132,6 +136,13 @@ def cues(
     what = ", ".join(s.role for s in book.sheets) or "no role"
     plan = " + floor plan" if book.floor is not None else ""
     click.echo(f"wrote {output} ({what}{plan}; {book.scale.statement()})", err=True)
+
+
+def _positive(value: float | None, most: float) -> float | None:
+    # nan and inf pass click's FloatRange; a sheet of nan metres is no sheet
+    if value is not None and not (math.isfinite(value) and 0 < value <= most):
+        raise click.BadParameter(f"{value} is not a positive number (at most {most:g})")
+    return value
 
 
 def _format(output: str | None) -> str:
