@@ -221,9 +221,9 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
     )
 
 
-# A chapter's file is a few hundred KB (the 義疏's 鄉射禮, the largest, 0.2 MB); a whole 卷
-# file of a commentary a few MB.
-IMPORT_MAX_BYTES = 16 << 20
+# A chapter's file is a few hundred KB (the 義疏's 鄉射禮, the largest, 0.2 MB); an import
+# costs some 1.2 s of CPU and 80 MB a MB, so 8 MB (many chapters in one file) is the most read.
+IMPORT_MAX_BYTES = 8 << 20
 
 
 def read_kanripo(path: str | Path) -> KanripoDoc:
