@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from sheli.files import read_at_most
 from sheli.yamlfile import LINE_KEY, load_yaml_lines
 from sheli.yamlfile import load_yaml as load_yaml  # its old home: kept for who still imports it
 
@@ -71,7 +72,7 @@ def load_yaml_with_lines(text: str, file: str | None = None) -> Any:
         line = mark.line + 1 if mark else None
         raise SpecError(f"YAML syntax: {exc.problem or exc}", file=file, line=line) from None
     except yaml.YAMLError as exc:
-        raise SpecError(f"YAML: {exc}", file=file) from None
+        raise SpecError(f"YAML: {' '.join(str(exc).split())}", file=file) from None  # one line
 
 
 def strip_lines(data: Any) -> Any:
@@ -87,10 +88,30 @@ def strip_lines(data: Any) -> Any:
     return data
 
 
+# A spec file or part is read whole and validated: the largest shipped is 0.15 MB.
+SPEC_MAX_BYTES = 4 << 20
+
+
 def read_spec_file(path: Path) -> Any:
-    """Read and parse a spec file, with lines recorded."""
+    """Read and parse a spec file (UTF-8, at most :data:`SPEC_MAX_BYTES`), with lines recorded.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "big5.yaml"
+    >>> _ = p.write_bytes("rite: 測試".encode("big5"))
+    >>> read_spec_file(p)
+    Traceback (most recent call last):
+    ...
+    sheli.rite.loader.SpecError: big5.yaml:1: not UTF-8 text (byte 6): save the spec as UTF-8
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_at_most(path, SPEC_MAX_BYTES)
     except OSError as exc:
         raise SpecError(f"cannot read spec: {exc.strerror}", file=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SpecError(
+            f"not UTF-8 text (byte {exc.start}): save the spec as UTF-8", file=path.name, line=line
+        ) from None
     return load_yaml_with_lines(text, file=path.name)

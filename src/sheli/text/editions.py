@@ -23,9 +23,7 @@ place, so a failed import leaves the store as it was.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheli.files import write_text
 from sheli.text.align import (
     Alignment,
     Anchor,
@@ -533,8 +532,12 @@ def import_edition(
     chapter: str | None = None,
     *,
     targets_for: Callable[[str], Sequence[Target]] = chapter_targets,
+    force: bool = False,
 ) -> ImportReport:
     """Import one chapter of a Kanripo edition into the store and report on it.
+
+    A file that anchors fewer passages than the edition already holds for its chapter (a part
+    of it: one 卷 of several) is refused unless ``force``: it would replace the whole.
 
     Raises :class:`ImportFailed` (with file, line and reason) and then writes nothing.
     """
@@ -580,11 +583,27 @@ def import_edition(
         "methods": dict(Counter(a.method for a in al.anchors)),
         "notes": notes,
     }
-    data = load_edition(name) or {}
+    try:
+        data = load_edition(name) or {}
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        raise ImportFailed(
+            f"{edition_path(name)}: the stored edition {name!r} cannot be read ({exc}); "
+            f"remove it with `sheli text import --remove {name}`"
+        ) from None
     if data and data.get("format") not in (None, doc.format):
         raise ImportFailed(
             f"{doc.path}: edition {name!r} already holds a {data['format']} text; "
             "give this one another name with --edition"
+        )
+    old = (data.get("chapters") or {}).get(chapter) or {}
+    if not force and al.anchored < old.get("anchored", 0):
+        # a part of a chapter (one 卷 of three) must not silently replace the whole
+        raise ImportFailed(
+            f"{doc.path}: edition {name!r} holds {CHAPTER_TITLES[chapter]} with "
+            f"{old['anchored']}/{old.get('passages', len(targets))} passages anchored, this file "
+            f"{al.anchored}/{len(targets)}: give --force to replace it, or --edition NAME"
         )
     data.update(
         {
@@ -615,14 +634,7 @@ def import_edition(
 
 def _write_atomic(path: Path, data: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def list_editions() -> list[dict[str, object]]:
@@ -634,11 +646,12 @@ def list_editions() -> list[dict[str, object]]:
             "title": d.get("title"),
             "chapters": {
                 ch: {
-                    "anchored": r["anchored"],
-                    "passages": r["passages"],
-                    "notes": sum(len(v) for v in r["notes"].values()),
+                    "anchored": r.get("anchored"),
+                    "passages": r.get("passages"),
+                    "notes": sum(len(v) for v in (r.get("notes") or {}).values()),
                 }
                 for ch, r in d.get("chapters", {}).items()
+                if isinstance(r, dict)
             },
         }
         for d in all_editions()

@@ -90,7 +90,8 @@ def all_editions() -> list[dict]:
             if hit is None or hit[:2] != (st.st_mtime_ns, st.st_size):
                 hit = (st.st_mtime_ns, st.st_size, json.loads(p.read_text(encoding="utf-8")))
                 _CACHE[p] = hit
-            out.append(hit[2])
+            if isinstance(hit[2], dict) and isinstance(hit[2].get("chapters", {}), dict):
+                out.append(hit[2])
         except (OSError, ValueError):
             continue  # a damaged file is skipped, not fatal to reading the others
     return out
