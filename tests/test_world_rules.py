@@ -251,3 +251,21 @@ def test_the_feng_is_in_line_with_the_west_stair(venue: str) -> None:
     v = load_venue(venue)
     feng, jie, ying = v.point("豐"), v.point("西階"), v.point("西楹")
     assert feng.x == jie.x and feng.y == ying.y and feng.x < ying.x
+
+
+def test_the_shihuozhe_counts_each_side_where_it_lies(xiangshe, dashe) -> None:
+    """注 xiangshe:193 爲其少南就右獲; 199 就左獲少北於故 (dashe:213, 219–220 the same)."""
+    for steps, who, right, left in (
+        (xiangshe, "釋獲者", "xiangshe:193", "xiangshe:199"),
+        (dashe, "大史", "dashe:213", "dashe:219"),
+    ):
+        wei = next(s for s in steps if s["actor"] == who and s["cite"] == right)
+        goes = {
+            s["cite"]: s
+            for s in steps
+            if s["actor"] == who and s["verb"] == "適" and s["cite"] in (right, left)
+        }
+        assert (
+            goes[right]["y"] < goes[left]["y"] and goes[right]["x"] == goes[left]["x"] == wei["x"]
+        )
+        assert goes[right]["facing"] == goes[left]["facing"] == "E"
