@@ -151,11 +151,11 @@ def test_jing_leant_and_raised(default_run) -> None:
 
 
 def test_feng_and_zhi(default_run) -> None:
-    """xiangshe:206: the 豐 set west of the 西楹, the 觶 put on it."""
+    """xiangshe:206: the 豐 set west of the 西楹, 正當西階 (疏 210), the 觶 put on it."""
     _, fr = default_run
     f = next(f for f in fr if f.verb == "奠" and f.step.get("obj") == "觶")
     feng, zhi = f.objects.where("豐"), f.objects.where("觶")
-    assert feng is not None and (feng.x, feng.y) == (-13.0, 8.0)
+    assert feng is not None and (feng.x, feng.y) == (-15.0, 8.0)
     assert zhi is not None and (zhi.x, zhi.y) == (feng.x, feng.y)
 
 

@@ -80,6 +80,7 @@ def do_run(
     spec = {
         "rite": "t",
         "chapter": "xiangshe",
+        "excerpt": True,  # schematic places: the world rules of place are not applied
         "params": {"venue": "xie", "guests_shoot": False, "pairs": 0, **params},
         "cast": cast if cast is not None else CAST,
         "steps": steps,
@@ -385,6 +386,7 @@ def test_objects_declared_at_a_place_are_counted(tmp_path: Path) -> None:
             {
                 "rite": "o",
                 "chapter": "xiangshe",
+                "excerpt": True,
                 "params": {"guests_shoot": False},
                 "cast": CAST,
                 "objects": [{"obj": "弓", "at": "階西"}],

@@ -21,6 +21,7 @@ from typing import Any
 
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx, Pt, VerbError
+from sheli.engine.world_rules import WorldRules
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
 from sheli.rite.schema import (
     ActStep,
@@ -510,6 +511,7 @@ class Interpreter:
         self.rows: dict[tuple[str, float, float], list[tuple[str, int, float, float]]] = {}
         self._row_slot: dict[str, tuple[Any, int, float, float]] = {}
         self._row_acts: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self.world_rules = WorldRules(env, excerpt=spec.excerpt)  # docs/world-rules.md
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -846,7 +848,9 @@ class Interpreter:
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
+                    pre = self.world_rules.before(p)
                     fn(ctx)
+                    self.world_rules.after(ctx, p, pre, self._file or self.file)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -1056,6 +1060,8 @@ class Interpreter:
         try:
             self.place_cast()
             self.run_steps(self.spec.steps, Frame({}))
+            for f in self.world_rules.finish(self.world.people)[:1]:
+                raise SpecError(f.message, file=f.file, line=f.line, cite=f.cite, what=f.who)
         finally:
             if enabled:
                 gc.enable()

@@ -546,7 +546,7 @@ def _give(p: Person, obj: str, n: int, state: str | None) -> None:
         p.pu = "執"
     else:
         p.items[obj] = p.items.get(obj, 0) + n
-        if obj in ("觶", "爵") and state:
+        if obj in CUPS and state:  # 角觶, 象觶, 散觶 … as well (dashe:237–238)
             p.cup_full = state in ("實", "滿", "full")
 
 

@@ -600,7 +600,7 @@ def role_sheet(
     >>> from sheli.engine import run
     >>> s = role_sheet(run("xiangshe", seed=1), "釋獲者")
     >>> s.sections[0].section, s.first_place
-    (19, '西階之西南')
+    (19, '堂西')
     """
     from sheli.glossary import GLOSSARY
 

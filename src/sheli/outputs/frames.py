@@ -315,7 +315,7 @@ class Frame:
         the objects.
 
         >>> from sheli.engine import run
-        >>> d = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)[13].to_dict()
+        >>> d = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)[14].to_dict()
         >>> d["actor"], d["says"], d["people"]["司射"]["holds"]
         ('司射', '弓矢既具有司請射', ['張弓', '挾矢四'])
         """

@@ -149,7 +149,17 @@ def validate_spec(data: Any, file: str) -> Spec:
 PART_KEYS = ("assumptions", "readings", "rules", "uncovered", "cast", "objects", "procedures")
 #: What a variant (``extends: xiangshe``) takes from its base unless it gives its own;
 #: ``rules``, ``uncovered``, ``scope`` and the names are the variant's own.
-INHERITED = ("params", "pairs", "assumptions", "readings", "cast", "objects", "procedures", "steps")
+INHERITED = (
+    "params",
+    "pairs",
+    "assumptions",
+    "readings",
+    "cast",
+    "objects",
+    "procedures",
+    "steps",
+    "excerpt",
+)
 
 
 def _tag_steps(steps: Any, file: str) -> None:
