@@ -76,20 +76,23 @@ class Bodies:
         self.venue = venue
         self.at: dict[str, list[Vec]] = {}  # actor → his bodies (the first leads)
         self.point: dict[str, Vec] = {}  # actor → the point he was placed for
-        self.facing: dict[str, str | None] = {}
         self._formed: dict[str, tuple[str, Vec]] = {}  # who formed a pair at which passage
-        self._cell = model.min_gap
+        self._gap = model.min_gap
+        self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
         self._gap2 = model.min_gap * model.min_gap - 1e-9
-        self._on_tang = getattr(venue, "on_tang", None)
-        self._stair_at = getattr(venue, "stair_at", None)
-        self._point_cls: Any = None
-        if self._on_tang is not None:
-            from sheli.place.model import Point
-
-            self._point_cls = Point
-        # the walls of the 庭 (east and west), and the things one does not stand on (楅, 尊 …)
+        # where a body may stand, read once from the plan (the venue's on_tang and stair_at,
+        # as boxes): the 堂, the 階, the walls of the 庭, the things one does not stand on
+        self._levels: dict[Vec, Any] = {}
+        plat = getattr(venue, "platform", None) if getattr(venue, "on_tang", None) else None
+        self._plan = plat is not None
         fixtures = getattr(venue, "fixtures", None) or {}
+        self._platform = tuple(plat) if plat is not None else (0.0, 0.0, 0.0, 0.0)
+        self._stairs = [
+            (n, tuple(f.extent))
+            for n, f in fixtures.items()
+            if getattr(f, "kind", None) == "stair" and f.extent is not None
+        ]
         ting = fixtures.get("庭")
         self._walls = (ting.extent.x0, ting.extent.x1) if ting is not None and ting.extent else None
         half = model.footprint / 2
@@ -106,38 +109,56 @@ class Bodies:
     def _put(self, name: str, bodies: list[Vec]) -> None:
         old = self.at.get(name)
         if old is not None:
-            for x, y in old:
-                cell = self._grid[self._key(x, y)]
-                cell[:] = [e for e in cell if e[0] != name]
+            for key in {self._key(x, y) for x, y in old}:
+                cell = [e for e in self._grid[key] if e[0] != name]
+                if cell:
+                    self._grid[key] = cell
+                else:
+                    del self._grid[key]
         self.at[name] = bodies
         for x, y in bodies:
             self._grid.setdefault(self._key(x, y), []).append((name, x, y))
 
     def _free(self, name: str, x: float, y: float) -> bool:
-        ix, iy = self._key(x, y)
+        # the cells are twice the gap wide: the disc of the gap around (x, y) meets at most
+        # two of them each way
+        c, g = self._cell, self._gap
+        grid = self._grid
         gap2 = self._gap2
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for other, ox, oy in self._grid.get((ix + dx, iy + dy), ()):
-                    if other != name and (ox - x) ** 2 + (oy - y) ** 2 < gap2:
+        ix0, ix1 = int((x - g) // c), int((x + g) // c)
+        iy0, iy1 = int((y - g) // c), int((y + g) // c)
+        for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
+            for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
+                for other, ox, oy in grid.get((ix, iy), ()):
+                    if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
                         return False
         return True
 
     def _level(self, x: float, y: float) -> Any:
         """Where a body may stand, as a key: on the 堂 or not, on which 階, inside the 庭's
         walls or not, on a thing (楅, 尊) or not. A place beside another is taken only if it
-        has the same key as the place named (one does not step aside off the 堂, onto a 階,
+        fits the place named (:func:`_fits`: one does not step aside off the 堂, onto a 階,
         through a wall or onto the 楅)."""
-        if self._on_tang is None:
+        if not self._plan:
             return None
-        p = self._point_cls(x, y)
-        walls = self._walls
-        return (
-            bool(self._on_tang(p)),
-            self._stair_at(p) if self._stair_at is not None else None,
-            walls is None or walls[0] <= x <= walls[1],
-            any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in self._things),
-        )
+        got = self._levels.get((x, y))
+        if got is None:
+            e = 1e-9
+            x0, y0, x1, y1 = self._platform
+            stair = None
+            for n, (sx0, sy0, sx1, sy1) in self._stairs:
+                # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
+                if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
+                    stair = n
+                    break
+            walls = self._walls
+            got = self._levels[(x, y)] = (
+                x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
+                stair,
+                walls is None or walls[0] <= x <= walls[1],
+                any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
+            )
+        return got
 
     # ---------------------------------------------------------------- placing
     def _cases(self, cite: str, p: Person, verb: str) -> list[BodyCase]:
@@ -163,25 +184,28 @@ class Bodies:
     def place(self, ev: dict[str, Any], p: Person, cite: str, verb: str, row: str | None) -> str:
         """Put the body (or bodies) of the step's actor, writing ``x``, ``y`` and, for a role
         that is several people, ``members``. Returns '' or why no place could be found."""
-        x, y = ev["x"], ev["y"]
+        x = ev["x"]
+        y = ev["y"]
         if x is None or y is None:
             return ""
         name = p.name
-        n = self.members.get(name, 1)
-        facing = ev.get("facing")
+        pt = (x, y)
+        moved = self.point.get(name) != pt
         cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
-        if self.point.get(name) != (x, y):
-            self._formed.pop(name, None)
         why = ""
-        if not cases and self.point.get(name) == (x, y) and name in self.at:
-            bodies = self.at[name]  # he keeps his place
-        else:
-            bodies, why = self._spread(name, p, n, (x, y), facing, cases, row)
+        bodies = None if moved or cases else self.at.get(name)
+        if bodies is None:
+            # he moved, or the text places him at this passage: find his body's place
+            if moved:
+                self._formed.pop(name, None)
+            bodies, why = self._spread(
+                name, p, self.members.get(name, 1), pt, ev["facing"], cases, row
+            )
             self._put(name, bodies)
-        self.point[name] = (x, y)
-        self.facing[name] = facing
+            self.point[name] = pt
         ev["x"], ev["y"] = bodies[0]
-        if n > 1:
+        if len(bodies) > 1:
+            facing = ev["facing"]
             ev["members"] = [
                 {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": facing}
                 for i, (bx, by) in enumerate(bodies)
@@ -233,7 +257,8 @@ class Bodies:
                 if other is None or self.point.get(c.beside) != pt:
                     continue  # beside him where both are sent to one place
                 ox, oy = other[0]
-                of = self.facing.get(c.beside)
+                who = self.world.person(c.beside)
+                of = who.facing if who is not None else None
                 vx, vy = self._side(c.side or "right", of)
                 want = (ox + vx * self.m.reach, oy + vy * self.m.reach)
                 axis = (vx, vy)
@@ -276,6 +301,12 @@ class Bodies:
         level = self._level(*pt)
         if want != pt and level is not None and not _fits(self._level(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
+        if (
+            n == 1
+            and self._free(name, *want)
+            and (level is None or _fits(self._level(*want), level))
+        ):
+            return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
         starts = [want] if want == pt else [want, pt]
         for start in starts:
             sx, sy = start
