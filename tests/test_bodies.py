@@ -175,3 +175,12 @@ def test_no_room_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None
         run("xiangshe")
     msg = str(exc.value)
     assert "no room for" in msg and "xiangshe" in msg and "xiangshe:1" in msg
+
+
+def test_188_the_dafu_pair_does_not_walk_abreast() -> None:
+    # 大夫爲下射揖進耦少退 (xiangshe:188); 注 耦於庭下不竝行尊大夫也
+    go = [s for s in at("xiangshe", "xiangshe:188", "進") if s["place"] == "西階前"]
+    ou = next(s for s in go if s["actor"] == "大夫之耦")
+    dafu = next(s for s in go if s["actor"] == "大夫")
+    assert ou["y"] < dafu["y"]  # facing north, the 耦 a little behind
+    assert ou["x"] < dafu["x"]  # and on the left, as the 上射 (xiangshe:139)

@@ -289,8 +289,13 @@ class Bodies:
             ux, uy = self._side(upper, facing)
         if p.seat != "上射":
             ux, uy = -ux, -uy
+        # across the facing from his partner's body; along it, at the place named (the
+        # partner may stand 少退 of it, xiangshe:188)
         bx, by = self.at[partner][0]
-        return (bx + ux * self.m.spacing, by + uy * self.m.spacing)
+        rx, ry = right_of(facing)
+        across = (bx - pt[0]) * rx + (by - pt[1]) * ry
+        sp = self.m.spacing
+        return (pt[0] + across * rx + ux * sp, pt[1] + across * ry + uy * sp)
 
     def _search(
         self, name: str, n: int, want: Vec, pt: Vec, axis: Vec, facing: str | None
