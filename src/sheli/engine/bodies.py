@@ -94,7 +94,9 @@ class Bodies:
             if getattr(f, "kind", None) == "stair" and f.extent is not None
         ]
         ting = fixtures.get("庭")
-        self._walls = (ting.extent.x0, ting.extent.x1) if ting is not None and ting.extent else None
+        e = ting.extent if ting is not None else None
+        # the walls of the compound: east and west of the 庭, the 門 at its south edge
+        self._walls = (e.x0, e.x1, e.y0) if e is not None else None
         half = model.footprint / 2
         self._things = [
             (f.extent.x0 - half, f.extent.y0 - half, f.extent.x1 + half, f.extent.y1 + half)
@@ -155,7 +157,7 @@ class Bodies:
             got = self._levels[(x, y)] = (
                 x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
                 stair,
-                walls is None or walls[0] <= x <= walls[1],
+                walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
                 any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
             )
         return got
@@ -232,8 +234,16 @@ class Bodies:
         axis = _ROW_VECTORS[row] if row in _ROW_VECTORS else _continue_vector(facing)
         partner = self._partner(p)
         shaped = False
+        lattice = None
         for c in cases:
-            if c.pair_upper is not None and partner is not None:
+            if c.row is not None:
+                # the text's row: each continues it in his order, pairs not abreast; in an
+                # area (堂西) the row begins at its 上 edge
+                axis = _ROW_VECTORS[c.row]
+                want = self._row_head(p, pt, axis)
+                lattice = _ROW_LATTICE
+                shaped = True
+            elif c.pair_upper is not None and partner is not None:
                 shaped = True
                 if c.pair_keep == p.seat and name in self.at:
                     return self.at[name], ""  # he turns where he stands (上射轉居右)
@@ -265,7 +275,20 @@ class Bodies:
                 shaped = True
         if not shaped and partner is not None:
             want = self._abreast(p, partner, pt, facing, None) or want
-        return self._search(name, n, want, pt, axis, facing)
+        return self._search(name, n, want, pt, axis, facing, lattice)
+
+    def _row_head(self, p: Person, pt: Vec, axis: Vec) -> Vec:
+        """The head of a row the text names, where the place is an area (堂西 …): at its edge
+        on the row's 上 side (東上: its east edge), half a spacing in; else the point."""
+        f = (getattr(self.venue, "fixtures", None) or {}).get(p.at_key or "")
+        e = getattr(f, "extent", None)
+        if f is None or getattr(f, "kind", None) != "area" or e is None:
+            return pt
+        half = self.m.spacing / 2
+        ax, ay = axis
+        x = (e.x1 - half if ax < 0 else e.x0 + half) if ax else pt[0]
+        y = (e.y1 - half if ay < 0 else e.y0 + half) if ay else pt[1]
+        return (x, y)
 
     def _side(self, side: str, facing: str | None) -> Vec:
         rx, ry = right_of(facing)
@@ -298,7 +321,14 @@ class Bodies:
         return (pt[0] + across * rx + ux * sp, pt[1] + across * ry + uy * sp)
 
     def _search(
-        self, name: str, n: int, want: Vec, pt: Vec, axis: Vec, facing: str | None
+        self,
+        name: str,
+        n: int,
+        want: Vec,
+        pt: Vec,
+        axis: Vec,
+        facing: str | None,
+        lattice: list[tuple[int, int]] | None = None,
     ) -> tuple[list[Vec], str]:
         sp = self.m.spacing
         ax, ay = axis
@@ -315,7 +345,7 @@ class Bodies:
         starts = [want] if want == pt else [want, pt]
         for start in starts:
             sx, sy = start
-            for i, j in _LATTICE:
+            for i, j in lattice or _LATTICE:
                 # i places along the row (negative: the other side), j rows behind (negative:
                 # in front)
                 hx = sx + (ax * i - fx * j) * sp
@@ -335,11 +365,12 @@ class Bodies:
 
 def _fits(got: Any, want: Any) -> bool:
     """A place beside the one named may be taken: the same level, off the 階 or on the one
-    named; inside the walls and off the things if the place named is."""
+    named, on the same side of the walls (inside the 門 or outside it), off the things if the
+    place named is."""
     return (
         got[0] == want[0]
         and got[1] in (None, want[1])
-        and (got[2] or not want[2])
+        and got[2] == want[2]
         and (not got[3] or want[3])
     )
 
@@ -347,16 +378,20 @@ def _fits(got: Any, want: Any) -> bool:
 def _lattice() -> list[tuple[int, int]]:
     """The places tried around a taken one, nearest first by the row's rule (bodies.yaml
     formations, row): along the row (繼) costs 1 a place (3 beyond the fourth), a row behind
-    2.5, the other side of the head 3 a place, in front 5 a row."""
+    2.5, the other side of the head 3 a place, in front (before those who stand) 20 a row."""
     out = []
     for i in range(-RINGS, RINGS + 1):
         for j in range(-2, RINGS + 1):
             # a row of four at most before another row is begun behind it
             along = i if 0 <= i <= 4 else (4 + 3 * (i - 4) if i > 4 else -3 * i)
-            cost = along + (2.5 * j if j > 0 else -5 * j)
+            # in front of those already standing only when nothing else is left
+            cost = along + (2.5 * j if j > 0 else -20 * j)
             out.append((cost, abs(i) + abs(j), -i, -j, i, j))
     out.sort()
     return [(i, j) for *_, i, j in out]
 
 
 _LATTICE = _lattice()
+#: The places tried for one who joins a row the text names: along it as far as it goes, then
+#: the next row behind it, from its head again.
+_ROW_LATTICE = [(i, j) for j in range(RINGS + 1) for i in range(2 * RINGS + 1)]

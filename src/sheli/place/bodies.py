@@ -60,6 +60,7 @@ class BodyCase:
     offset: str | None = None
     beside: str | None = None
     side: str | None = None
+    row: str | None = None  # 北上, 東上 …: who comes here continues this row (no 竝)
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ def load_bodies() -> BodyModel:
             offset=c.get("offset"),
             beside=c.get("beside"),
             side=c.get("side"),
+            row=c.get("row"),
         )
         if case.offset is not None and case.offset not in offsets:
             raise ValueError(f"bodies.yaml: case {case.cite}: unknown offset {case.offset}")
