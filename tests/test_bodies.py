@@ -184,3 +184,32 @@ def test_188_the_dafu_pair_does_not_walk_abreast() -> None:
     dafu = next(s for s in go if s["actor"] == "大夫")
     assert ou["y"] < dafu["y"]  # facing north, the 耦 a little behind
     assert ou["x"] < dafu["x"]  # and on the left, as the 上射 (xiangshe:139)
+
+
+def test_211_the_loser_steps_back_to_drink_and_forward_to_set_down() -> None:
+    # 坐取豐上之觶興少退立卒觶進坐奠于豐下 (xiangshe:211)
+    lines = [s for s in steps("xiangshe") if s["cite"] == "xiangshe:211"]
+    for i, s in enumerate(lines):
+        if s["verb"] != "卒觶":
+            continue
+        took = next(
+            t for t in reversed(lines[:i]) if t["actor"] == s["actor"] and t["verb"] == "取"
+        )
+        put = next(t for t in lines[i:] if t["actor"] == s["actor"] and t["verb"] == "奠")
+        assert s["place"] == took["place"] == put["place"]
+        assert s["y"] < took["y"]  # facing north, 少退 is to the south
+        assert (put["x"], put["y"]) == (took["x"], took["y"])  # 進坐奠: back at the 豐
+
+
+def test_tui_without_a_place_is_a_step_back() -> None:
+    # 主人阼階上北面拜賓少退 (xiangshe:262; the spec's 退 with no place, 注 少逡遁也)
+    last: dict[str, dict[str, Any]] = {}
+    seen = 0
+    for s in steps("xiangshe"):
+        p = last.get(s["actor"])
+        if s["verb"] == "退" and "obj" not in s and p is not None and p["place"] == s["place"]:
+            if (s["x"], s["y"]) != (p["x"], p["y"]):
+                assert math.dist((s["x"], s["y"]), (p["x"], p["y"])) == pytest.approx(SP, abs=0.01)
+                seen += 1
+        last[s["actor"]] = s
+    assert seen >= 3

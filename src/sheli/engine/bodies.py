@@ -40,6 +40,9 @@ from sheli.place.bodies import FACING_VECTORS, BodyCase, BodyModel, right_of
 
 Vec = tuple[float, float]
 
+#: 退 with no place to go: a step back where he stands (the verb's own 少退).
+_SHAO_TUI = BodyCase(cite="", source="注 xiangshe:262 少退，少逡遁也", verb="退", offset="少退")
+
 #: How far (in spacings) the search for a free place goes before the step is refused.
 RINGS = 12
 
@@ -77,6 +80,7 @@ class Bodies:
         self.at: dict[str, list[Vec]] = {}  # actor → his bodies (the first leads)
         self.point: dict[str, Vec] = {}  # actor → the point he was placed for
         self._formed: dict[str, tuple[str, Vec]] = {}  # who formed a pair at which passage
+        self._momentary: set[str] = set()  # who stands aside for this act only
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
@@ -192,8 +196,13 @@ class Bodies:
             return ""
         name = p.name
         pt = (x, y)
-        moved = self.point.get(name) != pt
+        # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
+        moved = self.point.get(name) != pt or name in self._momentary
         cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
+        if verb == "退" and not moved and "obj" not in ev and name in self.at:
+            # 退 with no place and no thing (not 退中, the taking away of xiangshe:258): he
+            # steps back a little where he stands (少退, 注 xiangshe:262 少逡遁也)
+            cases = (*cases, _SHAO_TUI)
         why = ""
         bodies = None if moved or cases else self.at.get(name)
         if bodies is None:
@@ -205,6 +214,10 @@ class Bodies:
             )
             self._put(name, bodies)
             self.point[name] = pt
+            if any(c.verb is not None and c.offset is not None for c in cases):
+                self._momentary.add(name)
+            else:
+                self._momentary.discard(name)
         ev["x"], ev["y"] = bodies[0]
         if len(bodies) > 1:
             facing = ev["facing"]
@@ -260,7 +273,11 @@ class Bodies:
                 want = self._abreast(p, partner, pt, facing, c.pair_upper) or want
             elif c.offset is not None:
                 dx, dy = self.m.offset_vector(c.offset, facing)
-                want = (want[0] + dx, want[1] + dy)
+                if c is _SHAO_TUI:
+                    bx, by = self.at[name][0]  # from where he stands
+                    want = (bx + dx, by + dy)
+                else:
+                    want = (want[0] + dx, want[1] + dy)
                 shaped = True
             elif c.beside is not None:
                 other = self.at.get(c.beside)
