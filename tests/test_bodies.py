@@ -213,3 +213,19 @@ def test_tui_without_a_place_is_a_step_back() -> None:
                 seen += 1
         last[s["actor"]] = s
     assert seen >= 3
+
+
+def test_the_bodies_ledger_gives_every_source() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from sheli.cli import cli
+
+    res = CliRunner().invoke(cli, ["place", "--bodies", "--json"])
+    assert res.exit_code == 0, res.output
+    rows = {r["name"]: r for r in json.loads(res.output)["bodies"]}
+    assert rows["body.footprint"]["source"].startswith("assumption: ")
+    assert "xiangshe:316" in rows["members xiangshe 衆賓"]["source"]
+    assert "上射在左竝行" in rows["case xiangshe:139"]["source"]
+    assert all(r["source"] for r in rows.values())
