@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from sheli.rite.loader import load_yaml
+from sheli.yamlfile import load_yaml
 
 __all__ = ["FACING_VECTORS", "BodyCase", "BodyModel", "load_bodies"]
 
