@@ -229,3 +229,28 @@ def test_the_bodies_ledger_gives_every_source() -> None:
     assert "xiangshe:316" in rows["members xiangshe 衆賓"]["source"]
     assert "上射在左竝行" in rows["case xiangshe:139"]["source"]
     assert all(r["source"] for r in rows.values())
+
+
+@pytest.mark.parametrize(
+    ("rite", "kw"),
+    [
+        ("xiangshe", {"pairs": 10}),
+        ("xiangshe", {"pairs": 10, "guests": False}),
+        ("xiangshe", {"pairs": 1, "venue": "xiang"}),
+        ("dashe", {"pairs": 10}),
+        ("yanshe", {"pairs": 10, "guests": False}),
+    ],
+)
+def test_crowded_runs_find_room_for_everyone(rite: str, kw: dict[str, Any]) -> None:
+    # the engine refuses a step with no room (test_no_room_fails_like_every_check): every
+    # run with up to ten 衆耦, with and without guests, finds a place for every body; and the
+    # last bodies of the run are apart
+    steps_ = run(rite, **kw).steps
+    last: dict[str, list[tuple[str, float, float]]] = {}
+    for s in steps_:
+        if bodies_of(s):
+            last[s["actor"]] = bodies_of(s)
+    flat = [b for g in last.values() for b in g]
+    for i, (n1, x1, y1) in enumerate(flat):
+        for n2, x2, y2 in flat[i + 1 :]:
+            assert math.hypot(x1 - x2, y1 - y2) >= GAP - 1e-9, (n1, n2)
