@@ -64,6 +64,7 @@ KNOWN_CYCLES = [
         "sheli.engine.verbs_dashe",
         "sheli.engine.verbs_feast",
         "sheli.engine.verbs_jun",
+        "sheli.engine.world_rules",
     },
     {"sheli.serve.app", "sheli.serve.events"},  # serve-hardening
 ]
