@@ -81,3 +81,11 @@ def test_the_cli_json_and_explicit_runs() -> None:
     assert res.exit_code == 0 and "differences: none" in res.output
     res = CliRunner().invoke(cli, ["diff", "yanshe", "--a", "--no-such-option"])
     assert res.exit_code == 2
+
+
+def test_an_option_that_changes_the_target_and_the_song() -> None:
+    # the king's 燕射: 熊侯 and 騶虞 for the 諸侯's 麋侯 and 貍首 (option rank)
+    d = diff_runs(default("yanshe"), run("yanshe", options={"rank": "王"}))
+    assert d.counts() == {"object": 1, "says": 2}
+    (obj,) = [x for x in d.items if x.kind == "object"]
+    assert obj.cite == "xiangshe:336" and (obj.a["obj"], obj.b["obj"]) == ("麋侯", "熊侯")

@@ -2,7 +2,7 @@
 
 The step lines of both event logs are aligned on (cite, actor, verb) with difflib's
 :class:`~difflib.SequenceMatcher`. Steps matched one to one are compared for where the actor
-stands, which way he faces, what he holds and what he says; steps the alignment cannot match
+stands, which way he faces, what he holds, acts on and says; steps the alignment cannot match
 are reported as done by another actor (same passage and verb), moved (the same act at another
 point of the rite), or found in one run only. The tallies and the drinkers of each round are
 compared last. Each difference carries both steps; the report names the readings, venue and
@@ -26,7 +26,18 @@ from typing import Any
 
 #: The kinds of difference, in the order the report counts them.
 #: ``says`` is not on the floor: a reading that changes only the words is a finding of its own.
-KINDS = ("position", "facing", "holds", "actor", "order", "only_a", "only_b", "tally", "says")
+KINDS = (
+    "position",
+    "facing",
+    "holds",
+    "actor",
+    "order",
+    "only_a",
+    "only_b",
+    "tally",
+    "object",
+    "says",
+)
 
 #: Two positions closer than this (尺) are the same place.
 TOLERANCE = 0.05
@@ -112,8 +123,8 @@ def _compare_pair(ea: dict[str, Any], eb: dict[str, Any]) -> list[Difference]:
     if moved or (None in pa) != (None in pb):
         where_a, where_b = ea.get("place"), eb.get("place")
         if where_a == where_b:  # the same name, another point (a row, a plan of another size)
-            where_a = f"{where_a} ({pa[0]}, {pa[1]})"
-            where_b = f"{where_b} ({pb[0]}, {pb[1]})"
+            where_a = f"{where_a} ({pa[0]:.1f}, {pa[1]:.1f})"
+            where_b = f"{where_b} ({pb[0]:.1f}, {pb[1]:.1f})"
         what = f"{ea['actor']} {ea['verb']}: {where_a} → {where_b}"
         out.append(Difference("position", ea["cite"], _brief(ea), _brief(eb), what))
     if ea.get("facing") != eb.get("facing"):
@@ -122,8 +133,13 @@ def _compare_pair(ea: dict[str, Any], eb: dict[str, Any]) -> list[Difference]:
     if sorted(ea.get("holds") or []) != sorted(eb.get("holds") or []):
         what = f"{ea['actor']} {ea['verb']}: holds {ea.get('holds')} → {eb.get('holds')}"
         out.append(Difference("holds", ea["cite"], _brief(ea), _brief(eb), what))
+    if ea.get("obj") != eb.get("obj"):
+        what = f"{ea['actor']} {ea['verb']}: {ea.get('obj') or '—'} → {eb.get('obj') or '—'}"
+        out.append(Difference("object", ea["cite"], _brief(ea), _brief(eb), what))
     if ea.get("says") != eb.get("says"):
-        what = f"{ea['actor']} {ea['verb']}: 「{ea.get('says')}」 → 「{eb.get('says')}」"
+        what = (
+            f"{ea['actor']} {ea['verb']}: 「{ea.get('says') or '—'}」 → 「{eb.get('says') or '—'}」"
+        )
         out.append(Difference("says", ea["cite"], _brief(ea), _brief(eb), what))
     return out
 
