@@ -326,6 +326,10 @@ def pack_html(srv: Any, ev: LiveEvent) -> str:
             " — {{ c.name }}</li>{% endfor %}</ul></section>"
         ).render(t=ev.config.get("title") or d.run.title, cast=ev.config.get("cast", ()))
         html = cues_html[:at] + cast + ros + cues_html[at:] if at > 0 else ros + cues_html
+    # the links as QR codes, from the address's fragment (see static/pack.js)
+    script = '<script type="module" src="/static/pack.js"></script>'
+    at = html.rfind("</body>")
+    html = html[:at] + script + html[at:] if at >= 0 else html + script
     cache["html"] = html
     return html
 
