@@ -21,6 +21,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -157,8 +158,37 @@ def arrow_plan(n: int, hits: bool = True) -> list[tuple[int, str, str, int, bool
     return out[:n]
 
 
+async def sleeper(port: int, token: str) -> socket.socket:
+    """A performer's phone asleep: its stream open, nothing read (a small receive buffer)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port))
+    req = f"GET /api/stream?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    await asyncio.get_running_loop().sock_sendall(s, req.encode())
+    return s
+
+
+async def flood(base: str, counts: dict[str, int]) -> None:
+    """The home page used as a weapon: 30-pair events created in a loop from one client."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        form = csrf_of((await c.get("/")).text)
+        body = {"rite": "xiangshe", "pairs": 30, "guests_shoot": True, "feast": True}
+        while True:
+            r = await c.post("/api/events", json=body, headers={"X-CSRF-Token": form})
+            counts[str(r.status_code)] = counts.get(str(r.status_code), 0) + 1
+            if r.status_code == 429:
+                await asyncio.sleep(0.05)
+
+
 async def one_run(
-    clients: int, arrows: int, interval: float, ahead: bool = True, hits: bool = True
+    clients: int,
+    arrows: int,
+    interval: float,
+    ahead: bool = True,
+    hits: bool = True,
+    sleepers: int = 0,
+    flooding: bool = False,
 ) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -174,6 +204,7 @@ async def one_run(
                 )
                 links = r.json()["links"]
                 audience = links["audience"].rsplit("/", 1)[-1]
+                perf = [u.rsplit("/", 1)[-1] for u in links["performers"].values()]
                 scorer = {}
                 for seat, link in links["scorers"].items():
                     page = (await c.get(link)).text
@@ -187,6 +218,9 @@ async def one_run(
                     asyncio.create_task(screen(port, audience, screens)) for _ in range(clients)
                 ]
                 await asyncio.wait_for(screens.wait_for(0).wait(), 120)  # all have the state
+                asleep = [await sleeper(port, perf[k % len(perf)]) for k in range(sleepers)]
+                counts: dict[str, int] = {}
+                flooder = asyncio.create_task(flood(base, counts)) if flooding else None
                 await asyncio.sleep(3)  # as before a real event's first arrow: the worker warms
                 workers = children(proc.pid)
                 cpu0 = (cpu_s(proc.pid), sum(map(cpu_s, workers)), time.process_time())
@@ -215,6 +249,12 @@ async def one_run(
                         out["all"].append(screens.last_at[v] - t0)
                         out["first"].append(screens.first_at[v] - t0)
                 cpu1 = (cpu_s(proc.pid), sum(map(cpu_s, workers)), time.process_time())
+                if flooder is not None:
+                    flooder.cancel()
+                    await asyncio.gather(flooder, return_exceptions=True)
+                    print(f"  creation flood: {counts}", file=sys.stderr)
+                for s_ in asleep:
+                    s_.close()
                 n = len(out["all"])
                 out["cpu_server"] = [(cpu1[0] - cpu0[0]) / n]
                 out["cpu_worker"] = [(cpu1[1] - cpu0[1]) / n]
@@ -251,6 +291,12 @@ def main() -> None:
         help="seconds between one arrow's update reaching every screen and the next POST",
     )
     ap.add_argument("--no-ahead", action="store_true", help="SHELI_SERVE_AHEAD=0 (no runs ahead)")
+    ap.add_argument(
+        "--sleepers", type=int, default=0, help="performers' streams open and never read (0–100)"
+    )
+    ap.add_argument(
+        "--flood", action="store_true", help="a client creating 30-pair events in a loop"
+    )
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = ap.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.arrows <= 72 or not 1 <= args.runs <= 10:
@@ -258,7 +304,16 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     runs = []
     for k in range(args.runs):
-        res = asyncio.run(one_run(args.clients, args.arrows, args.interval, not args.no_ahead))
+        res = asyncio.run(
+            one_run(
+                args.clients,
+                args.arrows,
+                args.interval,
+                not args.no_ahead,
+                sleepers=min(100, max(0, args.sleepers)),
+                flooding=args.flood,
+            )
+        )
         every = res["hit"] + res["miss"]
         if os.environ.get("BENCH_VERBOSE"):
             print("all (ms):", [round(x * 1000) for x in res["all"]])

@@ -27,6 +27,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,8 +198,13 @@ class Server:
         one until the next input: the caller's checks and writes that follow, without an
         ``await``, see one consistent state."""
         if ev._order is None:
-            shots = await self.in_worker(self.runs, plan_shots, ev.config)
+            try:
+                shots = await self.in_worker(self.runs, plan_shots, ev.config)
+            except BrokenProcessPool:
+                self.lost_worker()
+                shots = plan_shots(ev.config)
             ev.set_plan(shots)
+            self.ahead(ev)
         while True:
             outcomes = ev.outcomes()
             key = ev.run_key(outcomes)
@@ -218,12 +224,21 @@ class Server:
                 ev._wanted.add(key)
                 try:
                     d = await asyncio.wrap_future(fut)
+                except BrokenProcessPool:
+                    self.lost_worker()
+                    continue
                 finally:
                     ev._wanted.discard(key)
             if ev.run_key(ev.outcomes()) == key:  # an input may have come meanwhile
                 ev.use(key, d)
                 return d
             ev.store_ahead(key, d)
+
+    def lost_worker(self) -> None:
+        """The run worker died (killed, out of memory): runs are computed here from now on,
+        as with no worker, and the log says so."""
+        log.error("sheli serve: the engine's worker process died; runs go on in the server")
+        self.runs = None
 
     def ahead(self, ev: LiveEvent) -> None:
         """Start computing, in the worker, the runs the next likely inputs need. A worker

@@ -15,7 +15,9 @@ creation is idempotent: the same key from the same browser gives the same event 
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from starlette.requests import Request
@@ -64,7 +66,12 @@ async def create(srv: Server, request: Request) -> Response:
     srv.creation_slot(request.client.host if request.client else "")
     srv.creating += 1
     try:
-        config, performers = await srv.in_worker(srv.maker, prepare_event, body)
+        try:
+            config, performers = await srv.in_worker(srv.maker, prepare_event, body)
+        except BrokenProcessPool:
+            # the worker died: creations go on in a thread (the loop keeps serving)
+            srv.maker = None
+            config, performers = await asyncio.to_thread(prepare_event, body)
     finally:
         srv.creating -= 1
     # the same key may have been used meanwhile (a retry while this one was in the worker)
