@@ -3,8 +3,9 @@ public hall (docs/serve.md, "Limits").
 
 - **Idle connections** (no byte of a request since the connection opened or since its last
   answer) are closed after :data:`IDLE_S` seconds.
-- **A request sent slowly** (its headers and body not all arrived :data:`REQUEST_S` seconds
-  after its first byte) is answered 408 and closed.
+- **A request sent slowly** (its headers not all arrived :data:`HEADERS_S` seconds after its
+  first byte, or its body :data:`BODY_S` seconds after its headers) is answered 408 and
+  closed.
 - **At most** :func:`max_connections` **connections**: past it the oldest idle connection
   is closed to make room; if none is idle the new one is answered 503 and closed. Streams
   stay open: each is a connection, and the audience's screens are most of them.
@@ -32,7 +33,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 log = logging.getLogger("sheli.serve")
 
 IDLE_S = 10.0
-REQUEST_S = 20.0
+HEADERS_S = 8.0
+BODY_S = 20.0
 #: connections kept whatever the file limit (the server's own files, the database, the
 #: workers' pipes)
 RESERVED_FILES = 64
@@ -138,7 +140,12 @@ class Protocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._wait(REQUEST_S)
+        self._wait(HEADERS_S)
+
+    def on_headers_complete(self) -> None:
+        super().on_headers_complete()
+        if self._timer is not None:  # the body (if any) has its own time
+            self._wait(BODY_S)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()

@@ -40,6 +40,8 @@ async def advance(srv: Server, request: Request) -> Response:
         origin = checks.as_int(body, "from", 0, total - 1)
     if "delta" in body:
         delta = checks.as_int(body, "delta", -total, total)
+        if delta == 0:
+            raise ApiError(400, "delta 0 moves nothing: give 1 or -1 (or to: a step index)")
         new = (cur if origin is None else origin) + delta
         if not 0 <= new < total:
             where = "first" if new < 0 else "last"
