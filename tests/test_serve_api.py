@@ -384,7 +384,7 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     assert [o[(2, "上耦", "下射", 1)] for _, o in jobs] == [(True, None)]
     for key, outcomes in jobs:
         ev.store_ahead(key, compute_derived(ev.config, ev.factor, ev.names, outcomes))
-    ahead = dict(ev._ahead)
+    ahead = dict(ev.ahead_runs)
     record((2, "上耦", "下射", 1), True)
     d = ev.derived()
     assert d is ahead[ev.run_key(ev.outcomes())]

@@ -384,9 +384,9 @@ class LiveEvent:
         self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
         self._derived: Derived | None = None
         self._derived_key: Any = None
-        self._ahead: dict[Any, Derived] = {}  # runs computed ahead for likely next inputs
-        self._pending: dict[Any, Any] = {}  # key → future of a run being computed ahead
-        self._wanted: set[Any] = set()  # runs a request is waiting for (never cancelled)
+        self.ahead_runs: dict[Any, Derived] = {}  # runs computed ahead for likely next inputs
+        self.pending: dict[Any, Any] = {}  # key → future of a run being computed ahead
+        self.wanted: set[Any] = set()  # runs a request is waiting for (never cancelled)
         self._order: list[ArrowKey] | None = None
         self._expected: set[ArrowKey] | None = None
         self.run_rev = 0  # counts the runs the event has had (a performer's cues change)
@@ -480,8 +480,8 @@ class LiveEvent:
         outcomes = self.outcomes()
         key = self.run_key(outcomes)
         if self._derived is None or key != self._derived_key:
-            ahead = self._ahead.pop(key, None)
-            fut = self._pending.get(key) if ahead is None else None
+            ahead = self.ahead_runs.pop(key, None)
+            fut = self.pending.get(key) if ahead is None else None
             if fut is not None and not fut.cancel():
                 try:  # the worker is on it: waiting costs less than starting again
                     ahead = fut.result(timeout=10)
@@ -497,7 +497,15 @@ class LiveEvent:
             self.run_rev += 1
         self._derived = d
         self._derived_key = key
-        self._ahead.clear()
+        self.ahead_runs.clear()
+
+    def has_plan(self) -> bool:
+        """Whether the arrows of the event are known (:meth:`set_plan`)."""
+        return self._order is not None
+
+    def run_for(self, key: Any) -> Derived | None:
+        """The current run if it is the one for ``key`` (:meth:`run_key`), else None."""
+        return self._derived if self._derived_key == key else None
 
     def set_plan(self, shots: list[ArrowKey] | None) -> None:
         """The arrows of the event in the order they are shot (:func:`plan_shots`), or None
@@ -509,9 +517,9 @@ class LiveEvent:
 
     def store_ahead(self, key: Any, d: Derived) -> None:
         """Keep a run computed ahead (a few at most: the oldest are dropped)."""
-        self._ahead[key] = d
-        while len(self._ahead) > 6:
-            self._ahead.pop(next(iter(self._ahead)))
+        self.ahead_runs[key] = d
+        while len(self.ahead_runs) > 6:
+            self.ahead_runs.pop(next(iter(self.ahead_runs)))
 
     def next_arrows(self) -> list[tuple[ArrowKey, tuple[bool, bool | None]]]:
         """The arrows most likely to be recorded next, each with the outcome that would change
@@ -555,7 +563,7 @@ class LiveEvent:
         for k, v in nxt[:1]:
             outcomes = {**base, k: v}
             key = self.run_key(outcomes)
-            if key != self._derived_key and key not in self._ahead and key not in self._pending:
+            if key != self._derived_key and key not in self.ahead_runs and key not in self.pending:
                 jobs.append((key, outcomes))
         return jobs
 

@@ -197,7 +197,7 @@ class Server:
         taken from those computed ahead). After it returns the run is the event's current
         one until the next input: the caller's checks and writes that follow, without an
         ``await``, see one consistent state."""
-        if ev._order is None:
+        if not ev.has_plan():
             try:
                 shots = await self.in_worker(self.runs, plan_shots, ev.config)
             except BrokenProcessPool:
@@ -208,27 +208,28 @@ class Server:
         while True:
             outcomes = ev.outcomes()
             key = ev.run_key(outcomes)
-            if ev._derived is not None and ev._derived_key == key:
-                return ev._derived
+            current = ev.run_for(key)
+            if current is not None:
+                return current
             if self.runs is None:
                 return ev.derived()
-            d = ev._ahead.pop(key, None)
+            d = ev.ahead_runs.pop(key, None)
             if d is None:
-                fut: Future[Derived] | None = ev._pending.get(key)
+                fut: Future[Derived] | None = ev.pending.get(key)
                 if fut is None or fut.cancelled():
                     fut = self.runs.submit(
                         compute_derived, ev.config, ev.factor, ev.names, outcomes
                     )
-                    ev._pending[key] = fut
-                    fut.add_done_callback(lambda f, key=key: ev._pending.pop(key, None))
-                ev._wanted.add(key)
+                    ev.pending[key] = fut
+                    fut.add_done_callback(lambda f, key=key: ev.pending.pop(key, None))
+                ev.wanted.add(key)
                 try:
                     d = await asyncio.wrap_future(fut)
                 except BrokenProcessPool:
                     self.lost_worker()
                     continue
                 finally:
-                    ev._wanted.discard(key)
+                    ev.wanted.discard(key)
             if ev.run_key(ev.outcomes()) == key:  # an input may have come meanwhile
                 ev.use(key, d)
                 return d
@@ -244,17 +245,17 @@ class Server:
         """Start computing, in the worker, the runs the next likely inputs need. A worker
         *process*: a thread would hold the GIL for the whole run and stall the event loop's
         writes to every stream."""
-        if self.runs is None or ev._order is None:
+        if self.runs is None or not ev.has_plan():
             return
-        for key, fut in list(ev._pending.items()):
-            if key not in ev._wanted and fut.cancel():  # not started: its base is out of date
-                ev._pending.pop(key, None)
+        for key, fut in list(ev.pending.items()):
+            if key not in ev.wanted and fut.cancel():  # not started: its base is out of date
+                ev.pending.pop(key, None)
         for key, outcomes in ev.speculation_jobs():
             fut = self.runs.submit(compute_derived, ev.config, ev.factor, ev.names, outcomes)
-            ev._pending[key] = fut
+            ev.pending[key] = fut
 
             def done(f: Any, key: Any = key) -> None:
-                ev._pending.pop(key, None)
+                ev.pending.pop(key, None)
                 if not f.cancelled() and f.exception() is None:
                     ev.store_ahead(key, f.result())
 
