@@ -105,13 +105,16 @@ class Protocol(HttpToolsProtocol):
                 transport.write(_RESPONSES[503])
                 transport.close()
                 return
-        self._wait(IDLE_S)
+        self._wait(IDLE_S, idle=True)
 
-    def _wait(self, seconds: float) -> None:
+    def _wait(self, seconds: float, idle: bool = False) -> None:
+        """Close the connection in ``seconds`` unless something happens first; ``idle``:
+        no request is under way (such a connection is the first to go when the house is
+        full)."""
         if self._timer is not None:
             self._timer.cancel()
         self._timer = self.loop.call_later(seconds, self._expired)
-        if seconds == IDLE_S:
+        if idle:
             self.idle[self] = time.monotonic()
         else:
             self.idle.pop(self, None)
@@ -154,7 +157,7 @@ class Protocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing() and not self.pipeline:
-            self._wait(IDLE_S)
+            self._wait(IDLE_S, idle=True)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop()
