@@ -26,7 +26,7 @@ BOOT = (
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115 - read after the server stops
+    log = open(tmp_path / "serve.log", "w+")
     proc = subprocess.Popen(
         [sys.executable, "-c", BOOT, "serve", "--port", str(port), "--db", str(tmp_path / "db")],
         stdout=log,
