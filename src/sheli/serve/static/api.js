@@ -3,7 +3,7 @@
    - the page's identity (token, csrf, role, seat) from <body data-*>, put there by the server;
    - GET with `Authorization: Bearer <token>`; POST with the token, `X-CSRF-Token` and a JSON
      body carrying a fresh `key`; a POST that fails on the way (network, 5xx) is sent again
-     with the SAME key, so the server counts it once (issue 6 §5);
+     with the SAME key, so the server counts it once;
    - the live state: EventSource('/api/stream?token=…') (the browser reconnects by itself);
      after every (re)connection the whole state is fetched again, and a state older than the
      one shown (its `version`) is ignored;

@@ -1,4 +1,4 @@
-/* The director's view (issue 6 §3): where the rite is, what comes next and who does it; move it
+/* The director's view: where the rite is, what comes next and who does it; move it
    on or back; the time; the round's arrows; the drum; the pack, the exports, the tokens.
    Keys: → or space advance, ← steps back (not while typing in a field). */
 

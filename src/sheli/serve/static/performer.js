@@ -1,4 +1,4 @@
-/* A performer's view (issue 6 §3): their cues (state.cues, the steps in which their role acts),
+/* A performer's view: their cues (state.cues, the steps in which their role acts),
    the one being performed now highlighted — or, between their acts, the next one — and
    scrolled into view when it changes. On a phone held in the hand. */
 
