@@ -310,3 +310,10 @@ def test_a_read_only_database_is_refused_at_start(tmp_path) -> None:
     p = _serve(db, *pre)
     assert p.returncode == 2, p.stderr
     assert "cannot be written" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_head_of_the_stream_holds_nothing_open(client) -> None:
+    live = new_event(client)
+    r = client.head(f"/api/stream?token={live.audience}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    assert client.app.state.server.subs == {}  # its stream is gone with the answer

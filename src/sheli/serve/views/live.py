@@ -85,6 +85,9 @@ async def stream(srv: Server, scope: Any, receive: Any, send: Any) -> None:
                 ],
             }
         )
+        if scope["method"] == "HEAD":  # the headers only: a HEAD holds no stream open
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            return
         await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
         while (msg := await sub.next()) is not None:
             await send({"type": "http.response.body", "body": msg, "more_body": True})
