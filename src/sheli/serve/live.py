@@ -318,9 +318,10 @@ def plan_run(config: dict[str, Any]) -> Any | None:
         _PLANS[key] = None
         for seed in range(8):
             try:
-                _PLANS[key] = engine.run(
-                    config.get("rite", "xiangshe"), seed=seed, **_run_args(config)
-                )
+                with ENGINE_LOCK:
+                    _PLANS[key] = engine.run(
+                        config.get("rite", "xiangshe"), seed=seed, **_run_args(config)
+                    )
                 break
             except Exception:
                 continue

@@ -1,5 +1,6 @@
 """What a director takes away (the export, the results, the outcomes file), a step's
-diagram, and a link's QR code.
+diagram, and a link's QR code. What takes long to write is written in a thread: the event
+loop goes on serving the event meanwhile.
 
 A QR code is drawn for a link by whoever holds it (``/qr/TOKEN.svg``: the token in the path
 is the permission, as for the link itself): the home page shows one beside each new link,
@@ -13,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import segno
@@ -38,16 +40,16 @@ async def export_jsonl(srv: Server, request: Request) -> Response:
     tok = checks.token(srv, request, "export")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
-    return _attachment(
-        ev.id, export.export_jsonl(ev), "application/x-ndjson; charset=utf-8", ".jsonl"
-    )
+    body = await asyncio.to_thread(export.export_jsonl, ev)
+    return _attachment(ev.id, body, "application/x-ndjson; charset=utf-8", ".jsonl")
 
 
 async def results_csv(srv: Server, request: Request) -> Response:
     tok = checks.token(srv, request, "export")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
-    return _attachment(ev.id, export.results_csv(ev), "text/csv; charset=utf-8", "-results.csv")
+    body = await asyncio.to_thread(export.results_csv, ev)
+    return _attachment(ev.id, body, "text/csv; charset=utf-8", "-results.csv")
 
 
 async def outcomes_csv(srv: Server, request: Request) -> Response:
@@ -64,7 +66,9 @@ async def diagram(srv: Server, request: Request) -> Response:
     if not _SEQ.fullmatch(raw):
         raise ApiError(400, "a step's seq is a number (0–999999999)")
     await srv.ready(ev)
-    svg = export.diagram_svg(ev, int(raw))
+    # the first diagram of a run builds the frames of the whole run: in a thread, so that the
+    # loop goes on serving meanwhile
+    svg = await asyncio.to_thread(export.diagram_svg, ev, int(raw))
     if svg is None:
         raise ApiError(404, f"no step {raw} in this event")
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

@@ -7,6 +7,7 @@ printable pack and results sheet.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 import jinja2
@@ -75,7 +76,8 @@ async def pack(srv: Server, request: Request) -> Response:
         raise ApiError(403, "the printable pack is the director's")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
-    return HTMLResponse(export.pack_html(srv, ev))
+    # the cue book of the whole rite takes a second or more: in a thread (the loop serves on)
+    return HTMLResponse(await asyncio.to_thread(export.pack_html, srv, ev))
 
 
 async def results(srv: Server, request: Request) -> Response:
@@ -84,4 +86,4 @@ async def results(srv: Server, request: Request) -> Response:
         raise ApiError(403, "the results sheet is the director's")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
-    return HTMLResponse(export.results_html(ev))
+    return HTMLResponse(await asyncio.to_thread(export.results_html, ev))
