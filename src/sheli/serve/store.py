@@ -177,6 +177,9 @@ class Store:
         try:
             rows = self.db.execute("PRAGMA quick_check").fetchall()
         except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc) or "attempt to write" in str(exc):
+                # a WAL database in a folder that cannot be written: no -shm can be made
+                raise StoreError(f"{self.path}: {_why(exc)}") from None
             raise StoreError(f"{self.path}: not a SQLite database ({exc})") from None
         problems = [r[0] for r in rows if r[0] != "ok"]
         if problems:
