@@ -317,3 +317,31 @@ def test_head_of_the_stream_holds_nothing_open(client) -> None:
     r = client.head(f"/api/stream?token={live.audience}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
     assert client.app.state.server.subs == {}  # its stream is gone with the answer
+
+
+def test_a_full_disk_is_a_507_and_the_server_writes_again_after(tmp_path) -> None:
+    from starlette.testclient import TestClient
+
+    from sheli.serve import create_app
+
+    path = tmp_path / "db.sqlite3"
+    client = TestClient(create_app(path, hosts=["testserver"]), raise_server_exceptions=False)
+    live = new_event(client)
+    store = client.app.state.server.store
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count={pages}")  # the disk is full: not a page more
+    codes = []
+    for i in range(40):
+        r = live.post("/api/advance", live.director, {"to": i + 1}, key=f"full{i}")
+        codes.append(r.status_code)
+        if r.status_code == 507:
+            assert "disk is full" in r.json()["error"]
+            break
+    assert codes[-1] == 507
+    store.db.execute("PRAGMA max_page_count=1073741823")  # space again
+    r = live.post("/api/advance", live.director, {"to": 50}, key="after")
+    assert r.status_code == 200
+    # committed (another connection sees it), not held in a transaction left open
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT COUNT(*) FROM inputs WHERE key='after'").fetchone()[0] == 1
+    other.close()

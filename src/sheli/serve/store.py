@@ -149,6 +149,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._depth = 0  # transactions open (nested ones are part of the outermost)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -232,20 +233,28 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any error: nothing half-written). Inside
-        another transaction it is part of that one: a link and its log entry, say, are
-        committed together or not at all."""
-        if self.db.in_transaction:
-            yield self.db
+        """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any error, the COMMIT's own included: nothing
+        half-written, and no transaction left open). Inside another transaction it is part
+        of that one: a link and its log entry, say, are committed together or not at all."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
             return
         self.db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
         try:
             yield self.db
+            self.db.execute("COMMIT")  # a full disk fails here: rolled back below
         except BaseException:
             if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        finally:
+            self._depth = 0
 
     def _secret(self) -> bytes:
         row = self.db.execute("SELECT value FROM meta WHERE key='secret'").fetchone()
