@@ -408,7 +408,7 @@ def sanhou():
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(loader, "_read", read)
-        mp.setitem(loader._VENUE_ALIASES, "sanhou", "sanhou")
+        mp.setitem(loader.VENUE_ALIASES, "sanhou", "sanhou")
         diagram_mod.clear_caches()
         diagram_mod._venue.cache_clear()
         r = run("xiangshe", seed=1)

@@ -1,4 +1,4 @@
-"""The engine: world state, verbs, interpreter and event log (DESIGN.md layer 4).
+"""The engine: world state, verbs, interpreter and event log (docs/architecture.md).
 
 :func:`run` runs a rite spec and returns a :class:`Run` with its events (the event log of
 docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer over it.
@@ -247,6 +247,8 @@ def run(
         source = outcome_source(seed, outcomes, pair_names(params, spec))
         env = default_env(params["venue"], source, spec.chapter)
     result = run_spec(loaded, params, env)
+    # the file's own warnings (a round-3 hit with no on_beat is not counted), as `sheli score`
+    result.warnings.extend(getattr(source, "warnings", ()))
     unused = getattr(source, "unused", None)
     if callable(unused):
         # recorded outcomes the run never asked for: pairs or arrows it does not have

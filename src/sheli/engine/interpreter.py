@@ -823,8 +823,11 @@ class Interpreter:
             # a variant performing its base's passage: say whose section it is
             foreign = sec_topic if not (frame.anchor or cite).startswith(self._own) else None
             tail = base_tail
-            if at is not None or frame.call:
+            templated = act.note is not None and "{" in act.note  # 視{侯}之中: the call's 侯
+            if at is not None or frame.call or templated:
                 tail = dict(base_tail)
+                if templated:
+                    tail["note"] = self.env.fill(act.note, frame.bind)
                 if at is not None:
                     # where the object goes (設豐 于西楹之西), beside where the actor stands
                     tail["at"] = self.env._words(self.env._fill_ref(at, frame.bind))

@@ -1,4 +1,4 @@
-"""The world state of a run (DESIGN.md layer 4).
+"""The world state of a run (docs/architecture.md).
 
 Everyone's place and facing, dress (袒/襲, 決遂), what each hand holds (弓 張 or 弛, arrows
 搢 and 挾, 扑, 旌, 觶 …); where every object is (arrows on the 楅, at the 侯, in hand; 筭 in the

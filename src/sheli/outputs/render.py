@@ -46,6 +46,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from sheli.files import temp_dir_beside
 from sheli.outputs.viewer import asset
 
 #: a full list of SVG lines every this many steps; the others are differences.
@@ -962,12 +963,11 @@ def render(
     >>> (d / "index.html").exists(), rep.steps > 1000, rep.svg_files
     (True, True, 0)
     """
-    out = Path(out)
+    out = Path(os.path.realpath(out))  # a symlink stays a link: its target is rendered into
     check_out_dir(out)
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
-    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
+    tmp = temp_dir_beside(out)  # with the umask's mode (mkdtemp's is private)
     text = None
     try:
         from sheli.outputs.frames import build_frames

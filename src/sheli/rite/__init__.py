@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
 
 if TYPE_CHECKING:
-    # the schema (pydantic's models, a tenth of a second to build) is imported when a spec is
-    # validated: the place layer reads its YAML with sheli.rite.loader and needs no schema
+    # deferred for start-up time: the schema (pydantic's models, a fifth of a second to build)
+    # is imported when a spec is validated, not by what needs only SpecError or the rank table
     from sheli.rite.schema import Spec
 
 SPEC_DIR = Path(__file__).parent / "specs"
@@ -118,9 +118,10 @@ def _cite_at(data: Any, loc: tuple[Any, ...]) -> str | None:
 
 def validate_spec(data: Any, file: str) -> Spec:
     """Validate parsed YAML against the schema; the first error becomes a :class:`SpecError`."""
+    # deferred for start-up time (see the TYPE_CHECKING import above)
     from pydantic import ValidationError
 
-    from sheli.rite.schema import Spec
+    from sheli.rite.schema import Spec  # deferred, as the TYPE_CHECKING import above
 
     if not isinstance(data, dict):
         raise SpecError("a spec is a mapping (rite:, chapter:, steps: …)", file=file, line=1)

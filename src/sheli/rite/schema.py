@@ -75,6 +75,9 @@ class Reading(_Model):
     text: str = Field(description="what the performance does under this reading")
     sources: list[str] = Field(description="passage ids with 注/疏, or editions: 集釋, 義疏 …")
     default: bool = False
+    venue: str | None = Field(
+        None, description="the venue whose plan this reading needs (a run on another is refused)"
+    )
     note: str | None = None
 
 

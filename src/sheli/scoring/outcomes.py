@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from sheli.files import read_at_most
+
 #: the header of an outcomes CSV file, and the fields of a JSON record
 FIELDS: tuple[str, ...] = ("round", "pair", "archer", "arrow", "hit", "on_beat")
 ARCHER_NAMES: tuple[str, str] = ("上射", "下射")
@@ -363,8 +365,13 @@ def _as_outcome(
     return Outcome(rnd, pair, str(archer), arrow, hit, on_beat, line), warning
 
 
+# An event's file holds a few thousand rows (3 rounds × 8 arrows a pair): 8 MB is some
+# 200,000 rows, read in seconds; past it a file is refused, not read into memory.
+OUTCOMES_MAX_BYTES = 8 << 20
+
+
 def _decode(path: Path) -> str:
-    data = path.read_bytes()
+    data = read_at_most(path, OUTCOMES_MAX_BYTES)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
