@@ -181,6 +181,11 @@ class Store:
             if "readonly" in str(exc) or "attempt to write" in str(exc):
                 # a WAL database in a folder that cannot be written: no -shm can be made
                 raise StoreError(f"{self.path}: {_why(exc)}") from None
+            if "unable to open" in str(exc):
+                raise StoreError(
+                    f"{self.path}: cannot open the database ({exc}): a read-only file system, "
+                    "or a folder that cannot be written?"
+                ) from None
             raise StoreError(f"{self.path}: not a SQLite database ({exc})") from None
         problems = [r[0] for r in rows if r[0] != "ok"]
         if problems:
