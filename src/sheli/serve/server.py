@@ -8,12 +8,9 @@ are per role (:data:`VIEW_FIELDS`): the audience and the performers get the few 
 their pages draw; a performer's cues are fetched from ``/api/cues`` when they change
 (``cues_rev``), not sent with every state.
 
->>> import asyncio
->>> async def demo():
-...     sub = Subscriber({"id": 1, "role": "audience"})
-...     sub.offer(b"one"); sub.offer(b"two"); sub.keepalive()
-...     return await sub.next()
->>> asyncio.run(demo())
+>>> sub = Subscriber({"id": 1, "role": "audience"})
+>>> sub.offer(b"one"); sub.offer(b"two"); sub.keepalive()
+>>> sub.latest  # the newest only: "one" was never written, and is gone
 b'two'
 """
 
