@@ -20,7 +20,8 @@ from typing import Any
 # the verbs of each part of the rites register themselves on import
 from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
 from sheli.engine.check import check_spec
-from sheli.engine.interpreter import Env, Interpreter, PassageInfo
+from sheli.engine.env import Env, PassageInfo
+from sheli.engine.interpreter import Interpreter
 from sheli.engine.state import World
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place.loader import _VENUE_ALIASES as _place_aliases

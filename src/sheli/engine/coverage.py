@@ -110,7 +110,7 @@ def _check_text(loaded: LoadedSpec) -> None:
     """The static checks that need only the text: cites exist, jing is in its passage."""
     from sheli.engine import _passage, _text_env
     from sheli.engine.check import check_spec
-    from sheli.engine.interpreter import Env
+    from sheli.engine.env import Env
 
     _, fold, _ = _text_env()
     env = Env(

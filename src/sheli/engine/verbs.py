@@ -17,28 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.state import Person, Shot, World, _cn
-
-if TYPE_CHECKING:
-    from sheli.engine.interpreter import Env
-    from sheli.rite.schema import Act
-
-
-class VerbError(Exception):
-    """A precondition of a verb does not hold (the message cites the passage)."""
-
-
-@dataclass(slots=True)
-class Pt:
-    """A resolved place: coordinates (尺), the text's words, whether on the 堂, fixture key."""
-
-    x: float | None
-    y: float | None
-    desc: str
-    on_tang: bool | None
-    key: str | None = None  # the fixture name when the place is one (上物, 楅 …)
+from sheli.rite.schema import Act
 
 
 @dataclass(slots=True)
@@ -76,8 +59,6 @@ class Ctx:
         words = {"乘": 4, "乘矢": 4, "一个": 1, "一": 1, "二": 2, "三": 3, "四": 4, "八": 8}
         if c in words:
             return words[c]
-        from sheli.engine.interpreter import count_of
-
         try:
             return count_of(c, self.world.names)
         except ValueError:
