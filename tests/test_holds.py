@@ -35,7 +35,8 @@ class _Checked(list):  # type: ignore[type-arg]
     def append(self, ev: Any) -> None:
         super().append(ev)
         got = chou_total(self.world)
-        assert got == self.total, (ev.get("seq"), ev.get("cite"), ev.get("verb"), got)
+        where = (ev.seq, getattr(ev, "cite", None), getattr(ev, "verb", None))
+        assert got == self.total, (*where, got)
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noq
 from sheli.engine.check import check_spec
 from sheli.engine.env import Env, PassageInfo
 from sheli.engine.interpreter import Interpreter
+from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place.loader import _VENUE_ALIASES as _place_aliases
@@ -39,16 +40,36 @@ VENUES = _place_aliases
 
 @dataclass
 class Run:
-    """The result of a run: the event log and views of it."""
+    """The result of a run: its records (the typed events), read by visitors, and the event
+    log's lines made from them.
+
+    ``records`` are a :class:`~sheli.engine.records.Scene` then :class:`Step`, :class:`Shot`
+    and :class:`Tally` records in order; :meth:`accept` walks them with a visitor
+    (:class:`~sheli.engine.records.RunVisitor`); ``events`` are their JSON lines
+    (docs/event-log.md), made once when first asked for.
+    """
 
     rite: str
     title: str | None
     venue: str
     params: dict[str, Any]
-    events: list[dict[str, Any]]
+    records: list[Record]
     world: World = field(repr=False)
     spec: LoadedSpec = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    def accept(self, visitor: Any) -> Any:
+        """Walk the run with ``visitor`` (begin_run, visit_step/shot/tally, end_run) and
+        return its ``result()``."""
+        return accept(self.records, visitor)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The lines of the event log (docs/event-log.md), in order: treat as read-only."""
+        if self._events is None:
+            self._events = [r.to_json() for r in self.records]
+        return self._events
 
     @property
     def steps(self) -> list[dict[str, Any]]:
@@ -84,8 +105,8 @@ class Run:
         for a in self.spec.spec.assumptions:
             known[a.id] = (a.text, a.reason)
         used: dict[str, tuple[str, str]] = {}
-        for e in self.events:
-            for a in e.get("assumes", ()):
+        for e in self.records:
+            for a in e.get("assumes", ()) if isinstance(e, Step) else ():
                 if a not in used and a in known:
                     used[a] = known[a]
         return used
@@ -291,7 +312,7 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
         title=spec.title,
         venue=params["venue"],
         params=params,
-        events=[scene, *interp.events],
+        records=[scene, *interp.events],
         world=interp.world,
         spec=loaded,
     )
@@ -319,7 +340,7 @@ def _fixture_line(name: str, p: Any) -> dict[str, Any]:
     return line
 
 
-def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpreter) -> dict:
+def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpreter) -> Scene:
     """The first line of the event log: rite, venue, unit, fixtures used, cast."""
     cast = []
     for p in it.world.people.values():
@@ -329,13 +350,12 @@ def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpr
         if p.display:
             entry["name"] = p.display
         cast.append(entry)
-    return {
-        "type": "scene",
-        "rite": loaded.spec.rite,
-        "title": loaded.spec.title,
-        "venue": params["venue"],
-        "unit": "尺",
-        "params": {k: v for k, v in params.items()},
-        "fixtures": [_fixture_line(n, p) for n, p in env.used_fixtures.items()],
-        "cast": cast,
-    }
+    return Scene(
+        rite=loaded.spec.rite,
+        title=loaded.spec.title,
+        venue=params["venue"],
+        unit="尺",
+        params={k: v for k, v in params.items()},
+        fixtures=[_fixture_line(n, p) for n, p in env.used_fixtures.items()],
+        cast=cast,
+    )

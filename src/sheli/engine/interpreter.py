@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheli.engine.env import Env, VerbError, count_of
+from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
@@ -178,7 +179,7 @@ class Interpreter:
         self.known_readings = {r.id for r in spec.readings}
         self._own = f"{spec.chapter}:"  # citations of the spec's own chapter
         self.world = build_world(spec, params)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Any] = []  # the records of the run (sheli.engine.records)
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
@@ -238,7 +239,7 @@ class Interpreter:
                 n = count_of(obj.count, names)
             except ValueError as exc:
                 raise self.error(str(exc), obj.line, None, f"objects {obj.obj}") from None
-            w.places[(obj.obj, key)] = w.places.get((obj.obj, key), 0) + n
+            w.add_at(obj.obj, key, n)
 
     @staticmethod
     def _hold(p: Person, h: str) -> None:
@@ -294,10 +295,10 @@ class Interpreter:
             if name.endswith(word):
                 pair = name[: -len(word)]
                 tally = w.last_tally
-                if tally is None or tally["winner"] == "tie":
+                if tally is None or tally.winner == "tie":
                     why = "no count yet" if tally is None else "左右鈞 (xiangshe:204)"
                     raise self.error(f"{name}: there is no {word} ({why})", line, cite)
-                win = tally["winner"]
+                win = tally.winner
                 seat_side = {"上射": "right", "下射": "left"}
                 pairs = [pair] if pair else w.groups["射耦"]
                 out = []
@@ -360,13 +361,13 @@ class Interpreter:
         if c.winner is not None:
             if w.last_tally is None:
                 raise self.error("if: winner before any 數獲 (xiangshe:203)", line, cite)
-            if w.last_tally["winner"] != c.winner:
+            if w.last_tally.winner != c.winner:
                 return False
         if c.no_hits is not None:
             if w.last_tally is None:
                 raise self.error("if: no_hits before any 數獲 (xiangshe:203)", line, cite)
             t = w.last_tally
-            if (t["right"] == 0 and t["left"] == 0) != c.no_hits:
+            if (t.right == 0 and t.left == 0) != c.no_hits:
                 return False
         if c.loser_is is not None and self.loser_rank(frame, line, cite) != c.loser_is:
             return False
@@ -405,9 +406,9 @@ class Interpreter:
         pair = frame.bind.get("耦")
         if pair is None or pair not in w.pairs:
             raise self.error("if: loser_is needs a bound pair {耦}", line, cite)
-        if w.last_tally is None or w.last_tally["winner"] == "tie":
+        if w.last_tally is None or w.last_tally.winner == "tie":
             return None
-        seat = "上射" if w.last_tally["winner"] == "left" else "下射"
+        seat = "上射" if w.last_tally.winner == "left" else "下射"
         pr = w.pairs[pair]
         person = w.people[pr.upper if seat == "上射" else pr.lower]
         return {"賓": "賓", "主人": "主人", "大夫": "大夫", "大夫之耦": "大夫之耦"}.get(
@@ -545,39 +546,47 @@ class Interpreter:
                 if extra and "_warn" in extra:
                     self._warn(line, cite, vname, p, extra.pop("_warn"))
                 self.seq = seq = self.seq + 1
-                ev: dict[str, Any] = {
-                    "type": "step",
-                    "seq": seq,
-                    "round": rnd,
-                    "section": sec,
-                    "cite": cite,
-                    "jing": jing,
-                    "actor": p.name,
-                    "verb": vname,
-                    "x": p.x,
-                    "y": p.y,
-                    "facing": p.facing,
-                    "holds": p.holds(),
-                    "says": extra.pop("says", None) if extra else None,
-                    "place": p.place,
-                    "dress": p.dress(),
-                    "line": line,
-                }
-                if self._file:
-                    ev["file"] = self._file
-                if foreign is not None:
-                    ev["section_of"] = (frame.anchor or cite).split(":", 1)[0]
-                    ev["topic"] = foreign
-                if tail:
-                    ev.update(tail)
-                if extra:
-                    more = extra.pop("assumes", None)
-                    if more:
-                        ev["assumes"] = list(dict.fromkeys([*static_assumes, *more]))
-                    ev.update(extra)
-                if p.display:
-                    ev["name"] = p.display
-                append(ev)
+                says = None
+                # the optional fields; the act's own, shared by its lines, when it has no more
+                more = tail
+                if self._file or foreign is not None or extra or p.display:
+                    more = {}
+                    if self._file:
+                        more["file"] = self._file
+                    if foreign is not None:
+                        more["section_of"] = (frame.anchor or cite).split(":", 1)[0]
+                        more["topic"] = foreign
+                    if tail:
+                        more.update(tail)
+                    if extra:
+                        says = extra.pop("says", None)
+                        assumes = extra.pop("assumes", None)
+                        if assumes:
+                            more["assumes"] = list(dict.fromkeys([*static_assumes, *assumes]))
+                        more.update(extra)
+                    if p.display:
+                        more["name"] = p.display
+                append(
+                    Step(
+                        seq,
+                        rnd,
+                        sec,
+                        cite,
+                        jing,
+                        p.name,
+                        vname,
+                        p.x,
+                        p.y,
+                        p.facing,
+                        p.holding(),
+                        says,
+                        p.place,
+                        p.dress(),
+                        line,
+                        more,
+                        w.objects(),
+                    )
+                )
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
@@ -694,40 +703,39 @@ class Interpreter:
     def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
         """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""
         w = self.world
+        append = self.events.append
+        if ctx.sub:
+            holding, objects = p.holding(), w.objects()
+            file = {"file": self._file} if self._file else {}
         for sub in ctx.sub:
             self.seq += 1
-            ssec, _ = self.section_of(frame.anchor or sub["cite"])
-            self.events.append(
-                {
-                    "type": "step",
-                    "seq": self.seq,
-                    "round": w.round,
-                    "section": ssec,
-                    "cite": sub["cite"],
-                    "jing": sub["jing"],
-                    "actor": p.name,
-                    "verb": act.verb,
-                    "x": p.x,
-                    "y": p.y,
-                    "facing": p.facing,
+            ssec, _ = self.section_of(frame.anchor or sub.cite)
+            append(
+                Step(
+                    self.seq,
+                    w.round,
+                    ssec,
+                    sub.cite,
+                    sub.jing,
+                    p.name,
+                    act.verb,
+                    p.x,
+                    p.y,
+                    p.facing,
                     # what the sub-act has in hand besides (the 筭 of a 數獲)
-                    "holds": [*p.holds(), *sub["holds"]] if sub.get("holds") else p.holds(),
-                    "says": None,
-                    "place": p.place,
-                    "dress": p.dress(),
-                    "line": line,
-                    "note": sub["note"],
-                    "count": sub["count"],
-                    "side": act.side,
-                    **({"file": self._file} if self._file else {}),
-                }
+                    holding._replace(counting=sub.in_hand) if sub.in_hand else holding,
+                    None,
+                    p.place,
+                    p.dress(),
+                    line,
+                    {"note": sub.note, "count": sub.count, "side": act.side, **file},
+                    objects,
+                )
             )
         for shot in ctx.shots:
-            shot["seq"] = seq
-            self.events.append(shot)
+            append(shot._replace(seq=seq))
         for tally in ctx.tallies:
-            tally["seq"] = self.seq
-            self.events.append(tally)
+            append(tally._replace(seq=self.seq))
 
     def run(self) -> None:
         # A run allocates many small dicts and frees none of them until it ends: the cyclic

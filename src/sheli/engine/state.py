@@ -18,7 +18,7 @@ per step, so a run's cost is linear in its steps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 _NUM = "〇一二三四五六七八九十"
 
@@ -29,13 +29,99 @@ def _cn(n: int) -> str:
     return str(n)
 
 
-_HOLDS: dict[tuple[Any, ...], list[str]] = {}
 _DRESS = {
     (True, True): ["袒", "決遂"],
     (True, False): ["袒"],
     (False, True): ["襲", "決遂"],
     (False, False): ["襲"],
 }
+
+
+class Holding(NamedTuple):
+    """What one person holds at one step, as numbers (a value shared by equal holdings).
+
+    ``bow`` 張 or 弛; arrows ``hand`` (兼諸弣), ``jin`` (搢, in the belt), ``xie`` (挾, between
+    the fingers); ``pu`` the 扑 (執 or 搢); ``cup_full`` whether a cup he holds is 實;
+    ``items`` the other things by name and number (旌, 觶, 筭 …); ``counting`` the 筭 in his
+    left hand during a 數獲 (實于左手 xiangshe:195), besides his items.
+    """
+
+    bow: str | None = None
+    hand: int = 0
+    jin: int = 0
+    xie: int = 0
+    pu: str | None = None
+    cup_full: bool = False
+    items: tuple[tuple[str, int], ...] = ()
+    counting: int = 0
+
+    @property
+    def arrows(self) -> int:
+        """Arrows held, however held.
+
+        >>> Holding(jin=3, xie=1).arrows
+        4
+        """
+        return self.hand + self.jin + self.xie
+
+    def count(self, name: str) -> int:
+        """How many of the item ``name`` (the 筭 of a count included).
+
+        >>> Holding(items=(("筭", 8),)).count("筭"), Holding(counting=6).count("筭")
+        (8, 6)
+        """
+        n = self.counting if name == "筭" else 0
+        for k, m in self.items:
+            if k == name:
+                n += m
+        return n
+
+
+_WORDS: dict[Holding, list[str]] = {}
+
+
+def holds_words(h: Holding) -> list[str]:
+    """A holding in the text's words (the ``holds`` of the event log); a shared list.
+
+    >>> holds_words(Holding(bow="張", jin=3, xie=1))
+    ['張弓', '搢矢三', '挾矢一']
+    >>> holds_words(Holding(items=(("觶", 1),), cup_full=True, counting=10))
+    ['觶(實)', '筭十']
+    """
+    got = _WORDS.get(h)
+    if got is None:
+        got = _WORDS[h] = _words(h)
+    return got
+
+
+def _words(h: Holding) -> list[str]:
+    out: list[str] = []
+    if h.bow:
+        out.append(f"{h.bow}弓")
+    if h.hand:
+        out.append(f"矢{_cn(h.hand)}")
+    if h.jin:
+        out.append(f"搢矢{_cn(h.jin)}")
+    if h.xie:
+        out.append(f"挾矢{_cn(h.xie)}")
+    if h.pu:
+        out.append("搢扑" if h.pu == "搢" else "扑")
+    for k, n in h.items:
+        if n <= 0:
+            continue
+        if k in ("觶", "爵"):
+            out.append(f"{k}({'實' if h.cup_full else '虛'})")
+        else:
+            out.append(k if n == 1 else f"{k}{_cn(n)}")
+    if h.counting:
+        out.append(f"筭{_cn(h.counting)}")
+    return out
+
+
+_HOLDINGS: dict[tuple[Any, ...], Holding] = {}
+
+#: The cups (爵, 觶 …) whose places and fill an :class:`Objects` snapshot keeps.
+CUPS: frozenset[str] = frozenset(("觶", "爵", "觚", "散", "角觶", "象觶", "散觶"))
 
 
 @dataclass(slots=True)
@@ -69,10 +155,12 @@ class Person:
     # obj → (verb, cite, spec line) of the act that last put it out of his hands
     let_go: dict[str, tuple[str, str, int]] = field(default_factory=dict)
 
-    def holds(self) -> list[str]:
-        """What he holds, in the text's words (for the event log and 儀注).
+    def holding(self) -> Holding:
+        """What he holds, as numbers: one shared value per distinct holding (a snapshot).
 
-        Built once per distinct holding and shared: treat the list as read-only.
+        >>> p = Person("司射", role="司射"); p.bow = "張"; p.xie = 4
+        >>> p.holding().xie, p.holding() is p.holding()
+        (4, True)
         """
         key = (
             self.bow,
@@ -83,31 +171,15 @@ class Person:
             self.cup_full,
             tuple(self.items.items()) if self.items else (),
         )
-        got = _HOLDS.get(key)
+        got = _HOLDINGS.get(key)
         if got is None:
-            got = _HOLDS[key] = self._holds()
+            got = _HOLDINGS[key] = Holding(*key)
         return got
 
-    def _holds(self) -> list[str]:
-        out: list[str] = []
-        if self.bow:
-            out.append(f"{self.bow}弓")
-        if self.hand:
-            out.append(f"矢{_cn(self.hand)}")
-        if self.jin:
-            out.append(f"搢矢{_cn(self.jin)}")
-        if self.xie:
-            out.append(f"挾矢{_cn(self.xie)}")
-        if self.pu:
-            out.append("搢扑" if self.pu == "搢" else "扑")
-        for k, n in self.items.items():
-            if n <= 0:
-                continue
-            if k in ("觶", "爵"):
-                out.append(f"{k}({'實' if self.cup_full else '虛'})")
-            else:
-                out.append(k if n == 1 else f"{k}{_cn(n)}")
-        return out
+    def holds(self) -> list[str]:
+        """What he holds, in the text's words (for the event log and 儀注): a shared list,
+        read-only."""
+        return holds_words(self.holding())
 
     def dress(self) -> list[str]:
         """袒 or 襲, and 決遂 if worn (a shared list: read-only)."""
@@ -143,9 +215,55 @@ class Shot:
     hou: str | None = None  # the 侯 shot at, when the spec names one (射 to: 大侯)
 
 
+class Objects(NamedTuple):
+    """Where the things of a run are at one step, as numbers (a snapshot of the world).
+
+    Arrows: ``arrows_on_rest`` loose on the 楅 (and ``bound_on_rest``, each 大夫's bundle,
+    xiangshe:191), ``arrows_at_target`` lying at the 侯 (``by_target`` of them shot at a named
+    侯, ``dafu_at_target`` shot by each 大夫), ``lost`` (矢不備). 筭: ``rods_in_vessel`` in the
+    中, ``rods_reserve`` 委 west of it, ``rods_right``/``rods_left`` on the ground by side (those
+    in hand are in each person's :class:`Holding`). Cups: ``cup_on_stand`` a 觶 on the 豐 and
+    ``cup_on_stand_full``; ``cups`` the cups set down elsewhere, as (cup, place, number, whether
+    each is 實, the last set down last).
+    ``flag`` the 旌 (倚, 執, 舉, 偃).
+    """
+
+    rest_set: bool = False
+    arrows_on_rest: int = 0
+    bound_on_rest: tuple[tuple[str, int], ...] = ()
+    rest_arranged: bool = False
+    arrows_at_target: int = 0
+    by_target: tuple[tuple[str, int], ...] = ()
+    dafu_at_target: tuple[tuple[str, int], ...] = ()
+    lost: int = 0
+    vessel_set: bool = False
+    rods_in_vessel: int = 0
+    rods_reserve: int = 0
+    rods_right: int = 0
+    rods_left: int = 0
+    stand_set: bool = False
+    cup_on_stand: bool = False
+    cup_on_stand_full: bool = False
+    flag: str = "倚"
+    music: bool = False
+    cups: tuple[tuple[str, str, int, tuple[bool, ...]], ...] = ()
+
+
+#: The fields of :class:`World` an :class:`Objects` snapshot is made of.
+_OBJECT_FIELDS = frozenset(
+    "fu_set fu_loose fu_bound fu_arranged hou_arrows hou_by hou_dafu lost zhong_set zhong pile "
+    "ground feng_set zhi_on_feng zhi_full flag music".split()
+)
+
+
 @dataclass
 class World:
-    """The whole state of a run."""
+    """The whole state of a run.
+
+    The verbs change it in place; :meth:`objects` gives the things' state as a snapshot,
+    built again only after an object changed (set an attribute of :data:`_OBJECT_FIELDS`, or
+    call :meth:`moved` after changing one of their dicts in place).
+    """
 
     people: dict[str, Person] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # 賓耦上射 → 賓 …
@@ -185,12 +303,82 @@ class World:
     shots: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
     last_shot: Shot | None = None
     called: set[str] = field(default_factory=set)  # pairs 作'd this round
-    tallies: list[dict[str, Any]] = field(default_factory=list)
-    last_tally: dict[str, Any] | None = None
+    tallies: list[Any] = field(default_factory=list)  # the run's Tally records
+    last_tally: Any = None  # the last Tally record (sheli.engine.records)
     drank: dict[int, list[str]] = field(default_factory=dict)  # 罰爵, by round
     drinks: list[tuple[int, str, str]] = field(
         default_factory=list
     )  # every drink: round, who, cite
+    _objects: Objects | None = field(default=None, repr=False, compare=False)
+    _moved: bool = field(default=True, repr=False, compare=False)
+    _cups: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     def person(self, name: str) -> Person | None:
         return self.people.get(self.aliases.get(name, name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _OBJECT_FIELDS:
+            object.__setattr__(self, "_moved", True)
+
+    def moved(self) -> None:
+        """Say that an object changed in place (a count in one of the dicts above)."""
+        self._moved = True
+
+    def _cups_now(self) -> tuple[tuple[str, str, int, tuple[bool, ...]], ...]:
+        states = self.cup_states
+        got = self._cups = tuple(
+            (thing, place, n, tuple(states.get((thing, place), ())))
+            for (thing, place), n in self.places.items()
+            if thing in CUPS and n
+        )
+        return got
+
+    def moved_cups(self) -> None:
+        """Say that a cup was set down or taken up (its place or its fill changed)."""
+        self._moved = True
+        self._cups = None
+
+    def add_at(self, thing: str, place: str, n: int) -> None:
+        """Set down (``n`` > 0) or take up (``n`` < 0) ``n`` of a thing at a place."""
+        self.places[(thing, place)] = self.places.get((thing, place), 0) + n
+        if thing in CUPS:
+            self.moved_cups()
+
+    def objects(self) -> Objects:
+        """The objects now, as a snapshot: the previous one when nothing changed (snapshots
+        share, nothing is copied per step).
+
+        >>> w = World(); w.zhong = 8
+        >>> w.objects().rods_in_vessel, w.objects() is w.objects()
+        (8, True)
+        """
+        last = self._objects
+        if not self._moved and last is not None:
+            return last
+        self._moved = False
+        o = Objects(
+            self.fu_set,
+            self.fu_loose,
+            tuple(self.fu_bound.items()),
+            self.fu_arranged,
+            self.hou_arrows,
+            tuple(self.hou_by.items()),
+            tuple(self.hou_dafu.items()),
+            self.lost,
+            self.zhong_set,
+            self.zhong,
+            self.pile,
+            self.ground["right"],
+            self.ground["left"],
+            self.feng_set,
+            self.zhi_on_feng,
+            self.zhi_full,
+            self.flag,
+            self.music,
+            self._cups if self._cups is not None else self._cups_now(),
+        )
+        if last == o:
+            return last
+        self._objects = o
+        return o

@@ -17,11 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheli.engine.env import Env, Pt, VerbError, count_of
-from sheli.engine.state import Person, Shot, World, _cn
+from sheli.engine.records import Shot, Tally
+from sheli.engine.state import Person, World
+from sheli.engine.state import Shot as Arrow
 from sheli.rite.schema import Act
+
+
+class CountAct(NamedTuple):
+    """One act of a 數獲 as a sub-step: its passage, what it does, how many 筭, and how many
+    are then in the counter's left hand (實于左手 xiangshe:195)."""
+
+    cite: str
+    jing: str | None
+    note: str
+    count: int
+    in_hand: int
 
 
 @dataclass(slots=True)
@@ -35,9 +48,9 @@ class Ctx:
     env: Env
     bind: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)  # added to the step event
-    sub: list[dict[str, Any]] = field(default_factory=list)  # expanded sub-steps (數獲)
-    shots: list[dict[str, Any]] = field(default_factory=list)
-    tallies: list[dict[str, Any]] = field(default_factory=list)
+    sub: list[CountAct] = field(default_factory=list)  # expanded sub-steps (數獲)
+    shots: list[Shot] = field(default_factory=list)
+    tallies: list[Tally] = field(default_factory=list)
     line: int = 0  # the act's line in the spec file
 
     def place(self, ref: Any) -> Pt:
@@ -318,7 +331,7 @@ def _speech(ctx: Ctx) -> None:
                 "says {announcement} before any 數獲: the announcement follows the count "
                 "(xiangshe:202–203 釋獲者遂進取賢獲…告于賓)"
             )
-        says = says.replace("{announcement}", ctx.world.last_tally["announcement"])
+        says = says.replace("{announcement}", ctx.world.last_tally.announcement)
     if says:
         ctx.extra["says"] = says
     _facing(ctx)
@@ -460,6 +473,7 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
             w.pile -= n
         else:
             w.ground[pile] -= n
+            w.moved()
         return
     if obj == "觶" and key in ("豐", "豐上"):
         if not w.zhi_on_feng:
@@ -471,7 +485,7 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
     if tracked in w.places:
         if w.places[tracked] < n:
             raise VerbError(f"there is no {obj} at {key} to take")
-        w.places[tracked] -= n
+        w.add_at(obj, key, -n)
     else:
         # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
         ctx.extra["assumes"] = ["E-supply"]
@@ -489,9 +503,9 @@ def _chou_place(w: Any, key: str) -> tuple[str | None, int]:
         return None, w.pile
     if key == "賢獲":
         t = w.last_tally
-        if t is None or t["winner"] == "tie":
+        if t is None or t.winner == "tie":
             raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
-        return t["winner"], w.ground[t["winner"]]
+        return t.winner, w.ground[t.winner]
     side = "right" if key == "右獲" else "left"
     return side, w.ground[side]
 
@@ -507,9 +521,9 @@ def _chou_count(ctx: Ctx) -> int | None:
         return None
     if key == "賢獲":
         t = ctx.world.last_tally
-        if t is None or t["winner"] == "tie":
+        if t is None or t.winner == "tie":
             raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
-        return abs(t["right"] - t["left"])
+        return abs(t.right - t.left)
     return _chou_place(ctx.world, key)[1]
 
 
@@ -594,7 +608,7 @@ def _put_at(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
         w.zhi_full = ctx.p.cup_full
         return
     if key is not None:
-        w.places[(obj, key)] = w.places.get((obj, key), 0) + n
+        w.add_at(obj, key, n)
 
 
 @verb("取", "執", "奉", "兼取", kind="object")
@@ -641,6 +655,7 @@ def take(ctx: Ctx) -> None:
         laid = ctx.world.cup_states.get((obj, cup_place))
         if laid:
             p.cup_full = laid.pop()
+            ctx.world.moved_cups()
         elif ctx.act.state is None:
             p.cup_full = False  # a cup from the 篚 is empty until it is filled
     _facing(ctx)
@@ -781,12 +796,14 @@ def put(ctx: Ctx) -> None:
             else:
                 first = next(k for k, v in w.hou_dafu.items() if v)
                 w.hou_dafu[first] -= 1
+                w.moved()
             w.lost = 1
             ctx.extra["assumes"] = ["E-lost-arrow"]
         w.fu_batch += 1  # a new filling of the 楅: a new 拾取
         w.fu_loose += w.hou_arrows
         for who, k in w.hou_dafu.items():
             w.fu_bound[who] = w.fu_bound.get(who, 0) + k
+            w.moved()
         w.hou_arrows = 0
         w.hou_dafu = {}
         w.hou_by = {}
@@ -824,6 +841,7 @@ def put(ctx: Ctx) -> None:
         # the feast sets full cups down and takes them up again (主人坐奠觶于薦西 xiangshe:57,
         # 賓…反奠于其所 74; 司正實觶…奠觶…取觶…卒觶 106–107): the place keeps the cup's state
         w.cup_states.setdefault((obj, dkey), []).append(full)
+        w.moved_cups()
         p.cup_full = False
     _facing(ctx)
 
@@ -1054,10 +1072,12 @@ def shoot(ctx: Ctx) -> None:
     p.xie -= 1
     if p.is_dafu:
         w.hou_dafu[p.name] = w.hou_dafu.get(p.name, 0) + 1
+        w.moved()
     else:
         w.hou_arrows += 1
     if hou is not None:
         w.hou_by[hou] = w.hou_by.get(hou, 0) + 1
+        w.moved()
     if pair == "誘射":
         # the text says nothing of the 誘射's hits; asked of the source if it knows them
         try:
@@ -1079,24 +1099,8 @@ def shoot(ctx: Ctx) -> None:
             if got is not None:
                 counted, reason = got
                 break
-    shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
-    w.last_shot = shot
-    line = {
-        "type": "shot",
-        "round": w.round,
-        "pair": pair,
-        "archer": seat,
-        "person": p.name,
-        "arrow": arrow,
-        "hit": hit,
-        "counted": counted,
-        "reason": reason,
-    }
-    if on_beat is not None:
-        line["on_beat"] = on_beat
-    if hou is not None:
-        line["hou"] = hou
-    ctx.shots.append(line)
+    w.last_shot = Arrow(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
+    ctx.shots.append(Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou))
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
     if hou is not None:
         ctx.extra["shot"]["hou"] = hou
@@ -1161,6 +1165,7 @@ def release_tally(ctx: Ctx) -> None:
     _drop(ctx, "筭", 1)
     side = ctx.env.side_of(s.archer)
     w.ground[side] += 1
+    w.moved()
     s.released = True
     ctx.extra["side"] = "右" if side == "right" else "左"
 
@@ -1198,28 +1203,13 @@ def count_tally(ctx: Ctx) -> None:
             # with his posture and facing; the count does not do them a second time
             continue
         in_hand += act.count * ((act.dest == "hand") - (act.source == "hand"))
-        ctx.sub.append(
-            {
-                "cite": act.cite,
-                "jing": act.jing,
-                "note": act.description,
-                "count": act.count,
-                "holds": [f"筭{_cn(in_hand)}"] if in_hand else [],
-            }
-        )
+        ctx.sub.append(CountAct(act.cite, act.jing, act.description, act.count, in_hand))
     if side == "left":
         right = w.counted["right"] or 0
         left = n
         ann = ctx.env.announce(right, left)
         win = "tie" if right == left else ("right" if right > left else "left")
-        tally = {
-            "type": "tally",
-            "round": w.round,
-            "right": right,
-            "left": left,
-            "winner": win,
-            "announcement": ann,
-        }
+        tally = Tally(w.round, right, left, win, ann)
         w.last_tally = tally
         w.tallies.append(tally)
         ctx.tallies.append(tally)
@@ -1271,6 +1261,7 @@ def unbind(ctx: Ctx) -> None:
             )
         w.fu_loose += mine
         w.fu_bound[p.name] = 0
+        w.moved()
     _facing(ctx)
 
 
