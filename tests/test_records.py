@@ -13,6 +13,7 @@ import pytest
 from sheli.engine import run
 from sheli.engine import state as state_mod
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
+from sheli.rite.rules import announce, release
 
 CASES = [
     {"rite": "xiangshe", "seed": 1},
@@ -84,3 +85,20 @@ def test_a_visitor_reads_the_run_in_order() -> None:
     seen = r.accept(Order())
     assert seen[0] == "begin" and seen[-1] == "end"
     assert seen[1:-1] == [e["type"] for e in r.events[1:]]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_shot_lines_carry_the_release_decision(seed: int) -> None:
+    r = run("xiangshe", seed=seed)
+    shots = [x for x in r.records if type(x) is Shot and x.pair != "誘射"]
+    assert shots
+    for s in shots:
+        assert (s.counted, s.reason) == release(s.round, s.hit, s.on_beat)
+        line = s.to_json()
+        assert ("on_beat" in line) == (s.on_beat is not None)
+    tallies = [x for x in r.records if type(x) is Tally]
+    for t in tallies:
+        assert t.to_json() == {
+            "type": "tally", "round": t.round, "right": t.right, "left": t.left,
+            "winner": t.winner, "announcement": announce(t.right, t.left), "seq": t.seq,
+        }  # fmt: skip

@@ -202,9 +202,6 @@ def test_bow_taken_after_each_arrow_or_after_the_last() -> None:
     assert len(each) == 8 and len(last) == 2
 
 
-@pytest.mark.skipif(
-    not hasattr(verbs, "RELEASE_OVERRIDES"), reason="the engine has no release overrides"
-)
 def test_jun_hits_count_off_the_drum() -> None:
     # 不以樂志 (記 yan:179): in the music round the 君's hit counts, on the drum or not
     seen = False

@@ -20,15 +20,20 @@ from typing import Any
 # the verbs of each part of the rites register themselves on import
 from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
 from sheli.engine.check import check_spec
-from sheli.engine.env import Env, PassageInfo
-from sheli.engine.interpreter import Interpreter
+from sheli.engine.env import Env, passage_info, section_topic
+from sheli.engine.interpreter import Interpreter, build_world
+from sheli.engine.outcomes import SeededOutcomes, load_outcomes
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
+from sheli.engine.variants import variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
+from sheli.place import load_venue
 from sheli.place.loader import _VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
-from sheli.rite import LoadedSpec, load_spec
+from sheli.rite import LoadedSpec, load_spec, rules
 from sheli.rite.loader import SpecError
+from sheli.rite.schema import Spec
+from sheli.text.variants import fold
 
 __all__ = ["VENUES", "VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
 
@@ -101,7 +106,7 @@ class Run:
     @property
     def assumptions(self) -> dict[str, tuple[str, str]]:
         """The assumptions the run's steps rest on: id → (assumption, reason), in first use."""
-        known = dict(ENGINE_ASSUMPTIONS)
+        known = {**ENGINE_ASSUMPTIONS, **variant_assumptions()}
         for a in self.spec.spec.assumptions:
             known[a.id] = (a.text, a.reason)
         used: dict[str, tuple[str, str]] = {}
@@ -113,38 +118,9 @@ class Run:
 
 
 @cache
-def _text_env() -> tuple[Any, Any, Any]:
-    from sheli import text
-    from sheli.text.variants import fold
-
-    return text, fold, cache(text.load_chapter)
-
-
-@cache
 def _venue(name: str) -> tuple[Any, dict[Any, Any]]:
     """A venue's plan, loaded once, and the cache of places resolved on it."""
-    from sheli.place import load_venue
-
     return load_venue(name), {}
-
-
-@cache
-def _passage(cite: str) -> PassageInfo | None:
-    text, _, _ = _text_env()
-    try:
-        p = text.get_passage(cite)
-    except Exception:
-        return None
-    return PassageInfo(p.text, p.section, p.kind)
-
-
-@cache
-def _topic(chapter: str, n: int) -> str:
-    _, _, load_chapter = _text_env()
-    try:
-        return load_chapter(chapter).section(n).topic
-    except KeyError:
-        return ""
 
 
 def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
@@ -153,25 +129,22 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
     The plan, the passages and the places resolved against fixtures only are cached across
     runs; places relative to people are resolved afresh each time.
     """
-    from sheli import scoring
-
-    _, fold, _ = _text_env()
     plan, places = _venue(venue)
 
     def topic(n: int) -> str:
-        return _topic(chapter, n)
+        return section_topic(chapter, n)
 
     return Env(
-        passage=_passage,
+        passage=passage_info,
         fold=_fold(fold),
         section_topic=topic,
         venue=plan,
         _cache=places,
         outcome=outcomes.outcome,
-        release=scoring.release,
-        side_of=scoring.side_of,
-        announce=scoring.announce,
-        count_procedure=scoring.count_procedure,
+        release=rules.release,
+        side_of=rules.side_of,
+        announce=rules.announce,
+        count_procedure=rules.count_procedure,
         venue_name=venue,
     )
 
@@ -188,9 +161,6 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2, "venue": "xie"})
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
-    from sheli.engine.interpreter import build_world
-    from sheli.rite.schema import Spec
-
     if spec is None:
         spec = Spec(rite="-", chapter="xiangshe")
     return list(build_world(spec, params).pairs)
@@ -201,13 +171,11 @@ def outcome_source(seed: int | None, outcomes: Any, pairs: list[str] | None = No
 
     A file is read and checked whole before the run; with ``pairs`` it may name only those.
     """
-    from sheli import scoring
-
     if outcomes is not None and hasattr(outcomes, "outcome"):
         return outcomes
     if outcomes is not None:
-        return scoring.load_outcomes(Path(outcomes), pairs=pairs)
-    return scoring.SeededOutcomes(0 if seed is None else seed)
+        return load_outcomes(Path(outcomes), pairs=pairs)
+    return SeededOutcomes(0 if seed is None else seed)
 
 
 def run(
@@ -300,9 +268,9 @@ def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     """Run an already loaded spec with explicit parameters and environment."""
     spec = loaded.spec
-    if not (loaded.checked and env.passage is _passage):
+    if not (loaded.checked and env.passage is passage_info):
         check_spec(spec, loaded.file, env)
-        loaded.checked = env.passage is _passage  # a stand-in text is checked every time
+        loaded.checked = env.passage is passage_info  # a stand-in text is checked every time
     interp = Interpreter(spec, loaded.file, env, params)
     interp.run()
     scene = make_scene(loaded, params, env, interp)

@@ -15,10 +15,12 @@ import ast
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from sheli.engine.state import World
 from sheli.rite.loader import LINE_KEY
+from sheli.text import get_passage, load_chapter
 
 
 class VerbError(Exception):
@@ -78,7 +80,7 @@ class Env:
     - ``passage(cite) -> PassageInfo | None``; ``fold(s)``; ``section_topic(n)``;
     - ``venue``: an object with ``resolve(ref, people=...)``, ``on_tang(p)``, ``point(name)``;
     - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``;
-    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.scoring`.
+    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.rite.rules`.
     """
 
     passage: Callable[[str], PassageInfo | None]
@@ -349,3 +351,41 @@ def count_of(expr: int | str, names: Mapping[str, int]) -> int:
     except SyntaxError:
         raise ValueError(f"count {expr!r} is not a number or a sum") from None
     return ev(tree)
+
+
+@cache
+def chapter_sections(chapter: str) -> dict[int, tuple[str, int, int]]:
+    """The 賈疏 sections of a chapter: number → (topic, first line, last line).
+
+    >>> chapter_sections("xiangshe")[19][0] != ""
+    True
+    """
+    ch = load_chapter(chapter)
+    out: dict[int, tuple[str, int, int]] = {}
+    for n in range(1, 100):
+        try:
+            s = ch.section(n)
+        except KeyError:
+            continue
+        out[n] = (s.topic, s.first, s.last)
+    return out
+
+
+def section_topic(chapter: str, n: int) -> str:
+    """The topic of a 賈疏 section ("" if the chapter has no such section)."""
+    got = chapter_sections(chapter).get(n)
+    return got[0] if got is not None else ""
+
+
+@cache
+def passage_info(cite: str) -> PassageInfo | None:
+    """A passage of the real text, as the interpreter needs it (None if there is none).
+
+    >>> passage_info("xiangshe:248").text.endswith("不鼓不釋")
+    True
+    """
+    try:
+        p = get_passage(cite)
+    except Exception:
+        return None
+    return PassageInfo(p.text, p.section, p.kind)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheli.engine.env import Env, VerbError, count_of
+from sheli.engine.env import Env, VerbError, count_of, section_topic
 from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx
@@ -28,6 +28,7 @@ from sheli.rite.schema import (
     Condition,
     ForEachStep,
     IfStep,
+    PairDecl,
     RoundStep,
     Spec,
 )
@@ -104,9 +105,7 @@ DAFU_ROLES: frozenset[str] = frozenset({"大夫", "卿", "諸公"})
 
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
     """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters."""
-    from sheli.rite.schema import PairDecl
-
-    w = World(params=params)
+    w = World(params=params, chapter=spec.chapter)
     decls = spec.pairs
     if decls is None:
         decls = [PairDecl.model_validate(d) for d in DEFAULT_PAIRS]
@@ -340,9 +339,7 @@ class Interpreter:
                 else:
                     # a variant (extends:) performing its base's passage: the section is the
                     # base chapter's, named by the base chapter's 賈疏
-                    from sheli.engine import _topic
-
-                    got = (sec, _topic(chapter, sec))
+                    got = (sec, section_topic(chapter, sec))
             self._section[cite] = got
         if got[0] is None:
             return self._last_section

@@ -270,6 +270,7 @@ class World:
     pairs: dict[str, Pair] = field(default_factory=dict)
     groups: dict[str, list[str]] = field(default_factory=dict)  # 三耦, 衆耦 … → pair names
     params: dict[str, Any] = field(default_factory=dict)
+    chapter: str = "xiangshe"  # the spec's chapter (its variant: sheli.engine.variants)
     names: dict[str, int] = field(default_factory=dict)  # archers, pairs, dafu: for counts
     round: int = 0
     # objects

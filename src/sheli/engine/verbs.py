@@ -23,6 +23,7 @@ from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.records import Shot, Tally
 from sheli.engine.state import Person, World
 from sheli.engine.state import Shot as Arrow
+from sheli.engine.variants import COMMON_RELEASE_OVERRIDES, find_variant
 from sheli.rite.schema import Act
 
 
@@ -944,28 +945,8 @@ def nock(ctx: Ctx) -> None:
 # ------------------------------------------------------------------ shooting
 
 
-#: Roles whose 釋獲 differs from the table of :mod:`sheli.scoring` (公則釋獲 dashe:182; 公…不以樂志
-#: dashe:273): functions ``(archer, round, hit, on_beat) -> (counted, reason) | None``,
-#: registered by a rite's verb module (verbs_dashe); None leaves the table's answer.
-RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]] = []
-
-#: The 釋獲 table of a chapter whose words differ from the run environment's (鄉射禮's): chapter →
-#: ``release(round, hit, on_beat) -> (counted, reason)``, used for shots whose step cites that
-#: chapter (大射儀: scoring/data/release-dashe.tsv); registered by the rite's verb module.
-RELEASE_TABLES: dict[str, Callable[[int, bool, bool | None], tuple[bool, str]]] = {}
-#: The 數獲 acts of a chapter whose words differ (chapter → ``count_procedure(n, side)``): the
-#: same count, citing that chapter's passages (大射儀: scoring/data/count-dashe.tsv).
-COUNT_PROCEDURES: dict[str, Callable[[int, str], list[Any]]] = {}
-#: Release overrides of one chapter only, tried before :data:`RELEASE_OVERRIDES`.
-CHAPTER_RELEASE_OVERRIDES: dict[
-    str, list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]]
-] = {}
-
 #: Roles that, as 下射, loose before their 上射: 公下射也而先發不留尊也 (注 dashe:203).
 LOWER_FIRST_ROLES: set[str] = {"公"}
-#: Readings under which those roles loose after their 上射 like any 下射 (敖繼公 on dashe:203:
-#: 拾發以將乘矢則是賓先公後); registered by the rite's verb module.
-UPPER_FIRST_READINGS: set[str] = set()
 
 
 def _lower_first(w: World, pair: str) -> bool:
@@ -980,7 +961,9 @@ def _lower_first(w: World, pair: str) -> bool:
     pr = w.pairs.get(pair)
     if pr is None:
         return False
-    if UPPER_FIRST_READINGS and UPPER_FIRST_READINGS & set(w.params.get("readings") or ()):
+    # the readings under which he looses after his 上射 like any 下射 (敖繼公 on dashe:203)
+    upper_first = find_variant(w.chapter).upper_first_readings
+    if upper_first and upper_first & set(w.params.get("readings") or ()):
         return False
     lower = w.people.get(pr.lower)
     return lower is not None and lower.role in LOWER_FIRST_ROLES
@@ -1092,9 +1075,10 @@ def shoot(ctx: Ctx) -> None:
                 "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
-        chapter = ctx.cite.partition(":")[0]
-        counted, reason = RELEASE_TABLES.get(chapter, ctx.env.release)(w.round, hit, on_beat)
-        for override in (*CHAPTER_RELEASE_OVERRIDES.get(chapter, ()), *RELEASE_OVERRIDES):
+        # the table of the chapter the step cites (大射儀's own words), its exceptions first
+        variant = find_variant(ctx.cite.partition(":")[0])
+        counted, reason = (variant.release or ctx.env.release)(w.round, hit, on_beat)
+        for override in (*variant.release_overrides, *COMMON_RELEASE_OVERRIDES):
             got = override(p, w.round, hit, on_beat)
             if got is not None:
                 counted, reason = got
@@ -1195,7 +1179,7 @@ def count_tally(ctx: Ctx) -> None:
     # the counted 筭 stay on the ground (縮, 横, 委) until 兼歛算 (xiangshe:204)
     n = w.ground[side]
     w.counted[side] = n
-    procedure = COUNT_PROCEDURES.get(ctx.cite.partition(":")[0], ctx.env.count_procedure)
+    procedure = find_variant(ctx.cite.partition(":")[0]).count_procedure or ctx.env.count_procedure
     in_hand = 0  # 筭 in his left hand (實于左手 xiangshe:195, 200) after each act
     for act in procedure(n, side):
         if act.kind == "approach":
