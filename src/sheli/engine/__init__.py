@@ -35,7 +35,17 @@ from sheli.rite.loader import SpecError
 from sheli.rite.schema import Spec
 from sheli.text.variants import fold
 
-__all__ = ["VENUES", "VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
+__all__ = [
+    "VENUES",
+    "VERBS",
+    "Env",
+    "Run",
+    "SpecError",
+    "VerbError",
+    "default_env",
+    "run",
+    "venue_plan",
+]
 
 
 #: the venues by their keys and the text's names (豫則鉤楹内, 堂則由楹外 xiangshe:128; 序則物當棟,
@@ -62,6 +72,9 @@ class Run:
     world: World = field(repr=False)
     spec: LoadedSpec = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    #: the venue's plan the run resolved its places on (for the outputs, which do not load
+    #: a venue themselves); None with a stand-in environment without one
+    plan: Any = field(default=None, repr=False)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def accept(self, visitor: Any) -> Any:
@@ -121,6 +134,16 @@ class Run:
 def _venue(name: str) -> tuple[Any, dict[Any, Any]]:
     """A venue's plan, loaded once, and the cache of places resolved on it."""
     return load_venue(name), {}
+
+
+def venue_plan(name: str) -> Any:
+    """The plan of a venue (by key) the runs resolve their places on, loaded once: outputs
+    draw on it rather than loading a venue of their own.
+
+    >>> venue_plan("xie") is venue_plan("xie")
+    True
+    """
+    return _venue(name)[0]
 
 
 def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
@@ -283,6 +306,7 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
         records=[scene, *interp.events],
         world=interp.world,
         spec=loaded,
+        plan=env.venue,
     )
 
 

@@ -195,8 +195,12 @@ class Env:
             for v in ref:
                 yield from self._fixtures_in(v, world)
 
-    def resolve(self, ref: Any, world: World, bind: Mapping[str, Any]) -> Pt:
-        """Resolve a place reference to coordinates, the text's words and its level."""
+    def resolve(self, ref: Any, world: World, bind: Mapping[str, Any], note: bool = True) -> Pt:
+        """Resolve a place reference to coordinates, the text's words and its level.
+
+        The fixtures it names are the scene's (``used_fixtures``) unless ``note`` is False
+        (a place looked up only to tell the outputs where a thing went).
+        """
         prep = self._prep.get(id(ref))
         if prep is not None and prep[0] is ref:
             ref, key = prep[1], prep[2]
@@ -213,7 +217,7 @@ class Env:
                 return Pt(person.x, person.y, f"{person.name}之位", person.on_tang, None)
         hit = self._cache.get(key)
         if hit is not None and hit[0] is not None:
-            for n in hit[1]:
+            for n in hit[1] if note else ():
                 if n not in self.used_fixtures:
                     self.used_fixtures[n] = self._fixture_info(n)
             return hit[0]
@@ -251,7 +255,7 @@ class Env:
                 except Exception:
                     key_name = ref
         pt = Pt(x, y, self._words(ref), on_tang, key_name)
-        for n in names:
+        for n in names if note else ():
             if n not in self.used_fixtures:
                 self.used_fixtures[n] = self._fixture_info(n)
         self._cache[key] = (None if personal else pt, names)

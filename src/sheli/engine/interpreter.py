@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sheli.engine.env import Env, VerbError, count_of, section_topic
+from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx
@@ -150,6 +150,12 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
 
 
 # ---------------------------------------------------------------------------- running
+
+
+def _xy(pt: Pt | None) -> tuple[float, float] | None:
+    if pt is None or pt.x is None or pt.y is None:
+        return None
+    return (pt.x, pt.y)
 
 
 @dataclass
@@ -519,7 +525,7 @@ class Interpreter:
             append = self.events.append
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
-                ctx.p = p
+                ctx.p, ctx.via = p, None
                 extra = ctx.extra = {}
                 joined = None
                 try:
@@ -538,8 +544,11 @@ class Interpreter:
                 if joined is not None:
                     self._row_joined(p, joined)
                     ctx.act = act
+                at_pt = None
                 if at is not None and p.x is not None:
-                    self._check_reach(p, at, frame, line, cite, vname)
+                    at_pt = self._check_reach(p, at, frame, line, cite, vname)
+                elif at is not None:
+                    at_pt = self._locate(at, frame)
                 if extra and "_warn" in extra:
                     self._warn(line, cite, vname, p, extra.pop("_warn"))
                 self.seq = seq = self.seq + 1
@@ -582,6 +591,8 @@ class Interpreter:
                         line,
                         more,
                         w.objects(),
+                        _xy(at_pt),
+                        _xy(ctx.via),
                     )
                 )
                 if ctx.sub or ctx.shots or ctx.tallies:
@@ -642,8 +653,9 @@ class Interpreter:
 
     def _check_reach(
         self, p: Person, at: Any, frame: Frame, line: int, cite: str, verb: str
-    ) -> None:
-        """Warn when someone puts a thing down at a fixture far from where he stands.
+    ) -> Pt | None:
+        """Warn when someone puts a thing down at a fixture far from where he stands; the
+        place (None if it is not on the plan).
 
         The text has him go there first (適…奠于…); a spec that forgets the going is not
         wrong in its words but is physically impossible. A warning, not an error: reach is
@@ -652,9 +664,9 @@ class Interpreter:
         try:
             pt = self.env.resolve(at, self.world, frame.bind)
         except VerbError:
-            return  # not a fixture (中西, 豐上 …): nothing to measure
+            return None  # not a fixture (中西, 豐上 …): nothing to measure
         if pt.x is None or pt.y is None or p.x is None or p.y is None:
-            return
+            return None
         d = ((pt.x - p.x) ** 2 + (pt.y - p.y) ** 2) ** 0.5
         if d > REACH:
             self._warn(
@@ -664,6 +676,14 @@ class Interpreter:
                 p,
                 f"puts it at {pt.desc}, {d:.0f} 尺 from where he stands ({p.place})",
             )
+        return pt
+
+    def _locate(self, at: Any, frame: Frame) -> Pt | None:
+        """Where an act's ``at`` is on the plan, for the outputs (None if not on it)."""
+        try:
+            return self.env.resolve(at, self.world, frame.bind, note=False)
+        except VerbError:
+            return None
 
     def _warn(self, line: int, cite: str, verb: str, p: Person, what: str) -> None:
         """A physical inconsistency worth a look, once per step and person (E-reach)."""

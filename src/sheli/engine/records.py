@@ -51,7 +51,9 @@ class Step(NamedTuple):
     The fixed fields are those of every step line; ``more`` holds the optional ones the step
     has, in the log's order (``file``, ``obj``, ``count``, ``note``, ``assumes``, ``at``,
     ``as``, what the verb adds — ``shot``, ``to``, ``side`` … — and ``name``). ``holding``
-    (the actor's) and ``objects`` (the world's) are the state after the act, as numbers.
+    (the actor's) and ``objects`` (the world's) are the state after the act, as numbers;
+    ``at_point`` and ``via_point`` the places the line names in words, as the run resolved
+    them on its plan (None where it did not).
     """
 
     seq: int
@@ -71,6 +73,8 @@ class Step(NamedTuple):
     line: int
     more: Mapping[str, Any]  # read-only: shared by the lines of one act
     objects: Objects
+    at_point: tuple[float, float] | None = None  # ``at`` resolved on the plan, where it is
+    via_point: tuple[float, float] | None = None  # ``via`` resolved on the plan
 
     @property
     def holds(self) -> list[str]:

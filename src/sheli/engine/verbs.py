@@ -53,6 +53,7 @@ class Ctx:
     shots: list[Shot] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
     line: int = 0  # the act's line in the spec file
+    via: Pt | None = None  # the place a move went by (its step's via), resolved
 
     def place(self, ref: Any) -> Pt:
         return self.env.resolve(ref, self.world, self.bind)
@@ -182,7 +183,8 @@ def move(ctx: Ctx) -> None:
         dest = ctx.place(ref)
         _cross_check(ctx, dest)
         if ctx.act.via is not None:
-            ctx.extra["via"] = ctx.place(ctx.act.via).desc
+            ctx.via = ctx.place(ctx.act.via)
+            ctx.extra["via"] = ctx.via.desc
         _set_place(ctx.p, dest)
         if ctx.act.sets_position:
             ctx.p.wei = _wei(ctx.p)

@@ -11,7 +11,7 @@ shape and label carries ``data-box`` too, so that the viewer and the tests can r
 >>> from sheli.engine import run
 >>> from sheli.outputs.frames import build_frames
 >>> r = run("xiangshe", seed=1)
->>> frames = build_frames(r.events)
+>>> frames = build_frames(r)
 >>> svg = render_svg(frames[150], r.events[0])
 >>> svg.startswith("<svg") and 'class="person actor"' in svg
 True
@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
 
+from sheli.engine import venue_plan
 from sheli.outputs.frames import Frame, Person, shot_hou
 from sheli.outputs.labels import (
     LINE_HEIGHT,
@@ -39,7 +40,6 @@ from sheli.outputs.labels import (
     place_labels,
     text_width,
 )
-from sheli.place import load_venue
 from sheli.place.model import Venue
 
 __all__ = [
@@ -133,7 +133,8 @@ class View:
 
 @lru_cache(maxsize=8)
 def _venue(key: str) -> Venue:
-    return load_venue(key)
+    # the plan the runs resolved their places on (sheli.engine), not one loaded here
+    return venue_plan(key)
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,7 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
-    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
+    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}))
     >>> shot = next(f for f in fr if f.verb == "射")
     >>> choose_view(fr[0]), choose_view(shot), choose_view(shot, "range")
     ('hall', 'hall', 'range')
@@ -1612,7 +1613,7 @@ def render_svg(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> f = build_frames(r.events)[0]
+    >>> f = build_frames(r)[0]
     >>> render_svg(f, r.events[0]) == chr(10).join(render_svg_parts(f, r.events[0]))
     True
     """
@@ -1640,7 +1641,7 @@ def render_svg_parts(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> svg = render_svg(build_frames(r.events)[0], r.events[0], view="range")
+    >>> svg = render_svg(build_frames(r)[0], r.events[0], view="range")
     >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
     (True, True)
     """

@@ -202,7 +202,7 @@ def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
 
 
 def iter_svgs(
-    events: Sequence[dict[str, Any]],
+    run: Any,
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
@@ -216,14 +216,15 @@ def iter_svgs(
     chunks; the results come back in order and are yielded one by one, never all held.
 
     >>> from sheli.engine import run
-    >>> svgs = list(iter_svgs(run("xiangshe").events, jobs=1))
+    >>> svgs = list(iter_svgs(run("xiangshe"), jobs=1))
     >>> svgs[0].startswith("<svg"), 'data-actor="上耦上射"' in svgs[0]
     (True, True)
     """
     global _FRAMES, _SCENE
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(list(events))
+    frames = build_frames(run)
+    events = run.events
     total = len(frames)
     jobs = jobs or os.cpu_count() or 1
     chunk = 64
@@ -582,7 +583,7 @@ def draw_packed(
     >>> from sheli.outputs.diagram import render_svg
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe")
-    >>> fr = build_frames(r.events)[:70]
+    >>> fr = build_frames(r)[:70]
     >>> blobs, _ = draw_packed(fr, r.events[0], jobs=1)
     >>> unpack_svgs(blobs) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
     True
@@ -979,7 +980,7 @@ def render(
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
-        frames = build_frames(result.events)
+        frames = build_frames(result)
         blobs, svg_bytes = draw_packed(
             frames,
             result.events[0],

@@ -195,7 +195,7 @@ def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
         return cache[seq]
     frames = d.__dict__.get("_frames")
     if frames is None:
-        frames = d.__dict__["_frames"] = build_frames(d.run.events)
+        frames = d.__dict__["_frames"] = build_frames(d.run)
     idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
     if idx is None:
         return None
@@ -235,13 +235,13 @@ base time, the walk at {{ pace }} m/s at this floor's scale (侯道 {{ hou }}), 
 
 def run_of_show_html(ev: LiveEvent) -> str:
     """The run-of-show table by 賈疏 section, with the assumptions of every number."""
-    from sheli.outputs.cues import _topics
+    from sheli.outputs.cues import section_topics
     from sheli.outputs.runofshow import fmt, load_durations, sections
 
     d = ev.derived()
     table = load_durations()
     try:
-        topics = _topics(d.run.spec.spec.chapter)
+        topics = section_topics(d.run.spec.spec.chapter)
     except Exception:
         topics = {}
     used = sorted({s["verb"] for s in d.steps})

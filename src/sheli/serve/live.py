@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from sheli.engine import venue_plan
+from sheli.engine.records import accept
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
@@ -144,6 +146,7 @@ class LiteRun:
         self.venue: str = kw["venue"]
         self.params: dict[str, Any] = kw["params"]
         self.events: list[dict[str, Any]] = kw["events"]
+        self.records: list[Any] = kw.get("records", [])  # the run's typed records
         self.drinks: list[tuple[int, str, str]] = kw["drinks"]
         self.warnings: list[str] = kw.get("warnings", [])
         self.chapter: str = kw["chapter"]
@@ -159,6 +162,7 @@ class LiteRun:
             venue=r.venue,
             params=dict(r.params),
             events=r.events,
+            records=r.records,
             drinks=list(r.drinks),
             warnings=list(r.warnings),
             chapter=r.spec.spec.chapter,
@@ -167,6 +171,15 @@ class LiteRun:
     @property
     def scene(self) -> dict[str, Any]:
         return self.events[0]
+
+    def accept(self, visitor: Any) -> Any:
+        """Read the run with a visitor, as :meth:`sheli.engine.Run.accept` does."""
+        return accept(self.records, visitor)
+
+    @property
+    def plan(self) -> Any:
+        """The plan the run was run on (the engine's, loaded once per process)."""
+        return venue_plan(self.venue)
 
     @property
     def spec(self) -> Any:
