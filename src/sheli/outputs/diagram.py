@@ -28,6 +28,7 @@ from html import escape
 from typing import Any
 
 from sheli.engine import venue_plan
+from sheli.engine.state import Holding
 from sheli.outputs.frames import Frame, Person, shot_hou
 from sheli.outputs.labels import (
     LINE_HEIGHT,
@@ -957,6 +958,9 @@ def _people_layout(
     return where, rank, sizes, figure_boxes
 
 
+_EMPTY = Holding()
+
+
 @lru_cache(maxsize=8192)
 def _person_lines(
     label: str, holds: tuple[str, ...], says: str | None
@@ -1020,32 +1024,32 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
             f'{_f(hy + ly * r * 0.35)}L{_f(hx - lx * r * 0.35)} {_f(hy - ly * r * 0.35)}Z" '
             f'fill="{stroke}"/>'
         )
-    holds = " ".join(p.holds)
+    h = p.holding if p.holding is not None else _EMPTY
     # the bow in the left hand: strung (張弓) a bent bow with its string; unstrung (弛弓) a
     # shallow reversed curve without one
     bx, by = x + lx * r * 1.45, y + ly * r * 1.45
     ux, uy = sx * r * 0.95, sy * r * 0.95
-    if "張弓" in holds:
+    if h.bow == "張":
         parts.append(
             f'<path class="bow zhang" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx + lx * r * 0.8)} '
             f'{_f(by + ly * r * 0.8)} {_f(bx + ux)} {_f(by + uy)}Z" fill="none" '
             'stroke="#7d3c98" stroke-width="1.2"/>'
         )
-    elif "弛弓" in holds:
+    elif h.bow == "弛":
         parts.append(
             f'<path class="bow chi" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx - lx * r * 0.3)} '
             f'{_f(by - ly * r * 0.3)} {_f(bx + ux)} {_f(by + uy)}" fill="none" '
             'stroke="#7d3c98" stroke-width="1.6" stroke-dasharray="3 1.5"/>'
         )
-    if "扑" in holds:  # 扑 at the belt (搢扑) or in hand
-        k = 0.0 if "搢扑" in holds else 1.0
+    if h.pu:  # 扑 at the belt (搢扑) or in hand
+        k = 0.0 if h.pu == "搢" else 1.0
         px0, py0 = x + rx * r * (0.6 + k * 0.6), y + ry * r * (0.6 + k * 0.6)
         parts.append(
             f'<line class="pu" x1="{_f(px0 - sx * r * 0.9)}" y1="{_f(py0 - sy * r * 0.9)}" '
             f'x2="{_f(px0 + sx * r * 0.9)}" y2="{_f(py0 + sy * r * 0.9)}" stroke="#6e2c00" '
             'stroke-width="2"/>'
         )
-    if "旌" in holds:  # the flag: up when raised (獲), its pole leaning when lowered (偃)
+    if h.count("旌") > 0:  # the flag: up when raised (獲), its pole leaning when lowered (偃)
         gx, gy = x + rx * r * 1.2, y + ry * r * 1.2
         if raised:
             parts.append(
@@ -1059,12 +1063,13 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
                 f'<g class="jing"><line x1="{_f(gx)}" y1="{_f(gy)}" x2="{_f(gx + sx * r * 2.2)}" '
                 f'y2="{_f(gy + sy * r * 2.2)}" stroke="#333" stroke-width="1.2"/></g>'
             )
-    for h in p.holds:
-        if h.startswith(("觶", "爵")):
-            full = "實" in h
+    for cup, n in h.items:
+        if cup in ("觶", "爵") and n > 0:
+            full = h.cup_full
+            name = f"{cup}({'實' if full else '虛'})"
             cx, cy = x + rx * r * 0.9 + sx * r * 1.1, y + ry * r * 0.9 + sy * r * 1.1
             parts.append(
-                f'<circle class="zhi {"full" if full else "empty"}" data-name="{h}" '
+                f'<circle class="zhi {"full" if full else "empty"}" data-name="{name}" '
                 f'cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(max(r * 0.35, 2))}" '
                 f'fill="{"#b7950b" if full else "#fff"}" stroke="#7d6608"/>'
             )
@@ -1079,6 +1084,7 @@ def _person_svg(
     facing: str | None,
     dress: tuple[str, ...],
     holds: tuple[str, ...],
+    holding: Holding | None,
     inferred: bool,
     px: float,
     py: float,
@@ -1092,7 +1098,9 @@ def _person_svg(
 ) -> str:
     """A person's ``<g>`` (his lines of the SVG, joined as ``render_svg`` joins them): a
     function of exactly its arguments, everything of him that is drawn, so it is cached."""
-    p = Person(actor, role, name, px, py, facing, dress, holds, None, inferred=inferred)
+    p = Person(
+        actor, role, name, px, py, facing, dress, holds, None, inferred=inferred, holding=holding
+    )
     cls = "person actor" if is_actor else "person"
     out = [
         f'<g class="{cls}" data-actor="{escape(actor)}" data-role="{escape(role)}" '
@@ -1737,6 +1745,7 @@ def render_svg_parts(
             p.facing,
             p.dress,
             p.holds,
+            p.holding,
             p.inferred,
             p.x,
             p.y,
