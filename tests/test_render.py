@@ -316,12 +316,11 @@ def test_a_failing_drawing_raises_with_its_traceback(
 ) -> None:
     """A drawing that fails (here at one step, in whichever process draws it) stops the
     render with the failure's traceback; the earlier render stays and nothing is left."""
-    import sheli.outputs.diagram as Dg
 
     out = tmp_path / "out"
     out.mkdir()
     (out / "index.html").write_text("earlier", encoding="utf-8")
-    real = Dg.render_svg_parts
+    real = R.render_svg_parts
     bad = result.steps[150]["seq"]
 
     def failing(frame, *args, **kwargs):
@@ -329,7 +328,7 @@ def test_a_failing_drawing_raises_with_its_traceback(
             raise ZeroDivisionError(f"drawing step {frame.seq}")
         return real(frame, *args, **kwargs)
 
-    monkeypatch.setattr(Dg, "render_svg_parts", failing)
+    monkeypatch.setattr(R, "render_svg_parts", failing)
     errors = (RuntimeError, ZeroDivisionError) if jobs == 1 else RuntimeError
     with pytest.raises(errors) as exc:
         R.render(result, out, jobs=jobs)
@@ -345,9 +344,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
     one step) is an error, not a viewer with steps missing."""
     import os
 
-    import sheli.outputs.diagram as Dg
-
-    real = Dg.render_svg_parts
+    real = R.render_svg_parts
     bad = result.steps[100]["seq"]
 
     def dying(frame, *args, **kwargs):
@@ -355,7 +352,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
             os._exit(3)
         return real(frame, *args, **kwargs)
 
-    monkeypatch.setattr(Dg, "render_svg_parts", dying)
+    monkeypatch.setattr(R, "render_svg_parts", dying)
     with pytest.raises(RuntimeError, match="ended early"):
         R.render(result, tmp_path / "out", jobs=2, svg_files=False)
     assert list(tmp_path.iterdir()) == []

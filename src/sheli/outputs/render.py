@@ -35,9 +35,11 @@ import contextlib
 import gc
 import gzip
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
+import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -46,7 +48,12 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from sheli.outputs.diagram import render_svg, render_svg_parts
+from sheli.outputs.frames import build_frames
 from sheli.outputs.viewer import asset
+from sheli.text import get_passage, load_chapter
+from sheli.text.commentary import notes_for
+from sheli.text.variants import to_simplified
 
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
@@ -98,8 +105,6 @@ class Strings:
         Converting everything in one call is much faster than one call per string; the
         strings are joined with a separator that OpenCC leaves alone.
         """
-        from sheli.text.variants import to_simplified
-
         sep = "\n\x1e\n"
         if not self._list:
             return [], []
@@ -189,8 +194,6 @@ def svg_name(seq: int, digits: int = 4) -> str:
 
 
 def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
-    from sheli.outputs.diagram import render_svg
-
     out = []
     d, digits = _SVG_DIR
     for f in _FRAMES[bounds[0] : bounds[1]]:
@@ -221,8 +224,6 @@ def iter_svgs(
     (True, True)
     """
     global _FRAMES, _SCENE
-    from sheli.outputs.frames import build_frames
-
     frames = build_frames(run)
     events = run.events
     total = len(frames)
@@ -238,8 +239,6 @@ def iter_svgs(
         if jobs <= 1 or total < 2 * chunk:
             results: Iterator[list[str]] = map(_draw_chunk, bounds)
         else:
-            import multiprocessing
-
             pool = multiprocessing.get_context("fork").Pool(jobs)
             results = pool.imap(_draw_chunk, bounds)
         for svgs in results:
@@ -512,8 +511,6 @@ def _draw_chunks(
     their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packings
     (:meth:`PartPacker.blob`: one, or more on a long run, see :data:`TABLE_CHARS`; none if
     no chunk was drawn) and the bytes written."""
-    from sheli.outputs.diagram import render_svg_parts
-
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -544,8 +541,6 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     """A drawing process: :func:`_draw_chunks` of the chunks it claims, sending ``("n",
     steps)`` after each and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
     an error is sent too."""
-    import traceback
-
     # the drawing keeps many objects alive (its caches, the table of parts): collected every
     # 700 allocations, they are gone through again and again (about 2 % of the time); a
     # drawing process lives for one render, and the drawing makes little cyclic garbage
@@ -611,7 +606,6 @@ def draw_packed(
             claims = _Claims(nchunks, 1)
             blobs, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
         else:
-            import multiprocessing
             from multiprocessing.connection import wait
 
             # imported once here, before forking, not once in each drawing process
@@ -675,9 +669,6 @@ def viewer_data(result: Any) -> dict[str, Any]:
 
     ``result`` is a run (:func:`sheli.engine.run`).
     """
-    from sheli.text import get_passage, load_chapter
-    from sheli.text.commentary import notes_for
-
     events = result.events
     scene = events[0]
     steps = [e for e in events if e.get("type") == "step"]
@@ -865,8 +856,6 @@ class _Child:
     """
 
     def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        import multiprocessing
-
         ctx = multiprocessing.get_context("fork")
         r, w = ctx.Pipe(duplex=False)
         gc.freeze()  # as for the drawing processes (draw_packed)
@@ -900,8 +889,6 @@ class _Child:
 
 
 def _child_main(fn: Callable[..., Any], args: tuple[Any, ...], conn: Any) -> None:
-    import traceback
-
     try:
         conn.send(("ok", fn(*args)))
     except BaseException:
@@ -971,8 +958,6 @@ def render(
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
     text = None
     try:
-        from sheli.outputs.frames import build_frames
-
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
