@@ -22,7 +22,14 @@ from sheli.engine.interpreter import count_of
 def chou_total(w: Any) -> int:
     hands = sum(p.items.get("筭", 0) for p in w.people.values())
     places = sum(n for (obj, _), n in w.places.items() if obj == "筭")
-    return w.zhong + w.pile + w.ground["right"] + w.ground["left"] + hands + places
+    return (
+        w.rods_in_vessel
+        + w.rods_reserve
+        + w.rods_on_ground["right"]
+        + w.rods_on_ground["left"]
+        + hands
+        + places
+    )
 
 
 class _Checked(list):  # type: ignore[type-arg]

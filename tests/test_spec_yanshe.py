@@ -278,7 +278,7 @@ def test_shu_one_arrow_at_a_time() -> None:
         VERBS["屬"].fn(_ctx(w, xc, verb="屬", obj="矢", to="公"))
     gong.bow = "張"
     VERBS["屬"].fn(_ctx(w, xc, verb="屬", obj="矢", to="公"))
-    assert (gong.xie, xc.arrows) == (1, 3)
+    assert (gong.fingers, xc.arrows) == (1, 3)
     with pytest.raises(VerbError, match="稍屬"):
         VERBS["屬"].fn(_ctx(w, xc, verb="屬", obj="矢", to="公"))
 

@@ -92,7 +92,7 @@ class Env:
     side_of: Callable[[str], str]
     announce: Callable[[int, int], str]
     count_procedure: Callable[[int, str], list[Any]]
-    venue_name: str = "xie"
+    venue_name: str = "fingers"
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
     used_fixtures: dict[str, Any] = field(default_factory=dict)
@@ -120,13 +120,13 @@ class Env:
                 out.append("{" + var + "}" if val is None else str(val))
         return "".join(out)
 
-    def _fill_ref(self, ref: Any, bind: Mapping[str, Any]) -> Any:
+    def fill_ref(self, ref: Any, bind: Mapping[str, Any]) -> Any:
         if isinstance(ref, str):
             return self.fill(ref, bind)
         if isinstance(ref, dict):
-            return {k: self._fill_ref(v, bind) for k, v in ref.items() if k != LINE_KEY}
+            return {k: self.fill_ref(v, bind) for k, v in ref.items() if k != LINE_KEY}
         if isinstance(ref, list):
-            return [self._fill_ref(v, bind) for v in ref]
+            return [self.fill_ref(v, bind) for v in ref]
         return ref
 
     def note(self, name: str, world: World) -> None:
@@ -164,23 +164,23 @@ class Env:
             return p.x, p.y
         return p[0], p[1]
 
-    def _words(self, ref: Any) -> str:
+    def words_of(self, ref: Any) -> str:
         """The place in the text's words: 中之西南, 西階上 …"""
         if isinstance(ref, str):
             return ref
         if isinstance(ref, dict):
             for k, w in _RELATION_WORDS.items():
                 if k in ref:
-                    return f"{self._words(ref[k])}{w}"
+                    return f"{self.words_of(ref[k])}{w}"
             if "between" in ref:
-                return "".join(self._words(r) for r in ref["between"]) + "之閒"
+                return "".join(self.words_of(r) for r in ref["between"]) + "之閒"
             if "front_of" in ref:
-                return f"{self._words(ref['front_of'])}前"
+                return f"{self.words_of(ref['front_of'])}前"
             if "x_of" in ref or "y_of" in ref:
-                return "、".join(f"當{self._words(ref[k])}" for k in ("x_of", "y_of") if k in ref)
+                return "、".join(f"當{self.words_of(ref[k])}" for k in ("x_of", "y_of") if k in ref)
             if "row" in ref:
                 anchor = ref.get("anchor")
-                return f"{self._words(anchor) if anchor else ''}{ref['row']}"
+                return f"{self.words_of(anchor) if anchor else ''}{ref['row']}"
         return str(ref)
 
     def _fixtures_in(self, ref: Any, world: World) -> Iterator[str]:
@@ -206,7 +206,7 @@ class Env:
             ref, key = prep[1], prep[2]
         else:
             raw = ref
-            ref = self._fill_ref(raw, bind)
+            ref = self.fill_ref(raw, bind)
             key = _hashable(ref)
             if not _has_template(raw):
                 # keyed by identity; the entry holds the object, so its id is not reused
@@ -231,7 +231,7 @@ class Env:
         try:
             p = self.venue.resolve(ref, people=people)
         except Exception as exc:  # the place layer's PlaceError, KeyError …
-            msg = f"unknown place {self._words(ref)!r}: {exc}"
+            msg = f"unknown place {self.words_of(ref)!r}: {exc}"
             if not personal:
                 self._cache[("__unknown__", key)] = (None, [msg])
             raise VerbError(msg) from None
@@ -243,7 +243,7 @@ class Env:
         if hit is not None:
             words = self._words_cache.get(key)
             if words is None:
-                words = self._words_cache[key] = self._words(ref)
+                words = self._words_cache[key] = self.words_of(ref)
             return Pt(x, y, words, on_tang, None)
         key_name = None
         if isinstance(ref, str):
@@ -254,7 +254,7 @@ class Env:
                     key_name = fixture(ref).name  # 上物 → 右物: one name per fixture
                 except Exception:
                     key_name = ref
-        pt = Pt(x, y, self._words(ref), on_tang, key_name)
+        pt = Pt(x, y, self.words_of(ref), on_tang, key_name)
         for n in names if note else ():
             if n not in self.used_fixtures:
                 self.used_fixtures[n] = self._fixture_info(n)

@@ -232,14 +232,14 @@ class Interpreter:
                 p.facing = entry.facing or p.facing
                 for d in entry.dress:
                     if d == "袒":
-                        p.tan = True
+                        p.bared = True
                     elif d in ("決遂", "決"):
-                        p.jue = True
+                        p.thimble = True
                 for h in entry.holds:
                     self._hold(p, h)
         names = w.names
         for obj in self.spec.objects:
-            key = obj.at if isinstance(obj.at, str) else self.env._words(obj.at)
+            key = obj.at if isinstance(obj.at, str) else self.env.words_of(obj.at)
             try:
                 n = count_of(obj.count, names)
             except ValueError as exc:
@@ -257,13 +257,13 @@ class Interpreter:
         elif name in ("矢", "乘矢"):
             p.hand += 4 if name == "乘矢" else k
         elif name == "搢矢":
-            p.jin += k
+            p.belt += k
         elif name == "挾矢":
-            p.xie += k
+            p.fingers += k
         elif name in ("扑", "執扑"):
-            p.pu = "執"
+            p.discipline_rod = "執"
         elif name == "搢扑":
-            p.pu = "搢"
+            p.discipline_rod = "搢"
         else:
             p.items[name] = p.items.get(name, 0) + k
 
@@ -515,7 +515,7 @@ class Interpreter:
                 tail = dict(base_tail)
                 if at is not None:
                     # where the object goes (設豐 于西楹之西), beside where the actor stands
-                    tail["at"] = self.env._words(self.env._fill_ref(at, frame.bind))
+                    tail["at"] = self.env.words_of(self.env.fill_ref(at, frame.bind))
                 if frame.call:
                     tail["as"] = frame.call
             # one context for the whole run, pointed at this act (cheaper than a new one)

@@ -10,7 +10,7 @@ per step, so a run's cost is linear in its steps.
 >>> p = Person("上耦上射", role="上射", pair="上耦", seat="上射")
 >>> p.holds()
 []
->>> p.bow = "張"; p.jin = 3; p.xie = 1
+>>> p.bow = "張"; p.belt = 3; p.fingers = 1
 >>> p.holds()
 ['張弓', '搢矢三', '挾矢一']
 """
@@ -40,17 +40,17 @@ _DRESS = {
 class Holding(NamedTuple):
     """What one person holds at one step, as numbers (a value shared by equal holdings).
 
-    ``bow`` 張 or 弛; arrows ``hand`` (兼諸弣), ``jin`` (搢, in the belt), ``xie`` (挾, between
-    the fingers); ``pu`` the 扑 (執 or 搢); ``cup_full`` whether a cup he holds is 實;
+    ``bow`` 張 or 弛; arrows ``hand`` (兼諸弣), ``belt`` (搢, in the belt), ``fingers`` (挾, between
+    the fingers); ``discipline_rod`` the 扑 (執 or 搢); ``cup_full`` whether a cup he holds is 實;
     ``items`` the other things by name and number (旌, 觶, 筭 …); ``counting`` the 筭 in his
     left hand during a 數獲 (實于左手 xiangshe:195), besides his items.
     """
 
     bow: str | None = None
     hand: int = 0
-    jin: int = 0
-    xie: int = 0
-    pu: str | None = None
+    belt: int = 0
+    fingers: int = 0
+    discipline_rod: str | None = None
     cup_full: bool = False
     items: tuple[tuple[str, int], ...] = ()
     counting: int = 0
@@ -59,10 +59,10 @@ class Holding(NamedTuple):
     def arrows(self) -> int:
         """Arrows held, however held.
 
-        >>> Holding(jin=3, xie=1).arrows
+        >>> Holding(belt=3, fingers=1).arrows
         4
         """
-        return self.hand + self.jin + self.xie
+        return self.hand + self.belt + self.fingers
 
     def count(self, name: str) -> int:
         """How many of the item ``name`` (the 筭 of a count included).
@@ -83,29 +83,29 @@ _WORDS: dict[Holding, list[str]] = {}
 def holds_words(h: Holding) -> list[str]:
     """A holding in the text's words (the ``holds`` of the event log); a shared list.
 
-    >>> holds_words(Holding(bow="張", jin=3, xie=1))
+    >>> holds_words(Holding(bow="張", belt=3, fingers=1))
     ['張弓', '搢矢三', '挾矢一']
     >>> holds_words(Holding(items=(("觶", 1),), cup_full=True, counting=10))
     ['觶(實)', '筭十']
     """
     got = _WORDS.get(h)
     if got is None:
-        got = _WORDS[h] = _words(h)
+        got = _WORDS[h] = words_of(h)
     return got
 
 
-def _words(h: Holding) -> list[str]:
+def words_of(h: Holding) -> list[str]:
     out: list[str] = []
     if h.bow:
         out.append(f"{h.bow}弓")
     if h.hand:
         out.append(f"矢{_cn(h.hand)}")
-    if h.jin:
-        out.append(f"搢矢{_cn(h.jin)}")
-    if h.xie:
-        out.append(f"挾矢{_cn(h.xie)}")
-    if h.pu:
-        out.append("搢扑" if h.pu == "搢" else "扑")
+    if h.belt:
+        out.append(f"搢矢{_cn(h.belt)}")
+    if h.fingers:
+        out.append(f"挾矢{_cn(h.fingers)}")
+    if h.discipline_rod:
+        out.append("搢扑" if h.discipline_rod == "搢" else "扑")
     for k, n in h.items:
         if n <= 0:
             continue
@@ -141,14 +141,14 @@ class Person:
     on_stair: str | None = None  # the 階 whose top step he stands on (盡階不升堂 xiangshe:190)
     facing: str | None = None
     wei: tuple[float | None, float | None, str | None, bool | None, str | None] | None = None
-    tan: bool = False  # 袒 (left arm bared)
-    jue: bool = False  # 決遂 on
+    bared: bool = False  # 袒 (left arm bared)
+    thimble: bool = False  # 決遂 on
     posture: str = "立"
     bow: str | None = None  # None, 張, 弛
-    jin: int = 0  # arrows 搢 (in the belt)
-    xie: int = 0  # arrows 挾 (between the fingers)
+    belt: int = 0  # arrows 搢 (in the belt)
+    fingers: int = 0  # arrows 挾 (between the fingers)
     hand: int = 0  # arrows otherwise in hand (兼諸弣, 兼諸弦)
-    pu: str | None = None  # None, 執, 搢
+    discipline_rod: str | None = None  # None, 執, 搢
     items: dict[str, int] = field(default_factory=dict)  # 旌, 觶, 爵, 筭, 中 …
     cup_full: bool = False
     is_dafu: bool = False
@@ -158,16 +158,16 @@ class Person:
     def holding(self) -> Holding:
         """What he holds, as numbers: one shared value per distinct holding (a snapshot).
 
-        >>> p = Person("司射", role="司射"); p.bow = "張"; p.xie = 4
-        >>> p.holding().xie, p.holding() is p.holding()
+        >>> p = Person("司射", role="司射"); p.bow = "張"; p.fingers = 4
+        >>> p.holding().fingers, p.holding() is p.holding()
         (4, True)
         """
         key = (
             self.bow,
             self.hand,
-            self.jin,
-            self.xie,
-            self.pu,
+            self.belt,
+            self.fingers,
+            self.discipline_rod,
             self.cup_full,
             tuple(self.items.items()) if self.items else (),
         )
@@ -183,11 +183,11 @@ class Person:
 
     def dress(self) -> list[str]:
         """袒 or 襲, and 決遂 if worn (a shared list: read-only)."""
-        return _DRESS[self.tan, self.jue]
+        return _DRESS[self.bared, self.thimble]
 
     @property
     def arrows(self) -> int:
-        return self.jin + self.xie + self.hand
+        return self.belt + self.fingers + self.hand
 
 
 @dataclass(slots=True)
@@ -251,8 +251,9 @@ class Objects(NamedTuple):
 
 #: The fields of :class:`World` an :class:`Objects` snapshot is made of.
 _OBJECT_FIELDS = frozenset(
-    "fu_set fu_loose fu_bound fu_arranged hou_arrows hou_by hou_dafu lost zhong_set zhong pile "
-    "ground feng_set zhi_on_feng zhi_full flag music".split()
+    "rest_set arrows_on_rest bound_on_rest rest_arranged arrows_at_target by_target "
+    "dafu_at_target lost vessel_set rods_in_vessel rods_reserve rods_on_ground stand_set "
+    "cup_on_stand cup_on_stand_full flag music".split()
 )
 
 
@@ -274,28 +275,28 @@ class World:
     names: dict[str, int] = field(default_factory=dict)  # archers, pairs, dafu: for counts
     round: int = 0
     # objects
-    fu_set: bool = False  # 楅 設 (xiangshe:158)
-    fu_loose: int = 0  # arrows on the 楅
+    rest_set: bool = False  # 楅 設 (xiangshe:158)
+    arrows_on_rest: int = 0  # arrows on the 楅
     # each 大夫's arrows on the 楅, bound with 茅 (xiangshe:191): 大夫 → count
-    fu_bound: dict[str, int] = field(default_factory=dict)
-    fu_arranged: bool = False  # 乘之 (xiangshe:159)
-    fu_batch: int = 0  # how many times the shot arrows were laid on the 楅
+    bound_on_rest: dict[str, int] = field(default_factory=dict)
+    rest_arranged: bool = False  # 乘之 (xiangshe:159)
+    rest_batches: int = 0  # how many times the shot arrows were laid on the 楅
     takes: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)  # 拾取矢
-    hou_arrows: int = 0  # shot, lying at the 侯
+    arrows_at_target: int = 0  # shot, lying at the 侯
     # shot at a named 侯 (射 to: 大侯, 參侯, 干侯 — 公射大侯大夫射參士射干 dashe:129): 侯 → count
-    hou_by: dict[str, int] = field(default_factory=dict)
+    by_target: dict[str, int] = field(default_factory=dict)
     # shot by each 大夫, lying at the 侯 (兼束之以茅 when laid on the 楅): 大夫 → count
-    hou_dafu: dict[str, int] = field(default_factory=dict)
+    dafu_at_target: dict[str, int] = field(default_factory=dict)
     lost: int = 0  # 矢不備: arrows not found at the first 取矢
-    short_seen: bool = False  # 乘 found the 楅 short
-    zhong_set: bool = False  # 中 設 (xiangshe:183)
-    zhong: int = 0  # 筭 in the 中
-    pile: int = 0  # 筭 委 west of the 中 (其餘)
-    ground: dict[str, int] = field(default_factory=lambda: {"right": 0, "left": 0})
+    rest_short_seen: bool = False  # 乘 found the 楅 short
+    vessel_set: bool = False  # 中 設 (xiangshe:183)
+    rods_in_vessel: int = 0  # 筭 in the 中
+    rods_reserve: int = 0  # 筭 委 west of the 中 (其餘)
+    rods_on_ground: dict[str, int] = field(default_factory=lambda: {"right": 0, "left": 0})
     counted: dict[str, int | None] = field(default_factory=lambda: {"right": None, "left": None})
-    feng_set: bool = False  # 豐 設 (xiangshe:206)
-    zhi_on_feng: bool = False  # a 觶 on the 豐
-    zhi_full: bool = False
+    stand_set: bool = False  # 豐 設 (xiangshe:206)
+    cup_on_stand: bool = False  # a 觶 on the 豐
+    cup_on_stand_full: bool = False
     flag: str = "倚"  # the 旌: 倚 (leaning on the 侯), 執, 舉, 偃
     music: bool = False
     places: dict[tuple[str, str], int] = field(default_factory=dict)  # (obj, place) → count
@@ -350,7 +351,7 @@ class World:
         """The objects now, as a snapshot: the previous one when nothing changed (snapshots
         share, nothing is copied per step).
 
-        >>> w = World(); w.zhong = 8
+        >>> w = World(); w.rods_in_vessel = 8
         >>> w.objects().rods_in_vessel, w.objects() is w.objects()
         (8, True)
         """
@@ -359,22 +360,22 @@ class World:
             return last
         self._moved = False
         o = Objects(
-            self.fu_set,
-            self.fu_loose,
-            tuple(self.fu_bound.items()),
-            self.fu_arranged,
-            self.hou_arrows,
-            tuple(self.hou_by.items()),
-            tuple(self.hou_dafu.items()),
+            self.rest_set,
+            self.arrows_on_rest,
+            tuple(self.bound_on_rest.items()),
+            self.rest_arranged,
+            self.arrows_at_target,
+            tuple(self.by_target.items()),
+            tuple(self.dafu_at_target.items()),
             self.lost,
-            self.zhong_set,
-            self.zhong,
-            self.pile,
-            self.ground["right"],
-            self.ground["left"],
-            self.feng_set,
-            self.zhi_on_feng,
-            self.zhi_full,
+            self.vessel_set,
+            self.rods_in_vessel,
+            self.rods_reserve,
+            self.rods_on_ground["right"],
+            self.rods_on_ground["left"],
+            self.stand_set,
+            self.cup_on_stand,
+            self.cup_on_stand_full,
             self.flag,
             self.music,
             self._cups if self._cups is not None else self._cups_now(),

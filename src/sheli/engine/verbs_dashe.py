@@ -17,7 +17,7 @@ already defined elsewhere is an error, so two modules cannot silently define one
 from __future__ import annotations
 
 from sheli.engine.outcomes import miss_direction, miss_side
-from sheli.engine.verbs import Ctx, VerbError, _facing, verb
+from sheli.engine.verbs import Ctx, VerbError, set_facing, verb
 
 #: 敖繼公's reading of dashe:202 (方者左則曰左方右則曰右方也): the 大射正 names the side
 FANG_SIDE_READING = "R-she-fang-ao"
@@ -62,7 +62,7 @@ def tell_flight(ctx: Ctx) -> None:
     ctx.extra["says"] = word
     ctx.extra["矢行"] = word
     ctx.extra["assumes"] = ["E-shixing"]
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("埽", kind="other")
@@ -75,4 +75,4 @@ def sweep(ctx: Ctx) -> None:
     """
     if ctx.act.at is not None:
         ctx.extra["at"] = ctx.place(ctx.act.at).desc
-    _facing(ctx)
+    set_facing(ctx)

@@ -53,13 +53,13 @@ def go_to_mark(ctx: Ctx) -> None:
             f"{p.name} goes to his 物 before the music: 樂作而后就物 (記 yan:177; "
             "xiangshe:382; dashe:273)"
         )
-    if not p.tan:
+    if not p.bared:
         raise VerbError(f"{p.name} goes to his 物 not 袒: 袒朱襦樂作而后就物 (記 yan:177)")
     mark = _verbs.own_marks(p)[0]
     dest = ctx.place(mark)
-    _verbs._cross_check(ctx, dest)
-    _verbs._set_place(p, dest)
-    _verbs._facing(ctx)
+    _verbs.cross_check(ctx, dest)
+    _verbs.set_place(p, dest)
+    _verbs.set_facing(ctx)
 
 
 @verb("屬", kind="object")
@@ -82,7 +82,7 @@ def hand_arrow(ctx: Ctx) -> None:
     if p.arrows < 1:
         raise VerbError(
             f"{p.name} has no arrow to hand to {recv.name} (小臣以巾授矢稍屬 yan:178)"
-            f"{_verbs._last(p, '矢')}"
+            f"{_verbs.last_let_go(p, '矢')}"
         )
     if recv.bow != "張":
         raise VerbError(
@@ -95,15 +95,15 @@ def hand_arrow(ctx: Ctx) -> None:
             "(注 xiangshe:383 不搢矢不挾矢授之稍屬)"
         )
     # one arrow leaves his hand (or wherever he holds it), one only: 稍屬
-    for attr in ("hand", "jin", "xie"):
+    for attr in ("hand", "belt", "fingers"):
         if getattr(p, attr) > 0:
             setattr(p, attr, getattr(p, attr) - 1)
             break
     p.let_go["矢"] = (ctx.act.verb, ctx.cite, ctx.line)
-    recv.xie += 1
+    recv.fingers += 1
     ctx.extra["to"] = recv.name
-    _verbs._reach(ctx, recv)
-    _verbs._facing(ctx)
+    _verbs.check_reach(ctx, recv)
+    _verbs.set_facing(ctx)
 
 
 #: facing words for the eight directions, counter-clockwise from east (x east, y north)

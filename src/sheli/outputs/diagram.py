@@ -35,10 +35,10 @@ from sheli.outputs.labels import (
     RUN_GAP,
     Box,
     Label,
-    _size_of,
     clear_placements,
     obstacle_grid,
     place_labels,
+    size_of,
     text_width,
 )
 from sheli.place.model import Venue
@@ -646,7 +646,7 @@ def _lines(lines: Any) -> tuple[tuple[tuple[str, float], ...], ...]:
 def _label_args(lab: Label) -> tuple[str, Any, float, float, float, tuple[float, float]]:
     """A label as remembered by the caches: key, lines (tuples), anchor, radius, size."""
     lines = _lines(lab.lines)
-    return (lab.key, lines, lab.ax, lab.ay, lab.r, _size_of(lines))
+    return (lab.key, lines, lab.ax, lab.ay, lab.r, size_of(lines))
 
 
 class _ObjectsOnly:
@@ -973,7 +973,7 @@ def _person_lines(
     if ht:
         first += ((ht, HOLD_SIZE),)
     lines = (first,) if says is None else (first, ((f"「{says}」", SAYS_SIZE),))
-    return lines, _size_of(lines)
+    return lines, size_of(lines)
 
 
 def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) -> str:
@@ -1041,8 +1041,8 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
             f'{_f(by - ly * r * 0.3)} {_f(bx + ux)} {_f(by + uy)}" fill="none" '
             'stroke="#7d3c98" stroke-width="1.6" stroke-dasharray="3 1.5"/>'
         )
-    if h.pu:  # 扑 at the belt (搢扑) or in hand
-        k = 0.0 if h.pu == "搢" else 1.0
+    if h.discipline_rod:  # 扑 at the belt (搢扑) or in hand
+        k = 0.0 if h.discipline_rod == "搢" else 1.0
         px0, py0 = x + rx * r * (0.6 + k * 0.6), y + ry * r * (0.6 + k * 0.6)
         parts.append(
             f'<line class="pu" x1="{_f(px0 - sx * r * 0.9)}" y1="{_f(py0 - sy * r * 0.9)}" '
@@ -1535,7 +1535,7 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _wrap_cached.cache_clear()
-    _size_of.cache_clear()
+    size_of.cache_clear()
 
 
 class _FrameView:
