@@ -140,7 +140,7 @@ def venue_plan(name: str) -> Any:
     """The plan of a venue (by key) the runs resolve their places on, loaded once: outputs
     draw on it rather than loading a venue of their own.
 
-    >>> venue_plan("fingers") is venue_plan("fingers")
+    >>> venue_plan("xie") is venue_plan("xie")
     True
     """
     return _venue(name)[0]
@@ -181,7 +181,7 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     """The pairs a run with these parameters has (鄉射禮's: 三耦, 賓耦, 大夫耦N, 衆耦N, or
     those the spec's ``pairs:`` declares).
 
-    >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2, "venue": "fingers"})
+    >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2, "venue": "xie"})
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
     if spec is None:

@@ -92,7 +92,7 @@ class Env:
     side_of: Callable[[str], str]
     announce: Callable[[int, int], str]
     count_procedure: Callable[[int, str], list[Any]]
-    venue_name: str = "fingers"
+    venue_name: str = "xie"
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
     used_fixtures: dict[str, Any] = field(default_factory=dict)

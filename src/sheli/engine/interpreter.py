@@ -104,7 +104,12 @@ DAFU_ROLES: frozenset[str] = frozenset({"大夫", "卿", "諸公"})
 
 
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
-    """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters."""
+    """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters.
+
+    >>> params = {"guests_shoot": False, "dafu": 0, "pairs": 1, "venue": "xie"}
+    >>> list(build_world(Spec(rite="-", chapter="xiangshe"), params).pairs)
+    ['上耦', '次耦', '下耦', '衆耦1']
+    """
     w = World(params=params, chapter=spec.chapter)
     decls = spec.pairs
     if decls is None:
