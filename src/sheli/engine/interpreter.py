@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
@@ -155,6 +156,11 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
 
 
 # ---------------------------------------------------------------------------- running
+
+
+#: a Step from the tuple of its fields, without the keyword handling of Step(...): the run
+#: makes one per line
+_new_step = partial(tuple.__new__, Step)
 
 
 def _xy(pt: Pt | None) -> tuple[float, float] | None:
@@ -528,6 +534,7 @@ class Interpreter:
             ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
+            new_step = _new_step
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -577,27 +584,30 @@ class Interpreter:
                         more.update(extra)
                     if p.display:
                         more["name"] = p.display
+                via = ctx.via
                 append(
-                    Step(
-                        seq,
-                        rnd,
-                        sec,
-                        cite,
-                        jing,
-                        p.name,
-                        vname,
-                        p.x,
-                        p.y,
-                        p.facing,
-                        p.holding(),
-                        says,
-                        p.place,
-                        p.dress(),
-                        line,
-                        more,
-                        w.objects(),
-                        _xy(at_pt),
-                        _xy(ctx.via),
+                    new_step(
+                        (
+                            seq,
+                            rnd,
+                            sec,
+                            cite,
+                            jing,
+                            p.name,
+                            vname,
+                            p.x,
+                            p.y,
+                            p.facing,
+                            p.holding(),
+                            says,
+                            p.place,
+                            p.dress(),
+                            line,
+                            more,
+                            w.snapshot if not w.changed else w.objects(),
+                            None if at_pt is None else _xy(at_pt),
+                            None if via is None else _xy(via),
+                        )
                     )
                 )
                 if ctx.sub or ctx.shots or ctx.tallies:

@@ -311,9 +311,12 @@ class World:
     drinks: list[tuple[int, str, str]] = field(
         default_factory=list
     )  # every drink: round, who, cite
-    _objects: Objects | None = field(default=None, repr=False, compare=False)
-    _moved: bool = field(default=True, repr=False, compare=False)
+    #: the objects' last snapshot, and whether an object changed since it was taken
+    snapshot: Objects | None = field(default=None, repr=False, compare=False)
+    changed: bool = field(default=True, repr=False, compare=False)
     _cups: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    # the cups set down, by (cup, place): the part of ``places`` a snapshot keeps
+    _cup_places: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
 
     def person(self, name: str) -> Person | None:
         return self.people.get(self.aliases.get(name, name))
@@ -321,30 +324,31 @@ class World:
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in _OBJECT_FIELDS:
-            object.__setattr__(self, "_moved", True)
+            object.__setattr__(self, "changed", True)
 
     def moved(self) -> None:
         """Say that an object changed in place (a count in one of the dicts above)."""
-        self._moved = True
+        self.changed = True
 
     def _cups_now(self) -> tuple[tuple[str, str, int, tuple[bool, ...]], ...]:
         states = self.cup_states
         got = self._cups = tuple(
             (thing, place, n, tuple(states.get((thing, place), ())))
-            for (thing, place), n in self.places.items()
-            if thing in CUPS and n
+            for (thing, place), n in self._cup_places.items()
+            if n
         )
         return got
 
     def moved_cups(self) -> None:
         """Say that a cup was set down or taken up (its place or its fill changed)."""
-        self._moved = True
+        self.changed = True
         self._cups = None
 
     def add_at(self, thing: str, place: str, n: int) -> None:
         """Set down (``n`` > 0) or take up (``n`` < 0) ``n`` of a thing at a place."""
         self.places[(thing, place)] = self.places.get((thing, place), 0) + n
         if thing in CUPS:
+            self._cup_places[(thing, place)] = self.places[(thing, place)]
             self.moved_cups()
 
     def objects(self) -> Objects:
@@ -355,10 +359,10 @@ class World:
         >>> w.objects().rods_in_vessel, w.objects() is w.objects()
         (8, True)
         """
-        last = self._objects
-        if not self._moved and last is not None:
+        last = self.snapshot
+        if not self.changed and last is not None:
             return last
-        self._moved = False
+        self.changed = False
         o = Objects(
             self.rest_set,
             self.arrows_on_rest,
@@ -382,5 +386,5 @@ class World:
         )
         if last == o:
             return last
-        self._objects = o
+        self.snapshot = o
         return o
