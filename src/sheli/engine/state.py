@@ -18,6 +18,7 @@ per step, so a run's cost is linear in its steps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 _NUM = "〇一二三四五六七八九十"
@@ -249,6 +250,9 @@ class Objects(NamedTuple):
     cups: tuple[tuple[str, str, int, tuple[bool, ...]], ...] = ()
 
 
+# an Objects from the tuple of its fields (without the keyword handling of Objects(...))
+_new_objects = partial(tuple.__new__, Objects)
+
 #: The fields of :class:`World` an :class:`Objects` snapshot is made of.
 _OBJECT_FIELDS = frozenset(
     "rest_set arrows_on_rest bound_on_rest rest_arranged arrows_at_target by_target "
@@ -362,29 +366,31 @@ class World:
         last = self.snapshot
         if not self.changed and last is not None:
             return last
-        self.changed = False
-        o = Objects(
-            self.rest_set,
-            self.arrows_on_rest,
-            tuple(self.bound_on_rest.items()),
-            self.rest_arranged,
-            self.arrows_at_target,
-            tuple(self.by_target.items()),
-            tuple(self.dafu_at_target.items()),
-            self.lost,
-            self.vessel_set,
-            self.rods_in_vessel,
-            self.rods_reserve,
-            self.rods_on_ground["right"],
-            self.rods_on_ground["left"],
-            self.stand_set,
-            self.cup_on_stand,
-            self.cup_on_stand_full,
-            self.flag,
-            self.music,
-            self._cups if self._cups is not None else self._cups_now(),
+        object.__setattr__(self, "changed", False)
+        o = _new_objects(
+            (
+                self.rest_set,
+                self.arrows_on_rest,
+                tuple(self.bound_on_rest.items()),
+                self.rest_arranged,
+                self.arrows_at_target,
+                tuple(self.by_target.items()),
+                tuple(self.dafu_at_target.items()),
+                self.lost,
+                self.vessel_set,
+                self.rods_in_vessel,
+                self.rods_reserve,
+                self.rods_on_ground["right"],
+                self.rods_on_ground["left"],
+                self.stand_set,
+                self.cup_on_stand,
+                self.cup_on_stand_full,
+                self.flag,
+                self.music,
+                self._cups if self._cups is not None else self._cups_now(),
+            )
         )
         if last == o:
             return last
-        self.snapshot = o
+        object.__setattr__(self, "snapshot", o)
         return o
