@@ -1,8 +1,9 @@
 """The event logs stay byte for byte what they were, unless a commit names the change.
 
-The hashes in tests/golden/logs.tsv were recorded from the code before the typed-run refactoring
-(and re-recorded only by commits that fix a named bug in the logs); a refactoring of the
-engine or the outputs must not move a byte of ``sheli run … --format jsonl``.
+The hashes in tests/golden/logs.tsv were recorded before the engine's state became typed
+records (docs/architecture.md), and are re-recorded only by commits that change the logs on
+purpose and say why; a refactoring of the engine or the outputs must not move a byte of
+``sheli run … --format jsonl``.
 """
 
 from __future__ import annotations

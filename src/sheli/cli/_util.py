@@ -10,6 +10,15 @@ class DefaultGroup(click.Group):
 
     ``sheli text xiangshe:247`` runs ``sheli text show xiangshe:247`` while
     ``sheli text import FILE`` still reaches the ``import`` subcommand.
+
+    >>> @click.group(cls=DefaultGroup, default_cmd="show")
+    ... def g() -> None: ...
+    >>> @g.command()
+    ... @click.argument("what")
+    ... def show(what: str) -> None: click.echo(f"show {what}")
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(g, ["xiangshe:247"]).output
+    'show xiangshe:247\\n'
     """
 
     def __init__(self, *args: object, default_cmd: str = "show", **kwargs: object) -> None:

@@ -9,7 +9,7 @@ after the act, as numbers — values shared between steps where nothing changed,
 54,000 steps holds a few thousand of them.
 
 Readers of a run (the outputs) are visitors: see :class:`RunVisitor` and
-docs/architecture-run.md.
+docs/architecture.md.
 
 >>> from sheli.engine.state import Holding, Objects
 >>> s = Step(1, 0, 1, "xiangshe:1", "主人戒賓", "主人", "適", 0.0, 1.0, "南", Holding(),

@@ -7,7 +7,7 @@ readings under which the 公 looses after his 上射 (``upper_first_readings``) 
 assumptions its verbs make (``assumptions``). Variants are found by chapter key or alias
 (:func:`find_variant`, as python-chess finds its board variants); a chapter without one
 follows 鄉射禮 (:data:`XIANGSHE`). Nothing here is changed when a module is imported: to add
-a variant, declare it and list it in :data:`VARIANTS` (docs/architecture-run.md).
+a variant, declare it and list it in :data:`VARIANTS` (docs/architecture.md).
 
 >>> find_variant("大射儀") is DASHE, find_variant("dashe").release(3, True, False)[0]
 (True, False)

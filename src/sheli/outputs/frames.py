@@ -1,7 +1,7 @@
 """One frame per step of a run: who stands where, holding what, and where the things are —
 the state a diagram of that step draws.
 
-A :class:`FrameBuilder` reads the run (a visitor of its records, docs/architecture-run.md).
+A :class:`FrameBuilder` reads the run (a visitor of its records, docs/architecture.md).
 Each step gives the actor's place, facing, dress and holding *after* the act; everyone else
 is where his own last step left him. The things are the run's own numbers, from the step's
 snapshot of the world: arrows at the 侯 and on the 楅, the 筭 in the 中, in reserve west of it
