@@ -74,9 +74,11 @@ def facing_words(jing: str) -> list[str]:
     return out
 
 
-def step_groups(rite: str) -> list[list[dict[str, Any]]]:
+def step_groups(rite: str | list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The steps of a run (a rite's default run, or an event log): runs of consecutive step
+    events with the same cite and ``jing``."""
     groups: list[list[dict[str, Any]]] = []
-    for e in run(rite).events:
+    for e in run(rite).events if isinstance(rite, str) else rite:
         if e.get("type") != "step":
             continue
         if groups and (groups[-1][0]["cite"], groups[-1][0]["jing"]) == (e["cite"], e["jing"]):

@@ -28,6 +28,7 @@ from sheli.rite.loader import SpecError
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from logs import CONFIGS, log_of
+from test_facing_words import group_faults, step_groups
 
 SPECS = Path(__file__).parent / "fixtures" / "specs"
 RULES = load_world_rules()
@@ -128,11 +129,13 @@ SPEC_CONFIGS = {
 
 @pytest.mark.parametrize("name", sorted(SPEC_CONFIGS))
 def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) -> None:
-    """The engine's world rules hold in the run (it raises otherwise), and so do the five counts."""
+    """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
+    and each step's facing words (tests/test_facing_words.py)."""
     rite, kw = SPEC_CONFIGS[name]
     events = run(rite, seed=0, **kw).events
     faults = world_faults(events)
     assert faults == {k: [] for k in faults}, (name, faults)
+    assert [f for g in step_groups(events) for f in group_faults(g)] == [], name
 
 
 def test_the_enumeration_sees_each_kind_of_choice() -> None:
