@@ -21,7 +21,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # module → in-function imports without a ``deferred`` comment (typed-run: engine, scoring,
-# outputs; serve-hardening: serve)
+# outputs)
 KNOWN_NESTED = {
     "sheli.engine": 7,  # typed-run
     "sheli.engine.coverage": 5,  # typed-run
@@ -30,10 +30,6 @@ KNOWN_NESTED = {
     "sheli.outputs.cues": 11,  # typed-run
     "sheli.outputs.pdf": 2,  # typed-run (playwright is optional: say "deferred" there)
     "sheli.outputs.render": 14,  # typed-run
-    "sheli.serve.app": 10,  # serve-hardening
-    "sheli.serve.events": 5,  # serve-hardening
-    "sheli.serve.export": 9,  # serve-hardening
-    "sheli.serve.live": 8,  # serve-hardening
 }
 # (importer, module of the name, name)
 KNOWN_PRIVATE = {
@@ -51,7 +47,7 @@ KNOWN_PRIVATE = {
     ("sheli.engine.verbs_jun", "sheli.engine.verbs", "_reach"),  # typed-run
     ("sheli.engine.verbs_jun", "sheli.engine.verbs", "_set_place"),  # typed-run
     ("sheli.outputs.diagram", "sheli.outputs.labels", "_size_of"),  # typed-run
-    ("sheli.serve.export", "sheli.outputs.cues", "_topics"),  # serve-hardening
+    ("sheli.serve.export", "sheli.outputs.cues", "_topics"),  # until outputs.cues names it
 }
 # the modules of each cycle (strongly connected component) known today
 KNOWN_CYCLES = [
@@ -64,8 +60,8 @@ KNOWN_CYCLES = [
         "sheli.engine.verbs_dashe",
         "sheli.engine.verbs_feast",
         "sheli.engine.verbs_jun",
+        "sheli.engine.world_rules",
     },
-    {"sheli.serve.app", "sheli.serve.events"},  # serve-hardening
 ]
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from fixtures.standin import FixedOutcomes
 
+from sheli import rite as rite_package
 from sheli.engine import run
 from sheli.engine.world_rules import load_world_rules
 from sheli.place import load_venue
@@ -31,6 +32,7 @@ from logs import CONFIGS, log_of
 from test_facing_words import group_faults, step_groups
 
 SPECS = Path(__file__).parent / "fixtures" / "specs"
+SPEC_DIR = Path(rite_package.__file__).parent / "specs"
 RULES = load_world_rules()
 REACH = RULES.reach
 BARED = ("袒", "決遂")
@@ -122,12 +124,24 @@ def spec_configs(rite: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-SPEC_CONFIGS = {
-    k: (r, kw) for r in ("xiangshe", "dashe", "yanshe") for k, kw in spec_configs(r).items()
+RITES = sorted(p.stem for p in SPEC_DIR.glob("*.yaml"))
+SPEC_CONFIGS = {k: (r, kw) for r in RITES for k, kw in spec_configs(r).items()}
+# Runs the specs refuse by design: each with its reason (an xfail that must still fail).
+REFUSED = {
+    "yanli venue=xie": "燕禮's cast stands in the 寢 (東堂下); the 州序 has no 東堂下",
+    "yanli venue=xiang": "燕禮's cast stands in the 寢 (東堂下); the venue xiang has none",
 }
 
 
-@pytest.mark.parametrize("name", sorted(SPEC_CONFIGS))
+def _param(name: str) -> Any:
+    if name in REFUSED:
+        return pytest.param(
+            name, marks=pytest.mark.xfail(reason=REFUSED[name], raises=SpecError, strict=True)
+        )
+    return name
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
 def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) -> None:
     """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
     and each step's facing words (tests/test_facing_words.py)."""

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "cues": "sheli.cli.cues:cues",
     "params": "sheli.cli.params:params",
     "serve": "sheli.cli.serve:serve",
+    "diff": "sheli.cli.diff:diff",
 }
 
 

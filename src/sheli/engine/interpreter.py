@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sheli.engine.bodies import Bodies
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx, Pt, VerbError
 from sheli.engine.world_rules import WorldRules
+from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
 from sheli.rite.schema import (
     ActStep,
@@ -512,6 +514,9 @@ class Interpreter:
         self._row_slot: dict[str, tuple[Any, int, float, float]] = {}
         self._row_acts: dict[tuple[int, int], tuple[Any, Any]] = {}
         self.world_rules = WorldRules(env, excerpt=spec.excerpt)  # docs/world-rules.md
+        # everyone's body as the log gives it (sheli/place/bodies.yaml)
+        members = load_bodies().members_of(spec.rite, spec.extends)
+        self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -900,6 +905,9 @@ class Interpreter:
                     ev.update(extra)
                 if p.display:
                     ev["name"] = p.display
+                why = self.bodies.place(ev, p, cite, vname, act.row)
+                if why:
+                    raise self.error(why, line, cite, f"{vname} by {p.name}")
                 append(ev)
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
@@ -1045,6 +1053,7 @@ class Interpreter:
                     **({"file": self._file} if self._file else {}),
                 }
             )
+            self.bodies.keep(self.events[-1], p)
         for shot in ctx.shots:
             shot["seq"] = seq
             self.events.append(shot)

@@ -72,12 +72,13 @@ FACING: dict[str, tuple[float, float]] = {
 
 #: The views: the part of the plan each shows, in 尺 (x0, y0, x1, y1; y north).
 #: "hall": the 堂 and the near 庭 down to the line of the 洗, 楅 and 中 and the 射位;
-#: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯.
+#: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯 and four 步 outside it.
 VIEWS: dict[str, tuple[float, float, float, float]] = {
     "hall": (-50.0, -56.0, 50.0, 36.0),
-    "range": (-50.0, -320.0, 50.0, 36.0),
+    "range": (-50.0, -338.0, 50.0, 36.0),
 }
 
+GATE_MARGIN = 24.0  # 尺 shown outside the 門 in the range view: four 步, for those who wait there
 FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Noto Serif CJK SC','Source Han Serif',serif"
 NAME_SIZE = 12.0  # px, a person's label
 HOLD_SIZE = 10.0  # px, the second line (holds)
@@ -235,7 +236,8 @@ def _range(venue_key: str) -> tuple[float, float, float, float]:
         x1 = max(x1, h.x + h.width / 2 + 12)
     for n, f in fx.items():
         if n.endswith("乏") or n == "門":
-            y0 = min(y0, f.y - 6)
+            # outside the 門, room for those who wait there as bodies (xiangshe:1)
+            y0 = min(y0, f.y - (GATE_MARGIN if n == "門" else 6))
             x0 = min(x0, f.x - 8)
             x1 = max(x1, f.x + 8)
     return (x0, y0, x1, y1)

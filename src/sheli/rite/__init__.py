@@ -274,43 +274,67 @@ def expand(data: Any, path: Path, deps: list[Path], depth: int = 0) -> Any:
                 merged[k] = _merge_list(base[k], data[k], _MERGE_KEY[k])
         data = merged
     steps = data.get("steps")
-    if isinstance(steps, list) and any(isinstance(s, dict) and "include" in s for s in steps):
-        out: list[Any] = []
-        for s in steps:
-            if not (isinstance(s, dict) and "include" in s):
-                out.append(s)
-                continue
-            where = s.get(FILE_KEY) or _rel(path)
-            extra = set(s) - {"include", LINE_KEY, FILE_KEY}
-            if extra:
-                raise SpecError(
-                    f"an include step takes only include: (not {', '.join(sorted(extra))})",
-                    file=where,
-                    line=s.get(LINE_KEY),
-                )
-            part_path = (path.parent / str(s["include"])).resolve()
-            if not part_path.is_file():
-                raise SpecError(
-                    f"include: {s['include']} — no such file", file=where, line=s.get(LINE_KEY)
-                )
-            deps.append(part_path)
-            part = read_spec_file(part_path)
-            if not isinstance(part, dict):
-                raise SpecError("a part file is a mapping (steps: …)", file=_rel(part_path))
-            _tag(part, _rel(part_path))
-            unknown = set(part) - {*PART_KEYS, "steps", LINE_KEY, FILE_KEY}
-            if unknown:
-                raise SpecError(
-                    f"a part file holds steps: and {', '.join(PART_KEYS)}, not "
-                    f"{', '.join(sorted(unknown))}",
-                    file=_rel(part_path),
-                    line=1,
-                )
-            part = expand(part, part_path, deps, depth + 1)
-            _add_part(data, part, _rel(part_path))
-            out.extend(part.get("steps") or [])
-        data["steps"] = out
+    if isinstance(steps, list) and _has_include(steps):
+        data["steps"] = _include_steps(data, steps, path, deps, depth)
     return data
+
+
+def _has_include(steps: list[Any]) -> bool:
+    """Whether a step list holds an include, at its top or in an ``if``'s branches."""
+    for s in steps:
+        if isinstance(s, dict):
+            if "include" in s:
+                return True
+            if any(isinstance(s.get(k), list) and _has_include(s[k]) for k in ("then", "else")):
+                return True
+    return False
+
+
+def _include_steps(
+    data: dict[str, Any], steps: list[Any], path: Path, deps: list[Path], depth: int
+) -> list[Any]:
+    """``steps`` with each ``- include: FILE`` replaced by the part's steps (its other entries
+    join ``data``'s). An include may stand in an ``if``'s ``then``/``else``: the part then runs
+    only when the condition holds (燕禮's 若射, yan:124)."""
+    out: list[Any] = []
+    for s in steps:
+        if isinstance(s, dict) and "include" not in s:
+            for k in ("then", "else"):
+                if isinstance(s.get(k), list) and _has_include(s[k]):
+                    s[k] = _include_steps(data, s[k], path, deps, depth)
+        if not (isinstance(s, dict) and "include" in s):
+            out.append(s)
+            continue
+        where = s.get(FILE_KEY) or _rel(path)
+        extra = set(s) - {"include", LINE_KEY, FILE_KEY}
+        if extra:
+            raise SpecError(
+                f"an include step takes only include: (not {', '.join(sorted(extra))})",
+                file=where,
+                line=s.get(LINE_KEY),
+            )
+        part_path = (path.parent / str(s["include"])).resolve()
+        if not part_path.is_file():
+            raise SpecError(
+                f"include: {s['include']} — no such file", file=where, line=s.get(LINE_KEY)
+            )
+        deps.append(part_path)
+        part = read_spec_file(part_path)
+        if not isinstance(part, dict):
+            raise SpecError("a part file is a mapping (steps: …)", file=_rel(part_path))
+        _tag(part, _rel(part_path))
+        unknown = set(part) - {*PART_KEYS, "steps", LINE_KEY, FILE_KEY}
+        if unknown:
+            raise SpecError(
+                f"a part file holds steps: and {', '.join(PART_KEYS)}, not "
+                f"{', '.join(sorted(unknown))}",
+                file=_rel(part_path),
+                line=1,
+            )
+        part = expand(part, part_path, deps, depth + 1)
+        _add_part(data, part, _rel(part_path))
+        out.extend(part.get("steps") or [])
+    return out
 
 
 def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
