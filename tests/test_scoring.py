@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -22,9 +21,7 @@ from sheli.scoring import (
     release,
     release_rules,
     replay_count,
-    shot_event,
     side_of,
-    tally_event,
     to_chinese,
 )
 
@@ -385,24 +382,6 @@ def test_cli_score_refuses_bad_counts() -> None:
 
 
 # ---------------------------------------------------------------- event log lines
-
-
-@given(st.integers(1, 3), st.sampled_from(["上射", "下射"]), st.booleans(), st.booleans())
-def test_shot_event_carries_the_release_decision(
-    rnd: int, archer: str, hit: bool, beat: bool
-) -> None:
-    event = shot_event(rnd, "上耦", archer, 2, hit, beat)
-    counted, reason = release(rnd, hit, beat)
-    assert {"type", "round", "pair", "archer", "arrow", "hit", "counted", "reason"} <= set(event)
-    assert (event["counted"], event["reason"]) == (counted, reason)
-    assert event["side"] == (side_of(archer) if counted else None)
-    assert json.loads(json.dumps(event, ensure_ascii=False)) == event
-
-
-def test_tally_event() -> None:
-    assert tally_event(3, 7, 7) == {
-        "type": "tally", "round": 3, "right": 7, "left": 7, "announcement": "左右鈞",
-    }  # fmt: skip
 
 
 def test_cli_explain_even_counts() -> None:

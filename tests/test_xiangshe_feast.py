@@ -20,6 +20,7 @@ import pytest
 from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
 from sheli.engine.coverage import coverage
+from sheli.engine.records import Step
 from sheli.engine.verbs import VerbError
 from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
@@ -156,14 +157,15 @@ class _Watched(list):  # type: ignore[type-arg]
         self.at_110: dict[str, tuple[Any, ...]] | None = None
 
     def append(self, ev: Any) -> None:
-        if ev.get("type") == "step" and ev["cite"] == "xiangshe:110" and self.at_110 is None:
+        is_step = isinstance(ev, Step)
+        if is_step and ev.cite == "xiangshe:110" and self.at_110 is None:
             # where everyone stands when the archery begins (before its first act)
             self.at_110 = {n: (p.x, p.y, p.on_tang, p.facing) for n, p in self.world.people.items()}
         super().append(ev)
-        if ev.get("type") == "step":
+        if is_step:
             tot = _cup_totals(self.world)
-            assert all(n >= 0 for n in self.world.places.values()), ev["cite"]
-            self.cups.append((ev["cite"], tot))
+            assert all(n >= 0 for n in self.world.places.values()), ev.cite
+            self.cups.append((ev.cite, tot))
 
 
 def watched(monkeypatch: pytest.MonkeyPatch, **kw: Any) -> _Watched:

@@ -305,17 +305,11 @@ def _yizhu_text(result: object, width: int | None) -> str:
 
 
 def _topics(result: object) -> Callable[[int], str]:
-    from sheli.text import load_chapter
+    from functools import partial
 
-    chapter = load_chapter(result.spec.spec.chapter)  # type: ignore[attr-defined]
+    from sheli.engine.env import section_topic
 
-    def topic(n: int) -> str:
-        try:
-            return chapter.section(n).topic
-        except KeyError:
-            return ""
-
-    return topic
+    return partial(section_topic, result.spec.spec.chapter)  # type: ignore[attr-defined]
 
 
 def _print_yizhu_tty(result: object) -> None:

@@ -23,17 +23,16 @@ from it; the log gives the body.
 >>> w = World()
 >>> a, b = Person("甲", role="甲"), Person("乙", role="乙")
 >>> bodies = Bodies(load_bodies(), {}, w, None)
->>> ev = {"x": 0.0, "y": 0.0, "facing": "N"}
->>> bodies.place(ev, a, "x:1", "立", None), (ev["x"], ev["y"])
-('', (0.0, 0.0))
->>> ev = {"x": 0.0, "y": 0.0, "facing": "N"}
->>> bodies.place(ev, b, "x:1", "立", None), (ev["x"], ev["y"])  # 東上: he stands to the west
-('', (-3.0, 0.0))
+>>> a.x = a.y = b.x = b.y = 0.0; a.facing = b.facing = "N"
+>>> bodies.place(a, "x:1", "立", None, False)
+Placed(why='', x=0.0, y=0.0, members=None)
+>>> bodies.place(b, "x:1", "立", None, False)  # 東上: he stands to the west
+Placed(why='', x=-3.0, y=0.0, members=None)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from sheli.engine.state import Person, World
 from sheli.place.bodies import FACING_VECTORS, BodyCase, BodyModel, right_of
@@ -42,6 +41,18 @@ Vec = tuple[float, float]
 
 #: 退 with no place to go: a step back where he stands (the verb's own 少退).
 _SHAO_TUI = BodyCase(cite="", source="注 xiangshe:262 少退，少逡遁也", verb="退", offset="少退")
+
+
+class Placed(NamedTuple):
+    """Where a step's actor stands in the log: his body (``x``, ``y``) and, for a role that is
+    several people, ``members`` (``[{name, x, y, facing}]``, docs/event-log.md); ``why`` is ''
+    or why no place could be found."""
+
+    why: str
+    x: float | None
+    y: float | None
+    members: list[dict[str, Any]] | None
+
 
 #: How far (in spacings) the search for a free place goes before the step is refused.
 RINGS = 12
@@ -187,19 +198,19 @@ class Bodies:
             return None
         return pr.lower if p.seat == "上射" else pr.upper
 
-    def place(self, ev: dict[str, Any], p: Person, cite: str, verb: str, row: str | None) -> str:
-        """Put the body (or bodies) of the step's actor, writing ``x``, ``y`` and, for a role
-        that is several people, ``members``. Returns '' or why no place could be found."""
-        x = ev["x"]
-        y = ev["y"]
+    def place(self, p: Person, cite: str, verb: str, row: str | None, has_obj: bool) -> Placed:
+        """Put the body (or bodies) of the step's actor, who stands at his point ``p.x``,
+        ``p.y`` facing ``p.facing``; ``has_obj``: the act has a thing (退中 is not a 少退)."""
+        x = p.x
+        y = p.y
         if x is None or y is None:
-            return ""
+            return Placed("", x, y, None)
         name = p.name
         pt = (x, y)
         # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
         moved = self.point.get(name) != pt or name in self._momentary
         cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
-        if verb == "退" and not moved and "obj" not in ev and name in self.at:
+        if verb == "退" and not moved and not has_obj and name in self.at:
             # 退 with no place and no thing (not 退中, the taking away of xiangshe:258): he
             # steps back a little where he stands (少退, 注 xiangshe:262 少逡遁也)
             cases = (*cases, _SHAO_TUI)
@@ -209,29 +220,27 @@ class Bodies:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
-            bodies, why = self._spread(
-                name, p, self.members.get(name, 1), pt, ev["facing"], cases, row
-            )
+            bodies, why = self._spread(name, p, self.members.get(name, 1), pt, p.facing, cases, row)
             self._put(name, bodies)
             self.point[name] = pt
             if any(c.verb is not None and c.offset is not None for c in cases):
                 self._momentary.add(name)
             else:
                 self._momentary.discard(name)
-        ev["x"], ev["y"] = bodies[0]
+        members = None
         if len(bodies) > 1:
-            facing = ev["facing"]
-            ev["members"] = [
-                {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": facing}
+            members = [
+                {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": p.facing}
                 for i, (bx, by) in enumerate(bodies)
             ]
-        return why
+        return Placed(why, bodies[0][0], bodies[0][1], members)
 
-    def keep(self, ev: dict[str, Any], p: Person) -> None:
+    def keep(self, p: Person) -> tuple[float | None, float | None]:
         """A further line of the same act (the acts of a 數獲): the body as it stands."""
         got = self.at.get(p.name)
-        if got is not None and self.point.get(p.name) == (ev["x"], ev["y"]):
-            ev["x"], ev["y"] = got[0]
+        if got is not None and self.point.get(p.name) == (p.x, p.y):
+            return got[0]
+        return p.x, p.y
 
     def _spread(
         self,

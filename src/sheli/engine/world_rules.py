@@ -15,7 +15,7 @@ interpreter reports with the spec file, line and passage like its other checks.
 >>> rules.rule("W-drink-dressed").text.split(":")[0]
 'Nobody drinks bared (袒) or wearing the 決 and 遂'
 >>> from sheli.engine.state import Person
->>> p = Person("賓", role="賓"); p.tan = True
+>>> p = Person("賓", role="賓"); p.bared = True
 >>> dressed(p)
 '袒'
 """
@@ -115,7 +115,7 @@ def load_world_rules(path: Path | None = None) -> RuleSet:
 
 def dressed(p: Person) -> str | None:
     """What of the archery's dress he still wears (袒, 決遂), or None if 襲 without them."""
-    worn = [w for w, on in (("袒", p.tan), ("決遂", p.jue)) if on]
+    worn = [w for w, on in (("袒", p.bared), ("決遂", p.thimble)) if on]
     return "、".join(worn) or None
 
 
@@ -176,7 +176,7 @@ class WorldRules:
         self.last[p.name] = (file, ctx.line, cite, verb)
         if verb in ("袒", "決遂", "決"):
             self.bared.add(p.name)
-        worn = dressed(p) if (p.tan or p.jue) else None
+        worn = dressed(p) if (p.bared or p.thimble) else None
         if worn:
             if verb in rs.drink_verbs:
                 self._fail("W-drink-dressed", cite, f"{p.name} drinks wearing {worn}")

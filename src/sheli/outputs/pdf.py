@@ -71,9 +71,9 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
     exe = chromium_path()
     if exe is None:
         raise PdfError(f"chromium not found. {INSTALL_HINT}")
-    try:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
+    try:  # deferred: playwright is the optional extra sheli[pdf], needed by this command only
+        from playwright.sync_api import Error as PlaywrightError  # deferred (as above)
+        from playwright.sync_api import sync_playwright  # deferred (as above)
     except ImportError as exc:  # pragma: no cover - an install without the extra
         raise PdfError(
             "printing to PDF needs the Python package playwright: "

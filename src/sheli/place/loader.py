@@ -53,8 +53,6 @@ def _discover() -> tuple[dict[str, str], dict[str, str]]:
 
 
 VENUES, VENUE_ALIASES = _discover()
-# the old private name, still imported by sheli.engine until it takes VENUE_ALIASES (one object)
-_VENUE_ALIASES = VENUE_ALIASES
 
 _BINOPS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,

@@ -25,9 +25,9 @@ import jinja2
 from markupsafe import Markup
 
 from sheli.outputs.cues import (
-    _topics,  # (to be named publicly by the outputs layer)
     build_book,
     render_html,
+    section_topics,
     venue_scale,
 )
 from sheli.outputs.diagram import render_svg
@@ -214,7 +214,7 @@ def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
         return cache[seq]
     frames = d.__dict__.get("_frames")
     if frames is None:
-        frames = d.__dict__["_frames"] = build_frames(d.run.events)
+        frames = d.__dict__["_frames"] = build_frames(d.run)
     idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
     if idx is None:
         return None
@@ -257,7 +257,7 @@ def run_of_show_html(ev: LiveEvent) -> str:
     d = ev.derived()
     table = load_durations()
     try:
-        topics = _topics(d.run.spec.spec.chapter)
+        topics = section_topics(d.run.spec.spec.chapter)
     except Exception:
         topics = {}
     used = sorted({s["verb"] for s in d.steps})

@@ -27,7 +27,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from sheli import engine, text
-from sheli.engine.verbs import VerbError
+from sheli.engine import venue_plan
+from sheli.engine.env import VerbError
+from sheli.engine.records import accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
@@ -150,6 +152,7 @@ class LiteRun:
         self.venue: str = kw["venue"]
         self.params: dict[str, Any] = kw["params"]
         self.events: list[dict[str, Any]] = kw["events"]
+        self.records: list[Any] = kw.get("records", [])  # the run's typed records
         self.drinks: list[tuple[int, str, str]] = kw["drinks"]
         self.warnings: list[str] = kw.get("warnings", [])
         self.chapter: str = kw["chapter"]
@@ -165,6 +168,7 @@ class LiteRun:
             venue=r.venue,
             params=dict(r.params),
             events=r.events,
+            records=r.records,
             drinks=list(r.drinks),
             warnings=list(r.warnings),
             chapter=r.spec.spec.chapter,
@@ -173,6 +177,15 @@ class LiteRun:
     @property
     def scene(self) -> dict[str, Any]:
         return self.events[0]
+
+    def accept(self, visitor: Any) -> Any:
+        """Read the run with a visitor, as :meth:`sheli.engine.Run.accept` does."""
+        return accept(self.records, visitor)
+
+    @property
+    def plan(self) -> Any:
+        """The plan the run was run on (the engine's, loaded once per process)."""
+        return venue_plan(self.venue)
 
     @property
     def spec(self) -> Any:
