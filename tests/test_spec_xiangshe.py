@@ -212,7 +212,7 @@ def test_fixtures_exist_in_both_venues() -> None:
 
 def test_going_to_the_tang_xi_passes_south_of_the_sima() -> None:
     """記 xiangshe:341 凡適堂西皆出入于司馬之南，唯賓與大夫降階遂西取弓矢."""
-    dafu_procs = {"大夫射", "大夫拾取矢", "大夫拾取矢末", "賓主人射"}
+    dafu_procs = {"大夫射", "大夫拾取矢", "大夫拾取矢末", "賓主人射", "大夫降射", "大夫拾取矢降"}
     for a, cite, proc in acts():
         if a.verb not in MOVES or a.to != "堂西" or a.actor in ("司馬", "賓"):
             continue

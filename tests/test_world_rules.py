@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,15 +19,20 @@ from typing import Any
 import pytest
 from fixtures.standin import FixedOutcomes
 
+from sheli import rite as rite_package
 from sheli.engine import run
 from sheli.engine.world_rules import load_world_rules
 from sheli.place import load_venue
+from sheli.place.loader import VENUES
+from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from logs import CONFIGS, log_of
+from test_facing_words import group_faults, step_groups
 
 SPECS = Path(__file__).parent / "fixtures" / "specs"
+SPEC_DIR = Path(rite_package.__file__).parent / "specs"
 RULES = load_world_rules()
 REACH = RULES.reach
 BARED = ("袒", "決遂")
@@ -85,6 +91,86 @@ def test_every_configuration_keeps_objects_and_garments(name: str) -> None:
     events = [json.loads(x) for x in log_of(CONFIGS[name]).splitlines() if x.strip()]
     faults = world_faults(events)
     assert faults == {k: [] for k in faults}, (name, faults)
+
+
+def spec_configs(rite: str) -> dict[str, dict[str, Any]]:
+    """Every venue, reading and option value a rite's spec names, each run once from the defaults.
+
+    Read from the spec's own files, so that a new option, reading or venue test is covered
+    without touching this list: the venues its ``if: {venue: …}`` tests and its readings need;
+    each reading that is not its group's default (with the venue it asks for); each value of
+    each ``params.options`` (both values of a flag, and every value an ``if: {option: …}``
+    tests); and the run without guests.
+
+    >>> sorted(spec_configs("xiangshe"))[:3]
+    ['xiangshe', 'xiangshe R-zhi-zuojie', 'xiangshe feast=False']
+    """
+    loaded = load_spec(rite)
+    spec, text = loaded.spec, "\n".join(p.read_text(encoding="utf-8") for p in loaded.files)
+    out: dict[str, dict[str, Any]] = {rite: {}, f"{rite} guests=False": {"guests": False}}
+    for v in sorted(set(re.findall(r"\{venue: (\w+)\}", text)) & set(VENUES)):
+        if v != spec.params.venue:
+            out[f"{rite} venue={v}"] = {"venue": v}
+    for r in spec.readings:
+        if not r.default:
+            out[f"{rite} {r.id}"] = {"readings": [r.id], **({"venue": r.venue} if r.venue else {})}
+    for name, default in spec.params.options.items():
+        tested = re.findall(rf"option: \{{{name}: ([^,}}]+)\}}", text)
+        values = {{"true": True, "false": False}.get(v, v) for v in tested}
+        if isinstance(default, bool):
+            values |= {True, False}
+        for v in sorted(values - {default}, key=str):
+            out[f"{rite} {name}={v}"] = {"options": {name: v}}
+    return out
+
+
+RITES = sorted(p.stem for p in SPEC_DIR.glob("*.yaml"))
+SPEC_CONFIGS = {k: (r, kw) for r in RITES for k, kw in spec_configs(r).items()}
+# Runs the specs refuse by design: each with its reason (an xfail that must still fail).
+REFUSED = {
+    "yanli venue=xie": "燕禮's cast stands in the 寢 (東堂下); the 州序 has no 東堂下",
+    "yanli venue=xiang": "燕禮's cast stands in the 寢 (東堂下); the venue xiang has none",
+}
+
+
+def _param(name: str) -> Any:
+    if name in REFUSED:
+        return pytest.param(
+            name, marks=pytest.mark.xfail(reason=REFUSED[name], raises=SpecError, strict=True)
+        )
+    return name
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
+def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) -> None:
+    """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
+    and each step's facing words (tests/test_facing_words.py)."""
+    rite, kw = SPEC_CONFIGS[name]
+    events = run(rite, seed=0, **kw).events
+    faults = world_faults(events)
+    assert faults == {k: [] for k in faults}, (name, faults)
+    assert [f for g in step_groups(events) for f in group_faults(g)] == [], name
+
+
+def test_the_enumeration_sees_each_kind_of_choice() -> None:
+    assert {
+        "dashe ci=長",
+        "dashe R-houdao-ao",
+        "xiangshe venue=xiang",
+        "yanshe jun_shoots=False",
+    } <= set(SPEC_CONFIGS)
+    assert SPEC_CONFIGS["dashe R-houdao-ao"][1] == {
+        "readings": ["R-houdao-ao"],
+        "venue": "shegong_ao",
+    }
+
+
+def test_the_yanshe_without_the_jun_has_the_dafu_shoot() -> None:
+    """A-jun-bushe: 言與射則君於燕射或時不與矣 (敖繼公, 義疏 yan:177); 注 yan:124 君與賓為耦."""
+    steps = _steps(run("yanshe", options={"jun_shoots": False}).events)
+    actors = {s["actor"] for s in steps if s["cite"] in ("xiangshe:187", "xiangshe:188")}
+    assert "大夫" in actors and not actors & {"賓", "主人", "公"}
+    assert not any(s["actor"] in ("賓", "主人") and s["verb"] in ("射", "發") for s in steps)
 
 
 # ------------------------------------------------------------------ each rule refused
