@@ -252,7 +252,7 @@ class Interpreter:
                     if d == "袒":
                         p.bared = True
                     elif d in ("決遂", "決"):
-                        p.thimble = True
+                        p.ring_and_guard = True
                 for h in entry.holds:
                     self._hold(p, h)
         names = w.names

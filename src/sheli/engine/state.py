@@ -143,7 +143,7 @@ class Person:
     facing: str | None = None
     wei: tuple[float | None, float | None, str | None, bool | None, str | None] | None = None
     bared: bool = False  # 袒 (left arm bared)
-    thimble: bool = False  # 決遂 on
+    ring_and_guard: bool = False  # 決遂 on
     posture: str = "立"
     bow: str | None = None  # None, 張, 弛
     belt: int = 0  # arrows 搢 (in the belt)
@@ -184,7 +184,7 @@ class Person:
 
     def dress(self) -> list[str]:
         """袒 or 襲, and 決遂 if worn (a shared list: read-only)."""
-        return _DRESS[self.bared, self.thimble]
+        return _DRESS[self.bared, self.ring_and_guard]
 
     @property
     def arrows(self) -> int:

@@ -381,15 +381,15 @@ def cover(ctx: Ctx) -> None:
 @verb("決遂", "決", kind="dress")
 def put_on_guard(ctx: Ctx) -> None:
     """決遂: put on the thumb ring and arm guard (袒決遂 xiangshe:111, 124)."""
-    ctx.p.thimble = True
+    ctx.p.ring_and_guard = True
 
 
 @verb("説決拾", "說決拾", kind="dress")
 def take_off_guard(ctx: Ctx) -> None:
     """説決拾: take off 決 and 拾(遂) (xiangshe:153). Precondition: he wears them."""
-    if not ctx.p.thimble:
+    if not ctx.p.ring_and_guard:
         raise VerbError(f"{ctx.p.name} wears no 決遂 to take off (説決拾 xiangshe:153)")
-    ctx.p.thimble = False
+    ctx.p.ring_and_guard = False
 
 
 # ------------------------------------------------------------------ objects
@@ -1007,7 +1007,7 @@ def shoot(ctx: Ctx) -> None:
             f"{p.name} shoots off his 物 (he is at {p.place or 'an unplaced spot'}; his is the "
             f"{marks[0]}): 及物揖左足履物 (xiangshe:129; xiangshe:141 皆當其物)"
         )
-    if not (p.bared and p.thimble):
+    if not (p.bared and p.ring_and_guard):
         raise VerbError(f"{p.name} shoots without being 袒決遂 (三耦皆袒決遂 xiangshe:124)")
     if p.bow != "張":
         what = "no 弓" if p.bow is None else "a 弛 弓"

@@ -115,7 +115,7 @@ def load_world_rules(path: Path | None = None) -> RuleSet:
 
 def dressed(p: Person) -> str | None:
     """What of the archery's dress he still wears (袒, 決遂), or None if 襲 without them."""
-    worn = [w for w, on in (("袒", p.bared), ("決遂", p.thimble)) if on]
+    worn = [w for w, on in (("袒", p.bared), ("決遂", p.ring_and_guard)) if on]
     return "、".join(worn) or None
 
 
@@ -176,7 +176,7 @@ class WorldRules:
         self.last[p.name] = (file, ctx.line, cite, verb)
         if verb in ("袒", "決遂", "決"):
             self.bared.add(p.name)
-        worn = dressed(p) if (p.bared or p.thimble) else None
+        worn = dressed(p) if (p.bared or p.ring_and_guard) else None
         if worn:
             if verb in rs.drink_verbs:
                 self._fail("W-drink-dressed", cite, f"{p.name} drinks wearing {worn}")

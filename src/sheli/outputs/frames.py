@@ -90,7 +90,7 @@ class Person:
         return "袒" in self.dress
 
     @property
-    def thimble(self) -> bool:
+    def ring_and_guard(self) -> bool:
         """決遂 on (thumb ring and arm guard)."""
         return "決遂" in self.dress
 
