@@ -379,7 +379,19 @@
     document.body.dataset.seq = String(st.q);
     document.body.dataset.section = String(st.s);
     document.body.dataset.round = String(st.r);
-    if (!opts.keepHash) history.replaceState(null, "", `#${st.q}`);
+    if (!opts.keepHash) setHash(st.q);
+  }
+  // the address follows the step once stepping pauses (HASH_DELAY ms after the last step):
+  // history.replaceState costs more than the rest of a step's handler, so it is not done on
+  // every step of a run of keys or of play
+  const HASH_DELAY = 300;
+  let hashTimer = null;
+  function setHash(q) {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      hashTimer = null;
+      if (location.hash !== `#${q}`) history.replaceState(null, "", `#${q}`);
+    }, HASH_DELAY);
   }
   function nextIndex(i, dir) {
     for (let k = i + dir; k >= 0 && k < N; k += dir) if (!$("only").checked || matches(k)) return k;
@@ -468,6 +480,7 @@
     if (e.key === " " && e.target && e.target.tagName === "BUTTON") e.preventDefault();
   });
   function fromHash() {
+    clearTimeout(hashTimer); // a link followed wins over a step not yet in the address
     const q = Number(location.hash.slice(1));
     if (!q) return false;
     const i = D.steps.findIndex((s) => s.q === q);
