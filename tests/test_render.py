@@ -465,7 +465,7 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
         progress=lambda d, t: calls.append((d, t)),
         svg_dir=tmp_path,
     )
-    assert len(blobs) == 5  # one a chunk
+    assert 2 <= len(blobs) <= jobs + 1  # 5 chunks, at most 4 (BLOB_STEPS) a blob
     svgs = R.unpack_svgs(blobs)
     assert svgs == [render_svg(f, result.events[0], highlight=f.actor) for f in frames]
     files = sorted(tmp_path.iterdir())
@@ -478,19 +478,24 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_each_chunk_packs_in_a_blob_of_its_own(result, jobs: int) -> None:
-    """Each chunk of KEYFRAME steps is a blob of its own (the viewer inflates only the
-    chunks it shows; a drawing process's memory stays bounded on a long run), whose head
-    names its steps; the blobs together are still every diagram."""
+def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
+    """A drawing process begins a new blob after BLOB_STEPS steps (the viewer inflates only
+    the blobs it shows; the process's memory stays bounded on a long run); each blob's head
+    names its chunks, and the blobs together are still every diagram."""
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(result.events)[:150]
+    frames = build_frames(result.events)[: 2 * R.BLOB_STEPS + 100]
     blobs, _ = R.draw_packed(frames, result.events[0], jobs=jobs)
-    heads = sorted(
-        tuple(int.from_bytes(b[k : k + 4], "big") for k in range(4, 16, 4)) for b in blobs
-    )
-    assert heads == [(1, 0, 64), (1, 64, 64), (1, 128, 22)]
+    chunks = []
+    for b in blobs:
+        k = int.from_bytes(b[4:8], "big")
+        head = [int.from_bytes(b[8 + 4 * j : 12 + 4 * j], "big") for j in range(2 * k)]
+        assert sum(head[1::2]) <= R.BLOB_STEPS
+        chunks += list(zip(head[::2], head[1::2], strict=True))
+    assert len(blobs) >= 3
+    n = len(frames)
+    assert sorted(chunks) == [(s, min(R.KEYFRAME, n - s)) for s in range(0, n, R.KEYFRAME)]
     assert R.unpack_svgs(blobs) == [
         render_svg(f, result.events[0], highlight=f.actor) for f in frames
     ]

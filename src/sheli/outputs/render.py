@@ -51,6 +51,12 @@ from sheli.outputs.viewer import asset
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
 
+#: a drawing process begins a new packing after this many steps: the viewer inflates only
+#: the packings of the steps it shows, so a packing holds a few chunks (each packing's table
+#: holds again the parts it shares with the others: a packing a chunk made the 100 衆耦
+#: viewer half as big again)
+BLOB_STEPS = 4 * KEYFRAME
+
 #: how hard the packed diagrams are compressed (zlib level)
 GZIP_LEVEL = 6
 
@@ -513,17 +519,21 @@ def _draw_chunks(
 ) -> tuple[list[bytes], int]:
     """Draw the chunks of ``_FRAMES`` that ``claim()`` gives, until it gives None; write
     their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packings
-    (:meth:`PartPacker.blob`, one per chunk, so that the viewer inflates only the chunks it
-    shows and a process's memory stays bounded on a long run) and the bytes written."""
+    (:meth:`PartPacker.blob`, one per :data:`BLOB_STEPS` steps, so that the viewer inflates
+    only the packings it shows and a process's memory stays bounded on a long run) and the
+    bytes written."""
     from sheli.outputs.diagram import render_svg_parts
 
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
         blobs = []
+        pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
-            pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
+            if pk.steps >= BLOB_STEPS:
+                blobs.append(pk.blob())
+                pk = PartPacker(docs=dfd is not None)
             pk.chunk(c * KEYFRAME)
             frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
             for f in frames:
@@ -531,8 +541,9 @@ def _draw_chunks(
                 if dfd is not None and doc is not None:
                     _write(dfd, svg_name(f.seq, digits), doc)
                     nbytes += len(doc)
-            blobs.append(pk.blob())
             done(len(frames))
+        if pk.steps:
+            blobs.append(pk.blob())
         return blobs, nbytes
     finally:
         if dfd is not None:
@@ -568,8 +579,8 @@ def draw_packed(
 ) -> tuple[list[bytes], int]:
     """Draw every frame (:func:`sheli.outputs.diagram.render_svg_parts`, the step's actor
     highlighted), pack the diagrams (:class:`PartPacker`) and, with ``svg_dir``, write each
-    as :func:`svg_name` of its seq. Returns the packings (one per chunk of
-    :data:`KEYFRAME` steps), and the bytes of SVG written.
+    as :func:`svg_name` of its seq. Returns the packings (one per
+    :data:`BLOB_STEPS` steps drawn by a process), and the bytes of SVG written.
 
     The frames are cut into chunks of :data:`KEYFRAME` steps, shared out among ``jobs``
     processes (default: every CPU) by :class:`_Claims`: each draws a run of consecutive
