@@ -33,6 +33,7 @@ browser:
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
@@ -42,4 +43,4 @@ bench: $(STAMP)
 	$(PY) bench/run_bench.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .ruff_cache .import_linter_cache

@@ -21,6 +21,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -157,8 +158,37 @@ def arrow_plan(n: int, hits: bool = True) -> list[tuple[int, str, str, int, bool
     return out[:n]
 
 
+async def sleeper(port: int, token: str) -> socket.socket:
+    """A performer's phone asleep: its stream open, nothing read (a small receive buffer)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port))
+    req = f"GET /api/stream?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    await asyncio.get_running_loop().sock_sendall(s, req.encode())
+    return s
+
+
+async def flood(base: str, counts: dict[str, int]) -> None:
+    """The home page used as a weapon: 30-pair events created in a loop from one client."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as c:
+        form = csrf_of((await c.get("/")).text)
+        body = {"rite": "xiangshe", "pairs": 30, "guests_shoot": True, "feast": True}
+        while True:
+            r = await c.post("/api/events", json=body, headers={"X-CSRF-Token": form})
+            counts[str(r.status_code)] = counts.get(str(r.status_code), 0) + 1
+            if r.status_code == 429:
+                await asyncio.sleep(0.05)
+
+
 async def one_run(
-    clients: int, arrows: int, interval: float, ahead: bool = True, hits: bool = True
+    clients: int,
+    arrows: int,
+    interval: float,
+    ahead: bool = True,
+    hits: bool = True,
+    sleepers: int = 0,
+    flooding: bool = False,
 ) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -174,6 +204,7 @@ async def one_run(
                 )
                 links = r.json()["links"]
                 audience = links["audience"].rsplit("/", 1)[-1]
+                perf = [u.rsplit("/", 1)[-1] for u in links["performers"].values()]
                 scorer = {}
                 for seat, link in links["scorers"].items():
                     page = (await c.get(link)).text
@@ -187,6 +218,9 @@ async def one_run(
                     asyncio.create_task(screen(port, audience, screens)) for _ in range(clients)
                 ]
                 await asyncio.wait_for(screens.wait_for(0).wait(), 120)  # all have the state
+                asleep = [await sleeper(port, perf[k % len(perf)]) for k in range(sleepers)]
+                counts: dict[str, int] = {}
+                flooder = asyncio.create_task(flood(base, counts)) if flooding else None
                 await asyncio.sleep(3)  # as before a real event's first arrow: the worker warms
                 workers = children(proc.pid)
                 cpu0 = (cpu_s(proc.pid), sum(map(cpu_s, workers)), time.process_time())
@@ -215,6 +249,13 @@ async def one_run(
                         out["all"].append(screens.last_at[v] - t0)
                         out["first"].append(screens.first_at[v] - t0)
                 cpu1 = (cpu_s(proc.pid), sum(map(cpu_s, workers)), time.process_time())
+                if flooder is not None:
+                    flooder.cancel()
+                    await asyncio.gather(flooder, return_exceptions=True)
+                    print(f"  creation flood: {counts}", file=sys.stderr)
+                    out["flood"] = [float(counts.get("201", 0)), float(sum(counts.values()))]
+                for s_ in asleep:
+                    s_.close()
                 n = len(out["all"])
                 out["cpu_server"] = [(cpu1[0] - cpu0[0]) / n]
                 out["cpu_worker"] = [(cpu1[1] - cpu0[1]) / n]
@@ -251,6 +292,12 @@ def main() -> None:
         help="seconds between one arrow's update reaching every screen and the next POST",
     )
     ap.add_argument("--no-ahead", action="store_true", help="SHELI_SERVE_AHEAD=0 (no runs ahead)")
+    ap.add_argument(
+        "--sleepers", type=int, default=0, help="performers' streams open and never read (0–100)"
+    )
+    ap.add_argument(
+        "--flood", action="store_true", help="a client creating 30-pair events in a loop"
+    )
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = ap.parse_args()
     if not 1 <= args.clients <= 1000 or not 1 <= args.arrows <= 72 or not 1 <= args.runs <= 10:
@@ -258,7 +305,16 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     runs = []
     for k in range(args.runs):
-        res = asyncio.run(one_run(args.clients, args.arrows, args.interval, not args.no_ahead))
+        res = asyncio.run(
+            one_run(
+                args.clients,
+                args.arrows,
+                args.interval,
+                not args.no_ahead,
+                sleepers=min(100, max(0, args.sleepers)),
+                flooding=args.flood,
+            )
+        )
         every = res["hit"] + res["miss"]
         if os.environ.get("BENCH_VERBOSE"):
             print("all (ms):", [round(x * 1000) for x in res["all"]])
@@ -276,6 +332,8 @@ def main() -> None:
             "first": statistics.median(res["first"]) * 1000,
             "hits": len(res["hit"]),
         }
+        if "flood" in res:
+            row["flood_ok"], row["flood_all"] = res["flood"]
         runs.append(row)
         print(
             f"run {k + 1}: {row['n']} arrows ({row['hits']} hits) to {args.clients} screens: "
@@ -286,9 +344,10 @@ def main() -> None:
             f"screens {row['cpu_client']:.1f} ms",
             flush=True,
         )
+    loaded = bool(args.sleepers or args.flood)
     # where the time goes: misses only (no engine run anywhere), to 1 screen and to all
     parts = {}
-    for n in (1, args.clients):
+    for n in () if loaded else (1, args.clients):
         res = asyncio.run(one_run(n, 30, 0.3, ahead=False, hits=False))
         parts[n] = (
             statistics.median(res["all"]) * 1000,
@@ -303,11 +362,24 @@ def main() -> None:
     load1 = os.getloadavg()[0]
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     ok = med["p99"] < 100
+    title = "Live app beside sleeping phones and a creation flood" if loaded else "Live app"
+    beside = []
+    if args.sleepers:
+        beside.append(
+            f"{args.sleepers} performers' streams open and never read (a 4 KB receive buffer: "
+            "phones asleep on their connections)"
+        )
+    if args.flood:
+        beside.append(
+            "one client creating 30-pair events (鄉射禮 with the feast, guests shooting) from the "
+            "home page in a loop, whatever the answer (429 past its rate)"
+        )
     lines = [
-        "## Live app",
+        f"## {title}",
         "",
         f"`{' '.join(['bench/bench_serve.py', *sys.argv[1:]])}` — `sheli serve` in a "
-        f"subprocess on 127.0.0.1 (uvicorn, one process, h11; its worker process), "
+        f"subprocess on 127.0.0.1 (uvicorn with httptools and uvloop, one process; its two "
+        "worker processes: the engine's runs and event creation), "
         f"{args.clients} audience screens on the event stream (`/api/stream`: minimal "
         "HTTP/1.1 clients on asyncio streams, all in one client process), the two scorers "
         f"posting {runs[0]['n']} arrows one after another (httpx), about one in three a hit, "
@@ -315,7 +387,7 @@ def main() -> None:
         "POST (a real event has some 10 s between arrows). Latency: from sending the POST to "
         "the last of the screens having the state with the version the POST was acknowledged "
         "with (the write is committed and synced to disk before that: WAL, "
-        "synchronous=FULL).",
+        "synchronous=FULL)." + (f" Beside them: {'; '.join(beside)}." if beside else ""),
         "",
         f"Machine: {machine()}; load average {load0:.2f} at the start, {load1:.2f} at the end "
         "(**the machine was shared with other sessions' tests and builds while this ran**: "
@@ -346,22 +418,31 @@ def main() -> None:
         "(the partner's, 拾發), so the server only takes the finished run; a miss, an "
         "advance, a tap need none. Each run computed ahead comes back to the server as a "
         "whole run (a few ms to unpickle, in a background thread). The server then encodes "
-        "the state once (audience view) and writes it to each of the 200 streams through "
-        "uvicorn's pure-Python HTTP/1.1 (h11); uvicorn's optional "
-        "httptools and uvloop (not dependencies of sheli) would cut it.",
-        "",
-        "Where the time goes (30 misses, no engine run anywhere, 0.3 s apart): to 1 screen "
-        f"median {parts[1][0]:.1f} ms with {parts[1][1]:.1f} ms of server CPU per arrow (the "
-        "POST: checks, the append synced to disk, the state); to "
-        f"{args.clients} screens median {parts[args.clients][0]:.1f} ms, "
-        f"{parts[args.clients][1]:.1f} ms of server CPU per arrow and "
-        f"{parts[args.clients][2]:.1f} ms in the screens' process: the writes to and reads "
-        "of the streams, both in Python, on the same 2 CPUs.",
+        f"the state once per view and offers it to each of the {args.clients} streams (a "
+        "stream not yet written gets the newer state instead).",
         "",
     ]
+    if "flood_ok" in runs[0]:
+        lines += [
+            "Creations during the runs (201 of all sent): "
+            + ", ".join(f"{int(r['flood_ok'])} of {int(r['flood_all'])}" for r in runs)
+            + ".",
+            "",
+        ]
+    if parts:
+        lines += [
+            "Where the time goes (30 misses, no engine run anywhere, 0.3 s apart): to 1 screen "
+            f"median {parts[1][0]:.1f} ms with {parts[1][1]:.1f} ms of server CPU per arrow (the "
+            "POST: checks, the append synced to disk, the state); to "
+            f"{args.clients} screens median {parts[args.clients][0]:.1f} ms, "
+            f"{parts[args.clients][1]:.1f} ms of server CPU per arrow and "
+            f"{parts[args.clients][2]:.1f} ms in the screens' process: the writes to and reads "
+            "of the streams, both in Python, on the same 2 CPUs.",
+            "",
+        ]
     print("\n".join(lines))
     if args.write:
-        write_section(ROOT / "docs" / "benchmarks.md", "Live app", "\n".join(lines))
+        write_section(ROOT / "docs" / "benchmarks.md", title, "\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 
+# pytest collects the examples of every module (--doctest-modules, pyproject): those of src/sheli.
+# The helpers here are no test modules and hold none (and two conftests of one name collide).
+collect_ignore = ["conftest.py", "browser/conftest.py", "fixtures", "golden/logs.py"]
+
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:

@@ -15,7 +15,7 @@ import sheli.text.align
 import sheli.text.commentary
 import sheli.text.editions
 import sheli.text.kanripo
-from sheli.text.align import EDITION_FORMS, Target, _chain, align_doc, fold_text
+from sheli.text.align import EDITION_FORMS, Target, align_doc, fold_text, heaviest_chain
 from sheli.text.kanripo import parse_kanripo
 
 CJK = "鄉射之禮主人戒賓賔出岀迎再拜荅答乃請矦侯于於靣面飮飲𫉬獲巳已筭算个個"
@@ -70,7 +70,7 @@ def _brute(cands: list[tuple[int, int, int, int]]) -> int:
 )
 def test_chain_is_the_heaviest(raw: list[tuple[int, int, int, int]]) -> None:
     cands = [(i, s, s + ln, w) for i, s, ln, w in raw]
-    chain = _chain(cands, 20)
+    chain = heaviest_chain(cands, 20)
     assert sum(c[3] for c in chain) == _brute(cands)
     for a, b in itertools.pairwise(chain):
         assert a[0] < b[0] and a[2] <= b[1]

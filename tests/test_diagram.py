@@ -14,7 +14,7 @@ from sheli.engine import run
 from sheli.outputs import diagram as diagram_mod
 from sheli.outputs import labels as labels_mod
 from sheli.outputs.diagram import FACING, label_boxes, render_svg
-from sheli.outputs.frames import build_frames
+from sheli.outputs.frames import FrameBuilder, build_frames
 from sheli.place import load_venue
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -23,7 +23,7 @@ NS = {"s": "http://www.w3.org/2000/svg"}
 @pytest.fixture(scope="module")
 def default_run():
     r = run("xiangshe", seed=1)
-    return r.events[0], build_frames(r.events)
+    return r.events[0], build_frames(r)
 
 
 def _svg(frame, scene, **kw) -> ET.Element:
@@ -150,7 +150,7 @@ def test_labels_do_not_overlap_default_run(default_run) -> None:
 
 def test_labels_do_not_overlap_three_pairs() -> None:
     r = run("xiangshe", seed=1, pairs=3)
-    for f in build_frames(r.events):
+    for f in build_frames(r):
         _no_overlaps(f, r.events[0])
 
 
@@ -353,7 +353,7 @@ def test_narrow_hall_has_no_inset(default_run) -> None:
 @pytest.mark.parametrize(("venue", "view"), [("xiang", "auto"), ("xie", "near")])
 def test_labels_do_not_overlap_other_venue_and_view(venue: str, view: str) -> None:
     r = run("xiangshe", seed=3, venue=venue)
-    for f in build_frames(r.events)[::5]:
+    for f in build_frames(r)[::5]:
         labels, fixtures = label_boxes(f, r.events[0], view=view)
         boxes = [lab.box for lab in labels]
         for i, a in enumerate(boxes):
@@ -408,7 +408,7 @@ def sanhou():
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(loader, "_read", read)
-        mp.setitem(loader._VENUE_ALIASES, "sanhou", "sanhou")
+        mp.setitem(loader.VENUE_ALIASES, "sanhou", "sanhou")
         diagram_mod.clear_caches()
         diagram_mod._venue.cache_clear()
         r = run("xiangshe", seed=1)
@@ -417,7 +417,8 @@ def sanhou():
             if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
                 e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"
         scene = dict(events[0], venue="sanhou")
-        yield scene, events, build_frames(events), load_venue("sanhou")
+        plan = load_venue("sanhou")
+        yield scene, events, r.accept(FrameBuilder(events, plan)), plan
         diagram_mod.clear_caches()
         diagram_mod._venue.cache_clear()
 

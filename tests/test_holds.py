@@ -22,7 +22,14 @@ from sheli.engine.interpreter import count_of
 def chou_total(w: Any) -> int:
     hands = sum(p.items.get("筭", 0) for p in w.people.values())
     places = sum(n for (obj, _), n in w.places.items() if obj == "筭")
-    return w.zhong + w.pile + w.ground["right"] + w.ground["left"] + hands + places
+    return (
+        w.rods_in_vessel
+        + w.rods_reserve
+        + w.rods_on_ground["right"]
+        + w.rods_on_ground["left"]
+        + hands
+        + places
+    )
 
 
 class _Checked(list):  # type: ignore[type-arg]
@@ -35,7 +42,8 @@ class _Checked(list):  # type: ignore[type-arg]
     def append(self, ev: Any) -> None:
         super().append(ev)
         got = chou_total(self.world)
-        assert got == self.total, (ev.get("seq"), ev.get("cite"), ev.get("verb"), got)
+        where = (ev.seq, getattr(ev, "cite", None), getattr(ev, "verb", None))
+        assert got == self.total, (*where, got)
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,7 @@ def test_not_kanripo(tmp_path: Path) -> None:
     f = tmp_path / "x.txt"
     f.write_text("just some text\n", encoding="utf-8")
     r = CliRunner().invoke(import_cmd, [str(f)])
-    assert r.exit_code == 1 and "x.txt:1: not a recognisable Kanripo edition" in r.output
+    assert r.exit_code == 2 and "x.txt:1: not a recognisable Kanripo edition" in r.output
 
 
 def test_unbalanced_bracket_names_the_line() -> None:
@@ -220,5 +220,22 @@ def test_another_chapter_of_the_yili_is_named(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     r = CliRunner().invoke(import_cmd, [str(f)])
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "KR1d0028_004.txt:3: the file is 鄉飲酒禮第四, not 鄉射禮, 燕禮 or 大射儀" in r.output
+
+
+def test_a_part_of_a_chapter_does_not_replace_the_whole(corpus_dir: Path, tmp_path: Path) -> None:
+    """One 卷 of the 單疏's 鄉射禮 over the whole chapter: refused in one line, unless --force."""
+    raw = (corpus_dir / "yili-shu-xiangshe.txt").read_text(encoding="utf-8")
+    juan12 = tmp_path / "KR1d0027_012.txt"
+    juan12.write_text("# -*- mode" + raw.split("# -*- mode")[2], encoding="utf-8")
+    editions.import_edition(corpus_dir / "yili-zhushu-xiangshe.txt")  # the 注 reference
+    whole = editions.import_edition(corpus_dir / "yili-shu-xiangshe.txt")
+    r = CliRunner().invoke(import_cmd, [str(juan12)])
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1 and "--force" in r.output
+    assert f"{whole.anchored}/{whole.passages} passages anchored" in r.output
+    assert editions.load_edition("單疏")["chapters"]["xiangshe"]["anchored"] == whole.anchored
+    r = CliRunner().invoke(import_cmd, [str(juan12), "--force", "--json"])
+    assert r.exit_code == 0, r.output
+    assert editions.load_edition("單疏")["chapters"]["xiangshe"]["anchored"] < whole.anchored

@@ -18,7 +18,7 @@ from sheli.outputs.labels import Box, Label, Obstacles, clear_placements, place_
 @pytest.fixture(scope="module")
 def default_run():
     r = run("xiangshe", seed=1)
-    return r.events[0], build_frames(r.events)
+    return r.events[0], build_frames(r)
 
 
 def greedy(

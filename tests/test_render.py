@@ -11,6 +11,7 @@ behind. The browser tests (tests/browser) open the same kind of render in chromi
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -21,6 +22,7 @@ from click.testing import CliRunner
 
 from sheli.cli import cli
 from sheli.engine import run
+from sheli.engine.records import Scene
 from sheli.outputs import render as R
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -134,7 +136,7 @@ def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(result.events)
+    frames = build_frames(result)
     edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 29)) | {len(frames) - 1}):
         f = frames[i]
@@ -314,12 +316,11 @@ def test_a_failing_drawing_raises_with_its_traceback(
 ) -> None:
     """A drawing that fails (here at one step, in whichever process draws it) stops the
     render with the failure's traceback; the earlier render stays and nothing is left."""
-    import sheli.outputs.diagram as Dg
 
     out = tmp_path / "out"
     out.mkdir()
     (out / "index.html").write_text("earlier", encoding="utf-8")
-    real = Dg.render_svg_parts
+    real = R.render_svg_parts
     bad = result.steps[150]["seq"]
 
     def failing(frame, *args, **kwargs):
@@ -327,7 +328,7 @@ def test_a_failing_drawing_raises_with_its_traceback(
             raise ZeroDivisionError(f"drawing step {frame.seq}")
         return real(frame, *args, **kwargs)
 
-    monkeypatch.setattr(Dg, "render_svg_parts", failing)
+    monkeypatch.setattr(R, "render_svg_parts", failing)
     errors = (RuntimeError, ZeroDivisionError) if jobs == 1 else RuntimeError
     with pytest.raises(errors) as exc:
         R.render(result, out, jobs=jobs)
@@ -343,9 +344,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
     one step) is an error, not a viewer with steps missing."""
     import os
 
-    import sheli.outputs.diagram as Dg
-
-    real = Dg.render_svg_parts
+    real = R.render_svg_parts
     bad = result.steps[100]["seq"]
 
     def dying(frame, *args, **kwargs):
@@ -353,7 +352,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
             os._exit(3)
         return real(frame, *args, **kwargs)
 
-    monkeypatch.setattr(Dg, "render_svg_parts", dying)
+    monkeypatch.setattr(R, "render_svg_parts", dying)
     with pytest.raises(RuntimeError, match="ended early"):
         R.render(result, tmp_path / "out", jobs=2, svg_files=False)
     assert list(tmp_path.iterdir()) == []
@@ -438,10 +437,11 @@ def test_doctests() -> None:
 
 def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     # the first 300 steps: enough for several chunks on two processes
-    events = [e for e in result.events if e["type"] == "scene" or e.get("seq", 0) <= 300]
+    head = [x for x in result.records if isinstance(x, Scene) or x.seq <= 300]
+    part = dataclasses.replace(result, records=head, _events=None)
     calls: list[tuple[int, int]] = []
-    two = list(R.iter_svgs(events, jobs=2, progress=lambda d, t: calls.append((d, t))))
-    one = list(R.iter_svgs(events, jobs=1))
+    two = list(R.iter_svgs(part, jobs=2, progress=lambda d, t: calls.append((d, t))))
+    one = list(R.iter_svgs(part, jobs=1))
     assert two == one
     assert [int(re.search(r'data-seq="(\d+)"', s).group(1)) for s in two] == list(range(1, 301))
     assert calls[-1] == (300, 300)
@@ -456,7 +456,7 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(result.events)[:300]  # 5 chunks, the last short
+    frames = build_frames(result)[:300]  # 5 chunks, the last short
     calls: list[tuple[int, int]] = []
     blobs, nbytes = R.draw_packed(
         frames,
@@ -485,7 +485,7 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    frames = build_frames(result.events)[: 2 * R.BLOB_STEPS + 100]
+    frames = build_frames(result)[: 2 * R.BLOB_STEPS + 100]
     blobs, _ = R.draw_packed(frames, result.events[0], jobs=jobs)
     chunks = []
     for b in blobs:

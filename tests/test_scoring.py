@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -22,9 +21,7 @@ from sheli.scoring import (
     release,
     release_rules,
     replay_count,
-    shot_event,
     side_of,
-    tally_event,
     to_chinese,
 )
 
@@ -35,6 +32,9 @@ _VALUE = {c: i for i, c in enumerate("〇一二三四五六七八九")}
 
 def _from_chinese(text: str) -> int:
     """An independent reader of the numerals to_chinese writes (for the round trip)."""
+    if "萬" in text:
+        high, low = text.split("萬")
+        return (_from_chinese(high) if high else 1) * 10000 + (_from_chinese(low) if low else 0)
     total, digit = 0, None
     for ch in text.replace("有", ""):
         if ch in _VALUE:
@@ -49,18 +49,19 @@ def _from_chinese(text: str) -> int:
     ("n", "text"),
     [(1, "一"), (2, "二"), (9, "九"), (10, "十"), (11, "十一"), (19, "十九"), (20, "二十"),
      (40, "四十"), (99, "九十九"), (100, "百"), (101, "百有一"), (110, "百一十"),
-     (120, "百二十"), (200, "二百"), (1000, "千")],
+     (120, "百二十"), (200, "二百"), (1000, "千"), (10000, "萬"), (10001, "萬有一"),
+     (11000, "萬一千"), (20000, "二萬"), (100000, "十萬")],
 )  # fmt: skip
 def test_to_chinese_known_values(n: int, text: str) -> None:
     assert to_chinese(n) == text
 
 
-@given(st.integers(min_value=1, max_value=9999))
+@given(st.integers(min_value=1, max_value=10**8 - 1))
 def test_to_chinese_round_trips(n: int) -> None:
     assert _from_chinese(to_chinese(n)) == n
 
 
-@pytest.mark.parametrize("bad", [-1, 10000])
+@pytest.mark.parametrize("bad", [-1, 10**8])
 def test_to_chinese_refuses_out_of_range(bad: int) -> None:
     with pytest.raises(ValueError):
         to_chinese(bad)
@@ -381,24 +382,6 @@ def test_cli_score_refuses_bad_counts() -> None:
 
 
 # ---------------------------------------------------------------- event log lines
-
-
-@given(st.integers(1, 3), st.sampled_from(["上射", "下射"]), st.booleans(), st.booleans())
-def test_shot_event_carries_the_release_decision(
-    rnd: int, archer: str, hit: bool, beat: bool
-) -> None:
-    event = shot_event(rnd, "上耦", archer, 2, hit, beat)
-    counted, reason = release(rnd, hit, beat)
-    assert {"type", "round", "pair", "archer", "arrow", "hit", "counted", "reason"} <= set(event)
-    assert (event["counted"], event["reason"]) == (counted, reason)
-    assert event["side"] == (side_of(archer) if counted else None)
-    assert json.loads(json.dumps(event, ensure_ascii=False)) == event
-
-
-def test_tally_event() -> None:
-    assert tally_event(3, 7, 7) == {
-        "type": "tally", "round": 3, "right": 7, "left": 7, "announcement": "左右鈞",
-    }  # fmt: skip
 
 
 def test_cli_explain_even_counts() -> None:

@@ -384,7 +384,7 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     assert [o[(2, "上耦", "下射", 1)] for _, o in jobs] == [(True, None)]
     for key, outcomes in jobs:
         ev.store_ahead(key, compute_derived(ev.config, ev.factor, ev.names, outcomes))
-    ahead = dict(ev._ahead)
+    ahead = dict(ev.ahead_runs)
     record((2, "上耦", "下射", 1), True)
     d = ev.derived()
     assert d is ahead[ev.run_key(ev.outcomes())]
@@ -434,7 +434,7 @@ def test_timing_elapsed_late_remaining() -> None:
 def test_keepalive_reaches_every_stream(tmp_path) -> None:
     import asyncio
 
-    from sheli.serve.app import Server, Subscriber
+    from sheli.serve.server import KEEPALIVE, Server, Subscriber
 
     srv = Server(tmp_path / "db.sqlite3", keepalive_s=0.01)
 
@@ -444,7 +444,7 @@ def test_keepalive_reaches_every_stream(tmp_path) -> None:
         timer = asyncio.create_task(srv.keepalive())
         await asyncio.sleep(0.05)
         timer.cancel()
-        return [s.queue.get_nowait() for s in subs]
+        return [await s.next() for s in subs]
 
     # in a thread of its own: Playwright's sync API (the browser tests of the same session)
     # may leave an event loop running in this one
@@ -452,7 +452,7 @@ def test_keepalive_reaches_every_stream(tmp_path) -> None:
 
     with ThreadPoolExecutor(1) as pool:
         got = pool.submit(asyncio.run, go()).result()
-    assert got == [b": keepalive\n\n"] * 3
+    assert got == [KEEPALIVE] * 3
 
 
 def test_floor_size_scales_the_metres(client) -> None:

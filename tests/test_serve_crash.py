@@ -1,4 +1,4 @@
-"""Kill -9 and restart (issue 6 §5): a real ``sheli serve`` (uvicorn) in a subprocess, arrows
+"""Kill -9 and restart: a real ``sheli serve`` (uvicorn) in a subprocess, arrows
 posted one after another from a thread, SIGKILL while they are being posted, restart on the
 same database: the event resumes at the same step and every acknowledged arrow is there.
 A request in flight at the kill, sent again with its key, is counted once."""

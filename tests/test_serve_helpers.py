@@ -108,7 +108,7 @@ def new_event(client: Any, **body: Any) -> Live:
 
 
 def make_client(tmp_path: Any) -> TestClient:
-    return TestClient(create_app(tmp_path / "serve.sqlite3"))
+    return TestClient(create_app(tmp_path / "serve.sqlite3", hosts=["testserver"]))
 
 
 def inputs_count(client: Any) -> int:

@@ -1,4 +1,4 @@
-"""Every refusal of ``sheli serve`` (issue 6 §6): a clear 4xx ``{"error": …}`` and nothing
+"""Every refusal of ``sheli serve``: a clear 4xx ``{"error": …}`` and nothing
 changed (the input log and the state's version are as before)."""
 
 from __future__ import annotations

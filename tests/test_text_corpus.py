@@ -107,7 +107,7 @@ def test_every_passage_knows_its_section() -> None:
 
 
 def test_known_sections() -> None:
-    # DESIGN: the archery of 鄉射禮 is 經 lines 110–258, 賈疏 sections 13–25.
+    # docs/xiangshe-spec.md: the archery of 鄉射禮 is 經 lines 110–258, 賈疏 sections 13–25.
     xs = load_chapter("xiangshe")
     assert xs.section(13).first == 110
     assert xs.section(25).last == 258

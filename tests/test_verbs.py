@@ -80,6 +80,7 @@ def do_run(
     spec = {
         "rite": "t",
         "chapter": "xiangshe",
+        "excerpt": True,  # schematic places: the world rules of place are not applied
         "params": {"venue": "xie", "guests_shoot": False, "pairs": 0, **params},
         "cast": cast if cast is not None else CAST,
         "steps": steps,
@@ -167,7 +168,7 @@ def test_ascend_after_putting_the_pu_down(tmp_path: Path) -> None:
         S(162, "司射倚扑于階西升", actor="司射", verb="取", obj="扑", **{"from": "西階之西"}),
     ]
     r = do_run(tmp_path, steps)
-    assert r.world.people["司射"].pu == "執"
+    assert r.world.people["司射"].discipline_rod == "執"
     # the 扑 was taken back from where it had been leant; it is no longer there
     assert r.world.places[("扑", "西階之西")] == 0
 
@@ -268,7 +269,7 @@ def test_arrows_go_from_the_hou_to_the_fu_and_are_taken_in_turn(tmp_path: Path) 
             S(174, "取一个", actor="上耦下射", verb="取", obj="矢", **{"from": "楅"}),
         ]
     r = do_run(tmp_path, steps)
-    assert r.world.fu_loose == 0 and r.world.people["上耦上射"].hand == 4
+    assert r.world.arrows_on_rest == 0 and r.world.people["上耦上射"].hand == 4
     steps.append(S(173, "取一个", actor="上耦上射", verb="取", obj="矢", **{"from": "楅"}))
     fails(tmp_path, steps, "holds 0")
 
@@ -297,10 +298,10 @@ def test_arrows_short_hides_one_arrow_until_it_is_found(tmp_path: Path) -> None:
         },
     ]
     r = do_run(tmp_path, base, arrows_short=True)
-    assert r.world.fu_loose == 8 and r.world.lost == 0
+    assert r.world.arrows_on_rest == 8 and r.world.lost == 0
     assert r.steps[-1]["verb"] == "加"
     r = do_run(tmp_path, base[:-1], arrows_short=True)
-    assert r.world.fu_loose == 7 and r.world.lost == 1
+    assert r.world.arrows_on_rest == 7 and r.world.lost == 1
     r = do_run(tmp_path, base, arrows_short=False)
     assert r.steps[-1]["verb"] == "乘"  # no 求矢 when nothing is missing
     fails(
@@ -366,7 +367,7 @@ def test_tallies_into_the_zhong(tmp_path: Path) -> None:
         [set_zhong, fill, S(183, "横委其餘于中西", actor="釋獲者", verb="委", obj="筭", at="中西")],
         cast=cast,
     )
-    assert (r.world.zhong, r.world.pile) == (8, 72)
+    assert (r.world.rods_in_vessel, r.world.rods_reserve) == (8, 72)
     fails(
         tmp_path,
         [set_zhong, fill, S(183, "實八算", actor="釋獲者", verb="實", obj="筭", count=1, at="中")],
@@ -385,6 +386,7 @@ def test_objects_declared_at_a_place_are_counted(tmp_path: Path) -> None:
             {
                 "rite": "o",
                 "chapter": "xiangshe",
+                "excerpt": True,
                 "params": {"guests_shoot": False},
                 "cast": CAST,
                 "objects": [{"obj": "弓", "at": "階西"}],
@@ -409,7 +411,7 @@ def test_a_pair_shoots_eight_arrows_in_turn(tmp_path: Path) -> None:
     ]
     assert all(s["hit"] and not s["counted"] for s in shots)
     assert shots[0]["reason"].endswith("(xiangshe:150)")
-    assert r.world.hou_arrows == 8
+    assert r.world.arrows_at_target == 8
 
 
 @pytest.mark.parametrize(
@@ -490,7 +492,7 @@ SHIHUO_CAST = [
 def test_release_in_round_two_lays_right_and_left(tmp_path: Path) -> None:
     steps = [{"round": 2}, *zhong_ready(), UP, ON_WU, *pair_shoots(shihuo=True)]
     r = do_run(tmp_path, steps, cast=SHIHUO_CAST)
-    assert r.world.ground == {"right": 4, "left": 4}
+    assert r.world.rods_on_ground == {"right": 4, "left": 4}
     assert [s["side"] for s in r.steps if s["verb"] == "釋獲"] == ["右", "左"] * 4
 
 
@@ -626,7 +628,7 @@ def test_dafu_arrows_are_bound_until_untied(tmp_path: Path) -> None:
         S(244, "亦兼取乘矢", actor="大夫", verb="取", obj="矢", count="乘", **{"from": "楅"}),
     ]
     r = do_run(tmp_path, steps, cast=cast, guests_shoot=True)
-    assert (r.world.fu_loose, r.world.fu_bound) == (4, {"大夫": 4})
+    assert (r.world.arrows_on_rest, r.world.bound_on_rest) == (4, {"大夫": 4})
     fails(tmp_path, [*steps, *takes], "bound with 茅", "説矢束", cast=cast, guests_shoot=True)
     untie = S(242, "大夫進坐説矢束", actor="大夫", verb="説", obj="矢束")
     r = do_run(tmp_path, [*steps, untie, *takes], cast=cast, guests_shoot=True)
@@ -723,7 +725,7 @@ def test_arrows_are_taken_in_turn_upper_first(tmp_path: Path) -> None:
     shots = [SHOOT_U, SHOOT_L] * 4
     steps = [{"round": 1}, UP, ON_WU, *shots, {"round": 2}, *shots, *_filled_fu()[-2:]]
     r = do_run(tmp_path, [*steps, *[TAKE_U, TAKE_L] * 4], cast=cast)
-    assert r.world.fu_loose == 8
+    assert r.world.arrows_on_rest == 8
     fails(tmp_path, [*steps, *[TAKE_U, TAKE_L] * 4, TAKE_U], "fifth arrow", cast=cast)
 
 

@@ -1,7 +1,8 @@
 """The fast YAML loaders give exactly what PyYAML's constructors gave.
 
-``sheli.rite.loader.load_yaml_with_lines`` (the specs) and ``load_yaml`` (the venue files) build
-the data from libyaml's node tree in one function instead of PyYAML's generic constructors.
+``sheli.rite.loader.load_yaml_with_lines`` (the specs) and ``sheli.yamlfile.load_yaml`` (the
+venues) build the data from libyaml's node tree in one function instead of PyYAML's generic
+constructors.
 The references below are the loaders they replace, written out here: the spec loader as it
 was (a safe loader whose mapping constructor records ``__line__`` and which keeps dates as
 text) and ``yaml.safe_load`` for the venues. "The same" is strict: the same types (``1`` is
@@ -22,7 +23,8 @@ from hypothesis import strategies as st
 
 from sheli.place import loader as place_loader
 from sheli.rite import SPEC_DIR
-from sheli.rite.loader import LINE_KEY, SpecError, load_yaml, load_yaml_with_lines
+from sheli.rite.loader import LINE_KEY, SpecError, load_yaml_with_lines
+from sheli.yamlfile import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 VENUE_DIR = Path(str(resources.files("sheli.place").joinpath("data")))
@@ -66,7 +68,7 @@ def same(a: Any, b: Any, path: str = "", seen: set[tuple[int, int]] | None = Non
 
     >>> same({"a": 1}, {"a": 1.0})
     Traceback (most recent call last):
-    AssertionError: .a: int 1 != float 1.0
+    AssertionError: .a: int 1 != float 1.0...
     """
     assert type(a) is type(b), f"{path}: {type(a).__name__} {a!r} != {type(b).__name__} {b!r}"
     seen = set() if seen is None else seen
@@ -143,7 +145,7 @@ def test_the_venues_and_their_names_are_as_before() -> None:
         for alias in head.get("aliases") or []:
             aliases.setdefault(str(alias), path.stem)
     same(place_loader.VENUES, titles)
-    same(place_loader._VENUE_ALIASES, aliases)
+    same(place_loader.VENUE_ALIASES, aliases)
 
 
 @pytest.mark.parametrize("path", VENUE_FILES, ids=lambda p: p.name)

@@ -1,7 +1,7 @@
 """Glossary: the text's terms and the English names used for them in Python code.
 
 Data files and the event log use the text's own terms; Python identifiers may use the English.
-Keep this table in step with DESIGN.md.
+Keep this table in step with docs/architecture.md ("Names").
 
 >>> GLOSSARY["司射"]
 'director of archery'

@@ -9,6 +9,7 @@ in the diagram, the tally, the announcement. Screenshots are kept in ``test-arti
 - ``viewer-announce.png``: the 釋獲者 announces (xiangshe:203)
 - ``viewer-youshe.png``: the 司射's 誘射, his first arrow (xiangshe:131)
 - ``viewer-shuhuo.png``: the 數獲, the left side counted (xiangshe:201)
+- ``viewer-bingxing.png``: the 上耦 walk north to the 西階, 上射在左竝行 (xiangshe:139)
 - ``viewer-yin-busheng.png``: 飲不勝者, the first loser drinks (xiangshe:211)
 - ``viewer-phone.png``, ``viewer-simplified.png``: a phone screen; simplified characters
 """
@@ -165,6 +166,19 @@ def test_shuhuo(page: Any, steps: list[dict[str, Any]], artifacts: Path) -> None
     assert page.locator("#stage svg .suan").count() >= 2
     assert page.locator("#stage svg .zhong").count() == 1
     page.screenshot(path=str(artifacts / "viewer-shuhuo.png"))
+
+
+def test_bingxing(page: Any, steps: list[dict[str, Any]], artifacts: Path) -> None:
+    # 上耦揖進上射在左竝行當階北面揖 (xiangshe:139): two bodies, the 上射 on the west
+    st = _first(steps, actor="上耦下射", verb="進", cite="xiangshe:139")
+    _goto(page, st["seq"])
+    assert page.inner_text("#pid") == "xiangshe:139"
+    _actor_drawn(page, "上耦下射")
+    up = page.locator('#stage svg g.person[data-actor="上耦上射"]')
+    low = page.locator('#stage svg g.person[data-actor="上耦下射"]')
+    assert float(up.get_attribute("data-x")) < float(low.get_attribute("data-x"))
+    assert up.get_attribute("data-y") == low.get_attribute("data-y")
+    page.screenshot(path=str(artifacts / "viewer-bingxing.png"))
 
 
 def test_yin_busheng(page: Any, steps: list[dict[str, Any]], artifacts: Path) -> None:

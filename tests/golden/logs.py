@@ -4,7 +4,8 @@
 (after a change to the logs that a commit names and explains); the test
 ``tests/test_golden_logs.py`` compares them. The configurations are those a change of the
 engine's internals must not move: 鄉射禮 by venue, pairs, guests, the feast option, seeds and a
-recorded outcomes file; 大射儀; 燕射; and every reading the specs model (docs/readings.md).
+recorded outcomes file; 大射儀; 燕射; 燕禮 whole (with and without its archery); and every
+reading the specs model (docs/readings.md).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ CONFIGS: dict[str, list[str]] = {
     "xiangshe-outcomes": ["xiangshe", "--outcomes", str(HERE / "outcomes.csv")],
     "dashe": ["dashe"],
     "yanshe": ["yanshe"],
+    "yanli": ["yanli"],
+    "yanli-noshe": ["yanli", "--option", "she=false"],
     "dashe-R-houdao-ao": ["dashe", "--reading", "R-houdao-ao", "--venue", "shegong_ao"],
 }
 for _rite, _ids in READINGS.items():

@@ -10,7 +10,10 @@ True
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 
 import click
 
@@ -28,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "cues": "sheli.cli.cues:cues",
     "params": "sheli.cli.params:params",
     "serve": "sheli.cli.serve:serve",
+    "diff": "sheli.cli.diff:diff",
 }
 
 
@@ -60,4 +64,24 @@ def cli() -> None:
 
 
 def main() -> None:
-    cli()
+    try:
+        cli()
+    except OSError as exc:
+        # click ends quietly when the reader of stdout goes away (sheli text | head -1); a
+        # stdout that cannot take the output (>/dev/full) is said in one line, and what is
+        # still buffered for it is dropped, or Python's flush at exit would fail again.
+        _drop_stdout()
+        if exc.errno == errno.EPIPE:
+            sys.exit(1)
+        where = f"{exc.filename}" if exc.filename else "cannot write the output"
+        click.echo(f"sheli: {where}: {exc.strerror or exc}", err=True)
+        sys.exit(1)
+
+
+def _drop_stdout() -> None:
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):  # no stdout to speak of
+        pass

@@ -14,14 +14,14 @@ exits 2, writing nothing.
 
 from __future__ import annotations
 
-import os
+import math
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
 from sheli.cli.run import run_choices, run_options, run_or_exit
+from sheli.files import write_text
 
 
 @click.command("cues")
@@ -37,13 +37,16 @@ from sheli.cli.run import run_choices, run_options, run_or_exit
 @click.option(
     "--scale",
     type=float,
-    help="multiply every distance by F (a floor smaller than the text's 侯道); said on the sheet",
+    callback=lambda ctx, param, v: _positive(v, 10),
+    help="multiply every distance by F (a floor smaller than the text's 侯道, 0 < F ≤ 10); "
+    "said on the sheet",
 )
 @click.option(
     "--hou-dao",
     type=float,
     metavar="METRES",
-    help="the distance from the 物 to the 侯 your floor allows; sets the scale",
+    callback=lambda ctx, param, v: _positive(v, 1000),
+    help="the distance from the 物 to the 侯 your floor allows (up to 1000); sets the scale",
 )
 @click.option(
     "--no-addressed",
@@ -135,6 +138,13 @@ def cues(
     click.echo(f"wrote {output} ({what}{plan}; {book.scale.statement()})", err=True)
 
 
+def _positive(value: float | None, most: float) -> float | None:
+    # nan and inf pass click's FloatRange; a sheet of nan metres is no sheet
+    if value is not None and not (math.isfinite(value) and 0 < value <= most):
+        raise click.BadParameter(f"{value} is not a positive number (at most {most:g})")
+    return value
+
+
 def _format(output: str | None) -> str:
     if output is None:
         return "txt"
@@ -146,22 +156,10 @@ def _format(output: str | None) -> str:
 
 
 def _write_text(output: str, text: str) -> None:
-    """Write atomically (a temporary file beside it, then a rename), readable as usual."""
-    path = Path(output)
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes it 0600; a sheet is for sharing
-        os.replace(tmp, path)
+        write_text(output, text)  # through a symlink, into a device, never half-written
     except OSError as exc:
         _fail(f"cannot write {output}: {exc.strerror}")
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _fail(message: str) -> None:

@@ -16,13 +16,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from sheli.files import write_text
 
 if TYPE_CHECKING:
     # imported where used: the table's models (pydantic) and rich cost a sixth of a second,
@@ -107,18 +107,6 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
     return cell, out
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    # nothing half-written: write beside the file, then rename over it
-    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 @click.command("params")
 @click.option("--rank", default=None, help="王 (天子), 諸侯, 畿內諸侯, 卿大夫, 士 (or an alias).")
 @click.option("--occasion", default=None, help="大射, 賓射, 燕射 or 鄉射.")
@@ -183,9 +171,11 @@ def params(
             from sheli.place import load_venue
 
             metre = load_venue("xie").metre_per_chi.value
-            _write_atomic(
-                svg_path, target_svg(targets, metre_per_chi=metre, title=title, hung=hung)
-            )
+            svg = target_svg(targets, metre_per_chi=metre, title=title, hung=hung)
+            try:
+                write_text(svg_path, svg)
+            except OSError as exc:
+                _fail(f"cannot write {svg_path}: {exc.strerror}")
         geometry = [t.as_dict() | {"raised": lift} for t, lift in zip(targets, lifts, strict=True)]
         if as_json:
             rule = table.hu_rule(readings).as_dict()

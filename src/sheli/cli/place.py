@@ -34,11 +34,25 @@ def _fmt(v: float) -> str:
     default=None,
     help="Draw the plan as text instead: hall (堂 and near 庭, 2 尺 a cell) or court (to the 門).",
 )
+@click.option(
+    "--bodies",
+    is_flag=True,
+    help="Print the bodies model instead: footprint, spacing, offsets, formations, the text's "
+    "placements and the roles that are several people, each with its source (docs/place.md).",
+)
 def place(
-    venue_name: str, metres: bool, as_json: bool, what: str | None, sketch: str | None
+    venue_name: str,
+    metres: bool,
+    as_json: bool,
+    what: str | None,
+    sketch: str | None,
+    bodies: bool,
 ) -> None:
     """Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source
     (passage id) or the assumption it rests on, then the parameters and default offsets."""
+    if bodies:
+        _print_bodies(as_json)
+        return
     # imported here, not with the module: ``sheli --help`` loads every command, and reading
     # the venues is not needed for that
     from rich.console import Console
@@ -139,3 +153,26 @@ def place(
             ht.add_row(b["name"], _fmt(b["width"]), _fmt(b["height"]), b["note"])
         console.print(ht)
         console.print(f"[dim]{venue.hou['source']}[/]")
+
+
+def _print_bodies(as_json: bool) -> None:
+    """The bodies ledger: every value of ``sheli/place/bodies.yaml`` with its source."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from sheli.place.bodies import load_bodies
+
+    rows = load_bodies().ledger
+    if as_json:
+        out = [{"name": n, "value": v, "source": src} for n, v, src in rows]
+        click.echo(json.dumps({"unit": "尺", "bodies": out}, ensure_ascii=False, indent=1))
+        return
+    table = Table(title="bodies — 尺 (sheli/place/bodies.yaml)", expand=False)
+    table.add_column("name", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("source / assumption", overflow="fold")
+    for n, v, src in rows:
+        if src.startswith("assumption: "):
+            src = f"[yellow]assumed:[/] {src[len('assumption: ') :]}"
+        table.add_row(n, v, src)
+    Console().print(table)

@@ -43,8 +43,8 @@ from sheli.cli.run import run_options, run_or_exit
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=1),
-    help="processes drawing the diagrams (default: every CPU)",
+    type=click.IntRange(1, 64),
+    help="processes drawing the diagrams (default: every CPU; at most 64)",
 )
 def render(
     rite: str,

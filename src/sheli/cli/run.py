@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import click
@@ -40,7 +39,11 @@ def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
             raise click.BadParameter(f"{item!r}: write NAME=VALUE (e.g. feast=false)")
-        out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
+        try:
+            out[name.strip()] = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            msg = f"{item!r}: {raw!r} is not a value (true, false, a word)"
+            raise click.BadParameter(msg) from None
     return out or None
 
 
@@ -56,6 +59,12 @@ def _keep(
 
 
 RUN_KEY = "sheli.run"
+
+# Each 耦 adds some 1.6 MB and 10 ms of CPU to `sheli run` (its steps, its log): 1000 衆耦,
+# the largest the benchmarks measure and far past any 鄉's 衆賓, are a run of 1.6 GB and 11 s;
+# more is refused at once rather than left to grow.
+MAX_PAIRS = 1000
+MAX_DAFU = 50
 
 
 def _opt(*names: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -76,9 +85,9 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             ),
             _opt(
                 "--pairs",
-                type=click.IntRange(min=0),
+                type=click.IntRange(0, MAX_PAIRS),
                 callback=_keep("pairs"),
-                help="衆耦 beyond the 三耦",
+                help=f"衆耦 beyond the 三耦 (at most {MAX_PAIRS})",
             ),
             _opt(
                 "--no-guests",
@@ -88,9 +97,9 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             ),
             _opt(
                 "--dafu",
-                type=click.IntRange(min=0),
+                type=click.IntRange(0, MAX_DAFU),
                 callback=_keep("dafu"),
-                help="how many 大夫 shoot (default 1)",
+                help=f"how many 大夫 shoot (default 1, at most {MAX_DAFU})",
             ),
             _opt(
                 "--seed",
@@ -137,17 +146,103 @@ def run_choices() -> dict[str, Any]:
 
 def run_or_exit(command: str, rite: str) -> Any:
     """Run RITE with the choices the :func:`run_options` of the current command collected; on
-    a broken spec or outcomes file print ``sheli COMMAND: <the error, with file, line and
-    passage>`` and exit 2."""
+    a broken spec or outcomes file, or choices the spec refuses (:func:`check_choices`), print
+    ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2. The run's
+    warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line."""
     from sheli.engine import run as run_rite
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
 
+    choices = run_choices()
     try:
-        return run_rite(rite, **run_choices())
+        check_choices(rite, choices)
+        result = run_rite(rite, **choices)
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)
+    for warning in result.warnings:
+        click.echo(f"sheli {command}: warning: {warning}", err=True)
+    return result
+
+
+def check_choices(rite: str, choices: dict[str, Any]) -> None:
+    """Refuse, before running, what the spec can tell is wrong with the choices: an option
+    value of another kind than the option's default, or a text value that no ``if: {option:
+    …}`` of the spec tests (``feast=ture``); a reading run on another venue than the one whose
+    plan it needs (its ``venue:``). Raises :class:`SpecError` naming the spec's file and line.
+
+    >>> check_choices("xiangshe", {"options": {"feast": "ture"}})
+    Traceback (most recent call last):
+    ...
+    sheli.rite.loader.SpecError: xiangshe.yaml:...: --option feast=ture: feast is true or false
+    >>> check_choices("dashe", {"readings": ["R-houdao-ao"]})
+    Traceback (most recent call last):
+    ...
+    sheli.rite.loader.SpecError: dashe.yaml:...: reading R-houdao-ao needs --venue shegong_ao ...
+    """
+    from sheli.engine import VENUES
+    from sheli.rite import load_spec
+    from sheli.rite.loader import SpecError
+
+    loaded = load_spec(rite)
+    spec = loaded.spec
+    defaults = spec.params.options
+    for name, value in (choices.get("options") or {}).items():
+        if name not in defaults:
+            continue  # the engine names the options there are
+        default = defaults[name]
+        where = {"file": spec.params.file or loaded.file, "line": spec.params.line or None}
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise SpecError(f"--option {name}={value}: {name} is true or false", **where)
+            continue
+        if type(value) is not type(default):
+            raise SpecError(
+                f"--option {name}={value}: {name} is a {type(default).__name__} "
+                f"like its default {default!r}",
+                **where,
+            )
+        if isinstance(default, str):
+            known = _option_values(spec).get(name, set()) | {default}
+            if value not in known:
+                raise SpecError(
+                    f"--option {name}={value}: {name} is one of {', '.join(sorted(known))}",
+                    **where,
+                )
+    venue = choices.get("venue") or VENUES.get(spec.params.venue, spec.params.venue)
+    by_id = {r.id: r for r in spec.readings}
+    for rid in choices.get("readings") or []:
+        r = by_id.get(rid)
+        if r is not None and r.venue is not None and r.venue != venue:
+            raise SpecError(
+                f"reading {rid} needs --venue {r.venue} (the plan it measures on), not {venue}",
+                file=r.file or loaded.file,
+                line=r.line or None,
+            )
+
+
+def _option_values(spec: Any) -> dict[str, set[Any]]:
+    """The values each option is tested for in the spec's ``if: {option: …}`` conditions."""
+    from pydantic import BaseModel
+
+    from sheli.rite.loader import FILE_KEY, LINE_KEY
+    from sheli.rite.schema import Condition
+
+    found: dict[str, set[Any]] = {}
+    todo: list[Any] = [spec]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Condition) and x.option:
+            for k, v in x.option.items():
+                if k not in (LINE_KEY, FILE_KEY):
+                    found.setdefault(k, set()).add(v)
+        if isinstance(x, BaseModel):
+            todo.extend(getattr(x, f) for f in type(x).model_fields)
+        elif isinstance(x, list | tuple):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+    return found
 
 
 @click.command("run")
@@ -165,8 +260,6 @@ def run_or_exit(command: str, rite: str) -> Any:
 def run(rite: str, fmt: str, output: str | None) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
     result = run_or_exit("run", rite)
-    for warning in result.warnings:
-        click.echo(f"sheli run: warning: {warning}", err=True)
     if fmt == "jsonl":
         from sheli.outputs.eventlog import to_jsonl
 
@@ -186,10 +279,10 @@ def run(rite: str, fmt: str, output: str | None) -> None:
 
 def _emit(text: str, output: str | None, steps: int) -> None:
     if output:
-        from sheli.outputs.eventlog import write_atomic
+        from sheli.files import write_text
 
         try:
-            write_atomic(Path(output), text)
+            write_text(output, text)
         except OSError as exc:
             click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
             sys.exit(2)
@@ -212,17 +305,11 @@ def _yizhu_text(result: object, width: int | None) -> str:
 
 
 def _topics(result: object) -> Callable[[int], str]:
-    from sheli.text import load_chapter
+    from functools import partial
 
-    chapter = load_chapter(result.spec.spec.chapter)  # type: ignore[attr-defined]
+    from sheli.engine.env import section_topic
 
-    def topic(n: int) -> str:
-        try:
-            return chapter.section(n).topic
-        except KeyError:
-            return ""
-
-    return topic
+    return partial(section_topic, result.spec.spec.chapter)  # type: ignore[attr-defined]
 
 
 def _print_yizhu_tty(result: object) -> None:

@@ -86,12 +86,13 @@ def _score_file(console: Console, path: Path, explain: bool) -> None:
         click.echo(f"warning: {warning}", err=True)
     counts: dict[int, dict[str, int]] = defaultdict(lambda: {"right": 0, "left": 0})
     hits: dict[int, int] = defaultdict(int)
-    pairs: dict[int, list[str]] = defaultdict(list)
+    # each round's pairs in the order they first appear (a dict: a list's `in` made this
+    # quadratic in the number of pairs)
+    pairs: dict[int, dict[str, None]] = defaultdict(dict)
     for o in outcomes.entries.values():
         counted, _ = release(o.round, o.hit, o.on_beat)
         hits[o.round] += o.hit
-        if o.pair not in pairs[o.round]:
-            pairs[o.round].append(o.pair)
+        pairs[o.round].setdefault(o.pair)
         if counted:
             counts[o.round][side_of(o.archer)] += 1
     for rnd in sorted({o.round for o in outcomes.entries.values()}):
@@ -102,14 +103,19 @@ def _score_file(console: Console, path: Path, explain: bool) -> None:
         click.echo(f"round {rnd}: 右 {right} 左 {left}  {announce(right, left)}")
         if explain:
             _explain(console, right, left)
-            for d in drinking(right, left, pairs[rnd]):
+            for d in drinking(right, left, list(pairs[rnd])):
                 extra = "" if d.partner_ascends else " (耦不升)"
                 console.print(f"  {d.order}. {d.name} {d.rank}{extra}", highlight=False)
 
 
+# A side's count: the numerals of the announcement go further, but a rite's 箭籌八十
+# (xiangshe:378) gives a side at most eighty 筭, and --count spells out every 純.
+MAX_COUNT = 9999
+
+
 @click.command()
-@click.argument("right", type=click.IntRange(min=0), required=False)
-@click.argument("left", type=click.IntRange(min=0), required=False)
+@click.argument("right", type=click.IntRange(0, MAX_COUNT), required=False)
+@click.argument("left", type=click.IntRange(0, MAX_COUNT), required=False)
 @click.option(
     "--outcomes",
     "outcomes_file",
@@ -127,7 +133,8 @@ def score(
     explain: bool,
     show_count: bool,
 ) -> None:
-    """Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射).
+    """Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射),
+    0 to 9999 each.
 
     \b
     sheli score 19 14        → 右賢於左二純一奇   (xiangshe:203)

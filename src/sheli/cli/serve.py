@@ -8,6 +8,7 @@ True
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 from pathlib import Path
 
@@ -49,7 +50,14 @@ def _port_free(host: str, port: int) -> str | None:
     default=None,
     help="The SQLite database (default: the user data dir's serve.sqlite3).",
 )
-def serve(host: str, port: int, db: Path | None) -> None:
+@click.option(
+    "--allow-host",
+    "allow",
+    multiple=True,
+    help="A name the server answers for besides its address and the loopback names "
+    "(e.g. the hall's DNS name); repeatable.",
+)
+def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None:
     """Run the live event app: open the printed address in a browser and create an event.
 
     \b
@@ -60,6 +68,7 @@ def serve(host: str, port: int, db: Path | None) -> None:
     import uvicorn
 
     from sheli.serve import create_app
+    from sheli.serve.http import Protocol, max_connections, raise_file_limit
     from sheli.serve.store import StoreError
 
     db = db or default_db()
@@ -67,11 +76,27 @@ def serve(host: str, port: int, db: Path | None) -> None:
     if why:
         click.echo(f"sheli serve: {why}", err=True)
         raise SystemExit(2)
+    files = raise_file_limit()
+    Protocol.cap = max_connections(files)
     try:
-        app = create_app(db, ahead=True)
+        app = create_app(db, ahead=True, hosts=(host, *allow))
     except StoreError as exc:
         click.echo(f"sheli serve: {exc}", err=True)
         raise SystemExit(2) from None
+    logging.basicConfig(format="%(asctime)s %(message)s", level=logging.WARNING)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"sheli serve: http://{shown}:{port}/  (database {db}; Ctrl-C to stop)", err=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    click.echo(
+        f"sheli serve: http://{shown}:{port}/  (database {db}; at most {Protocol.cap} "
+        "connections; Ctrl-C to stop)",
+        err=False,
+    )
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=Protocol,
+        log_level="warning",
+        access_log=False,
+        timeout_keep_alive=5,
+        backlog=1024,
+    )

@@ -3,12 +3,13 @@
 >>> from click.testing import CliRunner
 >>> r = CliRunner().invoke(import_cmd, ["/nonexistent.txt"])
 >>> r.exit_code, "No such file" in r.output
-(1, True)
+(2, True)
 """
 
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -21,6 +22,11 @@ import click
     type=click.Choice(["xiangshe", "yan", "dashe"]),
     help="The chapter the file holds (default: detected).",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the edition's chapter even with a file that anchors fewer passages.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--list", "list_", is_flag=True, help="List the imported editions.")
 @click.option("--remove", metavar="NAME", help="Remove an imported edition.")
@@ -28,6 +34,7 @@ def import_cmd(
     file: str | None,
     edition: str | None,
     chapter: str | None,
+    force: bool,
     as_json: bool,
     list_: bool,
     remove: str | None,
@@ -68,9 +75,10 @@ def import_cmd(
     if not file:
         raise click.UsageError("give a FILE to import, or --list, or --remove NAME")
     try:
-        report = editions.import_edition(file, edition=edition, chapter=chapter)
+        report = editions.import_edition(file, edition=edition, chapter=chapter, force=force)
     except editions.ImportFailed as exc:
-        raise click.ClickException(str(exc)) from None
+        click.echo(f"sheli text import: {exc}", err=True)
+        sys.exit(2)
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return

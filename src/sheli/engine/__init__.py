@@ -1,4 +1,4 @@
-"""The engine: world state, verbs, interpreter and event log (DESIGN.md layer 4).
+"""The engine: world state, verbs, interpreter and event log (docs/architecture.md).
 
 :func:`run` runs a rite spec and returns a :class:`Run` with its events (the event log of
 docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer over it.
@@ -20,15 +20,32 @@ from typing import Any
 # the verbs of each part of the rites register themselves on import
 from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
 from sheli.engine.check import check_spec
-from sheli.engine.interpreter import Env, Interpreter, PassageInfo
+from sheli.engine.env import Env, passage_info, section_topic
+from sheli.engine.interpreter import Interpreter, build_world
+from sheli.engine.outcomes import SeededOutcomes, load_outcomes
+from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
+from sheli.engine.variants import variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
-from sheli.place.loader import _VENUE_ALIASES as _place_aliases
+from sheli.place import load_venue
+from sheli.place.loader import VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
-from sheli.rite import LoadedSpec, load_spec
+from sheli.rite import LoadedSpec, load_spec, rules
 from sheli.rite.loader import SpecError
+from sheli.rite.schema import Spec
+from sheli.text.variants import fold
 
-__all__ = ["VENUES", "VERBS", "Env", "Run", "SpecError", "VerbError", "default_env", "run"]
+__all__ = [
+    "VENUES",
+    "VERBS",
+    "Env",
+    "Run",
+    "SpecError",
+    "VerbError",
+    "default_env",
+    "run",
+    "venue_plan",
+]
 
 
 #: the venues by their keys and the text's names (豫則鉤楹内, 堂則由楹外 xiangshe:128; 序則物當棟,
@@ -38,16 +55,39 @@ VENUES = _place_aliases
 
 @dataclass
 class Run:
-    """The result of a run: the event log and views of it."""
+    """The result of a run: its records (the typed events), read by visitors, and the event
+    log's lines made from them.
+
+    ``records`` are a :class:`~sheli.engine.records.Scene` then :class:`Step`, :class:`Shot`
+    and :class:`Tally` records in order; :meth:`accept` walks them with a visitor
+    (:class:`~sheli.engine.records.RunVisitor`); ``events`` are their JSON lines
+    (docs/event-log.md), made once when first asked for.
+    """
 
     rite: str
     title: str | None
     venue: str
     params: dict[str, Any]
-    events: list[dict[str, Any]]
+    records: list[Record]
     world: World = field(repr=False)
     spec: LoadedSpec = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    #: the venue's plan the run resolved its places on (for the outputs, which do not load
+    #: a venue themselves); None with a stand-in environment without one
+    plan: Any = field(default=None, repr=False)
+    _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    def accept(self, visitor: Any) -> Any:
+        """Walk the run with ``visitor`` (begin_run, visit_step/shot/tally, end_run) and
+        return its ``result()``."""
+        return accept(self.records, visitor)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The lines of the event log (docs/event-log.md), in order: treat as read-only."""
+        if self._events is None:
+            self._events = [r.to_json() for r in self.records]
+        return self._events
 
     @property
     def steps(self) -> list[dict[str, Any]]:
@@ -79,50 +119,31 @@ class Run:
     @property
     def assumptions(self) -> dict[str, tuple[str, str]]:
         """The assumptions the run's steps rest on: id → (assumption, reason), in first use."""
-        known = dict(ENGINE_ASSUMPTIONS)
+        known = {**ENGINE_ASSUMPTIONS, **variant_assumptions()}
         for a in self.spec.spec.assumptions:
             known[a.id] = (a.text, a.reason)
         used: dict[str, tuple[str, str]] = {}
-        for e in self.events:
-            for a in e.get("assumes", ()):
+        for e in self.records:
+            for a in e.get("assumes", ()) if isinstance(e, Step) else ():
                 if a not in used and a in known:
                     used[a] = known[a]
         return used
 
 
 @cache
-def _text_env() -> tuple[Any, Any, Any]:
-    from sheli import text
-    from sheli.text.variants import fold
-
-    return text, fold, cache(text.load_chapter)
-
-
-@cache
 def _venue(name: str) -> tuple[Any, dict[Any, Any]]:
     """A venue's plan, loaded once, and the cache of places resolved on it."""
-    from sheli.place import load_venue
-
     return load_venue(name), {}
 
 
-@cache
-def _passage(cite: str) -> PassageInfo | None:
-    text, _, _ = _text_env()
-    try:
-        p = text.get_passage(cite)
-    except Exception:
-        return None
-    return PassageInfo(p.text, p.section, p.kind)
+def venue_plan(name: str) -> Any:
+    """The plan of a venue (by key) the runs resolve their places on, loaded once: outputs
+    draw on it rather than loading a venue of their own.
 
-
-@cache
-def _topic(chapter: str, n: int) -> str:
-    _, _, load_chapter = _text_env()
-    try:
-        return load_chapter(chapter).section(n).topic
-    except KeyError:
-        return ""
+    >>> venue_plan("xie") is venue_plan("xie")
+    True
+    """
+    return _venue(name)[0]
 
 
 def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
@@ -131,25 +152,22 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
     The plan, the passages and the places resolved against fixtures only are cached across
     runs; places relative to people are resolved afresh each time.
     """
-    from sheli import scoring
-
-    _, fold, _ = _text_env()
     plan, places = _venue(venue)
 
     def topic(n: int) -> str:
-        return _topic(chapter, n)
+        return section_topic(chapter, n)
 
     return Env(
-        passage=_passage,
+        passage=passage_info,
         fold=_fold(fold),
         section_topic=topic,
         venue=plan,
         _cache=places,
         outcome=outcomes.outcome,
-        release=scoring.release,
-        side_of=scoring.side_of,
-        announce=scoring.announce,
-        count_procedure=scoring.count_procedure,
+        release=rules.release,
+        side_of=rules.side_of,
+        announce=rules.announce,
+        count_procedure=rules.count_procedure,
         venue_name=venue,
     )
 
@@ -166,9 +184,6 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     >>> pair_names({"guests_shoot": True, "dafu": 1, "pairs": 2, "venue": "xie"})
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
-    from sheli.engine.interpreter import build_world
-    from sheli.rite.schema import Spec
-
     if spec is None:
         spec = Spec(rite="-", chapter="xiangshe")
     return list(build_world(spec, params).pairs)
@@ -179,13 +194,11 @@ def outcome_source(seed: int | None, outcomes: Any, pairs: list[str] | None = No
 
     A file is read and checked whole before the run; with ``pairs`` it may name only those.
     """
-    from sheli import scoring
-
     if outcomes is not None and hasattr(outcomes, "outcome"):
         return outcomes
     if outcomes is not None:
-        return scoring.load_outcomes(Path(outcomes), pairs=pairs)
-    return scoring.SeededOutcomes(0 if seed is None else seed)
+        return load_outcomes(Path(outcomes), pairs=pairs)
+    return SeededOutcomes(0 if seed is None else seed)
 
 
 def run(
@@ -247,6 +260,8 @@ def run(
         source = outcome_source(seed, outcomes, pair_names(params, spec))
         env = default_env(params["venue"], source, spec.chapter)
     result = run_spec(loaded, params, env)
+    # the file's own warnings (a round-3 hit with no on_beat is not counted), as `sheli score`
+    result.warnings.extend(getattr(source, "warnings", ()))
     unused = getattr(source, "unused", None)
     if callable(unused):
         # recorded outcomes the run never asked for: pairs or arrows it does not have
@@ -278,9 +293,9 @@ def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     """Run an already loaded spec with explicit parameters and environment."""
     spec = loaded.spec
-    if not (loaded.checked and env.passage is _passage):
+    if not (loaded.checked and env.passage is passage_info):
         check_spec(spec, loaded.file, env)
-        loaded.checked = env.passage is _passage  # a stand-in text is checked every time
+        loaded.checked = env.passage is passage_info  # a stand-in text is checked every time
     interp = Interpreter(spec, loaded.file, env, params)
     interp.run()
     scene = make_scene(loaded, params, env, interp)
@@ -290,9 +305,10 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
         title=spec.title,
         venue=params["venue"],
         params=params,
-        events=[scene, *interp.events],
+        records=[scene, *interp.events],
         world=interp.world,
         spec=loaded,
+        plan=env.venue,
     )
 
 
@@ -318,7 +334,7 @@ def _fixture_line(name: str, p: Any) -> dict[str, Any]:
     return line
 
 
-def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpreter) -> dict:
+def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpreter) -> Scene:
     """The first line of the event log: rite, venue, unit, fixtures used, cast."""
     cast = []
     for p in it.world.people.values():
@@ -328,13 +344,12 @@ def make_scene(loaded: LoadedSpec, params: dict[str, Any], env: Env, it: Interpr
         if p.display:
             entry["name"] = p.display
         cast.append(entry)
-    return {
-        "type": "scene",
-        "rite": loaded.spec.rite,
-        "title": loaded.spec.title,
-        "venue": params["venue"],
-        "unit": "尺",
-        "params": {k: v for k, v in params.items()},
-        "fixtures": [_fixture_line(n, p) for n, p in env.used_fixtures.items()],
-        "cast": cast,
-    }
+    return Scene(
+        rite=loaded.spec.rite,
+        title=loaded.spec.title,
+        venue=params["venue"],
+        unit="尺",
+        params={k: v for k, v in params.items()},
+        fixtures=[_fixture_line(n, p) for n, p in env.used_fixtures.items()],
+        cast=cast,
+    )

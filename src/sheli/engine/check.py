@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from sheli.engine.interpreter import Env
+from sheli.engine.env import Env
 from sheli.engine.verbs import VERBS
 from sheli.rite.loader import SpecError
 from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep, Spec

@@ -21,9 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sheli.engine.check import all_steps, parse_cite
+from sheli.engine.check import all_steps, check_spec, parse_cite
+from sheli.engine.env import Env, passage_info
 from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.schema import ActStep, CallStep, IfStep
+from sheli.text import get_passage
+from sheli.text.variants import fold
 
 DEFAULT_SCOPE = [(110, 258), (333, 365), (372, 391)]
 
@@ -108,13 +111,8 @@ def _mark(fold: Callable[[str], str], passage: str, jing: str | None, marks: lis
 
 def _check_text(loaded: LoadedSpec) -> None:
     """The static checks that need only the text: cites exist, jing is in its passage."""
-    from sheli.engine import _passage, _text_env
-    from sheli.engine.check import check_spec
-    from sheli.engine.interpreter import Env
-
-    _, fold, _ = _text_env()
     env = Env(
-        passage=_passage,
+        passage=passage_info,
         fold=fold,
         section_topic=lambda n: "",
         venue=None,
@@ -129,9 +127,6 @@ def _check_text(loaded: LoadedSpec) -> None:
 
 def coverage(rite: str | Path = "xiangshe") -> Report:
     """The coverage report of a spec (by key, alias or path)."""
-    from sheli.text import get_passage
-    from sheli.text.variants import fold
-
     loaded: LoadedSpec = load_spec(rite)
     spec = loaded.spec
     _check_text(loaded)

@@ -12,15 +12,19 @@ announcement, count). Tests may pass stand-ins; :func:`default_env` uses the rea
 
 from __future__ import annotations
 
-import ast
 import gc
-import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
+from sheli.engine.bodies import Bodies
+from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
+from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
-from sheli.engine.verbs import REACH, VERBS, Ctx, Pt, VerbError
+from sheli.engine.verbs import REACH, VERBS, Ctx
+from sheli.engine.world_rules import WorldRules
+from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
 from sheli.rite.schema import (
     ActStep,
@@ -28,327 +32,13 @@ from sheli.rite.schema import (
     Condition,
     ForEachStep,
     IfStep,
+    PairDecl,
     RoundStep,
     Spec,
 )
 
 THREE = ("上耦", "次耦", "下耦")
-_RELATION_WORDS = {
-    "southwest_of": "之西南",
-    "southeast_of": "之東南",
-    "northwest_of": "之西北",
-    "northeast_of": "之東北",
-    "south_of": "之南",
-    "north_of": "之北",
-    "east_of": "之東",
-    "west_of": "之西",
-    "foot_of": "下",
-    "top_of": "上",
-    "top_step_of": "盡階",
-}
-_TEMPLATE = re.compile(r"\{([^{}]+)\}")
-_PARTS: dict[str, list[tuple[str, str | None]]] = {}
-
-
-def _split_template(s: str) -> list[tuple[str, str | None]]:
-    """``"{耦}上射"`` → ``[("", "耦"), ("上射", None)]``: parsed once, filled many times."""
-    parts: list[tuple[str, str | None]] = []
-    pos = 0
-    for m in _TEMPLATE.finditer(s):
-        parts.append((s[pos : m.start()], m.group(1)))
-        pos = m.end()
-    parts.append((s[pos:], None))
-    return parts
-
-
-@dataclass
-class PassageInfo:
-    text: str
-    section: int | None
-    kind: str = "經"
-
-
-@dataclass
-class Env:
-    """The lower layers, as the engine uses them.
-
-    - ``passage(cite) -> PassageInfo | None``; ``fold(s)``; ``section_topic(n)``;
-    - ``venue``: an object with ``resolve(ref, people=...)``, ``on_tang(p)``, ``point(name)``;
-    - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``;
-    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.scoring`.
-    """
-
-    passage: Callable[[str], PassageInfo | None]
-    fold: Callable[[str], str]
-    section_topic: Callable[[int], str]
-    venue: Any
-    outcome: Callable[[int, str, str, int], tuple[bool, bool | None]]
-    release: Callable[[int, bool, bool | None], tuple[bool, str]]
-    side_of: Callable[[str], str]
-    announce: Callable[[int, int], str]
-    count_procedure: Callable[[int, str], list[Any]]
-    venue_name: str = "xie"
-    # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
-    _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
-    used_fixtures: dict[str, Any] = field(default_factory=dict)
-    # per run: a template-free reference of the spec → (its filled form, its cache key)
-    _prep: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict)
-    _words_cache: dict[Any, str] = field(default_factory=dict)
-
-    @staticmethod
-    def fill(s: str, bind: Mapping[str, Any]) -> str:
-        """Fill ``{耦}`` and other loop variables from the bindings.
-
-        >>> Env.fill("{耦}上射", {"耦": "次耦"})
-        '次耦上射'
-        """
-        if "{" not in s:
-            return s
-        parts = _PARTS.get(s)
-        if parts is None:
-            parts = _PARTS[s] = _split_template(s)
-        out = []
-        for text, var in parts:
-            out.append(text)
-            if var is not None:
-                val = bind.get(var)
-                out.append("{" + var + "}" if val is None else str(val))
-        return "".join(out)
-
-    def _fill_ref(self, ref: Any, bind: Mapping[str, Any]) -> Any:
-        if isinstance(ref, str):
-            return self.fill(ref, bind)
-        if isinstance(ref, dict):
-            return {k: self._fill_ref(v, bind) for k, v in ref.items() if k != LINE_KEY}
-        if isinstance(ref, list):
-            return [self._fill_ref(v, bind) for v in ref]
-        return ref
-
-    def note(self, name: str, world: World) -> None:
-        """Record a fixture named as an object's place (楅, 侯 …) for the scene line."""
-        if name in self.used_fixtures or world.person(name) is not None:
-            return
-        info = self._fixture_info(name)
-        if info is not None:
-            self.used_fixtures[name] = info
-
-    def _fixture_info(self, name: str) -> Any:
-        """The fixture (with its source) if the venue has one by that name, else its point.
-
-        Names that are not fixtures (中西, 豐上 …) are remembered, so that the venue's
-        error (with its near-name suggestions) is computed once per name, not per step.
-        """
-        key = ("__not_fixture__", name)
-        if key in self._cache:
-            return None
-        for attr in ("fixture", "point"):
-            fn = getattr(self.venue, attr, None)
-            if fn is None:
-                continue
-            try:
-                return fn(name)
-            except Exception:
-                continue
-        self._cache[key] = (None, [])
-        return None
-
-    def _xy(self, p: Any) -> tuple[float | None, float | None]:
-        if p is None:
-            return None, None
-        if hasattr(p, "x"):
-            return p.x, p.y
-        return p[0], p[1]
-
-    def _words(self, ref: Any) -> str:
-        """The place in the text's words: 中之西南, 西階上 …"""
-        if isinstance(ref, str):
-            return ref
-        if isinstance(ref, dict):
-            for k, w in _RELATION_WORDS.items():
-                if k in ref:
-                    return f"{self._words(ref[k])}{w}"
-            if "between" in ref:
-                return "".join(self._words(r) for r in ref["between"]) + "之閒"
-            if "front_of" in ref:
-                return f"{self._words(ref['front_of'])}前"
-            if "x_of" in ref or "y_of" in ref:
-                return "、".join(f"當{self._words(ref[k])}" for k in ("x_of", "y_of") if k in ref)
-            if "row" in ref:
-                anchor = ref.get("anchor")
-                return f"{self._words(anchor) if anchor else ''}{ref['row']}"
-        return str(ref)
-
-    def _fixtures_in(self, ref: Any, world: World) -> Iterator[str]:
-        if isinstance(ref, str):
-            if world.person(ref) is None:
-                yield ref
-        elif isinstance(ref, dict):
-            for k, v in ref.items():
-                if k not in ("index", "row"):
-                    yield from self._fixtures_in(v, world)
-        elif isinstance(ref, list):
-            for v in ref:
-                yield from self._fixtures_in(v, world)
-
-    def resolve(self, ref: Any, world: World, bind: Mapping[str, Any]) -> Pt:
-        """Resolve a place reference to coordinates, the text's words and its level."""
-        prep = self._prep.get(id(ref))
-        if prep is not None and prep[0] is ref:
-            ref, key = prep[1], prep[2]
-        else:
-            raw = ref
-            ref = self._fill_ref(raw, bind)
-            key = _hashable(ref)
-            if not _has_template(raw):
-                # keyed by identity; the entry holds the object, so its id is not reused
-                self._prep[id(raw)] = (raw, ref, key)
-        if isinstance(ref, str):
-            person = world.person(ref)
-            if person is not None:
-                return Pt(person.x, person.y, f"{person.name}之位", person.on_tang, None)
-        hit = self._cache.get(key)
-        if hit is not None and hit[0] is not None:
-            for n in hit[1]:
-                if n not in self.used_fixtures:
-                    self.used_fixtures[n] = self._fixture_info(n)
-            return hit[0]
-        names = hit[1] if hit is not None else list(self._fixtures_in(ref, world))
-        # a place relative to a person moves with him: never cached
-        personal = hit is not None or any(world.person(n) is not None for n in _strings(ref))
-        failed = self._cache.get(("__unknown__", key))
-        if failed is not None and not personal:
-            raise VerbError(failed[1][0])
-        people = _PeopleView(world)
-        try:
-            p = self.venue.resolve(ref, people=people)
-        except Exception as exc:  # the place layer's PlaceError, KeyError …
-            msg = f"unknown place {self._words(ref)!r}: {exc}"
-            if not personal:
-                self._cache[("__unknown__", key)] = (None, [msg])
-            raise VerbError(msg) from None
-        x, y = self._xy(p)
-        try:
-            on_tang = bool(self.venue.on_tang(p))
-        except Exception:
-            on_tang = None
-        if hit is not None:
-            words = self._words_cache.get(key)
-            if words is None:
-                words = self._words_cache[key] = self._words(ref)
-            return Pt(x, y, words, on_tang, None)
-        key_name = None
-        if isinstance(ref, str):
-            key_name = ref
-            fixture = getattr(self.venue, "fixture", None)
-            if fixture is not None:
-                try:
-                    key_name = fixture(ref).name  # 上物 → 右物: one name per fixture
-                except Exception:
-                    key_name = ref
-        pt = Pt(x, y, self._words(ref), on_tang, key_name)
-        for n in names:
-            if n not in self.used_fixtures:
-                self.used_fixtures[n] = self._fixture_info(n)
-        self._cache[key] = (None if personal else pt, names)
-        return pt
-
-
-def _has_template(ref: Any) -> bool:
-    if isinstance(ref, str):
-        return "{" in ref
-    if isinstance(ref, dict):
-        return any(_has_template(v) for k, v in ref.items() if k != LINE_KEY)
-    if isinstance(ref, list):
-        return any(_has_template(v) for v in ref)
-    return False
-
-
-def _strings(ref: Any) -> Iterator[str]:
-    if isinstance(ref, str):
-        yield ref
-    elif isinstance(ref, dict):
-        for v in ref.values():
-            yield from _strings(v)
-    elif isinstance(ref, list):
-        for v in ref:
-            yield from _strings(v)
-
-
-def _hashable(ref: Any) -> Any:
-    if isinstance(ref, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in ref.items()))
-    if isinstance(ref, list):
-        return tuple(_hashable(v) for v in ref)
-    return ref
-
-
-class _PeopleView(Mapping[str, tuple[float, float]]):
-    """People's positions, looked up lazily so that resolving a place costs O(1)."""
-
-    def __init__(self, world: World) -> None:
-        self._w = world
-
-    def __getitem__(self, name: str) -> tuple[float, float]:
-        p = self._w.person(name)
-        if p is None or p.x is None or p.y is None:
-            raise KeyError(name)
-        return (p.x, p.y)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._w.people)
-
-    def __len__(self) -> int:
-        return len(self._w.people)
-
-
 # ---------------------------------------------------------------------------- setup
-
-
-def count_of(expr: int | str, names: Mapping[str, int]) -> int:
-    """A count given as a number or a sum over the run's names (+, -, *, max, min, integers).
-
-    >>> count_of("archers + 4", {"archers": 10})
-    14
-    >>> count_of("max(80, 4 * archers)", {"archers": 30})
-    120
-    >>> count_of(3, {})
-    3
-    """
-    if isinstance(expr, int):
-        return expr
-
-    def ev(node: ast.AST) -> int:
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name) and node.id in names:
-            return names[node.id]
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("max", "min")
-            and node.args
-            and not node.keywords
-        ):
-            vals = [ev(a) for a in node.args]
-            return max(vals) if node.func.id == "max" else min(vals)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
-            a, b = ev(node.left), ev(node.right)
-            return (
-                a + b
-                if isinstance(node.op, ast.Add)
-                else a - b
-                if isinstance(node.op, ast.Sub)
-                else a * b
-            )
-        raise ValueError(f"count {expr!r}: use numbers, + - *, and {', '.join(sorted(names))}")
-
-    try:
-        tree = ast.parse(str(expr), mode="eval")
-    except SyntaxError:
-        raise ValueError(f"count {expr!r} is not a number or a sum") from None
-    return ev(tree)
 
 
 #: 鄉射禮's pairs, when a spec does not declare its own: the 三耦 (xiangshe:113); 賓 and 主人 as
@@ -418,10 +108,13 @@ DAFU_ROLES: frozenset[str] = frozenset({"大夫", "卿", "諸公"})
 
 
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
-    """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters."""
-    from sheli.rite.schema import PairDecl
+    """People and pairs from the spec's ``pairs:`` (or 鄉射禮's) and the run's parameters.
 
-    w = World(params=params)
+    >>> params = {"guests_shoot": False, "dafu": 0, "pairs": 1, "venue": "xie"}
+    >>> list(build_world(Spec(rite="-", chapter="xiangshe"), params).pairs)
+    ['上耦', '次耦', '下耦', '衆耦1']
+    """
+    w = World(params=params, chapter=spec.chapter)
     decls = spec.pairs
     if decls is None:
         decls = [PairDecl.model_validate(d) for d in DEFAULT_PAIRS]
@@ -468,6 +161,17 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
 # ---------------------------------------------------------------------------- running
 
 
+#: a Step from the tuple of its fields, without the keyword handling of Step(...): the run
+#: makes one per line
+_new_step = partial(tuple.__new__, Step)
+
+
+def _xy(pt: Pt | None) -> tuple[float, float] | None:
+    if pt is None or pt.x is None or pt.y is None:
+        return None
+    return (pt.x, pt.y)
+
+
 @dataclass
 class Frame:
     """Where we are: bindings, the procedure call (如初) we are in."""
@@ -494,7 +198,7 @@ class Interpreter:
         self.known_readings = {r.id for r in spec.readings}
         self._own = f"{spec.chapter}:"  # citations of the spec's own chapter
         self.world = build_world(spec, params)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Any] = []  # the records of the run (sheli.engine.records)
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
@@ -510,6 +214,10 @@ class Interpreter:
         self.rows: dict[tuple[str, float, float], list[tuple[str, int, float, float]]] = {}
         self._row_slot: dict[str, tuple[Any, int, float, float]] = {}
         self._row_acts: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self.world_rules = WorldRules(env, excerpt=spec.excerpt)  # docs/world-rules.md
+        # everyone's body as the log gives it (sheli/place/bodies.yaml)
+        members = load_bodies().members_of(spec.rite, spec.extends)
+        self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -542,19 +250,19 @@ class Interpreter:
                 p.facing = entry.facing or p.facing
                 for d in entry.dress:
                     if d == "袒":
-                        p.tan = True
+                        p.bared = True
                     elif d in ("決遂", "決"):
-                        p.jue = True
+                        p.thimble = True
                 for h in entry.holds:
                     self._hold(p, h)
         names = w.names
         for obj in self.spec.objects:
-            key = obj.at if isinstance(obj.at, str) else self.env._words(obj.at)
+            key = obj.at if isinstance(obj.at, str) else self.env.words_of(obj.at)
             try:
                 n = count_of(obj.count, names)
             except ValueError as exc:
                 raise self.error(str(exc), obj.line, None, f"objects {obj.obj}") from None
-            w.places[(obj.obj, key)] = w.places.get((obj.obj, key), 0) + n
+            w.add_at(obj.obj, key, n)
 
     @staticmethod
     def _hold(p: Person, h: str) -> None:
@@ -567,13 +275,13 @@ class Interpreter:
         elif name in ("矢", "乘矢"):
             p.hand += 4 if name == "乘矢" else k
         elif name == "搢矢":
-            p.jin += k
+            p.belt += k
         elif name == "挾矢":
-            p.xie += k
+            p.fingers += k
         elif name in ("扑", "執扑"):
-            p.pu = "執"
+            p.discipline_rod = "執"
         elif name == "搢扑":
-            p.pu = "搢"
+            p.discipline_rod = "搢"
         else:
             p.items[name] = p.items.get(name, 0) + k
 
@@ -610,10 +318,10 @@ class Interpreter:
             if name.endswith(word):
                 pair = name[: -len(word)]
                 tally = w.last_tally
-                if tally is None or tally["winner"] == "tie":
+                if tally is None or tally.winner == "tie":
                     why = "no count yet" if tally is None else "左右鈞 (xiangshe:204)"
                     raise self.error(f"{name}: there is no {word} ({why})", line, cite)
-                win = tally["winner"]
+                win = tally.winner
                 seat_side = {"上射": "right", "下射": "left"}
                 pairs = [pair] if pair else w.groups["射耦"]
                 out = []
@@ -655,9 +363,7 @@ class Interpreter:
                 else:
                     # a variant (extends:) performing its base's passage: the section is the
                     # base chapter's, named by the base chapter's 賈疏
-                    from sheli.engine import _topic
-
-                    got = (sec, _topic(chapter, sec))
+                    got = (sec, section_topic(chapter, sec))
             self._section[cite] = got
         if got[0] is None:
             return self._last_section
@@ -676,13 +382,13 @@ class Interpreter:
         if c.winner is not None:
             if w.last_tally is None:
                 raise self.error("if: winner before any 數獲 (xiangshe:203)", line, cite)
-            if w.last_tally["winner"] != c.winner:
+            if w.last_tally.winner != c.winner:
                 return False
         if c.no_hits is not None:
             if w.last_tally is None:
                 raise self.error("if: no_hits before any 數獲 (xiangshe:203)", line, cite)
             t = w.last_tally
-            if (t["right"] == 0 and t["left"] == 0) != c.no_hits:
+            if (t.right == 0 and t.left == 0) != c.no_hits:
                 return False
         if c.loser_is is not None and self.loser_rank(frame, line, cite) != c.loser_is:
             return False
@@ -721,9 +427,9 @@ class Interpreter:
         pair = frame.bind.get("耦")
         if pair is None or pair not in w.pairs:
             raise self.error("if: loser_is needs a bound pair {耦}", line, cite)
-        if w.last_tally is None or w.last_tally["winner"] == "tie":
+        if w.last_tally is None or w.last_tally.winner == "tie":
             return None
-        seat = "上射" if w.last_tally["winner"] == "left" else "下射"
+        seat = "上射" if w.last_tally.winner == "left" else "下射"
         pr = w.pairs[pair]
         person = w.people[pr.upper if seat == "上射" else pr.lower]
         return {"賓": "賓", "主人": "主人", "大夫": "大夫", "大夫之耦": "大夫之耦"}.get(
@@ -823,11 +529,14 @@ class Interpreter:
             # a variant performing its base's passage: say whose section it is
             foreign = sec_topic if not (frame.anchor or cite).startswith(self._own) else None
             tail = base_tail
-            if at is not None or frame.call:
+            templated = act.note is not None and "{" in act.note  # 視{侯}之中: the call's 侯
+            if at is not None or frame.call or templated:
                 tail = dict(base_tail)
+                if templated:
+                    tail["note"] = self.env.fill(act.note, frame.bind)
                 if at is not None:
                     # where the object goes (設豐 于西楹之西), beside where the actor stands
-                    tail["at"] = self.env._words(self.env._fill_ref(at, frame.bind))
+                    tail["at"] = self.env.words_of(self.env.fill_ref(at, frame.bind))
                 if frame.call:
                     tail["as"] = frame.call
             # one context for the whole run, pointed at this act (cheaper than a new one)
@@ -835,15 +544,18 @@ class Interpreter:
             ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
+            new_step = _new_step
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
-                ctx.p = p
+                ctx.p, ctx.via = p, None
                 extra = ctx.extra = {}
                 joined = None
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
+                    pre = self.world_rules.before(p)
                     fn(ctx)
+                    self.world_rules.after(ctx, p, pre, self._file or self.file)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -856,44 +568,66 @@ class Interpreter:
                 if joined is not None:
                     self._row_joined(p, joined)
                     ctx.act = act
+                at_pt = None
                 if at is not None and p.x is not None:
-                    self._check_reach(p, at, frame, line, cite, vname)
+                    at_pt = self._check_reach(p, at, frame, line, cite, vname)
+                elif at is not None:
+                    at_pt = self._locate(at, frame)
                 if extra and "_warn" in extra:
                     self._warn(line, cite, vname, p, extra.pop("_warn"))
                 self.seq = seq = self.seq + 1
-                ev: dict[str, Any] = {
-                    "type": "step",
-                    "seq": seq,
-                    "round": rnd,
-                    "section": sec,
-                    "cite": cite,
-                    "jing": jing,
-                    "actor": p.name,
-                    "verb": vname,
-                    "x": p.x,
-                    "y": p.y,
-                    "facing": p.facing,
-                    "holds": p.holds(),
-                    "says": extra.pop("says", None) if extra else None,
-                    "place": p.place,
-                    "dress": p.dress(),
-                    "line": line,
-                }
-                if self._file:
-                    ev["file"] = self._file
-                if foreign is not None:
-                    ev["section_of"] = (frame.anchor or cite).split(":", 1)[0]
-                    ev["topic"] = foreign
-                if tail:
-                    ev.update(tail)
-                if extra:
-                    more = extra.pop("assumes", None)
-                    if more:
-                        ev["assumes"] = list(dict.fromkeys([*static_assumes, *more]))
-                    ev.update(extra)
-                if p.display:
-                    ev["name"] = p.display
-                append(ev)
+                says = None
+                # the optional fields; the act's own, shared by its lines, when it has no more
+                more = tail
+                if self._file or foreign is not None or extra or p.display:
+                    more = {}
+                    if self._file:
+                        more["file"] = self._file
+                    if foreign is not None:
+                        more["section_of"] = (frame.anchor or cite).split(":", 1)[0]
+                        more["topic"] = foreign
+                    if tail:
+                        more.update(tail)
+                    if extra:
+                        says = extra.pop("says", None)
+                        assumes = extra.pop("assumes", None)
+                        if assumes:
+                            more["assumes"] = list(dict.fromkeys([*static_assumes, *assumes]))
+                        more.update(extra)
+                    if p.display:
+                        more["name"] = p.display
+                # his body, and a group's members (docs/event-log.md)
+                body = self.bodies.place(p, cite, vname, act.row, "obj" in more)
+                if body.why:
+                    raise self.error(body.why, line, cite, f"{vname} by {p.name}")
+                if body.members is not None:
+                    more = {**more, "members": body.members}
+                via = ctx.via
+                append(
+                    new_step(
+                        (
+                            seq,
+                            rnd,
+                            sec,
+                            cite,
+                            jing,
+                            p.name,
+                            vname,
+                            body.x,
+                            body.y,
+                            p.facing,
+                            p.holding(),
+                            says,
+                            p.place,
+                            p.dress(),
+                            line,
+                            more,
+                            w.snapshot if not w.changed else w.objects(),
+                            None if at_pt is None else _xy(at_pt),
+                            None if via is None else _xy(via),
+                        )
+                    )
+                )
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
@@ -952,8 +686,9 @@ class Interpreter:
 
     def _check_reach(
         self, p: Person, at: Any, frame: Frame, line: int, cite: str, verb: str
-    ) -> None:
-        """Warn when someone puts a thing down at a fixture far from where he stands.
+    ) -> Pt | None:
+        """Warn when someone puts a thing down at a fixture far from where he stands; the
+        place (None if it is not on the plan).
 
         The text has him go there first (適…奠于…); a spec that forgets the going is not
         wrong in its words but is physically impossible. A warning, not an error: reach is
@@ -962,9 +697,9 @@ class Interpreter:
         try:
             pt = self.env.resolve(at, self.world, frame.bind)
         except VerbError:
-            return  # not a fixture (中西, 豐上 …): nothing to measure
+            return None  # not a fixture (中西, 豐上 …): nothing to measure
         if pt.x is None or pt.y is None or p.x is None or p.y is None:
-            return
+            return None
         d = ((pt.x - p.x) ** 2 + (pt.y - p.y) ** 2) ** 0.5
         if d > REACH:
             self._warn(
@@ -974,6 +709,14 @@ class Interpreter:
                 p,
                 f"puts it at {pt.desc}, {d:.0f} 尺 from where he stands ({p.place})",
             )
+        return pt
+
+    def _locate(self, at: Any, frame: Frame) -> Pt | None:
+        """Where an act's ``at`` is on the plan, for the outputs (None if not on it)."""
+        try:
+            return self.env.resolve(at, self.world, frame.bind, note=False)
+        except VerbError:
+            return None
 
     def _warn(self, line: int, cite: str, verb: str, p: Person, what: str) -> None:
         """A physical inconsistency worth a look, once per step and person (E-reach)."""
@@ -1010,40 +753,40 @@ class Interpreter:
     def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
         """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""
         w = self.world
+        append = self.events.append
+        if ctx.sub:
+            holding, objects = p.holding(), w.objects()
+            file = {"file": self._file} if self._file else {}
         for sub in ctx.sub:
             self.seq += 1
-            ssec, _ = self.section_of(frame.anchor or sub["cite"])
-            self.events.append(
-                {
-                    "type": "step",
-                    "seq": self.seq,
-                    "round": w.round,
-                    "section": ssec,
-                    "cite": sub["cite"],
-                    "jing": sub["jing"],
-                    "actor": p.name,
-                    "verb": act.verb,
-                    "x": p.x,
-                    "y": p.y,
-                    "facing": p.facing,
+            ssec, _ = self.section_of(frame.anchor or sub.cite)
+            bx, by = self.bodies.keep(p)
+            append(
+                Step(
+                    self.seq,
+                    w.round,
+                    ssec,
+                    sub.cite,
+                    sub.jing,
+                    p.name,
+                    act.verb,
+                    bx,
+                    by,
+                    p.facing,
                     # what the sub-act has in hand besides (the 筭 of a 數獲)
-                    "holds": [*p.holds(), *sub["holds"]] if sub.get("holds") else p.holds(),
-                    "says": None,
-                    "place": p.place,
-                    "dress": p.dress(),
-                    "line": line,
-                    "note": sub["note"],
-                    "count": sub["count"],
-                    "side": act.side,
-                    **({"file": self._file} if self._file else {}),
-                }
+                    holding._replace(counting=sub.in_hand) if sub.in_hand else holding,
+                    None,
+                    p.place,
+                    p.dress(),
+                    line,
+                    {"note": sub.note, "count": sub.count, "side": act.side, **file},
+                    objects,
+                )
             )
         for shot in ctx.shots:
-            shot["seq"] = seq
-            self.events.append(shot)
+            append(shot._replace(seq=seq))
         for tally in ctx.tallies:
-            tally["seq"] = self.seq
-            self.events.append(tally)
+            append(tally._replace(seq=self.seq))
 
     def run(self) -> None:
         # A run allocates many small dicts and frees none of them until it ends: the cyclic
@@ -1053,6 +796,8 @@ class Interpreter:
         try:
             self.place_cast()
             self.run_steps(self.spec.steps, Frame({}))
+            for f in self.world_rules.finish(self.world.people)[:1]:
+                raise SpecError(f.message, file=f.file, line=f.line, cite=f.cite, what=f.who)
         finally:
             if enabled:
                 gc.enable()

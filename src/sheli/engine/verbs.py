@@ -17,28 +17,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
-from sheli.engine.state import Person, Shot, World, _cn
-
-if TYPE_CHECKING:
-    from sheli.engine.interpreter import Env
-    from sheli.rite.schema import Act
-
-
-class VerbError(Exception):
-    """A precondition of a verb does not hold (the message cites the passage)."""
+from sheli.engine.env import Env, Pt, VerbError, count_of
+from sheli.engine.records import Shot, Tally
+from sheli.engine.state import Person, World
+from sheli.engine.state import Shot as Arrow
+from sheli.engine.variants import COMMON_RELEASE_OVERRIDES, find_variant
+from sheli.rite.schema import Act
 
 
-@dataclass(slots=True)
-class Pt:
-    """A resolved place: coordinates (尺), the text's words, whether on the 堂, fixture key."""
+class CountAct(NamedTuple):
+    """One act of a 數獲 as a sub-step: its passage, what it does, how many 筭, and how many
+    are then in the counter's left hand (實于左手 xiangshe:195)."""
 
-    x: float | None
-    y: float | None
-    desc: str
-    on_tang: bool | None
-    key: str | None = None  # the fixture name when the place is one (上物, 楅 …)
+    cite: str
+    jing: str | None
+    note: str
+    count: int
+    in_hand: int
 
 
 @dataclass(slots=True)
@@ -52,10 +49,11 @@ class Ctx:
     env: Env
     bind: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)  # added to the step event
-    sub: list[dict[str, Any]] = field(default_factory=list)  # expanded sub-steps (數獲)
-    shots: list[dict[str, Any]] = field(default_factory=list)
-    tallies: list[dict[str, Any]] = field(default_factory=list)
+    sub: list[CountAct] = field(default_factory=list)  # expanded sub-steps (數獲)
+    shots: list[Shot] = field(default_factory=list)
+    tallies: list[Tally] = field(default_factory=list)
     line: int = 0  # the act's line in the spec file
+    via: Pt | None = None  # the place a move went by (its step's via), resolved
 
     def place(self, ref: Any) -> Pt:
         return self.env.resolve(ref, self.world, self.bind)
@@ -76,8 +74,6 @@ class Ctx:
         words = {"乘": 4, "乘矢": 4, "一个": 1, "一": 1, "二": 2, "三": 3, "四": 4, "八": 8}
         if c in words:
             return words[c]
-        from sheli.engine.interpreter import count_of
-
         try:
             return count_of(c, self.world.names)
         except ValueError:
@@ -141,12 +137,12 @@ def verb(
 # ------------------------------------------------------------------ helpers
 
 
-def _set_place(p: Person, pt: Pt) -> None:
+def set_place(p: Person, pt: Pt) -> None:
     p.x, p.y, p.place, p.on_tang, p.at_key = pt.x, pt.y, pt.desc, pt.on_tang, pt.key
     p.on_stair = None
 
 
-def _facing(ctx: Ctx) -> None:
+def set_facing(ctx: Ctx) -> None:
     if ctx.act.facing:
         ctx.p.facing = ctx.act.facing
 
@@ -158,7 +154,7 @@ def _wei(p: Person) -> tuple[Any, ...]:
 # ------------------------------------------------------------------ movement
 
 
-def _cross_check(ctx: Ctx, dest: Pt) -> None:
+def cross_check(ctx: Ctx, dest: Pt) -> None:
     p = ctx.p
     if p.on_stair is not None:
         raise VerbError(
@@ -185,13 +181,14 @@ def move(ctx: Ctx) -> None:
     ref = ctx.act.to if ctx.act.to is not None else ctx.act.at
     if ref is not None:
         dest = ctx.place(ref)
-        _cross_check(ctx, dest)
+        cross_check(ctx, dest)
         if ctx.act.via is not None:
-            ctx.extra["via"] = ctx.place(ctx.act.via).desc
-        _set_place(ctx.p, dest)
+            ctx.via = ctx.place(ctx.act.via)
+            ctx.extra["via"] = ctx.via.desc
+        set_place(ctx.p, dest)
         if ctx.act.sets_position:
             ctx.p.wei = _wei(ctx.p)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("立", "俟", "坐", "興", kind="stand")
@@ -200,12 +197,12 @@ def stand(ctx: Ctx) -> None:
     ref = ctx.act.at if ctx.act.at is not None else ctx.act.to
     if ref is not None:
         dest = ctx.place(ref)
-        _cross_check(ctx, dest)
-        _set_place(ctx.p, dest)
+        cross_check(ctx, dest)
+        set_place(ctx.p, dest)
         if ctx.act.sets_position:
             ctx.p.wei = _wei(ctx.p)
     ctx.p.posture = "坐" if ctx.act.verb == "坐" else "立"
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("反位", "復位", kind="move")
@@ -221,9 +218,9 @@ def return_to_position(ctx: Ctx) -> None:
             f"{p.name} has no 位 to return to: give him one in the cast or with sets_position"
         )
     x, y, place, on_tang, key = p.wei
-    _cross_check(ctx, Pt(x, y, place or "his 位", on_tang, key))
+    cross_check(ctx, Pt(x, y, place or "his 位", on_tang, key))
     p.x, p.y, p.place, p.on_tang, p.at_key = x, y, place, on_tang, key
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("還", kind="turn")
@@ -231,7 +228,7 @@ def turn(ctx: Ctx) -> None:
     """Turn (還) to ``facing``; with ``to`` he also moves (還其後: goes round behind)."""
     if ctx.act.to is not None:
         move(ctx)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 def _stair(ctx: Ctx) -> str:
@@ -269,10 +266,10 @@ def ascend(ctx: Ctx) -> None:
     p, stair = ctx.p, _stair(ctx)
     if p.on_tang:
         raise VerbError(f"{p.name} is already on the 堂 ({p.place}); 升 goes up from the 庭")
-    if p.pu:
+    if p.discipline_rod:
         raise VerbError(
-            f"{p.name} goes up with the 扑 {'搢' if p.pu == '搢' else 'in hand'}: 司射去扑倚于"
-            "西階之西升堂 (xiangshe:153), 鄭注 「不敢佩刑器即尊者之側」"
+            f"{p.name} goes up with the 扑 {'搢' if p.discipline_rod == '搢' else 'in hand'}: "
+            "司射去扑倚于西階之西升堂 (xiangshe:153), 鄭注 「不敢佩刑器即尊者之側」"
         )
     if ctx.act.jin_jie:
         # 升自西階盡階不升堂 (xiangshe:190, 202): to the top step of the 階, not onto the 堂
@@ -280,20 +277,20 @@ def ascend(ctx: Ctx) -> None:
             raise VerbError("升 with 盡階 goes to the top step of its 階: give no to:")
         if p.on_stair is not None:
             raise VerbError(f"{p.name} already stands on the top step of the {p.on_stair}")
-        _set_place(p, ctx.place(_stair_ref("top_step_of", stair)))
+        set_place(p, ctx.place(_stair_ref("top_step_of", stair)))
         p.on_tang = False
         p.on_stair = stair
-        _facing(ctx)
+        set_facing(ctx)
         return
     ref = ctx.act.to if ctx.act.to is not None else _stair_ref("top_of", stair)
     dest = ctx.place(ref)
     if dest.on_tang is False:
         raise VerbError(f"升 ends on the 堂, but {dest.desc} is in the 庭")
-    _set_place(p, dest)
+    set_place(p, dest)
     p.on_tang = True
     if ctx.act.sets_position:
         p.wei = _wei(p)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("降", kind="descend")
@@ -313,11 +310,11 @@ def descend(ctx: Ctx) -> None:
     dest = ctx.place(ref)
     if dest.on_tang is True:
         raise VerbError(f"降 ends in the 庭, but {dest.desc} is on the 堂")
-    _set_place(p, dest)
+    set_place(p, dest)
     p.on_tang = False
     if ctx.act.sets_position:
         p.wei = _wei(p)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 # ------------------------------------------------------------------ words and courtesy
@@ -337,10 +334,10 @@ def _speech(ctx: Ctx) -> None:
                 "says {announcement} before any 數獲: the announcement follows the count "
                 "(xiangshe:202–203 釋獲者遂進取賢獲…告于賓)"
             )
-        says = says.replace("{announcement}", ctx.world.last_tally["announcement"])
+        says = says.replace("{announcement}", ctx.world.last_tally.announcement)
     if says:
         ctx.extra["says"] = says
-    _facing(ctx)
+    set_facing(ctx)
 
 
 for _n in ("揖", "拜", "答拜", "荅拜", "拜受", "拜送", "許諾", "對", "應", "辭", "讓", "視"):
@@ -370,29 +367,29 @@ def call_up(ctx: Ctx) -> None:
 @verb("袒", kind="dress")
 def bare(ctx: Ctx) -> None:
     """袒: bare the left arm (三耦皆袒決遂 xiangshe:124). Already 袒: no change."""
-    ctx.p.tan = True
+    ctx.p.bared = True
 
 
 @verb("襲", kind="dress")
 def cover(ctx: Ctx) -> None:
     """襲: cover the arm again. Precondition: he is 袒 (釋弓說決拾襲 xiangshe:153 follows 袒)."""
-    if not ctx.p.tan:
+    if not ctx.p.bared:
         raise VerbError(f"{ctx.p.name} is not 袒: 襲 covers an arm that was bared (xiangshe:153)")
-    ctx.p.tan = False
+    ctx.p.bared = False
 
 
 @verb("決遂", "決", kind="dress")
 def put_on_guard(ctx: Ctx) -> None:
     """決遂: put on the thumb ring and arm guard (袒決遂 xiangshe:111, 124)."""
-    ctx.p.jue = True
+    ctx.p.thimble = True
 
 
 @verb("説決拾", "說決拾", kind="dress")
 def take_off_guard(ctx: Ctx) -> None:
     """説決拾: take off 決 and 拾(遂) (xiangshe:153). Precondition: he wears them."""
-    if not ctx.p.jue:
+    if not ctx.p.thimble:
         raise VerbError(f"{ctx.p.name} wears no 決遂 to take off (説決拾 xiangshe:153)")
-    ctx.p.jue = False
+    ctx.p.thimble = False
 
 
 # ------------------------------------------------------------------ objects
@@ -423,7 +420,7 @@ def _alternate_take(ctx: Ctx) -> None:
     is not 拾 and is not counted here.
     """
     w, p = ctx.world, ctx.p
-    key = (w.fu_batch, p.pair or "")
+    key = (w.rest_batches, p.pair or "")
     takes = w.takes.setdefault(key, {})
     mine = takes.get(p.seat or "", 0)
     if mine >= 4:
@@ -448,49 +445,50 @@ def _take_from_place(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
     """Take ``n`` of ``obj`` from a place the run tracks (楅, 中, 豐, declared objects)."""
     w, key = ctx.world, _place_key(ctx, ref)
     if obj in ("矢", "乘矢", "一个") and key == "楅":
-        if not w.fu_set:
+        if not w.rest_set:
             raise VerbError("there is no 楅 to take arrows from: 乃設楅于中庭 (xiangshe:158)")
-        if w.fu_loose < n:
-            if any(w.fu_bound.values()):
+        if w.arrows_on_rest < n:
+            if any(w.bound_on_rest.values()):
                 raise VerbError(
                     "the arrows left on the 楅 are the 大夫's, bound with 茅 "
                     "(大夫之矢則兼束之以茅 xiangshe:191): 大夫進坐説矢束 first (xiangshe:242)"
                 )
             raise VerbError(
-                f"{ctx.p.name} takes {n} arrow(s) from the 楅, which holds {w.fu_loose}: "
+                f"{ctx.p.name} takes {n} arrow(s) from the 楅, which holds {w.arrows_on_rest}: "
                 "arrows are taken from the 楅 only after 弟子取矢…委于楅 (xiangshe:159)"
             )
         if n == 1 and ctx.p.seat in ("上射", "下射"):
             _alternate_take(ctx)
-        w.fu_loose -= n
+        w.arrows_on_rest -= n
         return
     if obj == "筭" and key == "中":
-        if w.zhong < n:
+        if w.rods_in_vessel < n:
             raise VerbError(
-                f"the 中 holds {w.zhong} 筭, not {n}: 實八算于中 first (xiangshe:183, 185)"
+                f"the 中 holds {w.rods_in_vessel} 筭, not {n}: 實八算于中 first (xiangshe:183, 185)"
             )
-        w.zhong -= n
+        w.rods_in_vessel -= n
         return
     if obj == "筭" and key in _CHOU_PLACES:
         pile, have = _chou_place(w, key)
         if have < n:
             raise VerbError(f"there are {have} 筭 at {key}, not {n}")
         if pile is None:
-            w.pile -= n
+            w.rods_reserve -= n
         else:
-            w.ground[pile] -= n
+            w.rods_on_ground[pile] -= n
+            w.moved()
         return
     if obj == "觶" and key in ("豐", "豐上"):
-        if not w.zhi_on_feng:
+        if not w.cup_on_stand:
             raise VerbError("there is no 觶 on the 豐 (勝者之弟子…奠于豐上 xiangshe:206)")
-        w.zhi_on_feng = False
-        ctx.p.cup_full = w.zhi_full
+        w.cup_on_stand = False
+        ctx.p.cup_full = w.cup_on_stand_full
         return
     tracked = (obj, key)
     if tracked in w.places:
         if w.places[tracked] < n:
             raise VerbError(f"there is no {obj} at {key} to take")
-        w.places[tracked] -= n
+        w.add_at(obj, key, -n)
     else:
         # an untracked place is an unmodelled supply (射器 in 堂西 …): nothing to check
         ctx.extra["assumes"] = ["E-supply"]
@@ -505,14 +503,14 @@ _CHOU_PLACES = ("中西", "中之西", "右獲", "左獲", "賢獲")
 def _chou_place(w: Any, key: str) -> tuple[str | None, int]:
     """(side of the ground or None for the 中西 pile, how many 筭 lie there)."""
     if key in ("中西", "中之西"):
-        return None, w.pile
+        return None, w.rods_reserve
     if key == "賢獲":
         t = w.last_tally
-        if t is None or t["winner"] == "tie":
+        if t is None or t.winner == "tie":
             raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
-        return t["winner"], w.ground[t["winner"]]
+        return t.winner, w.rods_on_ground[t.winner]
     side = "right" if key == "右獲" else "left"
-    return side, w.ground[side]
+    return side, w.rods_on_ground[side]
 
 
 def _chou_count(ctx: Ctx) -> int | None:
@@ -526,9 +524,9 @@ def _chou_count(ctx: Ctx) -> int | None:
         return None
     if key == "賢獲":
         t = ctx.world.last_tally
-        if t is None or t["winner"] == "tie":
+        if t is None or t.winner == "tie":
             raise VerbError("取賢獲 needs a winner: on 左右鈞 左右皆執一算 (xiangshe:204)")
-        return abs(t["right"] - t["left"])
+        return abs(t.right - t.left)
     return _chou_place(ctx.world, key)[1]
 
 
@@ -543,10 +541,10 @@ def _give(p: Person, obj: str, n: int, state: str | None) -> None:
     elif _is_arrow(obj):
         p.hand += 4 if obj == "乘矢" and n == 1 else n
     elif obj == "扑":
-        p.pu = "執"
+        p.discipline_rod = "執"
     else:
         p.items[obj] = p.items.get(obj, 0) + n
-        if obj in ("觶", "爵") and state:
+        if obj in CUPS and state:  # 角觶, 象觶, 散觶 … as well (dashe:237–238)
             p.cup_full = state in ("實", "滿", "full")
 
 
@@ -558,11 +556,11 @@ def _has(p: Person, obj: str) -> bool:
     if _is_arrow(obj):
         return p.arrows > 0
     if obj == "扑":
-        return p.pu is not None
+        return p.discipline_rod is not None
     return p.items.get(obj, 0) > 0
 
 
-def _last(p: Person, obj: str) -> str:
+def last_let_go(p: Person, obj: str) -> str:
     """Where the person last let go of ``obj``, for error messages."""
     got = p.let_go.get(obj) or (p.let_go.get("弓矢") if obj in ("弓", "矢") else None)
     if got is None:
@@ -575,7 +573,7 @@ def _drop(ctx: Ctx, obj: str, n: int) -> None:
     p = ctx.p
     if not _has(p, obj):
         raise VerbError(
-            f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand){_last(p, obj)}"
+            f"{p.name} does not hold {obj} ({ctx.act.verb} needs it in hand){last_let_go(p, obj)}"
         )
     p.let_go[obj] = (ctx.act.verb, ctx.cite, ctx.line)
     if obj == "弓" and p.items.get("弓", 0) >= n and (n > 1 or p.bow is None):
@@ -586,15 +584,15 @@ def _drop(ctx: Ctx, obj: str, n: int) -> None:
         p.bow = None
     elif obj == "弓矢":
         p.bow = None
-        p.jin = p.xie = p.hand = 0
+        p.belt = p.fingers = p.hand = 0
     elif _is_arrow(obj):
         k = p.arrows if ctx.act.count is None else n
-        for attr in ("hand", "jin", "xie"):
+        for attr in ("hand", "belt", "fingers"):
             take = min(k, getattr(p, attr))
             setattr(p, attr, getattr(p, attr) - take)
             k -= take
     elif obj == "扑":
-        p.pu = None
+        p.discipline_rod = None
     else:
         p.items[obj] -= n
         if p.items[obj] <= 0:
@@ -605,15 +603,15 @@ def _put_at(ctx: Ctx, obj: str, ref: Any, n: int) -> None:
     w = ctx.world
     key = _place_key(ctx, ref) if ref is not None else None
     if obj in ("觶",) and key in ("豐", "豐上"):
-        if not w.feng_set:
+        if not w.stand_set:
             raise VerbError(
                 "there is no 豐 to set the 觶 on: 弟子奉豐升設于西楹之西 (xiangshe:206)"
             )
-        w.zhi_on_feng = True
-        w.zhi_full = ctx.p.cup_full
+        w.cup_on_stand = True
+        w.cup_on_stand_full = ctx.p.cup_full
         return
     if key is not None:
-        w.places[(obj, key)] = w.places.get((obj, key), 0) + n
+        w.add_at(obj, key, n)
 
 
 @verb("取", "執", "奉", "兼取", kind="object")
@@ -636,7 +634,7 @@ def take(ctx: Ctx) -> None:
     if a.verb == "執" and a.from_ is None and _has(p, obj):
         if obj == "弓" and a.state:
             p.bow = a.state
-        _facing(ctx)
+        set_facing(ctx)
         return
     # a cup taken up from a place (not from a person) comes as it was set down (see put)
     cup_place = None
@@ -660,9 +658,10 @@ def take(ctx: Ctx) -> None:
         laid = ctx.world.cup_states.get((obj, cup_place))
         if laid:
             p.cup_full = laid.pop()
+            ctx.world.moved_cups()
         elif ctx.act.state is None:
             p.cup_full = False  # a cup from the 篚 is empty until it is filled
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("受", kind="object")
@@ -673,7 +672,7 @@ def receive(ctx: Ctx) -> None:
     obj = a.obj or ""
     giver = ctx.other(a.from_) if a.from_ is not None else None
     if giver is not None:
-        _reach(ctx, giver, receiving=True)
+        check_reach(ctx, giver, receiving=True)
     if giver is not None and _has(giver, obj):
         bow = giver.bow
         ctx.p = giver
@@ -686,7 +685,7 @@ def receive(ctx: Ctx) -> None:
         if a.from_ is not None and giver is None:
             _take_from_place(ctx, obj, a.from_, ctx.count)
         _give(p, obj, ctx.count, a.state)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("授", "獻", kind="object")
@@ -709,8 +708,8 @@ def give(ctx: Ctx) -> None:
         if obj in CUPS:
             recv.cup_full = full
     ctx.extra["to"] = recv.name
-    _reach(ctx, recv)
-    _facing(ctx)
+    check_reach(ctx, recv)
+    set_facing(ctx)
 
 
 #: the reason on every shot line of the 誘射: the 司射 teaches (注 誘猶教也), in round 1 with the
@@ -724,7 +723,7 @@ YOUSHE_REASON = (
 REACH = 12.0
 
 
-def _reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
+def check_reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
     """Note (for a warning) a hand-over between two people standing far apart (E-reach)."""
     p = ctx.p
     if None in (p.x, p.y, other.x, other.y):
@@ -739,7 +738,7 @@ def _reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
 #: 角觶, 象觶, 散觶 of the 夾爵 dashe:237–238).
 CUPS: tuple[str, ...] = ("觶", "爵", "觚", "散", "角觶", "象觶", "散觶")
 #: the cups whose state (full or empty) a place keeps when they are set down (奠) and taken up
-#: (取) again; the 豐 keeps its own (w.zhi_full, xiangshe:206–215)
+#: (取) again; the 豐 keeps its own (w.cup_on_stand_full, xiangshe:206–215)
 SET_DOWN_CUPS: tuple[str, ...] = ("爵", "觶")
 
 
@@ -762,17 +761,17 @@ def put(ctx: Ctx) -> None:
     dkey = _place_key(ctx, dest) if dest is not None else None
     if a.verb == "實":
         if obj in CUPS:
-            if not _has(p, obj) and not (dkey in ("豐", "豐上") and w.zhi_on_feng):
+            if not _has(p, obj) and not (dkey in ("豐", "豐上") and w.cup_on_stand):
                 raise VerbError(f"{p.name} fills a {obj} he does not hold (xiangshe:215)")
             if _has(p, obj):
                 p.cup_full = True
             else:
-                w.zhi_full = True
+                w.cup_on_stand_full = True
             return
         if obj == "筭":
             n = ctx.count
             if dkey == "中":
-                if not w.zhong_set:
+                if not w.vessel_set:
                     raise VerbError("there is no 中 to fill: 釋獲者坐設中 (xiangshe:183)")
                 held = p.items.get("筭", 0)
                 if held < n:
@@ -780,42 +779,44 @@ def put(ctx: Ctx) -> None:
                         f"{p.name} holds {held} 筭 and cannot 實 {n} into the 中 (xiangshe:183)"
                     )
                 _drop(ctx, "筭", n)
-                w.zhong += n
-                if w.zhong > 8:
+                w.rods_in_vessel += n
+                if w.rods_in_vessel > 8:
                     raise VerbError("the 鹿中 holds eight 筭: 鑿背容八算 (記 xiangshe:354)")
                 return
         raise VerbError(f"實 fills a 觶/爵 or puts 筭 into the 中, not {obj}")
     if _is_arrow(obj) and a.from_ is not None and _place_key(ctx, a.from_) in ("侯", "矦"):
         if dkey != "楅":
             raise VerbError("the shot arrows are laid on the 楅 (委于楅 xiangshe:159)")
-        if not w.fu_set:
+        if not w.rest_set:
             raise VerbError("there is no 楅 to lay the arrows on: 乃設楅于中庭 (xiangshe:158)")
-        n = w.hou_arrows + sum(w.hou_dafu.values())
+        n = w.arrows_at_target + sum(w.dafu_at_target.values())
         if n == 0:
             raise VerbError("no arrows lie at the 侯 to be laid on the 楅 (xiangshe:159)")
-        if w.params.get("arrows_short") and not w.short_seen and w.lost == 0 and n:
+        if w.params.get("arrows_short") and not w.rest_short_seen and w.lost == 0 and n:
             # 矢不備: one arrow is not found (xiangshe:160); which one is not said.
-            if w.hou_arrows:
-                w.hou_arrows -= 1
+            if w.arrows_at_target:
+                w.arrows_at_target -= 1
             else:
-                first = next(k for k, v in w.hou_dafu.items() if v)
-                w.hou_dafu[first] -= 1
+                first = next(k for k, v in w.dafu_at_target.items() if v)
+                w.dafu_at_target[first] -= 1
+                w.moved()
             w.lost = 1
             ctx.extra["assumes"] = ["E-lost-arrow"]
-        w.fu_batch += 1  # a new filling of the 楅: a new 拾取
-        w.fu_loose += w.hou_arrows
-        for who, k in w.hou_dafu.items():
-            w.fu_bound[who] = w.fu_bound.get(who, 0) + k
-        w.hou_arrows = 0
-        w.hou_dafu = {}
-        w.hou_by = {}
-        w.fu_arranged = False
+        w.rest_batches += 1  # a new filling of the 楅: a new 拾取
+        w.arrows_on_rest += w.arrows_at_target
+        for who, k in w.dafu_at_target.items():
+            w.bound_on_rest[who] = w.bound_on_rest.get(who, 0) + k
+            w.moved()
+        w.arrows_at_target = 0
+        w.dafu_at_target = {}
+        w.by_target = {}
+        w.rest_arranged = False
         return
     if _is_arrow(obj) and a.verb == "加" and dkey == "楅":
         # 弟子…復求矢加于楅 (xiangshe:161): the missing arrow is found and added.
         if w.lost == 0:
             raise VerbError("no arrow is missing: 復求矢加于楅 follows 矢不備 (xiangshe:160–161)")
-        w.fu_loose += w.lost
+        w.arrows_on_rest += w.lost
         w.lost = 0
         return
     if obj == "筭" and a.verb == "委":
@@ -828,11 +829,12 @@ def put(ctx: Ctx) -> None:
         if dest is not None and _place_key(ctx, dest) not in ("中西", "中之西"):
             _put_at(ctx, "筭", dest, n)  # not the 其餘 of the 中 (納射器 …)
         else:
-            w.pile += n
+            w.rods_reserve += n
         return
-    if obj == "扑" and p.pu is None:
+    if obj == "扑" and p.discipline_rod is None:
         raise VerbError(
-            f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西){_last(p, '扑')}"
+            f"{p.name} holds no 扑 to put down (xiangshe:153 去扑倚于西階之西)"
+            f"{last_let_go(p, '扑')}"
         )
     full = p.cup_full
     _drop(ctx, obj, ctx.count)
@@ -843,8 +845,9 @@ def put(ctx: Ctx) -> None:
         # the feast sets full cups down and takes them up again (主人坐奠觶于薦西 xiangshe:57,
         # 賓…反奠于其所 74; 司正實觶…奠觶…取觶…卒觶 106–107): the place keeps the cup's state
         w.cup_states.setdefault((obj, dkey), []).append(full)
+        w.moved_cups()
         p.cup_full = False
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("設", kind="object")
@@ -862,14 +865,14 @@ def set_up(ctx: Ctx) -> None:
         ctx.p.let_go[obj] = (ctx.act.verb, ctx.cite, ctx.line)
         del ctx.p.items[obj]
     if obj == "楅":
-        w.fu_set = True
+        w.rest_set = True
     elif obj == "中":
-        w.zhong_set = True
+        w.vessel_set = True
     elif obj == "豐":
-        w.feng_set = True
+        w.stand_set = True
     elif obj and dest is not None:
         _put_at(ctx, obj, dest, 1)
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("徹", "退", kind="object", replace=True)
@@ -881,15 +884,15 @@ def clear(ctx: Ctx) -> None:
         move(ctx)
         return
     if obj == "豐":
-        w.feng_set = False
-        w.zhi_on_feng = False
+        w.stand_set = False
+        w.cup_on_stand = False
     elif obj == "觶":
-        w.zhi_on_feng = False
+        w.cup_on_stand = False
     elif obj == "楅":
-        w.fu_set = False
+        w.rest_set = False
     elif obj in ("中", "筭"):
-        w.zhong_set = obj != "中" and w.zhong_set
-    _facing(ctx)
+        w.vessel_set = obj != "中" and w.vessel_set
+    set_facing(ctx)
 
 
 VERBS["退"] = Verb("退", clear, "move", (clear.__doc__ or "").strip())
@@ -903,20 +906,22 @@ def tuck(ctx: Ctx) -> None:
     """
     a, p = ctx.act, ctx.p
     if a.obj == "扑":
-        if p.pu is None:
-            raise VerbError(f"{p.name} holds no 扑 to 搢 (取扑搢之 xiangshe:135){_last(p, '扑')}")
-        p.pu = "搢"
+        if p.discipline_rod is None:
+            raise VerbError(
+                f"{p.name} holds no 扑 to 搢 (取扑搢之 xiangshe:135){last_let_go(p, '扑')}"
+            )
+        p.discipline_rod = "搢"
         return
     n = ctx.count
-    if p.hand + p.xie < n:
+    if p.hand + p.fingers < n:
         raise VerbError(
-            f"{p.name} holds {p.hand + p.xie} arrow(s) in hand and cannot 搢 {n} "
+            f"{p.name} holds {p.hand + p.fingers} arrow(s) in hand and cannot 搢 {n} "
             "(搢三而挾一个 xiangshe:126)"
         )
     k = min(n, p.hand)
     p.hand -= k
-    p.xie -= n - k
-    p.jin += n
+    p.fingers -= n - k
+    p.belt += n
 
 
 @verb("挾", kind="object")
@@ -930,43 +935,23 @@ def nock(ctx: Ctx) -> None:
     n = ctx.count
     if ctx.act.from_ is not None:
         _take_from_place(ctx, "矢", ctx.act.from_, n)
-        p.xie += n
+        p.fingers += n
         return
-    if p.hand + p.jin < n:
+    if p.hand + p.belt < n:
         raise VerbError(
             f"{p.name} has no arrow to 挾 (he holds {p.arrows}; 挾一个 xiangshe:126, 147)"
         )
     k = min(n, p.hand)
     p.hand -= k
-    p.jin -= n - k
-    p.xie += n
+    p.belt -= n - k
+    p.fingers += n
 
 
 # ------------------------------------------------------------------ shooting
 
 
-#: Roles whose 釋獲 differs from the table of :mod:`sheli.scoring` (公則釋獲 dashe:182; 公…不以樂志
-#: dashe:273): functions ``(archer, round, hit, on_beat) -> (counted, reason) | None``,
-#: registered by a rite's verb module (verbs_dashe); None leaves the table's answer.
-RELEASE_OVERRIDES: list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]] = []
-
-#: The 釋獲 table of a chapter whose words differ from the run environment's (鄉射禮's): chapter →
-#: ``release(round, hit, on_beat) -> (counted, reason)``, used for shots whose step cites that
-#: chapter (大射儀: scoring/data/release-dashe.tsv); registered by the rite's verb module.
-RELEASE_TABLES: dict[str, Callable[[int, bool, bool | None], tuple[bool, str]]] = {}
-#: The 數獲 acts of a chapter whose words differ (chapter → ``count_procedure(n, side)``): the
-#: same count, citing that chapter's passages (大射儀: scoring/data/count-dashe.tsv).
-COUNT_PROCEDURES: dict[str, Callable[[int, str], list[Any]]] = {}
-#: Release overrides of one chapter only, tried before :data:`RELEASE_OVERRIDES`.
-CHAPTER_RELEASE_OVERRIDES: dict[
-    str, list[Callable[[Person, int, bool, bool | None], tuple[bool, str] | None]]
-] = {}
-
 #: Roles that, as 下射, loose before their 上射: 公下射也而先發不留尊也 (注 dashe:203).
 LOWER_FIRST_ROLES: set[str] = {"公"}
-#: Readings under which those roles loose after their 上射 like any 下射 (敖繼公 on dashe:203:
-#: 拾發以將乘矢則是賓先公後); registered by the rite's verb module.
-UPPER_FIRST_READINGS: set[str] = set()
 
 
 def _lower_first(w: World, pair: str) -> bool:
@@ -981,7 +966,9 @@ def _lower_first(w: World, pair: str) -> bool:
     pr = w.pairs.get(pair)
     if pr is None:
         return False
-    if UPPER_FIRST_READINGS and UPPER_FIRST_READINGS & set(w.params.get("readings") or ()):
+    # the readings under which he looses after his 上射 like any 下射 (敖繼公 on dashe:203)
+    upper_first = find_variant(w.chapter).upper_first_readings
+    if upper_first and upper_first & set(w.params.get("readings") or ()):
         return False
     lower = w.people.get(pr.lower)
     return lower is not None and lower.role in LOWER_FIRST_ROLES
@@ -1020,12 +1007,12 @@ def shoot(ctx: Ctx) -> None:
             f"{p.name} shoots off his 物 (he is at {p.place or 'an unplaced spot'}; his is the "
             f"{marks[0]}): 及物揖左足履物 (xiangshe:129; xiangshe:141 皆當其物)"
         )
-    if not (p.tan and p.jue):
+    if not (p.bared and p.thimble):
         raise VerbError(f"{p.name} shoots without being 袒決遂 (三耦皆袒決遂 xiangshe:124)")
     if p.bow != "張":
         what = "no 弓" if p.bow is None else "a 弛 弓"
         raise VerbError(f"{p.name} shoots with {what}: 皆執弓 (xiangshe:126), a 張弓")
-    if p.xie < 1:
+    if p.fingers < 1:
         raise VerbError(
             f"{p.name} shoots with no arrow 挾: 搢三而挾一个 (xiangshe:126); "
             "上射既發挾弓矢 (xiangshe:147)"
@@ -1070,13 +1057,15 @@ def shoot(ctx: Ctx) -> None:
             )
     arrow = mine + 1
     shot_counts[seat] = arrow
-    p.xie -= 1
+    p.fingers -= 1
     if p.is_dafu:
-        w.hou_dafu[p.name] = w.hou_dafu.get(p.name, 0) + 1
+        w.dafu_at_target[p.name] = w.dafu_at_target.get(p.name, 0) + 1
+        w.moved()
     else:
-        w.hou_arrows += 1
+        w.arrows_at_target += 1
     if hou is not None:
-        w.hou_by[hou] = w.hou_by.get(hou, 0) + 1
+        w.by_target[hou] = w.by_target.get(hou, 0) + 1
+        w.moved()
     if pair == "誘射":
         # the text says nothing of the 誘射's hits; asked of the source if it knows them
         try:
@@ -1091,31 +1080,16 @@ def shoot(ctx: Ctx) -> None:
                 "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
-        chapter = ctx.cite.partition(":")[0]
-        counted, reason = RELEASE_TABLES.get(chapter, ctx.env.release)(w.round, hit, on_beat)
-        for override in (*CHAPTER_RELEASE_OVERRIDES.get(chapter, ()), *RELEASE_OVERRIDES):
+        # the table of the chapter the step cites (大射儀's own words), its exceptions first
+        variant = find_variant(ctx.cite.partition(":")[0])
+        counted, reason = (variant.release or ctx.env.release)(w.round, hit, on_beat)
+        for override in (*variant.release_overrides, *COMMON_RELEASE_OVERRIDES):
             got = override(p, w.round, hit, on_beat)
             if got is not None:
                 counted, reason = got
                 break
-    shot = Shot(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
-    w.last_shot = shot
-    line = {
-        "type": "shot",
-        "round": w.round,
-        "pair": pair,
-        "archer": seat,
-        "person": p.name,
-        "arrow": arrow,
-        "hit": hit,
-        "counted": counted,
-        "reason": reason,
-    }
-    if on_beat is not None:
-        line["on_beat"] = on_beat
-    if hou is not None:
-        line["hou"] = hou
-    ctx.shots.append(line)
+    w.last_shot = Arrow(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
+    ctx.shots.append(Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou))
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
     if hou is not None:
         ctx.extra["shot"]["hou"] = hou
@@ -1148,7 +1122,7 @@ def flag(ctx: Ctx) -> None:
     if ctx.p.items.get("旌", 0) < 1:
         raise VerbError(f"{ctx.p.name} holds no 旌 (獲者執旌 xiangshe:137)")
     ctx.world.flag = "偃" if ctx.act.verb == "偃" else "舉"
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("釋獲", kind="score")
@@ -1179,7 +1153,8 @@ def release_tally(ctx: Ctx) -> None:
         )
     _drop(ctx, "筭", 1)
     side = ctx.env.side_of(s.archer)
-    w.ground[side] += 1
+    w.rods_on_ground[side] += 1
+    w.moved()
     s.released = True
     ctx.extra["side"] = "右" if side == "right" else "左"
 
@@ -1207,9 +1182,9 @@ def count_tally(ctx: Ctx) -> None:
     if side == "left" and w.counted["right"] is None:
         raise VerbError("the left is counted before the right: 先數右獲 (xiangshe:193)")
     # the counted 筭 stay on the ground (縮, 横, 委) until 兼歛算 (xiangshe:204)
-    n = w.ground[side]
+    n = w.rods_on_ground[side]
     w.counted[side] = n
-    procedure = COUNT_PROCEDURES.get(ctx.cite.partition(":")[0], ctx.env.count_procedure)
+    procedure = find_variant(ctx.cite.partition(":")[0]).count_procedure or ctx.env.count_procedure
     in_hand = 0  # 筭 in his left hand (實于左手 xiangshe:195, 200) after each act
     for act in procedure(n, side):
         if act.kind == "approach":
@@ -1217,28 +1192,13 @@ def count_tally(ctx: Ctx) -> None:
             # with his posture and facing; the count does not do them a second time
             continue
         in_hand += act.count * ((act.dest == "hand") - (act.source == "hand"))
-        ctx.sub.append(
-            {
-                "cite": act.cite,
-                "jing": act.jing,
-                "note": act.description,
-                "count": act.count,
-                "holds": [f"筭{_cn(in_hand)}"] if in_hand else [],
-            }
-        )
+        ctx.sub.append(CountAct(act.cite, act.jing, act.description, act.count, in_hand))
     if side == "left":
         right = w.counted["right"] or 0
         left = n
         ann = ctx.env.announce(right, left)
         win = "tie" if right == left else ("right" if right > left else "left")
-        tally = {
-            "type": "tally",
-            "round": w.round,
-            "right": right,
-            "left": left,
-            "winner": win,
-            "announcement": ann,
-        }
+        tally = Tally(w.round, right, left, win, ann)
         w.last_tally = tally
         w.tallies.append(tally)
         ctx.tallies.append(tally)
@@ -1253,12 +1213,12 @@ def arrange(ctx: Ctx) -> None:
     (若矢不備 xiangshe:160), and the spec's ``if: {arrows_short: true}`` branch applies.
     """
     w = ctx.world
-    if not w.fu_set or w.fu_loose + sum(w.fu_bound.values()) == 0:
+    if not w.rest_set or w.arrows_on_rest + sum(w.bound_on_rest.values()) == 0:
         raise VerbError("乘 with no arrows on the 楅 (弟子取矢…委于楅 xiangshe:159 comes first)")
-    w.fu_arranged = True
+    w.rest_arranged = True
     if w.lost:
-        w.short_seen = True
-    _facing(ctx)
+        w.rest_short_seen = True
+    set_facing(ctx)
 
 
 @verb("束", kind="object")
@@ -1268,7 +1228,7 @@ def bind(ctx: Ctx) -> None:
     In sheli the binding is done as the arrows are laid on the 楅 (委); this act only states it.
     Precondition: a 大夫's arrows lie on the 楅.
     """
-    if not any(ctx.world.fu_bound.values()):
+    if not any(ctx.world.bound_on_rest.values()):
         raise VerbError("no 大夫's arrows lie on the 楅 to bind with 茅 (xiangshe:191)")
 
 
@@ -1281,16 +1241,17 @@ def unbind(ctx: Ctx) -> None:
     """
     w, p = ctx.world, ctx.p
     if ctx.act.obj in ("矢束", "束", "茅"):
-        mine = w.fu_bound.get(p.name, 0)
+        mine = w.bound_on_rest.get(p.name, 0)
         if not mine:
-            whose = "、".join(k for k, v in w.fu_bound.items() if v) or "nobody's"
+            whose = "、".join(k for k, v in w.bound_on_rest.items() if v) or "nobody's"
             raise VerbError(
                 f"there is no 矢束 of {p.name} on the 楅 to untie (bound: {whose}; "
                 "xiangshe:191, 242 大夫進坐説矢束)"
             )
-        w.fu_loose += mine
-        w.fu_bound[p.name] = 0
-    _facing(ctx)
+        w.arrows_on_rest += mine
+        w.bound_on_rest[p.name] = 0
+        w.moved()
+    set_facing(ctx)
 
 
 # ------------------------------------------------------------------ cups
@@ -1303,7 +1264,7 @@ def cup(ctx: Ctx) -> None:
     a, p, w = ctx.act, ctx.p, ctx.world
     obj = a.obj or ("爵" if a.verb == "卒爵" else "觶")
     if a.verb in ("祭", "薦"):
-        _facing(ctx)
+        set_facing(ctx)
         return
     if p.items.get(obj, 0) < 1:
         if a.verb in ("洗", "酌") and obj in ("觶", "爵"):
@@ -1323,7 +1284,7 @@ def cup(ctx: Ctx) -> None:
         if p.pair is not None and w.round > 0:
             w.drank.setdefault(w.round, []).append(p.name)
         w.drinks.append((w.round, p.name, ctx.cite))
-    _facing(ctx)
+    set_facing(ctx)
 
 
 # ------------------------------------------------------------------ others

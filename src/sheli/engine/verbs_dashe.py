@@ -4,70 +4,23 @@ Registered into :data:`sheli.engine.verbs.VERBS` with the same ``@verb`` decorat
 already defined elsewhere is an error, so two modules cannot silently define one verb.
 
 - ``以矢行告``: the 大射正 tells the 公 where his arrow went — 下曰留上曰揚左右曰方 (dashe:201–202);
-- the 公's 釋獲 in the third round: 不以樂志 (dashe:273), registered as a release override.
+- ``埽``: sweep a place (dashe:127, 191).
+
+大射儀's tables and the 公's 釋獲 (不以樂志 dashe:273) are its declared variant,
+:data:`sheli.engine.variants.DASHE`.
 
 >>> from sheli.engine.verbs import VERBS
 >>> VERBS["以矢行告"].kind
 'speech'
->>> from sheli.engine.state import Person
->>> _gong_release(Person("公", role="公"), 3, True, False)[0]
-True
->>> _gong_release(Person("賓", role="賓"), 3, True, False) is None
-True
 """
 
 from __future__ import annotations
 
-from sheli.engine.state import Person
-from sheli.engine.verbs import (
-    CHAPTER_RELEASE_OVERRIDES,
-    COUNT_PROCEDURES,
-    ENGINE_ASSUMPTIONS,
-    RELEASE_TABLES,
-    UPPER_FIRST_READINGS,
-    Ctx,
-    VerbError,
-    _facing,
-    verb,
-)
-from sheli.scoring.outcomes import miss_direction, miss_side
-from sheli.scoring.rules import count_procedure_in, release
+from sheli.engine.outcomes import miss_direction, miss_side
+from sheli.engine.verbs import Ctx, VerbError, set_facing, verb
 
-#: 大射儀's 數獲 in its own words (dashe:213–222)
-COUNT_PROCEDURES["dashe"] = lambda n, side: count_procedure_in("count-dashe.tsv", n, side)
-#: 大射儀's 釋獲 in its own words (不貫不釋 dashe:185, 不鼓不釋 dashe:271 …)
-RELEASE_TABLES["dashe"] = lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv")
-
-#: 敖繼公's reading of dashe:203 (義疏: 拾發以將乘矢則是賓先公後): the 賓 looses first
-UPPER_FIRST_READINGS.add("R-she-bin-xian")
 #: 敖繼公's reading of dashe:202 (方者左則曰左方右則曰右方也): the 大射正 names the side
 FANG_SIDE_READING = "R-she-fang-ao"
-
-ENGINE_ASSUMPTIONS["E-shixing"] = (
-    "where the 公's missed arrow went (留 short, 揚 over, 方 wide) is fixed by the arrow and "
-    "the run's seed, the three equally likely; a recorded outcomes file does not give it",
-    "the text names the three words (下曰留上曰揚左右曰方 dashe:202, 注 留不至也揚過去也方出旁也) "
-    "but nothing of how often each happens",
-)
-
-
-def _gong_release(
-    p: Person, round: int, hit: bool, on_beat: bool | None
-) -> tuple[bool, str] | None:
-    """The 公's arrows in the third round: a hit counts whether or not it falls on the drum.
-
-    經 dashe:273 公樂作而后就物稍屬不以樂志; 注: 「君之射儀遲速從心，其發不必應樂」. A miss is
-    不貫不釋 (dashe:185). The others follow the table (不鼓不釋 dashe:271). Registered for 大射儀's
-    steps only (燕禮's 君 has his own rule in verbs_jun).
-    """
-    if p.role != "公" or round != 3:
-        return None
-    if hit:
-        return True, "不以樂志 (dashe:273; 注 其發不必應樂)"
-    return False, "不貫不釋 (dashe:185)"
-
-
-CHAPTER_RELEASE_OVERRIDES.setdefault("dashe", []).append(_gong_release)
 
 
 @verb("以矢行告", kind="speech")
@@ -109,7 +62,7 @@ def tell_flight(ctx: Ctx) -> None:
     ctx.extra["says"] = word
     ctx.extra["矢行"] = word
     ctx.extra["assumes"] = ["E-shixing"]
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("埽", kind="other")
@@ -122,4 +75,4 @@ def sweep(ctx: Ctx) -> None:
     """
     if ctx.act.at is not None:
         ctx.extra["at"] = ctx.place(ctx.act.at).desc
-    _facing(ctx)
+    set_facing(ctx)

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from sheli.engine.verbs import Ctx, VerbError, _facing, _set_place, verb
+from sheli.engine.verbs import Ctx, VerbError, set_facing, set_place, verb
 
 CUPS = ("爵", "觶")
 
@@ -41,16 +41,16 @@ def be_at(ctx: Ctx) -> None:
     ref = ctx.act.at if ctx.act.at is not None else ctx.act.to
     if ref is None:
         raise VerbError("在 needs at: the place where he is when the rite begins")
-    _set_place(ctx.p, ctx.place(ref))
+    set_place(ctx.p, ctx.place(ref))
     ctx.p.posture = "立"
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("盥", "嚌", kind="courtesy")
 def wash_hands(ctx: Ctx) -> None:
     """盥: wash the hands before washing a cup (下盥洗 xiangshe:25, 注 盥手又洗爵致潔敬也);
     嚌: taste the 肺 (尚左手嚌之 xiangshe:37, 注 嚌嘗也). No state changes."""
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("啐", kind="cup")
@@ -65,7 +65,7 @@ def sip(ctx: Ctx) -> None:
         raise VerbError(f"{ctx.p.name} 啐 with no {obj} in hand (xiangshe:38 執爵…啐酒)")
     if not ctx.p.cup_full:
         raise VerbError(f"{ctx.p.name} 啐 from an empty {obj} (xiangshe:30 實之 comes first)")
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("歌", "笙", "鼓", kind="music")
@@ -76,14 +76,14 @@ def feast_music(ctx: Ctx) -> None:
     says = ctx.act.says
     if says:
         ctx.extra["says"] = says
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("亨", kind="other")
 def cook(ctx: Ctx) -> None:
     """亨: the dog is cooked (羹定 xiangshe:13, 注 肉謂之羹定猶熟也; 其牲狗也, 亨于堂東北
     記 xiangshe:312–313). Not tracked by the state."""
-    _facing(ctx)
+    set_facing(ctx)
 
 
 @verb("相旅", kind="speech")
@@ -121,4 +121,4 @@ def xiang_lv(ctx: Ctx) -> None:
     ctx.extra["to"] = recv.name
     if ctx.act.says:
         ctx.extra["says"] = ctx.act.says
-    _facing(ctx)
+    set_facing(ctx)

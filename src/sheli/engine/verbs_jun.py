@@ -9,7 +9,8 @@ already defined elsewhere is an error, so two modules cannot silently define one
 - ``答``: one turns to face a person (既發則答君而俟 yan:181; 注 xiangshe:381 答對也).
 
 The 君's arrows are counted whether or not they fall on the drum: 不以樂志 (yan:179, 注
-辟不敏也; 注 dashe:273 君之射儀遲速從心其發不必應樂): see :func:`jun_release`.
+辟不敏也; 注 dashe:273 君之射儀遲速從心其發不必應樂): see :func:`jun_release` (a rule every
+chapter shares, :data:`sheli.engine.variants.COMMON_RELEASE_OVERRIDES`).
 
 >>> from sheli.engine.verbs import VERBS
 >>> all(v.kind for v in VERBS.values())
@@ -24,11 +25,10 @@ import math
 
 from sheli.engine import verbs as _verbs
 from sheli.engine.state import Person
-from sheli.engine.verbs import VERBS, Ctx, VerbError, verb  # noqa: F401
+from sheli.engine.variants import JUN_ROLES, jun_release
+from sheli.engine.verbs import VERBS, Ctx, VerbError, verb
 
-#: The role the 君 has as an archer in the 燕射 (yanshe.yaml ``pairs:``). His person is named
-#: 公, as 燕禮 names him (公升即位于席 yan:8); the 記 calls him 君.
-JUN_ROLES = ("君", "公")
+__all__ = ["JUN_ROLES", "VERBS", "jun_release"]
 
 
 def _is_jun(p: Person) -> bool:
@@ -53,13 +53,13 @@ def go_to_mark(ctx: Ctx) -> None:
             f"{p.name} goes to his 物 before the music: 樂作而后就物 (記 yan:177; "
             "xiangshe:382; dashe:273)"
         )
-    if not p.tan:
+    if not p.bared:
         raise VerbError(f"{p.name} goes to his 物 not 袒: 袒朱襦樂作而后就物 (記 yan:177)")
     mark = _verbs.own_marks(p)[0]
     dest = ctx.place(mark)
-    _verbs._cross_check(ctx, dest)
-    _verbs._set_place(p, dest)
-    _verbs._facing(ctx)
+    _verbs.cross_check(ctx, dest)
+    _verbs.set_place(p, dest)
+    _verbs.set_facing(ctx)
 
 
 @verb("屬", kind="object")
@@ -82,7 +82,7 @@ def hand_arrow(ctx: Ctx) -> None:
     if p.arrows < 1:
         raise VerbError(
             f"{p.name} has no arrow to hand to {recv.name} (小臣以巾授矢稍屬 yan:178)"
-            f"{_verbs._last(p, '矢')}"
+            f"{_verbs.last_let_go(p, '矢')}"
         )
     if recv.bow != "張":
         raise VerbError(
@@ -95,15 +95,15 @@ def hand_arrow(ctx: Ctx) -> None:
             "(注 xiangshe:383 不搢矢不挾矢授之稍屬)"
         )
     # one arrow leaves his hand (or wherever he holds it), one only: 稍屬
-    for attr in ("hand", "jin", "xie"):
+    for attr in ("hand", "belt", "fingers"):
         if getattr(p, attr) > 0:
             setattr(p, attr, getattr(p, attr) - 1)
             break
     p.let_go["矢"] = (ctx.act.verb, ctx.cite, ctx.line)
-    recv.xie += 1
+    recv.fingers += 1
     ctx.extra["to"] = recv.name
-    _verbs._reach(ctx, recv)
-    _verbs._facing(ctx)
+    _verbs.check_reach(ctx, recv)
+    _verbs.set_facing(ctx)
 
 
 #: facing words for the eight directions, counter-clockwise from east (x east, y north)
@@ -145,26 +145,3 @@ def face_person(ctx: Ctx) -> None:
     else:
         p.facing = _DIRS[toward]
     ctx.extra["to"] = other.name
-
-
-def jun_release(p: Person, rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:
-    """The 君's arrows in the music round count on a hit, on the drum or not: 不以樂志 (記
-    yan:179, 注 辟不敏也; 注 dashe:273 君之射儀遲速從心，其發不必應樂). Others: the table.
-
-    >>> jun_release(Person("公", role="君"), 3, True, False)[0]
-    True
-    >>> jun_release(Person("賓", role="賓"), 3, True, False) is None
-    True
-    """
-    if not _is_jun(p) or rnd != 3:
-        return None
-    if hit:
-        return True, "不以樂志 (記 yan:179): the 君's hit counts, on the drum or not"
-    return False, "not a hit (不貫不釋 xiangshe:184)"
-
-
-# The 記's rule is the engine's release table with one exception; verbs.py keeps a list of such
-# exceptions when it has one (the 公 of 大射儀 registers his own in verbs_dashe).
-_OVERRIDES = getattr(_verbs, "RELEASE_OVERRIDES", None)
-if _OVERRIDES is not None and jun_release not in _OVERRIDES:
-    _OVERRIDES.append(jun_release)

@@ -6,7 +6,7 @@ from a marked origin, so a director can tape the floor), which way to face, what
 wear, what to say, whose act is the cue to go, and a small plan of the moment. The floor plan
 sheet gives the taping measurements of every fixture at the chosen size of the floor.
 
-Everything comes from the event log (docs/event-log.md) and the venue's plan
+Everything comes from the run (its steps, docs/event-log.md) and the plan it was run on
 (docs/place.md); nothing is added to the rite. Presentation choices (the folding of repeated
 cues, the plain-English glosses, the scale) are said so on the sheet.
 
@@ -15,12 +15,14 @@ cues, the plain-English glosses, the scale) are said so on the sheet.
 >>> sheet = role_sheet(r, "釋獲者")
 >>> sheet.acts == sum(1 for s in r.steps if s["actor"] == "釋獲者")
 True
->>> "左右鈞" in [c.says for b in sheet.blocks() for c in b.rows] or True
+>>> said = [w for b in sheet.blocks() for c in b.rows for w in c.says or ()]
+>>> [t["announcement"] for t in r.tallies] == [w for w in said if w != "左右卒射"]
 True
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import math
 import re
@@ -30,6 +32,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import jinja2
+
+from sheli.engine.env import chapter_sections
+from sheli.glossary import GLOSSARY
+from sheli.outputs import diagram
+from sheli.outputs.frames import build_frames
+from sheli.text.variants import fold, to_traditional
 
 TEMPLATES = Path(__file__).with_name("cues_templates")
 
@@ -286,8 +296,6 @@ def resolve_role(run: Any, name: str) -> str:
     >>> resolve_role(r, "释获者"), resolve_role(r, "司正")
     ('釋獲者', '司馬')
     """
-    from sheli.text.variants import fold, to_traditional
-
     known = roles(run)
     want = {fold(name.strip()), fold(to_traditional(name.strip()))}
     for actor in known:
@@ -573,19 +581,10 @@ def fold_cues(cues: Sequence[Any], max_block: int = 8) -> list[Block]:
     return blocks
 
 
-@cache
-def _topics(chapter: str) -> dict[int, tuple[str, int, int]]:
-    from sheli.text import load_chapter
-
-    ch = load_chapter(chapter)
-    out: dict[int, tuple[str, int, int]] = {}
-    for n in range(1, 100):
-        try:
-            s = ch.section(n)
-        except KeyError:
-            continue
-        out[n] = (s.topic, s.first, s.last)
-    return out
+#: The 賈疏 sections of a chapter: number → (topic, first line, last line) — the engine's one
+#: lookup (:func:`sheli.engine.env.chapter_sections`), under the name cue sheets and the live
+#: app's exports use.
+section_topics = chapter_sections
 
 
 def role_sheet(
@@ -600,17 +599,13 @@ def role_sheet(
     >>> from sheli.engine import run
     >>> s = role_sheet(run("xiangshe", seed=1), "釋獲者")
     >>> s.sections[0].section, s.first_place
-    (19, '西階之西南')
+    (19, '堂西')
     """
-    from sheli.glossary import GLOSSARY
-
     if scale is None:
-        from sheli.place import load_venue
-
-        scale = venue_scale(load_venue(run.venue))
+        scale = venue_scale(run.plan)
     steps = run.steps
     chapter = run.spec.spec.chapter
-    topics = _topics(chapter)
+    topics = section_topics(chapter)
     cues: list[Cue] = []
     own: dict[str, Any] | None = None
     for i, s in enumerate(steps):
@@ -1152,15 +1147,6 @@ def positions_at(
     return out
 
 
-def _has_step_renderer() -> bool:
-    try:
-        from sheli.outputs.diagram import render_svg  # noqa: F401
-        from sheli.outputs.frames import build_frames  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 NEAR_WIDTH = 300  # px: the step diagram beside a cue
 
 
@@ -1168,12 +1154,7 @@ def _near_diagrams(run: Any, todo: Sequence[tuple[RoleSheet, Row]]) -> None:
     """Step diagrams from :func:`sheli.outputs.diagram.render_svg` ("near" view, the person
     highlighted), each as an <img> of its own: their ids (clip paths, markers) stay apart
     and the header band (cite, 經, words, which the cue already shows) is cropped."""
-    import base64
-
-    from sheli.outputs import diagram
-    from sheli.outputs.frames import build_frames
-
-    frames = {f.seq: f for f in build_frames(run.events)}
+    frames = {f.seq: f for f in build_frames(run)}
     head = float(getattr(diagram, "HEAD", 0.0))
     for sh, row in todo:
         seq = row.last.seq
@@ -1241,17 +1222,13 @@ def build_book(
     >>> [s.role for s in b.sheets], b.floor
     (['釋獲者'], None)
     """
-    from sheli.place import load_venue
-
-    venue = load_venue(run.venue)
+    venue = run.plan
     scale = scale or venue_scale(venue)
     wanted = roles(run) if roles_wanted is None else [resolve_role(run, r) for r in roles_wanted]
     sheets = [role_sheet(run, r, scale, addressed=addressed) for r in wanted]
     style = {True: "near", False: "none"}.get(diagrams, diagrams)  # type: ignore[call-overload]
     if style not in ("near", "plan", "none"):
         raise CuesError(f"diagrams: near, plan or none, not {diagrams!r}")
-    if style == "near" and not _has_step_renderer():
-        style = "plan"
     if style != "none":
         # A diagram where the person's place or facing changes (and for each address and the
         # first beat of a stretch): a beat done where the last one left him needs none.
@@ -1288,8 +1265,6 @@ def build_book(
 # --------------------------------------------------------------------------- rendering
 @cache
 def _jinja() -> Any:
-    import jinja2
-
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,  # every name and word of the text is escaped

@@ -11,7 +11,7 @@ shape and label carries ``data-box`` too, so that the viewer and the tests can r
 >>> from sheli.engine import run
 >>> from sheli.outputs.frames import build_frames
 >>> r = run("xiangshe", seed=1)
->>> frames = build_frames(r.events)
+>>> frames = build_frames(r)
 >>> svg = render_svg(frames[150], r.events[0])
 >>> svg.startswith("<svg") and 'class="person actor"' in svg
 True
@@ -27,19 +27,20 @@ from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
 
+from sheli.engine import venue_plan
+from sheli.engine.state import Holding
 from sheli.outputs.frames import Frame, Person, shot_hou
 from sheli.outputs.labels import (
     LINE_HEIGHT,
     RUN_GAP,
     Box,
     Label,
-    _size_of,
     clear_placements,
     obstacle_grid,
     place_labels,
+    size_of,
     text_width,
 )
-from sheli.place import load_venue
 from sheli.place.model import Venue
 
 __all__ = [
@@ -72,12 +73,13 @@ FACING: dict[str, tuple[float, float]] = {
 
 #: The views: the part of the plan each shows, in 尺 (x0, y0, x1, y1; y north).
 #: "hall": the 堂 and the near 庭 down to the line of the 洗, 楅 and 中 and the 射位;
-#: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯.
+#: "range": the whole 侯道, from the back of the 堂 to the 門 behind the 侯 and four 步 outside it.
 VIEWS: dict[str, tuple[float, float, float, float]] = {
     "hall": (-50.0, -56.0, 50.0, 36.0),
-    "range": (-50.0, -320.0, 50.0, 36.0),
+    "range": (-50.0, -338.0, 50.0, 36.0),
 }
 
+GATE_MARGIN = 24.0  # 尺 shown outside the 門 in the range view: four 步, for those who wait there
 FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Noto Serif CJK SC','Source Han Serif',serif"
 NAME_SIZE = 12.0  # px, a person's label
 HOLD_SIZE = 10.0  # px, the second line (holds)
@@ -133,7 +135,8 @@ class View:
 
 @lru_cache(maxsize=8)
 def _venue(key: str) -> Venue:
-    return load_venue(key)
+    # the plan the runs resolved their places on (sheli.engine), not one loaded here
+    return venue_plan(key)
 
 
 @dataclass(frozen=True)
@@ -235,7 +238,8 @@ def _range(venue_key: str) -> tuple[float, float, float, float]:
         x1 = max(x1, h.x + h.width / 2 + 12)
     for n, f in fx.items():
         if n.endswith("乏") or n == "門":
-            y0 = min(y0, f.y - 6)
+            # outside the 門, room for those who wait there as bodies (xiangshe:1)
+            y0 = min(y0, f.y - (GATE_MARGIN if n == "門" else 6))
             x0 = min(x0, f.x - 8)
             x1 = max(x1, f.x + 8)
     return (x0, y0, x1, y1)
@@ -260,7 +264,7 @@ def choose_view(frame: Frame, view: str = "auto") -> str:
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
-    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
+    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}))
     >>> shot = next(f for f in fr if f.verb == "射")
     >>> choose_view(fr[0]), choose_view(shot), choose_view(shot, "range")
     ('hall', 'hall', 'range')
@@ -644,7 +648,7 @@ def _lines(lines: Any) -> tuple[tuple[tuple[str, float], ...], ...]:
 def _label_args(lab: Label) -> tuple[str, Any, float, float, float, tuple[float, float]]:
     """A label as remembered by the caches: key, lines (tuples), anchor, radius, size."""
     lines = _lines(lab.lines)
-    return (lab.key, lines, lab.ax, lab.ay, lab.r, _size_of(lines))
+    return (lab.key, lines, lab.ax, lab.ay, lab.r, size_of(lines))
 
 
 class _ObjectsOnly:
@@ -956,6 +960,9 @@ def _people_layout(
     return where, rank, sizes, figure_boxes
 
 
+_EMPTY = Holding()
+
+
 @lru_cache(maxsize=8192)
 def _person_lines(
     label: str, holds: tuple[str, ...], says: str | None
@@ -968,7 +975,7 @@ def _person_lines(
     if ht:
         first += ((ht, HOLD_SIZE),)
     lines = (first,) if says is None else (first, ((f"「{says}」", SAYS_SIZE),))
-    return lines, _size_of(lines)
+    return lines, size_of(lines)
 
 
 def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) -> str:
@@ -1019,32 +1026,32 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
             f'{_f(hy + ly * r * 0.35)}L{_f(hx - lx * r * 0.35)} {_f(hy - ly * r * 0.35)}Z" '
             f'fill="{stroke}"/>'
         )
-    holds = " ".join(p.holds)
+    h = p.holding if p.holding is not None else _EMPTY
     # the bow in the left hand: strung (張弓) a bent bow with its string; unstrung (弛弓) a
     # shallow reversed curve without one
     bx, by = x + lx * r * 1.45, y + ly * r * 1.45
     ux, uy = sx * r * 0.95, sy * r * 0.95
-    if "張弓" in holds:
+    if h.bow == "張":
         parts.append(
             f'<path class="bow zhang" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx + lx * r * 0.8)} '
             f'{_f(by + ly * r * 0.8)} {_f(bx + ux)} {_f(by + uy)}Z" fill="none" '
             'stroke="#7d3c98" stroke-width="1.2"/>'
         )
-    elif "弛弓" in holds:
+    elif h.bow == "弛":
         parts.append(
             f'<path class="bow chi" d="M{_f(bx - ux)} {_f(by - uy)}Q{_f(bx - lx * r * 0.3)} '
             f'{_f(by - ly * r * 0.3)} {_f(bx + ux)} {_f(by + uy)}" fill="none" '
             'stroke="#7d3c98" stroke-width="1.6" stroke-dasharray="3 1.5"/>'
         )
-    if "扑" in holds:  # 扑 at the belt (搢扑) or in hand
-        k = 0.0 if "搢扑" in holds else 1.0
+    if h.discipline_rod:  # 扑 at the belt (搢扑) or in hand
+        k = 0.0 if h.discipline_rod == "搢" else 1.0
         px0, py0 = x + rx * r * (0.6 + k * 0.6), y + ry * r * (0.6 + k * 0.6)
         parts.append(
             f'<line class="pu" x1="{_f(px0 - sx * r * 0.9)}" y1="{_f(py0 - sy * r * 0.9)}" '
             f'x2="{_f(px0 + sx * r * 0.9)}" y2="{_f(py0 + sy * r * 0.9)}" stroke="#6e2c00" '
             'stroke-width="2"/>'
         )
-    if "旌" in holds:  # the flag: up when raised (獲), its pole leaning when lowered (偃)
+    if h.count("旌") > 0:  # the flag: up when raised (獲), its pole leaning when lowered (偃)
         gx, gy = x + rx * r * 1.2, y + ry * r * 1.2
         if raised:
             parts.append(
@@ -1058,12 +1065,13 @@ def _figure(p: Person, x: float, y: float, r: float, actor: bool, raised: bool) 
                 f'<g class="jing"><line x1="{_f(gx)}" y1="{_f(gy)}" x2="{_f(gx + sx * r * 2.2)}" '
                 f'y2="{_f(gy + sy * r * 2.2)}" stroke="#333" stroke-width="1.2"/></g>'
             )
-    for h in p.holds:
-        if h.startswith(("觶", "爵")):
-            full = "實" in h
+    for cup, n in h.items:
+        if cup in ("觶", "爵") and n > 0:
+            full = h.cup_full
+            name = f"{cup}({'實' if full else '虛'})"
             cx, cy = x + rx * r * 0.9 + sx * r * 1.1, y + ry * r * 0.9 + sy * r * 1.1
             parts.append(
-                f'<circle class="zhi {"full" if full else "empty"}" data-name="{h}" '
+                f'<circle class="zhi {"full" if full else "empty"}" data-name="{name}" '
                 f'cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(max(r * 0.35, 2))}" '
                 f'fill="{"#b7950b" if full else "#fff"}" stroke="#7d6608"/>'
             )
@@ -1078,6 +1086,7 @@ def _person_svg(
     facing: str | None,
     dress: tuple[str, ...],
     holds: tuple[str, ...],
+    holding: Holding | None,
     inferred: bool,
     px: float,
     py: float,
@@ -1091,7 +1100,9 @@ def _person_svg(
 ) -> str:
     """A person's ``<g>`` (his lines of the SVG, joined as ``render_svg`` joins them): a
     function of exactly its arguments, everything of him that is drawn, so it is cached."""
-    p = Person(actor, role, name, px, py, facing, dress, holds, None, inferred=inferred)
+    p = Person(
+        actor, role, name, px, py, facing, dress, holds, None, inferred=inferred, holding=holding
+    )
     cls = "person actor" if is_actor else "person"
     out = [
         f'<g class="{cls}" data-actor="{escape(actor)}" data-role="{escape(role)}" '
@@ -1526,7 +1537,7 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _wrap_cached.cache_clear()
-    _size_of.cache_clear()
+    size_of.cache_clear()
 
 
 class _FrameView:
@@ -1612,7 +1623,7 @@ def render_svg(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> f = build_frames(r.events)[0]
+    >>> f = build_frames(r)[0]
     >>> render_svg(f, r.events[0]) == chr(10).join(render_svg_parts(f, r.events[0]))
     True
     """
@@ -1640,7 +1651,7 @@ def render_svg_parts(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> svg = render_svg(build_frames(r.events)[0], r.events[0], view="range")
+    >>> svg = render_svg(build_frames(r)[0], r.events[0], view="range")
     >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
     (True, True)
     """
@@ -1736,6 +1747,7 @@ def render_svg_parts(
             p.facing,
             p.dress,
             p.holds,
+            p.holding,
             p.inferred,
             p.x,
             p.y,

@@ -1,4 +1,4 @@
-"""The event log as JSON Lines (docs/event-log.md; the contract of DESIGN.md).
+"""The event log as JSON Lines (docs/event-log.md, a public contract).
 
 One JSON object per line: the ``scene`` first, then ``step``, ``shot`` and ``tally`` lines in
 the order they happen. Text is written as UTF-8, not escaped.
@@ -13,8 +13,6 @@ the order they happen. Text is written as UTF-8, not escaped.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
@@ -37,25 +35,6 @@ def write_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> None:
     for e in events:
         out.write(dumps(e))
         out.write("\n")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file beside it, then a rename.
-
-    Nothing half-written is ever left at ``path``.
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def to_jsonl(events: Iterable[dict[str, Any]]) -> str:

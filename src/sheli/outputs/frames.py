@@ -1,27 +1,26 @@
-"""Fold the event log into one frame per step: who stands where, holding what, and where the
-things are — the state a diagram of that step draws.
+"""One frame per step of a run: who stands where, holding what, and where the things are —
+the state a diagram of that step draws.
 
-The engine's event log (docs/event-log.md) gives, for every act, the actor's place, facing,
-dress and holds *after* the act. Everyone else is where his own last step left him. Objects
-are not listed in the log; they are derived here from the acts on them:
+A :class:`FrameBuilder` reads the run (a visitor of its records, docs/architecture-run.md).
+Each step gives the actor's place, facing, dress and holding *after* the act; everyone else
+is where his own last step left him. The things are the run's own numbers, from the step's
+snapshot of the world: arrows at the 侯 and on the 楅, the 筭 in the 中, in reserve west of it
+(注 xiangshe:186 委之合於中西) and on the ground by side (xiangshe:186). What a drawing adds is
+read from the step's fields, never from its words:
 
-- arrows: each ``shot`` line puts one arrow at the 侯 (``hits`` of them in it); the 弟子's
-  委矢 on the 楅 (xiangshe:159) brings all arrows from the 侯 to the 楅; an archer's 取矢 at
-  the 楅 (楅之西/東/南, xiangshe:173–175) takes ``count`` (1 a time, or 4) off it;
-- 筭: 實 puts them in the 中, 取 takes them from the 中 (or from the 餘 laid west of it, when
-  the 中 has not enough or the note says 餘); 釋獲 lays one on the ground on its side (右 or
-  左, xiangshe:186); 委 lays what is in hand by the 中 (the 餘, 注 xiangshe:186 委之合於中西);
-  the 數獲 (xiangshe:193–201) counts them by 純 (``counted_right``/``counted_left``); 取賢獲
-  (xiangshe:202) takes the winner's excess, 兼歛算 (xiangshe:204) clears the ground;
+- the hits at each 侯 and the 侯 each arrow was shot at, from the shot records; the 委矢 on
+  the 楅 (xiangshe:159) takes them from the 侯 (from the one its ``from`` names);
+- the 數獲 (xiangshe:193–201) goes through each side by 純 (``counted_right``/``counted_left``:
+  the ``count`` of each of its acts), never beyond what lies there;
 - movable things (旌, 中, 楅, 豐, 觶, 扑, a person's 弓 …): where the last 委/倚/設/奠 put
-  them (the step's ``at``, resolved on the plan), until someone takes them again;
-- the 旌 raised (獲) or lowered (偃) by the 獲者.
+  them (the step's ``at`` as the run resolved it), until someone takes them again;
+- the 旌 raised (獲) at this step.
 
 A person is drawn from his first step on; if that first act is not a movement (say 賓 對 on
 his 席), he was already there, and is shown there from the start (``inferred``).
 
 >>> from sheli.engine import run
->>> frames = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
+>>> frames = build_frames(run("xiangshe", seed=1, options={"feast": False}))
 >>> f = frames[0]
 >>> f.seq, f.actor, f.people["上耦上射"].place
 (1, '上耦上射', '堂西')
@@ -32,13 +31,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from sheli.place import load_venue
-from sheli.place.model import PlaceError, Point, Venue
+from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
+from sheli.engine.state import Holding
+from sheli.place.model import Point, Venue
 
 __all__ = [
     "MOVE_VERBS",
@@ -47,8 +46,6 @@ __all__ = [
     "Person",
     "Placed",
     "build_frames",
-    "count_of",
-    "parse_place",
     "shot_hou",
 ]
 
@@ -58,68 +55,6 @@ MOVE_VERBS = frozenset("適 進 升 降 退 出 反位 復位 就 從 入 辟 �
 
 #: The 中 holds eight 筭 (記 xiangshe:354 鹿中…鑿背容八算).
 ZHONG_HOLDS = 8
-
-_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_DIR_ZH = {
-    "東南": "southeast",
-    "西南": "southwest",
-    "東北": "northeast",
-    "西北": "northwest",
-    "東": "east",
-    "西": "west",
-    "南": "south",
-    "北": "north",
-}
-
-
-def count_of(hold: str, name: str) -> int | None:
-    """How many of ``name`` a hold string says (``筭八`` → 8, ``筭16`` → 16, ``筭`` → None).
-
-    >>> count_of("筭八", "筭"), count_of("筭16", "筭"), count_of("挾矢一", "矢")
-    (8, 16, 1)
-    >>> count_of("筭", "筭") is None
-    True
-    """
-    i = hold.find(name)
-    if i < 0:
-        return None
-    rest = hold[i + len(name) :]
-    if not rest:
-        return None
-    if rest.isdigit():
-        return int(rest)
-    if rest == "十":
-        return 10
-    m = re.fullmatch(r"([一二三四五六七八九]?)十([一二三四五六七八九]?)", rest)
-    if m:
-        return (_NUM.get(m.group(1), 1)) * 10 + _NUM.get(m.group(2), 0)
-    return _NUM.get(rest)
-
-
-def _held(holds: tuple[str, ...] | list[str], name: str) -> int:
-    """Total of ``name`` in a list of holds (a bare ``筭`` counts as unknown, 0)."""
-    return sum(count_of(h, name) or 0 for h in holds if name in h)
-
-
-def parse_place(words: str) -> Any:
-    """Turn the text's place words into a relation for ``Venue.resolve``.
-
-    ``X之Y`` (Y a direction) nests from the right: ``中之西南之南`` is the south of the
-    south-west of the 中.
-
-    >>> parse_place("中之西南之南")
-    {'south_of': {'southwest_of': '中'}}
-    >>> parse_place("楅")
-    '楅'
-    """
-    parts = words.split("之")
-    ref: Any = parts[0]
-    for p in parts[1:]:
-        if p in _DIR_ZH:
-            ref = {f"{_DIR_ZH[p]}_of": ref}
-        else:  # not a direction: keep the words whole (resolve may know them as a name)
-            return words
-    return ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +82,7 @@ class Person:
     last_seq: int = 0
     inferred: bool = False
     row: str | None = None  # 北上, 東上 … where his step names the row he stands in
+    holding: Holding | None = None  # what he holds, as numbers (None: not known)
 
     @property
     def bared(self) -> bool:
@@ -315,7 +251,7 @@ class Frame:
         the objects.
 
         >>> from sheli.engine import run
-        >>> d = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)[13].to_dict()
+        >>> d = build_frames(run("xiangshe", seed=1, options={"feast": False}))[14].to_dict()
         >>> d["actor"], d["says"], d["people"]["司射"]["holds"]
         ('司射', '弓矢既具有司請射', ['張弓', '挾矢四'])
         """
@@ -368,18 +304,19 @@ def _pt(p: Point) -> tuple[float, float]:
 
 
 class _Folder:
-    def __init__(self, scene: dict[str, Any]) -> None:
+    def __init__(self, scene: dict[str, Any], plan: Venue | None) -> None:
         self.scene = scene
-        self.venue: Venue | None = None
-        try:
-            self.venue = load_venue(scene.get("venue") or "xie")
-        except Exception:  # an unknown venue still gives frames, without resolved places
-            self.venue = None
+        self.venue = plan
         self.cast = {c["actor"]: c for c in scene.get("cast", [])}
-        self.fixtures = {f["name"]: (f["x"], f["y"]) for f in scene.get("fixtures", [])}
-        self.where: dict[str, tuple[float, float]] = {}
-        self.stairs = self.venue.stairs if self.venue is not None else {}
-        self._resolved: dict[str, tuple[float, float] | None] = {}
+        self.stairs = plan.stairs if plan is not None else {}
+        self.fixtures = {f["name"] for f in scene.get("fixtures", [])}
+
+    def point(self, words: str | None, xy: tuple[float, float] | None) -> Any:
+        """A place the run resolved (``xy``, for the step's ``words``): a fixture of the
+        scene as the scene gives it, any other place to the thousandth of a 尺."""
+        if xy is None or words in self.fixtures:
+            return xy
+        return (round(xy[0], 3), round(xy[1], 3))
 
     def by_stair(
         self, a: tuple[float, float], b: tuple[float, float], s: dict[str, Any]
@@ -436,27 +373,6 @@ class _Folder:
             out.append(b)
         return out
 
-    def resolve(self, words: str | None) -> tuple[float, float] | None:
-        """A place in the text's words, on the plan; None if it cannot be resolved."""
-        if not words:
-            return None
-        if words in self.fixtures:
-            return self.fixtures[words]
-        if words in self._resolved:
-            return self._resolved[words]
-        # words naming a person depend on where he is now: not cached
-        personal = any(a in words for a in self.where)
-        people = {k: Point(*v) for k, v in self.where.items() if k in words} if personal else {}
-        out = None
-        if self.venue is not None:
-            try:
-                out = _pt(self.venue.resolve(parse_place(words), people))
-            except (PlaceError, KeyError, TypeError, ValueError):
-                out = None
-        if not personal:
-            self._resolved[words] = out
-        return out
-
 
 _SINGLE = frozenset("旌 中 楅 豐 觶 扑 爵".split())
 
@@ -468,109 +384,144 @@ def _key(obj: str, actor: str, step: dict[str, Any]) -> str:
     return f"{obj}:{actor}"
 
 
-def build_frames(events: list[dict[str, Any]]) -> list[Frame]:
-    """One :class:`Frame` per step line of an event log, in order (linear time).
+def build_frames(run: Any) -> list[Frame]:
+    """One :class:`Frame` per step of a run (:class:`sheli.engine.Run`), in order (linear
+    time): the run read by a :class:`FrameBuilder`.
 
     >>> from sheli.engine import run
-    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}).events)
+    >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}))
     >>> first_bi = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
     >>> first_bi.objects.arrows_bi    # 誘射's 4 and the 三耦's 24 (xiangshe:159)
     28
     """
-    if not events or events[0].get("type") != "scene":
-        raise ValueError("an event log begins with its scene line")
-    folder = _Folder(events[0])
-    tl = _Timeline()
-    steps = [e for e in events if e.get("type") == "step"]
+    if not hasattr(run, "accept"):
+        raise TypeError("build_frames reads a run (sheli.engine.run), not its event lines")
+    frames: list[Frame] = run.accept(FrameBuilder(run.events, run.plan))
+    return frames
 
-    # Who was already standing somewhere before his first act: where that act is not a move.
-    first: dict[str, dict[str, Any]] = {}
-    for s in steps:
-        if s.get("actor") and s["actor"] not in first and s.get("x") is not None:
-            first[s["actor"]] = s
-    for actor, s in first.items():
-        if s.get("verb") not in MOVE_VERBS:
-            c = folder.cast.get(actor, {})
-            tl.push(
-                -1,
-                Person(
+
+class FrameBuilder(BaseVisitor):
+    """A reader of a run that makes its frames (see :func:`build_frames`).
+
+    ``lines`` are the run's event lines (a frame's ``step`` is its step's line); ``plan`` the
+    venue the run resolved its places on (the way a person walks round the 堂 and by the 階).
+    Everything else comes from the records: the holdings and objects as numbers, the places
+    ``at`` and ``via`` as the run resolved them.
+    """
+
+    def __init__(self, lines: list[dict[str, Any]], plan: Venue | None) -> None:
+        self.lines = lines
+        self.plan = plan
+        self.i = 0
+        self.steps: list[tuple[Step, dict[str, Any]]] = []
+        self.shots: dict[int, list[dict[str, Any]]] = {}
+        self.tallies: dict[int, dict[str, Any]] = {}
+        self.folder: _Folder | None = None
+        self.frames: list[Frame] = []
+
+    def begin_run(self, scene: Scene) -> None:
+        self.folder = _Folder(self.lines[0], self.plan)
+        self.i = 1
+
+    def visit_step(self, step: Step) -> None:
+        self.steps.append((step, self.lines[self.i]))
+        self.i += 1
+
+    def visit_shot(self, shot: Shot) -> None:
+        self.shots.setdefault(shot.seq, []).append(self.lines[self.i])
+        self.i += 1
+
+    def visit_tally(self, tally: Tally) -> None:
+        self.tallies[tally.seq] = self.lines[self.i]
+        self.i += 1
+
+    def result(self) -> list[Frame]:
+        return self.frames
+
+    def end_run(self) -> None:
+        folder = self.folder
+        assert folder is not None, "begin_run first"
+        tl = _Timeline()
+        steps = self.steps
+        # Who was already standing somewhere before his first act: where that act is not a
+        # move.
+        first: dict[str, dict[str, Any]] = {}
+        for _, s in steps:
+            if s.get("actor") and s["actor"] not in first and s.get("x") is not None:
+                first[s["actor"]] = s
+        for actor, s in first.items():
+            if s.get("verb") not in MOVE_VERBS:
+                c = folder.cast.get(actor, {})
+                tl.push(
+                    -1,
+                    Person(
+                        actor=actor,
+                        role=c.get("role", actor),
+                        name=c.get("name") or s.get("name"),
+                        x=float(s["x"]),
+                        y=float(s["y"]),
+                        facing=s.get("facing"),
+                        dress=tuple(s.get("dress") or ()),
+                        holds=(),
+                        place=s.get("place"),
+                        inferred=True,
+                    ),
+                )
+
+        frames = self.frames
+        obj = Objects()
+        tally: dict[str, Any] | None = None
+        group_from, group_key = 0, None
+        for i, (r, s) in enumerate(steps):
+            actor = s.get("actor")
+            if (s.get("cite"), s.get("jing")) != group_key:
+                group_key, group_from = (s.get("cite"), s.get("jing")), s["seq"]
+            prev = tl.at(actor, i - 1) if actor else None
+            if actor and s.get("x") is not None:
+                c = folder.cast.get(actor, {})
+                x, y = float(s["x"]), float(s["y"])
+                path: tuple[tuple[float, float], ...] = prev.path if prev else ()
+                moved_at = prev.moved_at if prev else 0
+                if prev is not None and (abs(prev.x - x) > 1e-6 or abs(prev.y - y) > 1e-6):
+                    pts = [(prev.x, prev.y)]
+                    if r.via_point is not None:
+                        pts.append(folder.point(s.get("via"), r.via_point))
+                    else:
+                        pts.extend(folder.by_stair((prev.x, prev.y), (x, y), s))
+                    pts.append((x, y))
+                    path, moved_at = tuple(folder.round_corners(pts)), s["seq"]
+                p = Person(
                     actor=actor,
                     role=c.get("role", actor),
                     name=c.get("name") or s.get("name"),
-                    x=float(s["x"]),
-                    y=float(s["y"]),
+                    x=x,
+                    y=y,
                     facing=s.get("facing"),
                     dress=tuple(s.get("dress") or ()),
-                    holds=(),
+                    holds=tuple(s.get("holds") or ()),
                     place=s.get("place"),
-                    inferred=True,
-                ),
+                    path=path,
+                    moved_at=moved_at,
+                    last_seq=s["seq"],
+                    row=_row(s),
+                    holding=r.holding,
+                )
+                tl.push(i, p)
+            shots = self.shots.get(s["seq"], ())
+            obj = _objects(obj, r, s, shots, folder)
+            if s["seq"] in self.tallies:
+                tally = self.tallies[s["seq"]]
+            frames.append(
+                Frame(
+                    index=i,
+                    step=s,
+                    objects=obj,
+                    shots=tuple(shots),
+                    tally=tally,
+                    _tl=tl,
+                    group_from=group_from,
+                )
             )
-            folder.where[actor] = (float(s["x"]), float(s["y"]))
-
-    frames: list[Frame] = []
-    obj = Objects()
-    tally: dict[str, Any] | None = None
-    shots_by_seq: dict[int, list[dict[str, Any]]] = {}
-    tally_by_seq: dict[int, dict[str, Any]] = {}
-    for e in events:
-        if e.get("type") == "shot":
-            shots_by_seq.setdefault(e["seq"], []).append(e)
-        elif e.get("type") == "tally":
-            tally_by_seq[e["seq"]] = e
-
-    group_from, group_key = 0, None
-    for i, s in enumerate(steps):
-        actor = s.get("actor")
-        if (s.get("cite"), s.get("jing")) != group_key:
-            group_key, group_from = (s.get("cite"), s.get("jing")), s["seq"]
-        prev = tl.at(actor, i - 1) if actor else None
-        if actor and s.get("x") is not None:
-            c = folder.cast.get(actor, {})
-            x, y = float(s["x"]), float(s["y"])
-            path: tuple[tuple[float, float], ...] = prev.path if prev else ()
-            moved_at = prev.moved_at if prev else 0
-            if prev is not None and (abs(prev.x - x) > 1e-6 or abs(prev.y - y) > 1e-6):
-                pts = [(prev.x, prev.y)]
-                via = folder.resolve(s.get("via")) if s.get("via") else None
-                if via is not None:
-                    pts.append(via)
-                else:
-                    pts.extend(folder.by_stair((prev.x, prev.y), (x, y), s))
-                pts.append((x, y))
-                path, moved_at = tuple(folder.round_corners(pts)), s["seq"]
-            p = Person(
-                actor=actor,
-                role=c.get("role", actor),
-                name=c.get("name") or s.get("name"),
-                x=x,
-                y=y,
-                facing=s.get("facing"),
-                dress=tuple(s.get("dress") or ()),
-                holds=tuple(s.get("holds") or ()),
-                place=s.get("place"),
-                path=path,
-                moved_at=moved_at,
-                last_seq=s["seq"],
-                row=_row(s),
-            )
-            tl.push(i, p)
-            folder.where[actor] = (x, y)
-        obj = _objects(obj, s, prev, folder, shots_by_seq.get(s["seq"], ()))
-        if s["seq"] in tally_by_seq:
-            tally = tally_by_seq[s["seq"]]
-        frames.append(
-            Frame(
-                index=i,
-                step=s,
-                objects=obj,
-                shots=tuple(shots_by_seq.get(s["seq"], ())),
-                tally=tally,
-                _tl=tl,
-                group_from=group_from,
-            )
-        )
-    return frames
 
 
 def shot_hou(shot: dict[str, Any]) -> str | None:
@@ -592,25 +543,21 @@ def _row(s: dict[str, Any]) -> str | None:
     return None
 
 
-def _objects(
-    o: Objects,
-    s: dict[str, Any],
-    prev: Person | None,
-    folder: _Folder,
-    shots: Any,
-) -> Objects:
-    """The objects after step ``s`` (a new Objects only when something changed)."""
+def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder) -> Objects:
+    """The objects after step ``s`` (a new Objects only when something changed).
+
+    The numbers of arrows and 筭 are the run's own (``r.objects``); what a drawing adds to
+    them — hits at each 侯, the 旌 raised at this step, the 數獲's progress, where movable
+    things were set down — is read from the step's fields.
+    """
     verb, thing = s.get("verb"), s.get("obj")
     actor = s.get("actor") or ""
     place = s.get("place") or ""
-    note = s.get("note") or ""
-    holds = tuple(s.get("holds") or ())
-    before = prev.holds if prev else ()
+    world = r.objects
     ch: dict[str, Any] = {}
     if o.jing_raised:
         ch["jing_raised"] = False
     for shot in shots:  # every loosed arrow goes to the 侯 (in it if it hit)
-        ch["arrows_hou"] = ch.get("arrows_hou", o.arrows_hou) + 1
         if shot.get("hit"):
             ch["hits_hou"] = ch.get("hits_hou", o.hits_hou) + 1
         hou = shot_hou(shot)
@@ -627,37 +574,36 @@ def _objects(
     if verb == "獲":
         ch["jing_raised"] = True
     if thing == "矢" and verb == "委" and s.get("at") == "楅":
-        # xiangshe:159 弟子…取矢…委于楅: all that lay at the 侯 come to the 楅; where the
-        # step says from which of several 侯 (``from``), those of that 侯 only
+        # xiangshe:159 弟子…取矢…委于楅: the arrows come from the 侯 to the 楅; where the step
+        # says from which of several 侯 (``from``), those of that 侯 only
         at_hou = ch.get("at_hou", o.at_hou)
-        arrows, hits = ch.get("arrows_hou", o.arrows_hou), ch.get("hits_hou", o.hits_hou)
+        hits = ch.get("hits_hou", o.hits_hou)
         frm = s.get("from")
         if frm and any(e[0] == frm for e in at_hou):
-            n, h = next((e[1], e[2]) for e in at_hou if e[0] == frm)
-            rest = tuple(e for e in at_hou if e[0] != frm)
-            ch.update(arrows_bi=o.arrows_bi + n, arrows_hou=arrows - n, hits_hou=hits - h)
-            ch["at_hou"] = rest
+            h = next(e[2] for e in at_hou if e[0] == frm)
+            ch["hits_hou"] = hits - h
+            ch["at_hou"] = tuple(e for e in at_hou if e[0] != frm)
         else:
-            ch.update(arrows_bi=o.arrows_bi + arrows, arrows_hou=0, hits_hou=0, at_hou=())
+            ch.update(hits_hou=0, at_hou=())
         ch["bi_counted"] = False
     elif verb == "乘" and o.arrows_bi:
         ch["bi_counted"] = True
     elif verb == "束" and thing == "矢":
         ch["bi_bound"] = True
-    elif thing in ("矢", "弓矢") and verb == "取" and "楅" in place and o.arrows_bi:
-        n = s.get("count") if isinstance(s.get("count"), int) else None
-        if n is None:
-            n = max(_held(holds, "矢") - _held(before, "矢"), 1)
-        ch["arrows_bi"] = max(o.arrows_bi - n, 0)
-        if ch["arrows_bi"] == 0:
+    arrows_bi = world.arrows_on_rest + sum(n for _, n in world.bound_on_rest)
+    arrows_hou = world.arrows_at_target + sum(n for _, n in world.dafu_at_target)
+    if arrows_bi != o.arrows_bi:
+        ch["arrows_bi"] = arrows_bi
+        if arrows_bi == 0:
             ch.update(bi_counted=False, bi_bound=False)
-    if thing == "筭" or verb in ("釋獲", "數獲"):
-        ch.update(_suan(o, s, before, holds, note))
+    if arrows_hou != o.arrows_hou:
+        ch["arrows_hou"] = arrows_hou
+    ch.update(_suan(o, s, world))
     # movable things set down and taken up
     if thing and verb in ("委", "倚", "設", "奠") and thing not in ("矢", "筭"):
-        pos = folder.resolve(s.get("at")) or (
-            (float(s["x"]), float(s["y"])) if s.get("x") is not None else None
-        )
+        pos = folder.point(s.get("at"), r.at_point)
+        if pos is None and s.get("x") is not None:
+            pos = (float(s["x"]), float(s["y"]))
         if pos is not None:
             k = _key(thing, actor, s)
             rest = tuple(p for p in o.placed if p.name != k)
@@ -669,47 +615,28 @@ def _objects(
             keys |= {f"弓:{actor}", f"弓矢:{actor}"}
         if any(p.name in keys for p in o.placed):
             ch["placed"] = tuple(p for p in o.placed if p.name not in keys)
+    ch = {k: v for k, v in ch.items() if getattr(o, k) != v}
     return replace(o, **ch) if ch else o
 
 
-def _suan(
-    o: Objects, s: dict[str, Any], before: tuple[str, ...], holds: tuple[str, ...], note: str
-) -> dict[str, Any]:
-    verb = s.get("verb")
+def _suan(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:
+    """The 筭: where the run has them (in the 中, in reserve, on the ground by side), and how
+    far the 數獲 has gone through each side (by 純, xiangshe:193–201)."""
+    ch: dict[str, Any] = {
+        "suan_zhong": world.rods_in_vessel,
+        "suan_reserve": world.rods_reserve,
+        "suan_right": world.rods_right,
+        "suan_left": world.rods_left,
+    }
+    right, left = o.counted_right, o.counted_left
     cnt = s.get("count") if isinstance(s.get("count"), int) else None
-    delta = _held(holds, "筭") - _held(before, "筭")
-    ch: dict[str, Any] = {}
-    if verb == "釋獲":  # one 筭 on the ground on its side (xiangshe:186)
-        if s.get("side") == "右":
-            ch["suan_right"] = o.suan_right + 1
-        elif s.get("side") == "左":
-            ch["suan_left"] = o.suan_left + 1
-    elif verb == "數獲" and s.get("side") and cnt:
-        # the count takes them up by 純 and lays them down again (縮, 横): never more
-        # counted than lie on that side
-        k, side = (
-            ("counted_right", o.suan_right) if s["side"] == "右" else ("counted_left", o.suan_left)
-        )
-        ch[k] = min(getattr(o, k) + cnt, side)
-    elif verb == "實":  # into the 中
-        n = cnt if cnt is not None else max(-delta, 0)
-        # the 中 容八算 (記 xiangshe:354): never drawn fuller than it can hold
-        ch["suan_zhong"] = min(o.suan_zhong + n, ZHONG_HOLDS)
-    elif verb == "取":
-        if "兼歛" in note:  # xiangshe:204: gather all from the ground
-            ch.update(suan_right=0, suan_left=0, counted_right=0, counted_left=0)
-        elif "賢獲" in note:  # xiangshe:202: the winner's excess (齊之而取其餘)
-            d = o.suan_right - o.suan_left
-            if d > 0:
-                ch["suan_right"] = o.suan_left
-            elif d < 0:
-                ch["suan_left"] = o.suan_right
-        elif "中" in (s.get("place") or ""):  # the 釋獲者's, at the 中
-            n = cnt if cnt is not None else max(delta, 0)
-            if "餘" in note or o.suan_zhong < n:
-                ch["suan_reserve"] = max(o.suan_reserve - n, 0)
-            else:
-                ch["suan_zhong"] = o.suan_zhong - n
-    elif verb == "委" and "中" in (s.get("at") or ""):
-        ch["suan_reserve"] = o.suan_reserve + _held(before, "筭")
+    if s.get("verb") == "數獲" and s.get("side") and cnt:
+        # the count takes them up by 純 and lays them down again (縮, 横)
+        if s["side"] == "右":
+            right += cnt
+        else:
+            left += cnt
+    # never more counted than lie on that side (兼歛算 xiangshe:204 clears the ground)
+    ch["counted_right"] = min(right, world.rods_right)
+    ch["counted_left"] = min(left, world.rods_left)
     return ch

@@ -119,12 +119,12 @@ class Label:
     def size(self) -> tuple[float, float]:
         """(width, height) in px: the widest line, the lines' heights, and a little padding."""
         if self._size is None:
-            self._size = _size_of(tuple(tuple(line) for line in self.lines))
+            self._size = size_of(tuple(tuple(line) for line in self.lines))
         return self._size
 
 
 @lru_cache(maxsize=8192)
-def _size_of(lines: tuple[tuple[tuple[str, float], ...], ...]) -> tuple[float, float]:
+def size_of(lines: tuple[tuple[tuple[str, float], ...], ...]) -> tuple[float, float]:
     w = max((line_width(list(line)) for line in lines), default=0.0)
     h = sum(max(s for _, s in line) * LINE_HEIGHT for line in lines if line)
     return (w + 4.0, h + 2.0)  # 2 px of padding each side across, 1 up and down

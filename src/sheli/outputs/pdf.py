@@ -4,7 +4,7 @@ A small shared helper: the cue sheets use it, and any other output that is an HT
 It never downloads a browser (no ``playwright install``): it drives the chromium the system
 package manager installed (Debian: ``apt-get install chromium fonts-noto-cjk``), so the CJK
 text is set in a font the machine really has. Nothing is written unless the whole PDF is made
-(a temporary file beside the target, then a rename).
+(:func:`sheli.files.writing`: a temporary file beside the target, then a rename).
 
 >>> import shutil, tempfile, pathlib
 >>> if chromium_path() is not None:          # only where chromium is installed
@@ -18,8 +18,9 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import shutil
-import tempfile
 from pathlib import Path
+
+from sheli.files import writing
 
 # Debian's package puts the browser here; CHROMIUM names another one.
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -60,12 +61,6 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
     """Print ``html`` (a self-contained page) to the PDF ``path``; return its size in bytes.
 
@@ -76,19 +71,16 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
     exe = chromium_path()
     if exe is None:
         raise PdfError(f"chromium not found. {INSTALL_HINT}")
-    try:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
+    try:  # deferred: playwright is the optional extra sheli[pdf], needed by this command only
+        from playwright.sync_api import Error as PlaywrightError  # deferred (as above)
+        from playwright.sync_api import sync_playwright  # deferred (as above)
     except ImportError as exc:  # pragma: no cover - an install without the extra
         raise PdfError(
             "printing to PDF needs the Python package playwright: "
             "pip install 'sheli[pdf]' (no `playwright install` is needed)"
         ) from exc
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pdf", dir=path.parent or ".")
-    os.close(fd)
 
-    def _print() -> None:
+    def _print(tmp: Path) -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
             try:
@@ -108,17 +100,12 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
                 browser.close()
 
     try:
-        # Playwright's sync API refuses to start where an asyncio loop is already running in
-        # this thread (a caller's own loop, or another sync_playwright session still open, as
-        # in a test run): a worker thread of its own has none.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(_print).result()
-        size = Path(tmp).stat().st_size
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it 0600; a PDF is for sharing
-        os.replace(tmp, path)
-        return size
+        with writing(path) as tmp:
+            # Playwright's sync API refuses to start where an asyncio loop is already running
+            # in this thread (a caller's own loop, or another sync_playwright session still
+            # open, as in a test run): a worker thread of its own has none.
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+                pool.submit(_print, tmp).result()
+            return tmp.stat().st_size
     except PlaywrightError as exc:
         raise PdfError(f"chromium failed to print the PDF: {exc}. {INSTALL_HINT}") from exc
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)

@@ -35,18 +35,27 @@ import contextlib
 import gc
 import gzip
 import json
+import multiprocessing
 import os
 import shutil
 import tempfile
+import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
+from multiprocessing.connection import wait
 from pathlib import Path
 from string import Template
 from typing import Any
 
+from sheli.files import temp_dir_beside
+from sheli.outputs.diagram import render_svg, render_svg_parts
+from sheli.outputs.frames import build_frames
 from sheli.outputs.viewer import asset
+from sheli.text import get_passage, load_chapter
+from sheli.text.commentary import notes_for
+from sheli.text.variants import to_simplified
 
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
@@ -100,8 +109,6 @@ class Strings:
         Converting everything in one call is much faster than one call per string; the
         strings are joined with a separator that OpenCC leaves alone.
         """
-        from sheli.text.variants import to_simplified
-
         sep = "\n\x1e\n"
         if not self._list:
             return [], []
@@ -191,8 +198,6 @@ def svg_name(seq: int, digits: int = 4) -> str:
 
 
 def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
-    from sheli.outputs.diagram import render_svg
-
     out = []
     d, digits = _SVG_DIR
     for f in _FRAMES[bounds[0] : bounds[1]]:
@@ -204,7 +209,7 @@ def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
 
 
 def iter_svgs(
-    events: Sequence[dict[str, Any]],
+    run: Any,
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
@@ -218,14 +223,13 @@ def iter_svgs(
     chunks; the results come back in order and are yielded one by one, never all held.
 
     >>> from sheli.engine import run
-    >>> svgs = list(iter_svgs(run("xiangshe").events, jobs=1))
+    >>> svgs = list(iter_svgs(run("xiangshe"), jobs=1))
     >>> svgs[0].startswith("<svg"), 'data-actor="上耦上射"' in svgs[0]
     (True, True)
     """
     global _FRAMES, _SCENE
-    from sheli.outputs.frames import build_frames
-
-    frames = build_frames(list(events))
+    frames = build_frames(run)
+    events = run.events
     total = len(frames)
     jobs = jobs or os.cpu_count() or 1
     chunk = 64
@@ -239,8 +243,6 @@ def iter_svgs(
         if jobs <= 1 or total < 2 * chunk:
             results: Iterator[list[str]] = map(_draw_chunk, bounds)
         else:
-            import multiprocessing
-
             pool = multiprocessing.get_context("fork").Pool(jobs)
             results = pool.imap(_draw_chunk, bounds)
         for svgs in results:
@@ -522,8 +524,6 @@ def _draw_chunks(
     (:meth:`PartPacker.blob`, one per :data:`BLOB_STEPS` steps, so that the viewer inflates
     only the packings it shows and a process's memory stays bounded on a long run) and the
     bytes written."""
-    from sheli.outputs.diagram import render_svg_parts
-
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -554,8 +554,6 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     """A drawing process: :func:`_draw_chunks` of the chunks it claims, sending ``("n",
     steps)`` after each and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
     an error is sent too."""
-    import traceback
-
     # the drawing keeps many objects alive (its caches, the table of parts): collected every
     # 700 allocations, they are gone through again and again (about 2 % of the time); a
     # drawing process lives for one render, and the drawing makes little cyclic garbage
@@ -593,7 +591,7 @@ def draw_packed(
     >>> from sheli.outputs.diagram import render_svg
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe")
-    >>> fr = build_frames(r.events)[:70]
+    >>> fr = build_frames(r)[:70]
     >>> blobs, _ = draw_packed(fr, r.events[0], jobs=1)
     >>> unpack_svgs(blobs) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
     True
@@ -621,12 +619,6 @@ def draw_packed(
             claims = _Claims(nchunks, 1)
             blobs, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
         else:
-            import multiprocessing
-            from multiprocessing.connection import wait
-
-            # imported once here, before forking, not once in each drawing process
-            import sheli.outputs.diagram  # noqa: F401
-
             ctx = multiprocessing.get_context("fork")
             claims = _Claims(nchunks, jobs, ctx)
             conns = {}
@@ -685,9 +677,6 @@ def viewer_data(result: Any) -> dict[str, Any]:
 
     ``result`` is a run (:func:`sheli.engine.run`).
     """
-    from sheli.text import get_passage, load_chapter
-    from sheli.text.commentary import notes_for
-
     events = result.events
     scene = events[0]
     steps = [e for e in events if e.get("type") == "step"]
@@ -875,8 +864,6 @@ class _Child:
     """
 
     def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        import multiprocessing
-
         ctx = multiprocessing.get_context("fork")
         r, w = ctx.Pipe(duplex=False)
         gc.freeze()  # as for the drawing processes (draw_packed)
@@ -910,8 +897,6 @@ class _Child:
 
 
 def _child_main(fn: Callable[..., Any], args: tuple[Any, ...], conn: Any) -> None:
-    import traceback
-
     try:
         conn.send(("ok", fn(*args)))
     except BaseException:
@@ -973,16 +958,13 @@ def render(
     >>> (d / "index.html").exists(), rep.steps > 1000, rep.svg_files
     (True, True, 0)
     """
-    out = Path(out)
+    out = Path(os.path.realpath(out))  # a symlink stays a link: its target is rendered into
     check_out_dir(out)
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
-    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a viewer is for sharing
+    tmp = temp_dir_beside(out)  # with the umask's mode (mkdtemp's is private)
     text = None
     try:
-        from sheli.outputs.frames import build_frames
-
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
@@ -990,7 +972,7 @@ def render(
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
-        frames = build_frames(result.events)
+        frames = build_frames(result)
         blobs, svg_bytes = draw_packed(
             frames,
             result.events[0],

@@ -11,11 +11,12 @@ passage it follows from or an assumption stated in words (see ``sheli place --ve
 
 from __future__ import annotations
 
-from .loader import VENUES, load_venue, venue_key
+from .loader import VENUE_ALIASES, VENUES, load_venue, venue_key
 from .model import Extent, Fixture, LedgerRow, Param, PlaceError, Point, Venue
 
 __all__ = [
     "VENUES",
+    "VENUE_ALIASES",
     "Extent",
     "Fixture",
     "LedgerRow",

@@ -20,11 +20,11 @@ from typing import Any
 
 import yaml
 
-from sheli.rite.loader import load_yaml
+from sheli.yamlfile import load_yaml
 
 from .model import Extent, Fixture, Param, PlaceError, Point, Venue
 
-__all__ = ["VENUES", "evaluate", "load_venue", "venue_key"]
+__all__ = ["VENUES", "VENUE_ALIASES", "evaluate", "load_venue", "venue_key"]
 
 
 # The files are parsed by libyaml (load_yaml: the data yaml.safe_load gives, in a tenth of the
@@ -52,7 +52,7 @@ def _discover() -> tuple[dict[str, str], dict[str, str]]:
     return titles, aliases
 
 
-VENUES, _VENUE_ALIASES = _discover()
+VENUES, VENUE_ALIASES = _discover()
 
 _BINOPS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
@@ -120,9 +120,9 @@ def venue_key(name: str) -> str:
     >>> venue_key("庠"), venue_key("榭")
     ('xiang', 'xie')
     """
-    key = _VENUE_ALIASES.get(name.strip()) if isinstance(name, str) else None
+    key = VENUE_ALIASES.get(name.strip()) if isinstance(name, str) else None
     if key is None:
-        names = "、".join(_VENUE_ALIASES)
+        names = "、".join(VENUE_ALIASES)
         raise PlaceError(f"unknown venue '{name}'; venues: {names}")
     return key
 

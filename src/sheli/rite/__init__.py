@@ -17,8 +17,8 @@ from sheli.rite import cache as disk_cache
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
 
 if TYPE_CHECKING:
-    # the schema (pydantic's models, a tenth of a second to build) is imported when a spec is
-    # validated: the place layer reads its YAML with sheli.rite.loader and needs no schema
+    # deferred for start-up time: the schema (pydantic's models, a fifth of a second to build)
+    # is imported when a spec is validated, not by what needs only SpecError or the rank table
     from sheli.rite.schema import Spec
 
 SPEC_DIR = Path(__file__).parent / "specs"
@@ -119,9 +119,10 @@ def _cite_at(data: Any, loc: tuple[Any, ...]) -> str | None:
 
 def validate_spec(data: Any, file: str) -> Spec:
     """Validate parsed YAML against the schema; the first error becomes a :class:`SpecError`."""
+    # deferred for start-up time (see the TYPE_CHECKING import above)
     from pydantic import ValidationError
 
-    from sheli.rite.schema import Spec
+    from sheli.rite.schema import Spec  # deferred, as the TYPE_CHECKING import above
 
     if not isinstance(data, dict):
         raise SpecError("a spec is a mapping (rite:, chapter:, steps: …)", file=file, line=1)
@@ -149,7 +150,17 @@ def validate_spec(data: Any, file: str) -> Spec:
 PART_KEYS = ("assumptions", "readings", "rules", "uncovered", "cast", "objects", "procedures")
 #: What a variant (``extends: xiangshe``) takes from its base unless it gives its own;
 #: ``rules``, ``uncovered``, ``scope`` and the names are the variant's own.
-INHERITED = ("params", "pairs", "assumptions", "readings", "cast", "objects", "procedures", "steps")
+INHERITED = (
+    "params",
+    "pairs",
+    "assumptions",
+    "readings",
+    "cast",
+    "objects",
+    "procedures",
+    "steps",
+    "excerpt",
+)
 
 
 def _tag_steps(steps: Any, file: str) -> None:
@@ -264,43 +275,67 @@ def expand(data: Any, path: Path, deps: list[Path], depth: int = 0) -> Any:
                 merged[k] = _merge_list(base[k], data[k], _MERGE_KEY[k])
         data = merged
     steps = data.get("steps")
-    if isinstance(steps, list) and any(isinstance(s, dict) and "include" in s for s in steps):
-        out: list[Any] = []
-        for s in steps:
-            if not (isinstance(s, dict) and "include" in s):
-                out.append(s)
-                continue
-            where = s.get(FILE_KEY) or _rel(path)
-            extra = set(s) - {"include", LINE_KEY, FILE_KEY}
-            if extra:
-                raise SpecError(
-                    f"an include step takes only include: (not {', '.join(sorted(extra))})",
-                    file=where,
-                    line=s.get(LINE_KEY),
-                )
-            part_path = (path.parent / str(s["include"])).resolve()
-            if not part_path.is_file():
-                raise SpecError(
-                    f"include: {s['include']} — no such file", file=where, line=s.get(LINE_KEY)
-                )
-            deps.append(part_path)
-            part = read_spec_file(part_path)
-            if not isinstance(part, dict):
-                raise SpecError("a part file is a mapping (steps: …)", file=_rel(part_path))
-            _tag(part, _rel(part_path))
-            unknown = set(part) - {*PART_KEYS, "steps", LINE_KEY, FILE_KEY}
-            if unknown:
-                raise SpecError(
-                    f"a part file holds steps: and {', '.join(PART_KEYS)}, not "
-                    f"{', '.join(sorted(unknown))}",
-                    file=_rel(part_path),
-                    line=1,
-                )
-            part = expand(part, part_path, deps, depth + 1)
-            _add_part(data, part, _rel(part_path))
-            out.extend(part.get("steps") or [])
-        data["steps"] = out
+    if isinstance(steps, list) and _has_include(steps):
+        data["steps"] = _include_steps(data, steps, path, deps, depth)
     return data
+
+
+def _has_include(steps: list[Any]) -> bool:
+    """Whether a step list holds an include, at its top or in an ``if``'s branches."""
+    for s in steps:
+        if isinstance(s, dict):
+            if "include" in s:
+                return True
+            if any(isinstance(s.get(k), list) and _has_include(s[k]) for k in ("then", "else")):
+                return True
+    return False
+
+
+def _include_steps(
+    data: dict[str, Any], steps: list[Any], path: Path, deps: list[Path], depth: int
+) -> list[Any]:
+    """``steps`` with each ``- include: FILE`` replaced by the part's steps (its other entries
+    join ``data``'s). An include may stand in an ``if``'s ``then``/``else``: the part then runs
+    only when the condition holds (燕禮's 若射, yan:124)."""
+    out: list[Any] = []
+    for s in steps:
+        if isinstance(s, dict) and "include" not in s:
+            for k in ("then", "else"):
+                if isinstance(s.get(k), list) and _has_include(s[k]):
+                    s[k] = _include_steps(data, s[k], path, deps, depth)
+        if not (isinstance(s, dict) and "include" in s):
+            out.append(s)
+            continue
+        where = s.get(FILE_KEY) or _rel(path)
+        extra = set(s) - {"include", LINE_KEY, FILE_KEY}
+        if extra:
+            raise SpecError(
+                f"an include step takes only include: (not {', '.join(sorted(extra))})",
+                file=where,
+                line=s.get(LINE_KEY),
+            )
+        part_path = (path.parent / str(s["include"])).resolve()
+        if not part_path.is_file():
+            raise SpecError(
+                f"include: {s['include']} — no such file", file=where, line=s.get(LINE_KEY)
+            )
+        deps.append(part_path)
+        part = read_spec_file(part_path)
+        if not isinstance(part, dict):
+            raise SpecError("a part file is a mapping (steps: …)", file=_rel(part_path))
+        _tag(part, _rel(part_path))
+        unknown = set(part) - {*PART_KEYS, "steps", LINE_KEY, FILE_KEY}
+        if unknown:
+            raise SpecError(
+                f"a part file holds steps: and {', '.join(PART_KEYS)}, not "
+                f"{', '.join(sorted(unknown))}",
+                file=_rel(part_path),
+                line=1,
+            )
+        part = expand(part, part_path, deps, depth + 1)
+        _add_part(data, part, _rel(part_path))
+        out.extend(part.get("steps") or [])
+    return out
 
 
 def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:

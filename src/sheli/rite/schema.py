@@ -75,6 +75,9 @@ class Reading(_Model):
     text: str = Field(description="what the performance does under this reading")
     sources: list[str] = Field(description="passage ids with 注/疏, or editions: 集釋, 義疏 …")
     default: bool = False
+    venue: str | None = Field(
+        None, description="the venue whose plan this reading needs (a run on another is refused)"
+    )
     note: str | None = None
 
 
@@ -325,6 +328,11 @@ class Spec(_Model):
     aliases: list[str] = Field(default_factory=list)
     chapter: str
     extends: str | None = Field(None, description="the rite this one is a variant of")
+    excerpt: bool = Field(
+        False,
+        description="a schematic excerpt (tests): the world rules of place and of the rite's "
+        "end are not applied (docs/world-rules.md)",
+    )
     scope: list[tuple[int, int]] = Field(default_factory=list)
     params: Params = Field(default_factory=Params)
     pairs: list[PairDecl] | None = Field(

@@ -1,13 +1,16 @@
 """Layer 5, scoring: 釋獲, 數獲, 告獲 and 飲不勝者 as 鄉射禮 does them.
 
-- :mod:`~sheli.scoring.rules`: :func:`release` (is a hit counted, xiangshe:150/184/248),
+- :mod:`~sheli.scoring.rules` (the rite's rules, :mod:`sheli.rite.rules`): :func:`release`
+  (is a hit counted, xiangshe:150/184/248),
   :func:`count_procedure` (數獲, xiangshe:193–201), :func:`announce` (告獲, xiangshe:203–204),
   :func:`losers`;
 - :mod:`~sheli.scoring.tally`: the 筭 as objects (:class:`Tally`);
-- :mod:`~sheli.scoring.outcomes`: where each arrow's outcome comes from
+- :mod:`~sheli.scoring.outcomes` (the engine's input, :mod:`sheli.engine.outcomes`): where
+  each arrow's outcome comes from
   (:class:`SeededOutcomes`, :class:`RecordedOutcomes`, :func:`load_outcomes`);
 - :mod:`~sheli.scoring.drinking`: 飲不勝者 with its special cases (xiangshe:205–220);
-- :mod:`~sheli.scoring.events`: the ``shot`` and ``tally`` lines of the event log;
+- the ``shot`` and ``tally`` lines of the event log are built by the engine
+  (:mod:`sheli.engine.records`);
 - :func:`to_chinese`: the numerals of the announcement.
 
 See docs/scoring.md for the rules with their cites and the outcomes file format.
@@ -19,7 +22,6 @@ See docs/scoring.md for the rules with their cites and the outcomes file format.
 """
 
 from sheli.scoring.drinking import Drink, drinking, rank_of
-from sheli.scoring.events import shot_event, tally_event
 from sheli.scoring.numerals import to_chinese
 from sheli.scoring.outcomes import (
     FIELDS,
@@ -71,9 +73,7 @@ __all__ = [
     "release_rule",
     "release_rules",
     "replay_count",
-    "shot_event",
     "side_of",
-    "tally_event",
     "to_chinese",
     "winner",
 ]

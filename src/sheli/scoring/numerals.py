@@ -1,59 +1,11 @@
-"""Chinese numerals for the announcement of the count (告獲).
+"""Chinese numerals of the announcement (告獲): :func:`sheli.rite.numerals.to_chinese`.
 
-The 釋獲者 announces 「以純數告」 (xiangshe:203), 鄭注 「若干純若干竒」. The numbers are
-written the way the 經 writes numbers: 十, 十一, 二十, 九十九, 百 — no leading 一 before 十 or
-百, no 零. A gap inside a number (101) is bridged by 有 as the classical texts do (百有一,
-like 「年百有一歲」); the announcement of a real rite never needs it, since 箭籌八十
-(xiangshe:378) caps a side at eighty 筭 in the usual rite.
-
->>> to_chinese(4)
-'四'
 >>> to_chinese(19)
 '十九'
->>> to_chinese(40)
-'四十'
->>> to_chinese(100)
-'百'
 """
 
 from __future__ import annotations
 
-DIGITS = "〇一二三四五六七八九"
-_UNITS = ((1000, "千"), (100, "百"), (10, "十"))
+from sheli.rite.numerals import to_chinese
 
-
-def to_chinese(n: int) -> str:
-    """Write ``n`` (0 ≤ n < 10000) in Chinese numerals as the 經 writes numbers.
-
-    0 is written 零 for completeness; an announcement never says it (a side with no 純 says
-    no 純, xiangshe:203).
-
-    >>> [to_chinese(n) for n in (1, 10, 11, 20, 21, 99)]
-    ['一', '十', '十一', '二十', '二十一', '九十九']
-    >>> [to_chinese(n) for n in (101, 110, 200, 1000, 1234)]
-    ['百有一', '百一十', '二百', '千', '千二百三十四']
-    """
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"to_chinese needs an int, not {type(n).__name__}")
-    if n < 0 or n >= 10000:
-        raise ValueError(f"to_chinese covers 0 to 9999, not {n}")
-    if n == 0:
-        return "零"
-    out: list[str] = []
-    rest = n
-    gap = False  # a zero place between two written places: bridged by 有
-    for value, name in _UNITS:
-        digit, rest = divmod(rest, value)
-        if digit:
-            if gap and out:
-                out.append("有")
-            # the leading place drops its 一 (十, 百, 千); an inner place keeps it (百一十)
-            out.append(name if digit == 1 and not out else DIGITS[digit] + name)
-            gap = False
-        elif out:
-            gap = True
-    if rest:
-        if gap and out:
-            out.append("有")
-        out.append(DIGITS[rest])
-    return "".join(out)
+__all__ = ["to_chinese"]

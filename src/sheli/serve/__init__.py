@@ -1,4 +1,4 @@
-"""``sheli serve``: the live event app (issue 6; docs/serve.md).
+"""``sheli serve``: the live event app (docs/serve.md).
 
 A director, two scorers, the performers and an audience screen run a staged 鄉射禮 from
 their browsers. Every input is appended durably to SQLite before it is acknowledged; the

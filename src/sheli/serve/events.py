@@ -1,11 +1,16 @@
 """Creating an event: its configuration checked, its cast read, its links made.
 
+:func:`prepare_event` checks the form and runs the rite once (in the creation worker: it
+takes a good part of a second); :func:`store_event` stores the event and its links.
+
 >>> parse_cast_csv("role,name\\n司射,王小明\\n")
 [{'role': '司射', 'name': '王小明', 'line': 2}]
 >>> parse_cast_csv("司射,王小明,extra\\n")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sheli.serve.app.ApiError: cast CSV line 1: 3 fields; a line is role,name
+sheli.serve.errors.ApiError: cast CSV line 1: 3 fields; a line is role,name
+>>> [v["key"] for v in venues() if "dashe" in v["rites"]]
+['shegong']
 """
 
 from __future__ import annotations
@@ -18,7 +23,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sheli.serve.app import MAX_PAIRS, ApiError
+from sheli import place
+from sheli.engine import VENUES, SpecError, run
+from sheli.outputs.cues import CuesError, resolve_role, roles
+from sheli.rite import list_specs, load_spec
+from sheli.serve.errors import ApiError
+from sheli.serve.limits import MAX_PAIRS
 from sheli.serve.store import Store
 
 MAX_NAME = 80
@@ -44,19 +54,39 @@ def rites() -> list[dict[str, str]]:
     >>> rites()[0]
     {'key': 'xiangshe', 'title': '鄉射禮'}
     """
-    from sheli.rite import list_specs
-
     out = [{"key": k, "title": _title_of(p, k)} for k, p in list_specs().items()]
     return sorted(out, key=lambda r: r["key"] != "xiangshe")
 
 
 @cache
-def venues() -> list[dict[str, str]]:
-    """The venues of 鄉射禮: 州序 (xie) and 鄉庠 (xiang), xiangshe:128, 339."""
-    from sheli import place
+def venues() -> list[dict[str, Any]]:
+    """The venues a director can choose, each with the rites it can stage: each rite's own
+    (its spec's ``venue``: 大射儀 in the 射宮, 燕射 in the 寢), and for 鄉射禮 both the 州序
+    (xie) and the 鄉庠 (xiang), xiangshe:128, 339.
 
+    >>> [(v["key"], v["rites"]) for v in venues()][:2]
+    [('xie', ['xiangshe']), ('xiang', ['xiangshe'])]
+    """
     data = Path(place.__file__).with_name("data")
-    return [{"key": k, "title": _title_of(data / f"{k}.yaml", k)} for k in ("xie", "xiang")]
+    of_rite: dict[str, list[str]] = {"xie": [], "xiang": []}
+    for r in rites():
+        own = load_spec(r["key"]).spec.params.venue
+        for key in ("xie", "xiang") if r["key"] == "xiangshe" else (own,):
+            of_rite.setdefault(VENUES.get(key, key), []).append(r["key"])
+    return [
+        {"key": k, "title": _title_of(data / f"{k}.yaml", k), "rites": rs}
+        for k, rs in of_rite.items()
+        if rs
+    ]
+
+
+def rite_options(rite: str) -> list[str]:
+    """The switches a rite's spec declares (``feast`` for 鄉射禮 and 燕射, not for 大射儀).
+
+    >>> rite_options("xiangshe"), "feast" in rite_options("dashe")
+    (['feast'], False)
+    """
+    return list(load_spec(rite).spec.params.options)
 
 
 def parse_cast_csv(text: str) -> list[dict[str, Any]]:
@@ -92,17 +122,25 @@ def _check_name(name: Any, where: str) -> str:
     return name
 
 
-def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
-    """Check the form, run the rite once (a broken combination is refused), store the event
-    and make its links: director, audience, a scorer for each 物, a performer for each role."""
-    from sheli.engine import VENUES, SpecError, run
-    from sheli.outputs.cues import CuesError, resolve_role, roles
+def check_form(body: dict[str, Any]) -> dict[str, Any]:
+    """The form's fields checked, without running the rite (quick: the server does it before
+    it counts a creation against the client's rate): rite, venue, hou_dao_m, guests_shoot,
+    pairs, dafu, title, options.
 
+    >>> check_form({"rite": "dashe"})["venue"]
+    'shegong'
+    >>> check_form({"pairs": 1000})
+    Traceback (most recent call last):
+    ...
+    sheli.serve.errors.ApiError: pairs (衆耦) must be a whole number 0–30
+    """
     rite = body.get("rite", "xiangshe")
     if rite not in {r["key"] for r in rites()}:
         known = ", ".join(r["key"] for r in rites())
         raise ApiError(400, f"rite must be one of {known}, not {json.dumps(rite)}")
-    venue = VENUES.get(body.get("venue", "xie"))
+    # no venue: the rite's own (the one its spec names)
+    venue_key = body.get("venue") or load_spec(rite).spec.params.venue
+    venue = VENUES.get(venue_key) if isinstance(venue_key, str) else None
     if venue is None:
         raise ApiError(400, f"venue must be one of {', '.join(sorted(set(VENUES.values())))}")
     hou = body.get("hou_dao_m")
@@ -123,17 +161,34 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     if title is not None and (not isinstance(title, str) or len(title) > 120):
         raise ApiError(400, "title is text of at most 120 characters")
     # the rite's own switches: for 鄉射禮 whether the feast around the archery is staged
-    from sheli.rite import load_spec
-
-    rite_options = load_spec(rite).spec.params.options
     feast = body.get("feast")
     options: dict[str, Any] = {}
     if feast is not None:
         if not isinstance(feast, bool):
             raise ApiError(400, "feast must be true or false")
-        if "feast" not in rite_options:
+        if "feast" not in rite_options(rite):
             raise ApiError(400, f"{rite} has no feast to stage or leave out")
         options["feast"] = feast
+    return {
+        "rite": rite,
+        "venue": venue,
+        "hou_dao_m": hou,
+        "guests_shoot": guests,
+        "pairs": pairs,
+        "dafu": dafu,
+        "title": title,
+        "options": options,
+    }
+
+
+def prepare_event(body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Check the form and run the rite once (a broken combination is refused): the event's
+    configuration and its performers' roles. Runs in the creation worker."""
+    form = check_form(body)
+    rite, venue, pairs, guests, dafu = (
+        form[k] for k in ("rite", "venue", "pairs", "guests_shoot", "dafu")
+    )
+    options = form["options"]
     try:
         r = run(rite, venue=venue, pairs=pairs, guests=guests, dafu=dafu, seed=0, options=options)
     except SpecError as exc:
@@ -168,28 +223,53 @@ def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         resolved.append({"role": role.strip(), "actor": actor, "name": name})
     config = {
         "rite": rite,
-        "title": title,
+        "title": form["title"],
         "venue": venue,
-        "hou_dao_m": hou,
+        "hou_dao_m": form["hou_dao_m"],
         "guests_shoot": guests,
         "pairs": pairs,
         "dafu": dafu,
         "options": options,
         "cast": resolved,
     }
+    return config, roles(r)
+
+
+def store_event(
+    store: Store,
+    config: dict[str, Any],
+    performers: list[str],
+    key: str | None = None,
+    request: str = "",
+) -> dict[str, Any]:
+    """Store the event and make its links: director, audience, a scorer for each 物, a
+    performer for each role. With an idempotency ``key`` the event and its links are made
+    from it (see :meth:`Store.create_event`)."""
     wanted: list[tuple[str, str | None, str | None]] = [
         ("director", None, None),
         ("audience", None, None),
         ("scorer", "上射", None),
         ("scorer", "下射", None),
     ]
-    performers = roles(r)
     wanted += [("performer", None, role) for role in performers]
-    eid, toks = store.create_event(config, wanted)
-    links: dict[str, Any] = {
-        "director": f"/v/{toks[0]}",
-        "audience": f"/v/{toks[1]}",
-        "scorers": {"上射": f"/v/{toks[2]}", "下射": f"/v/{toks[3]}"},
-        "performers": {role: f"/v/{t}" for role, t in zip(performers, toks[4:], strict=True)},
+    eid, toks = store.create_event(config, wanted, key=key, request=request)
+    return links_of(eid, toks, performers)
+
+
+def links_of(eid: str, toks: list[str], performers: list[str]) -> dict[str, Any]:
+    """The answer to a creation: the event's id and its links, in the order they were made."""
+    return {
+        "event_id": eid,
+        "links": {
+            "director": f"/v/{toks[0]}",
+            "audience": f"/v/{toks[1]}",
+            "scorers": {"上射": f"/v/{toks[2]}", "下射": f"/v/{toks[3]}"},
+            "performers": {role: f"/v/{t}" for role, t in zip(performers, toks[4:], strict=True)},
+        },
     }
-    return {"event_id": eid, "links": links}
+
+
+def create_event(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    """:func:`prepare_event` and :func:`store_event` at once, in this process."""
+    config, performers = prepare_event(body)
+    return store_event(store, config, performers)

@@ -22,8 +22,34 @@ import io
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
-from sheli.serve.live import LiveEvent, iso
+from sheli.outputs.cues import (
+    build_book,
+    render_html,
+    section_topics,
+    venue_scale,
+)
+from sheli.outputs.diagram import render_svg
+from sheli.outputs.eventlog import to_jsonl
+from sheli.outputs.frames import build_frames
+from sheli.outputs.runofshow import fmt, load_durations, sections
+from sheli.place import load_venue
+from sheli.serve.live import LiveEvent, iso, plan_run
+
+#: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a leading ``'`` before a formula's sign.
+
+    >>> cell("=HYPERLINK(1)"), cell("@SUM(A1)"), cell("王小明"), cell(3)
+    ("'=HYPERLINK(1)", "'@SUM(A1)", '王小明', 3)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
@@ -74,8 +100,6 @@ def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
 
 
 def export_jsonl(ev: LiveEvent) -> str:
-    from sheli.outputs.eventlog import to_jsonl
-
     return to_jsonl(performed_events(ev))
 
 
@@ -120,8 +144,6 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
     d = ev.derived()
     if d.stopped:
         # the engine stopped early: the arrows of the rest, as recorded (not yet counted)
-        from sheli.serve.live import plan_run
-
         plan = plan_run(ev.config)
         seen = {(r["round"], r["pair"], r["seat"], r["arrow"]) for r in rows}
         for e in plan.shots if plan is not None else ():
@@ -149,7 +171,7 @@ def results_csv(ev: LiveEvent) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=RESULT_FIELDS, lineterminator="\n")
     w.writeheader()
-    w.writerows(results_rows(ev))
+    w.writerows({k: cell(v) for k, v in row.items()} for row in results_rows(ev))
     return buf.getvalue()
 
 
@@ -186,16 +208,13 @@ def outcomes_csv(ev: LiveEvent) -> str:
 
 def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
     """The diagram of the step with this seq in the event's current run (None if none)."""
-    from sheli.outputs.diagram import render_svg
-    from sheli.outputs.frames import build_frames
-
     d = ev.derived()
     cache = d.__dict__.setdefault("_svg", {})
     if seq in cache:
         return cache[seq]
     frames = d.__dict__.get("_frames")
     if frames is None:
-        frames = d.__dict__["_frames"] = build_frames(d.run.events)
+        frames = d.__dict__["_frames"] = build_frames(d.run)
     idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
     if idx is None:
         return None
@@ -235,13 +254,10 @@ base time, the walk at {{ pace }} m/s at this floor's scale (侯道 {{ hou }}), 
 
 def run_of_show_html(ev: LiveEvent) -> str:
     """The run-of-show table by 賈疏 section, with the assumptions of every number."""
-    from sheli.outputs.cues import _topics
-    from sheli.outputs.runofshow import fmt, load_durations, sections
-
     d = ev.derived()
     table = load_durations()
     try:
-        topics = _topics(d.run.spec.spec.chapter)
+        topics = section_topics(d.run.spec.spec.chapter)
     except Exception:
         topics = {}
     used = sorted({s["verb"] for s in d.steps})
@@ -283,11 +299,6 @@ def pack_html(srv: Any, ev: LiveEvent) -> str:
     """The printable pack: run-of-show, floor plan with taping measurements, a cue sheet per
     person (sheli.outputs.cues at the event's scale). If the frontend provides
     ``templates/pack.html`` it is rendered with ``{event, run_of_show, cues_html}``."""
-    from markupsafe import Markup
-
-    from sheli.outputs.cues import build_book, render_html, venue_scale
-    from sheli.place import load_venue
-
     d = ev.derived()
     cache = d.__dict__.setdefault("_pack", {})
     if "html" in cache:
@@ -315,6 +326,10 @@ def pack_html(srv: Any, ev: LiveEvent) -> str:
             " — {{ c.name }}</li>{% endfor %}</ul></section>"
         ).render(t=ev.config.get("title") or d.run.title, cast=ev.config.get("cast", ()))
         html = cues_html[:at] + cast + ros + cues_html[at:] if at > 0 else ros + cues_html
+    # the links as QR codes, from the address's fragment (see static/pack.js)
+    script = '<script type="module" src="/static/pack.js"></script>'
+    at = html.rfind("</body>")
+    html = html[:at] + script + html[at:] if at >= 0 else html + script
     cache["html"] = html
     return html
 

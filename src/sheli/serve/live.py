@@ -23,9 +23,17 @@ import json
 import threading
 from dataclasses import dataclass
 from functools import cache
+from types import SimpleNamespace
 from typing import Any
 
+from sheli import engine, text
+from sheli.engine import venue_plan
+from sheli.engine.env import VerbError
+from sheli.engine.records import accept
+from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
+from sheli.rite.loader import SpecError
+from sheli.text.commentary import notes_for
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
 Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurrence
@@ -144,6 +152,7 @@ class LiteRun:
         self.venue: str = kw["venue"]
         self.params: dict[str, Any] = kw["params"]
         self.events: list[dict[str, Any]] = kw["events"]
+        self.records: list[Any] = kw.get("records", [])  # the run's typed records
         self.drinks: list[tuple[int, str, str]] = kw["drinks"]
         self.warnings: list[str] = kw.get("warnings", [])
         self.chapter: str = kw["chapter"]
@@ -159,6 +168,7 @@ class LiteRun:
             venue=r.venue,
             params=dict(r.params),
             events=r.events,
+            records=r.records,
             drinks=list(r.drinks),
             warnings=list(r.warnings),
             chapter=r.spec.spec.chapter,
@@ -168,11 +178,18 @@ class LiteRun:
     def scene(self) -> dict[str, Any]:
         return self.events[0]
 
+    def accept(self, visitor: Any) -> Any:
+        """Read the run with a visitor, as :meth:`sheli.engine.Run.accept` does."""
+        return accept(self.records, visitor)
+
+    @property
+    def plan(self) -> Any:
+        """The plan the run was run on (the engine's, loaded once per process)."""
+        return venue_plan(self.venue)
+
     @property
     def spec(self) -> Any:
         """Enough of a ``LoadedSpec`` for the cue sheets (``spec.spec.chapter``)."""
-        from types import SimpleNamespace
-
         return SimpleNamespace(spec=SimpleNamespace(chapter=self.chapter))
 
 
@@ -259,8 +276,6 @@ class Derived:
 
     def roles(self) -> list[str]:
         if self._roles is None:
-            from sheli.outputs.cues import roles
-
             self._roles = roles(self.run)
         return self._roles
 
@@ -283,10 +298,6 @@ def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
     every arrow is a miss, so the app must still show the rite as far as it can be performed:
     the steps up to the refusal, and the refusal itself (``stopped``) to the director.
     """
-    from sheli import engine
-    from sheli.engine.verbs import VerbError
-    from sheli.rite.loader import SpecError
-
     rite = config.get("rite", "xiangshe")
     stopped: list[str] = []
     base = engine.Interpreter
@@ -317,14 +328,13 @@ def plan_run(config: dict[str, Any]) -> Any | None:
     derivable; None if no seed in a few gives one."""
     key = json.dumps(_run_args(config) | {"rite": config.get("rite")}, sort_keys=True)
     if key not in _PLANS:
-        from sheli import engine
-
         _PLANS[key] = None
         for seed in range(8):
             try:
-                _PLANS[key] = engine.run(
-                    config.get("rite", "xiangshe"), seed=seed, **_run_args(config)
-                )
+                with ENGINE_LOCK:
+                    _PLANS[key] = engine.run(
+                        config.get("rite", "xiangshe"), seed=seed, **_run_args(config)
+                    )
                 break
             except Exception:
                 continue
@@ -334,11 +344,18 @@ def plan_run(config: dict[str, Any]) -> Any | None:
 _PLANS: dict[str, Any] = {}
 
 
+def plan_shots(config: dict[str, Any]) -> list[ArrowKey] | None:
+    """Every arrow of the event, in the order they are shot, from a whole seeded run (in the
+    worker: the server is given the list, not the run); None if no seed gives one."""
+    plan = plan_run(config)
+    if plan is None:
+        return None
+    return [(s["round"], s["pair"], s["archer"], s["arrow"]) for s in plan.shots]
+
+
 @cache
 def passage(cite: str) -> dict[str, Any]:
     """The passage a step enacts, with its 鄭注 and 賈疏 where the project has them."""
-    from sheli import text
-
     try:
         p = text.get_passage(cite)
     except Exception:
@@ -346,8 +363,6 @@ def passage(cite: str) -> dict[str, Any]:
     zhu: list[str] = []
     shu: list[str] = []
     try:
-        from sheli.text.commentary import notes_for
-
         for n in notes_for(cite):
             if n.kind == "注" and n.text not in zhu:
                 zhu.append(n.text)
@@ -383,10 +398,13 @@ class LiveEvent:
         self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
         self._derived: Derived | None = None
         self._derived_key: Any = None
-        self._ahead: dict[Any, Derived] = {}  # runs computed ahead for likely next inputs
-        self._pending: dict[Any, Any] = {}  # key → future of a run being computed ahead
+        self.ahead_runs: dict[Any, Derived] = {}  # runs computed ahead for likely next inputs
+        self.pending: dict[Any, Any] = {}  # key → future of a run being computed ahead
+        self.wanted: set[Any] = set()  # runs a request is waiting for (never cancelled)
         self._order: list[ArrowKey] | None = None
         self._expected: set[ArrowKey] | None = None
+        self.run_rev = 0  # counts the runs the event has had (a performer's cues change)
+        self.dirty = False  # an input not yet published
         self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
         for inp in inputs:
             self.apply(inp)
@@ -476,23 +494,46 @@ class LiveEvent:
         outcomes = self.outcomes()
         key = self.run_key(outcomes)
         if self._derived is None or key != self._derived_key:
-            ahead = self._ahead.pop(key, None)
-            fut = self._pending.get(key) if ahead is None else None
+            ahead = self.ahead_runs.pop(key, None)
+            fut = self.pending.get(key) if ahead is None else None
             if fut is not None and not fut.cancel():
                 try:  # the worker is on it: waiting costs less than starting again
                     ahead = fut.result(timeout=10)
                 except Exception:
                     ahead = None
-            self._derived = ahead if ahead is not None else self.compute(outcomes)
-            self._derived_key = key
-            self._ahead.clear()
+            self.use(key, ahead if ahead is not None else self.compute(outcomes))
+        assert self._derived is not None
         return self._derived
+
+    def use(self, key: Any, d: Derived) -> None:
+        """Make ``d`` (the run for ``key``) the event's current run."""
+        if key != self._derived_key or self._derived is None:
+            self.run_rev += 1
+        self._derived = d
+        self._derived_key = key
+        self.ahead_runs.clear()
+
+    def has_plan(self) -> bool:
+        """Whether the arrows of the event are known (:meth:`set_plan`)."""
+        return self._order is not None
+
+    def run_for(self, key: Any) -> Derived | None:
+        """The current run if it is the one for ``key`` (:meth:`run_key`), else None."""
+        return self._derived if self._derived_key == key else None
+
+    def set_plan(self, shots: list[ArrowKey] | None) -> None:
+        """The arrows of the event in the order they are shot (:func:`plan_shots`), or None
+        if no whole run gives them (this run's own are then used)."""
+        if shots is None:
+            shots = [(s["round"], s["pair"], s["archer"], s["arrow"]) for s in self.derived().shots]
+        self._order = [k for k in shots if k[1] != "誘射"]
+        self._expected = set(shots)
 
     def store_ahead(self, key: Any, d: Derived) -> None:
         """Keep a run computed ahead (a few at most: the oldest are dropped)."""
-        self._ahead[key] = d
-        while len(self._ahead) > 6:
-            self._ahead.pop(next(iter(self._ahead)))
+        self.ahead_runs[key] = d
+        while len(self.ahead_runs) > 6:
+            self.ahead_runs.pop(next(iter(self.ahead_runs)))
 
     def next_arrows(self) -> list[tuple[ArrowKey, tuple[bool, bool | None]]]:
         """The arrows most likely to be recorded next, each with the outcome that would change
@@ -519,13 +560,8 @@ class LiveEvent:
     def shot_order(self) -> list[ArrowKey]:
         """Every recordable arrow (the 誘射 left out), in the order they are shot."""
         if self._order is None:
-            plan = plan_run(self.config)
-            shots = plan.shots if plan is not None else self.derived().shots
-            self._order = [
-                (s["round"], s["pair"], s["archer"], s["arrow"])
-                for s in shots
-                if s["pair"] != "誘射"
-            ]
+            self.set_plan(plan_shots(self.config))
+        assert self._order is not None
         return self._order
 
     def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, tuple[bool, bool | None]]]]:
@@ -541,7 +577,7 @@ class LiveEvent:
         for k, v in nxt[:1]:
             outcomes = {**base, k: v}
             key = self.run_key(outcomes)
-            if key != self._derived_key and key not in self._ahead and key not in self._pending:
+            if key != self._derived_key and key not in self.ahead_runs and key not in self.pending:
                 jobs.append((key, outcomes))
         return jobs
 
@@ -554,9 +590,8 @@ class LiveEvent:
         outcomes, so a whole seeded run of the event gives them (and this run's own when no
         seed gives a whole run)."""
         if self._expected is None:
-            plan = plan_run(self.config)
-            shots = plan.shots if plan is not None else self.derived().shots
-            self._expected = {(s["round"], s["pair"], s["archer"], s["arrow"]) for s in shots}
+            self.set_plan(plan_shots(self.config))
+        assert self._expected is not None
         return self._expected
 
     # ------------------------------------------------------------------ views

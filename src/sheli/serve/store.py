@@ -26,8 +26,10 @@ True
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
@@ -36,7 +38,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
+#: the schema's version (``PRAGMA user_version``); every earlier one is migrated at start
+SCHEMA_VERSION = 2
+#: ``PRAGMA application_id``: the file is a sheli serve database ("shli")
+APPLICATION_ID = 0x73686C69
+
+#: version 1, the first schema (written with user_version 0, and recognised by its tables)
+SCHEMA_1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
   id TEXT PRIMARY KEY,
@@ -73,6 +81,45 @@ CREATE TRIGGER IF NOT EXISTS inputs_no_update BEFORE UPDATE ON inputs
 CREATE TRIGGER IF NOT EXISTS inputs_no_delete BEFORE DELETE ON inputs
   BEGIN SELECT RAISE(ABORT, 'inputs are append-only'); END;
 """
+FIRST_SCHEMA = {
+    "meta": {"key", "value"},
+    "events": {"id", "created_ms", "config"},
+    "tokens": {"id", "event_id", "hash", "role", "seat", "performer_role", "created_ms"},
+    "inputs": {"seq", "event_id", "kind", "key", "token_id", "body", "status", "response"},
+}
+#: version 2: the events created with an idempotency key (its hash), so that a creation sent
+#: again gives the same event
+SCHEMA_2 = """
+CREATE TABLE IF NOT EXISTS creations (
+  key_hash TEXT PRIMARY KEY,
+  event_id TEXT NOT NULL REFERENCES events(id),
+  request TEXT NOT NULL,
+  links INTEGER NOT NULL
+);
+"""
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a schema script (a trigger's body keeps its own semicolons)."""
+    out, cur = [], []
+    for line in script.strip().splitlines():
+        if line.startswith("--"):
+            continue
+        cur.append(line)
+        if line.rstrip().endswith(";"):
+            out.append("\n".join(cur))
+            cur = []
+    return out
+
+
+def _why(exc: BaseException) -> str:
+    """What a database error means for the person running the server."""
+    msg = str(exc)
+    if "readonly" in msg or "read-only" in msg or "attempt to write" in msg:
+        return "the database cannot be written (read-only file or folder?)"
+    if "disk is full" in msg or "disk I/O" in msg:
+        return f"the disk is full or failing ({msg})"
+    return f"cannot use the database: {msg}"
 
 
 class StoreError(RuntimeError):
@@ -102,34 +149,117 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._depth = 0  # transactions open (nested ones are part of the outermost)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
+        try:
             self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self._check()
             self.db.execute("PRAGMA journal_mode=WAL")
             # FULL: the WAL is synced at every commit, so an acknowledged input survives a
             # power cut as well as a kill -9
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.executescript(SCHEMA)
+            self._migrate()
+            self.secret = self._secret()
+        except StoreError:
+            self.db.close()
+            raise
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
-        self.secret = self._secret()
+            self.db.close()
+            raise StoreError(f"{self.path}: {_why(exc)}") from None
+
+    def _check(self) -> None:
+        """Refuse a file that is not a healthy sheli database of a schema this sheli knows."""
+        try:
+            rows = self.db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc) or "attempt to write" in str(exc):
+                # a WAL database in a folder that cannot be written: no -shm can be made
+                raise StoreError(f"{self.path}: {_why(exc)}") from None
+            if "unable to open" in str(exc):
+                raise StoreError(
+                    f"{self.path}: cannot open the database ({exc}): a read-only file system, "
+                    "or a folder that cannot be written?"
+                ) from None
+            raise StoreError(f"{self.path}: not a SQLite database ({exc})") from None
+        problems = [r[0] for r in rows if r[0] != "ok"]
+        if problems:
+            raise StoreError(
+                f"{self.path}: the database is damaged (PRAGMA quick_check: {problems[0]}); "
+                "restore it from a copy or start a new one with --db"
+            )
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {
+            r[0]: {c[1] for c in self.db.execute(f"PRAGMA table_info('{r[0]}')")}
+            for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: the database has schema {version}, made by a newer sheli "
+                f"(this one knows 1–{SCHEMA_VERSION})"
+            )
+        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables and version != 0):
+            raise StoreError(f"{self.path}: not a sheli serve database (another application's)")
+        if version == 0 and tables:
+            # the first schema wrote no version: it is recognised by its tables
+            for name, cols in FIRST_SCHEMA.items():
+                if not cols <= tables.get(name, set()):
+                    raise StoreError(
+                        f"{self.path}: not a sheli serve database (its tables are "
+                        f"{', '.join(sorted(tables))})"
+                    )
+
+    def _migrate(self) -> None:
+        """Bring the schema to :data:`SCHEMA_VERSION`, one version at a time, each in one
+        transaction; the write is also the check that the file can be written."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        with self.transaction() as db:
+            if version == 0:
+                for statement in _statements(SCHEMA_1):
+                    db.execute(statement)
+                version = 1
+            if version == 1:
+                for statement in _statements(SCHEMA_2):
+                    db.execute(statement)
+                version = 2
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={version}")
 
     def close(self) -> None:
         self.db.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any error: nothing half-written)."""
+        """BEGIN IMMEDIATE … COMMIT (ROLLBACK on any error, the COMMIT's own included: nothing
+        half-written, and no transaction left open). Inside another transaction it is part
+        of that one: a link and its log entry, say, are committed together or not at all."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.db
+            finally:
+                self._depth -= 1
+            return
         self.db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
         try:
             yield self.db
+            self.db.execute("COMMIT")  # a full disk fails here: rolled back below
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        finally:
+            self._depth = 0
 
     def _secret(self) -> bytes:
         row = self.db.execute("SELECT value FROM meta WHERE key='secret'").fetchone()
@@ -147,33 +277,64 @@ class Store:
         self,
         config: dict[str, Any],
         tokens: list[tuple[str, str | None, str | None]] = (),  # type: ignore[assignment]
+        key: str | None = None,
+        request: str = "",
     ) -> tuple[str, list[str]]:
         """Store a new event and its first tokens ``(role, seat, performer_role)`` in one
         transaction (all or nothing); returns the event id and the tokens, in order.
+
+        With an idempotency ``key`` the id and the tokens are HMACs of the key under the
+        server's secret, and the key's hash is kept with the ``request``: the same key again
+        gives the same event and links (:meth:`creation`), without the links being stored.
 
         >>> import tempfile, os
         >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
         >>> eid, toks = s.create_event({}, [("director", None, None)])
         >>> s.token(toks[0])["event_id"] == eid
         True
+        >>> made = s.create_event({}, [("director", None, None)], key="k" * 20, request="{}")
+        >>> s.creation("k" * 20) == (made[0], made[1][:1], "{}")
+        True
         """
-        eid = secrets.token_hex(6)
-        made = []
+        if key is None:
+            eid = secrets.token_hex(6)
+            raw = [secrets.token_urlsafe(24) for _ in tokens]
+        else:
+            eid = self._derived("event", key)[:12]
+            raw = [self._derived(f"token:{i}", key) for i in range(len(tokens))]
         t = now_ms()
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO events(id, created_ms, config) VALUES (?, ?, ?)",
                 (eid, t, _dumps(config)),
             )
-            for role, seat, performer in tokens:
-                token = secrets.token_urlsafe(24)
+            for (role, seat, performer), token in zip(tokens, raw, strict=True):
                 db.execute(
                     "INSERT INTO tokens(event_id, hash, role, seat, performer_role, created_ms) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     (eid, token_hash(token), role, seat, performer, t),
                 )
-                made.append(token)
-        return eid, made
+            if key is not None:
+                db.execute(
+                    "INSERT INTO creations(key_hash, event_id, request, links) VALUES (?, ?, ?, ?)",
+                    (token_hash(key), eid, request, len(raw)),
+                )
+        return eid, raw
+
+    def _derived(self, what: str, key: str) -> str:
+        mac = hmac.new(self.secret, f"{what}:{key}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode() if what != "event" else mac.hex()
+
+    def creation(self, key: str) -> tuple[str, list[str], str] | None:
+        """The event made with this idempotency key: (its id, its first links again, the
+        request it was made for), or None."""
+        row = self.db.execute(
+            "SELECT event_id, request, links FROM creations WHERE key_hash=?", (token_hash(key),)
+        ).fetchone()
+        if row is None:
+            return None
+        raw = [self._derived(f"token:{i}", key) for i in range(row["links"])]
+        return row["event_id"], raw, row["request"]
 
     def event(self, event_id: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT * FROM events WHERE id=?", (event_id,)).fetchone()

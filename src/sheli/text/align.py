@@ -33,6 +33,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sheli.text.corpus import load_chapter
 from sheli.text.kanripo import KanripoDoc
 from sheli.text.variants import fold
 
@@ -77,8 +78,6 @@ def chapter_targets(chapter: str) -> list[Target]:
     >>> chapter_targets("xiangshe")[0].pid
     'xiangshe:1'
     """
-    from sheli.text import load_chapter  # the canonical text; imported late (heavy)
-
     return [Target(p.id, p.text, p.kind) for p in load_chapter(chapter).passages]
 
 
@@ -118,7 +117,9 @@ def _occurrences(s: str, p: str) -> list[int]:
     return out
 
 
-def _chain(cands: list[tuple[int, int, int, int]], n: int) -> list[tuple[int, int, int, int]]:
+def heaviest_chain(
+    cands: list[tuple[int, int, int, int]], n: int
+) -> list[tuple[int, int, int, int]]:
     """Heaviest chain of (passage, start, end, weight): passages and spans increasing.
 
     A Fenwick tree over end positions gives, for each candidate, the best chain ending at
@@ -357,7 +358,7 @@ def align_doc(
     found: dict[int, Anchor] = {}
     taken: list[tuple[int, int]] = []  # doc spans already anchored (sorted later)
     for group in groups:
-        for i, s, e, _w in _chain(candidates(group), len(main.s)):
+        for i, s, e, _w in heaviest_chain(candidates(group), len(main.s)):
             a, b = main.span(s, e)
             if any(a < y and x < b for x, y in taken):
                 continue  # a 記 chain candidate that overlaps an anchored 經 passage

@@ -7,7 +7,8 @@ replaced by the corpus's reading of the same note, found by aligning the clean t
 both sides of it) or ``dropped`` (the note could not be repaired; its text is a marker,
 never a guess).
 
-Imported editions (``sheli text import``) come from :mod:`sheli.text.editions`.
+Imported editions (``sheli text import``, :mod:`sheli.text.editions`) are read from their store
+(:mod:`sheli.text.store`).
 
 >>> [(n.edition, n.kind) for n in notes_for("xiangshe:123", ["seed:000"])]
 [('seed:000', '注'), ('seed:000', '疏')]
@@ -21,6 +22,7 @@ import functools
 from importlib import resources
 
 from sheli.text.model import Note
+from sheli.text.store import all_editions
 
 # Display order of kinds: 注 before 音義 before 疏, then the later commentators.
 KIND_ORDER = {
@@ -52,6 +54,8 @@ def seed_notes() -> tuple[Note, ...]:
     """Every note of the bundled seed commentary, in file order.
 
     >>> any(n.kind == "注" and n.passage == "xiangshe:1" for n in seed_notes())
+    True
+    >>> sorted({n.edition for n in seed_notes()}) == sorted(SEED_FILES)
     True
     """
     out: list[Note] = []
@@ -85,11 +89,9 @@ def imported_notes(pid: str) -> list[Note]:
     >>> imported_notes("nochapter:1")
     []
     """
-    from sheli.text.editions import all_imported
-
     chapter = pid.split(":", 1)[0]
     out: list[Note] = []
-    for data in all_imported():
+    for data in all_editions():
         rec = data.get("chapters", {}).get(chapter)
         if not rec:
             continue

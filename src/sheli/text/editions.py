@@ -3,7 +3,7 @@
 ``sheli text import FILE`` calls :func:`import_edition`. The file is parsed
 (:mod:`sheli.text.kanripo`), its chapter detected, our passages anchored in it
 (:mod:`sheli.text.align`), and what lies between one passage and the next is cut into
-notes by the edition's own conventions (corpus README §3.2):
+notes by the edition's own conventions (docs/commentary.md, the formats):
 
 - 注疏 (WYG): 注 after the inline marker ``注``; ``音義(…)``; ``疏(…)``.
 - 鄭注 (SBCK): every small-character block is 注.
@@ -23,9 +23,7 @@ place, so a failed import leaves the store as it was.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -33,16 +31,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheli.files import write_text
 from sheli.text.align import (
     Alignment,
     Anchor,
     Target,
-    _chain,
     align_doc,
     chapter_targets,
     fold_text,
+    heaviest_chain,
 )
-from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, read_kanripo
+from sheli.text.commentary import seed_notes
+from sheli.text.kanripo import FORMAT_NAMES, Char, KanripoDoc, KanripoError, read_kanripo
+from sheli.text.store import all_editions, edition_path, load_edition
+from sheli.text.store import data_dir as data_dir  # re-exported: the CLI's data directory
+from sheli.text.store import store_dir as store_dir  # re-exported: the CLI's report
 
 CHAPTERS = ("xiangshe", "yan", "dashe")
 CHAPTER_TITLES = {"xiangshe": "鄉射禮", "yan": "燕禮", "dashe": "大射儀"}
@@ -58,35 +61,6 @@ _COUNT_NOTE = re.compile(r"^經[一二三四五六七八九十百千]+字")  # S
 
 class ImportFailed(Exception):
     """An import that cannot go on; the message names the file and what is wrong."""
-
-
-def data_dir() -> Path:
-    """sheli's data directory: ``$SHELI_DATA_DIR`` or the platform's user data dir (imported
-    editions, the live app's database).
-
-    >>> (data_dir() / "editions") == store_dir()
-    True
-    """
-    base = os.environ.get("SHELI_DATA_DIR")
-    if not base:
-        from platformdirs import user_data_dir
-
-        base = user_data_dir("sheli")
-    return Path(base)
-
-
-def store_dir() -> Path:
-    """Where imported editions live: ``$SHELI_DATA_DIR/editions`` or the user data dir.
-
-    >>> store_dir().name
-    'editions'
-    """
-    return data_dir() / "editions"
-
-
-def _edition_path(name: str) -> Path:
-    safe = re.sub(r"[\\/:*?\"<>|\s]+", "_", name).strip("._") or "edition"
-    return store_dir() / f"{safe}.json"
 
 
 # --------------------------------------------------------------------------- notes
@@ -150,7 +124,7 @@ def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
         elif key.endswith(shu):
             label, text, key = "疏", text[:-1], key[:-1]
         elif key.endswith(zhu) and len(key) > 1:
-            # WYG 006-15a writes 注( for 疏( (corpus README §4): a 注 never stands in brackets
+            # WYG 006-15a writes 注( for 疏( (docs/commentary.md): a 注 never stands in brackets
             label, text, key = "疏", text[:-1], key[:-1]
         if not text:
             continue
@@ -160,7 +134,7 @@ def _cut_zhushu(doc: KanripoDoc, idxs: list[int]) -> list[_Note]:
             notes.append(_Note("本文", [text[:lead]]))
             text, key = text[lead:], key[lead:]
         elif not notes and key.startswith(shu) and len(key) > 1:
-            # WYG 005-14a: a bare 疏 stands for the 注 marker (corpus README §4)
+            # WYG 005-14a: a bare 疏 stands for the 注 marker (docs/commentary.md)
             text, key = zhu + text[1:], zhu + key[1:]
         if key.startswith(zhu):
             large_kind = "注"
@@ -446,7 +420,7 @@ def align_shu(
         cands += [(n, j, j, 3) for j, _k in jc]
         ranges.update({(n, j): k for j, k in jc})
     # A paragraph's place is the first passage it covers: places never go back.
-    chain = _chain(cands, len(keys))
+    chain = heaviest_chain(cands, len(keys))
     placed = {n: (j, ranges.get((n, j), j)) for n, j, _e, _w in chain}
 
     covered: dict[int, str] = {}
@@ -496,12 +470,10 @@ class ImportReport:
 def _zhu_reference(chapter: str) -> dict[str, list[str]]:
     """Every 注 known for each passage of ``chapter``: imported editions, then the seeds."""
     ref: dict[str, list[str]] = {}
-    for data in _all_editions():
+    for data in all_editions():
         notes = data.get("chapters", {}).get(chapter, {}).get("notes", {})
         for pid, ns in notes.items():
             ref.setdefault(pid, []).extend(n["text"] for n in ns if n["kind"] == "注")
-    from sheli.text.commentary import seed_notes
-
     for n in seed_notes():
         if n.kind == "注" and n.passage.startswith(chapter + ":"):
             ref.setdefault(n.passage, []).append(n.text)
@@ -560,14 +532,16 @@ def import_edition(
     chapter: str | None = None,
     *,
     targets_for: Callable[[str], Sequence[Target]] = chapter_targets,
+    force: bool = False,
 ) -> ImportReport:
     """Import one chapter of a Kanripo edition into the store and report on it.
+
+    A file that anchors fewer passages than the edition already holds for its chapter (a part
+    of it: one 卷 of several) is refused unless ``force``: it would replace the whole.
 
     Raises :class:`ImportFailed` (with file, line and reason) and then writes nothing.
     """
     t0 = time.perf_counter()
-    from sheli.text.kanripo import KanripoError
-
     try:
         doc = read_kanripo(path)
     except KanripoError as exc:
@@ -609,11 +583,27 @@ def import_edition(
         "methods": dict(Counter(a.method for a in al.anchors)),
         "notes": notes,
     }
-    data = load_edition(name) or {}
+    try:
+        data = load_edition(name) or {}
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        raise ImportFailed(
+            f"{edition_path(name)}: the stored edition {name!r} cannot be read ({exc}); "
+            f"remove it with `sheli text import --remove {name}`"
+        ) from None
     if data and data.get("format") not in (None, doc.format):
         raise ImportFailed(
             f"{doc.path}: edition {name!r} already holds a {data['format']} text; "
             "give this one another name with --edition"
+        )
+    old = (data.get("chapters") or {}).get(chapter) or {}
+    if not force and al.anchored < old.get("anchored", 0):
+        # a part of a chapter (one 卷 of three) must not silently replace the whole
+        raise ImportFailed(
+            f"{doc.path}: edition {name!r} holds {CHAPTER_TITLES[chapter]} with "
+            f"{old['anchored']}/{old.get('passages', len(targets))} passages anchored, this file "
+            f"{al.anchored}/{len(targets)}: give --force to replace it, or --edition NAME"
         )
     data.update(
         {
@@ -625,7 +615,7 @@ def import_edition(
         }
     )
     data.setdefault("chapters", {})[chapter] = record
-    _write_atomic(_edition_path(name), data)
+    _write_atomic(edition_path(name), data)
     return ImportReport(
         file=str(path),
         edition=name,
@@ -644,49 +634,7 @@ def import_edition(
 
 def _write_atomic(path: Path, data: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".import-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def load_edition(name: str) -> dict | None:
-    """The stored record of one edition, or None.
-
-    >>> load_edition("no such edition") is None
-    True
-    """
-    p = _edition_path(name)
-    if not p.is_file():
-        return None
-    return json.loads(p.read_text(encoding="utf-8"))
-
-
-# path → (mtime_ns, size, parsed record): `sheli text CHAPTER` asks for the notes of
-# hundreds of passages, and each edition file should be read once, not once per passage.
-_CACHE: dict[Path, tuple[int, int, dict]] = {}
-
-
-def _all_editions() -> list[dict]:
-    d = store_dir()
-    if not d.is_dir():
-        return []
-    out = []
-    for p in sorted(d.glob("*.json")):
-        try:
-            st = p.stat()
-            hit = _CACHE.get(p)
-            if hit is None or hit[:2] != (st.st_mtime_ns, st.st_size):
-                hit = (st.st_mtime_ns, st.st_size, json.loads(p.read_text(encoding="utf-8")))
-                _CACHE[p] = hit
-            out.append(hit[2])
-        except (OSError, ValueError):
-            continue  # a damaged file is skipped, not fatal to reading the others
-    return out
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=1))
 
 
 def list_editions() -> list[dict[str, object]]:
@@ -698,26 +646,22 @@ def list_editions() -> list[dict[str, object]]:
             "title": d.get("title"),
             "chapters": {
                 ch: {
-                    "anchored": r["anchored"],
-                    "passages": r["passages"],
-                    "notes": sum(len(v) for v in r["notes"].values()),
+                    "anchored": r.get("anchored"),
+                    "passages": r.get("passages"),
+                    "notes": sum(len(v) for v in (r.get("notes") or {}).values()),
                 }
                 for ch, r in d.get("chapters", {}).items()
+                if isinstance(r, dict)
             },
         }
-        for d in _all_editions()
+        for d in all_editions()
     ]
 
 
 def remove_edition(name: str) -> bool:
     """Delete an imported edition; False if there was none of that name."""
-    p = _edition_path(name)
+    p = edition_path(name)
     if not p.is_file():
         return False
     p.unlink()
     return True
-
-
-def all_imported() -> list[dict]:
-    """Every stored edition record (for :mod:`sheli.text.commentary`)."""
-    return _all_editions()

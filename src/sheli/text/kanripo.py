@@ -1,6 +1,6 @@
 """Read a Kanripo (mandoku) file of one of the 儀禮 editions into a clean, addressable text.
 
-The raw files carry markup (see ``../shared/corpus/README.md`` §3): ``#`` org lines,
+The raw files carry markup (docs/commentary.md, importing an edition): ``#`` org lines,
 ``<pb:…>`` page breaks, ``¶`` line ends, ``(…)`` small characters in two columns with
 ``/`` between the columns, ``&KR…;`` entities, ``○`` rings and ``　`` indentation. This
 module removes the markup and keeps, for every remaining character, what the markup said
@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sheli.files import read_at_most
 
 # Kanripo ID → (format, default edition label). Labels are the short names scholars use.
 KNOWN_IDS: dict[str, tuple[str, str]] = {
@@ -219,6 +221,11 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
     )
 
 
+# A chapter's file is a few hundred KB (the 義疏's 鄉射禮, the largest, 0.2 MB); an import
+# costs some 1.2 s of CPU and 80 MB a MB, so 8 MB (many chapters in one file) is the most read.
+IMPORT_MAX_BYTES = 8 << 20
+
+
 def read_kanripo(path: str | Path) -> KanripoDoc:
     """Read and parse a Kanripo file from disk (UTF-8).
 
@@ -229,7 +236,7 @@ def read_kanripo(path: str | Path) -> KanripoDoc:
     """
     p = Path(path)
     try:
-        raw = p.read_text(encoding="utf-8")
+        raw = read_at_most(p, IMPORT_MAX_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise KanripoError(f"{p}: cannot read: No such file or directory") from None
     except UnicodeDecodeError as exc:

@@ -3,7 +3,7 @@
    - the page's identity (token, csrf, role, seat) from <body data-*>, put there by the server;
    - GET with `Authorization: Bearer <token>`; POST with the token, `X-CSRF-Token` and a JSON
      body carrying a fresh `key`; a POST that fails on the way (network, 5xx) is sent again
-     with the SAME key, so the server counts it once (issue 6 §5);
+     with the SAME key, so the server counts it once;
    - the live state: EventSource('/api/stream?token=…') (the browser reconnects by itself);
      after every (re)connection the whole state is fetched again, and a state older than the
      one shown (its `version`) is ignored;
@@ -282,9 +282,36 @@ export function live(onState, onStatus = () => {}) {
       return null;
     }
   };
+  /* A phone that slept, or lost its Wi-Fi, may keep a stream the server has long closed and
+     hear nothing: the server pings every stream every 15 s, so a page that has heard nothing
+     for 40 s, or that wakes up (visible again, back online) after 20 s of silence, opens a new
+     stream and fetches the state it missed. */
+  let heard = Date.now();
+  const stale = (ms) => Date.now() - heard > ms;
+  const wake = () => {
+    if (es && stale(20000)) {
+      heard = Date.now();
+      open();
+    }
+  };
+  setInterval(() => {
+    if (es && stale(40000)) {
+      heard = Date.now();
+      onStatus("reconnecting", "");
+      open();
+    }
+  }, 5000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") wake();
+  });
+  window.addEventListener("online", wake);
   const open = () => {
     if (es) es.close();
+    heard = Date.now();
     es = new EventSource(`/api/stream?token=${encodeURIComponent(page.token)}`);
+    es.addEventListener("ping", () => {
+      heard = Date.now();
+    });
     es.addEventListener("open", () => {
       // a new connection (perhaps to a restarted server): whatever it says now is the truth,
       // even if its version counts from lower than the last one seen
@@ -294,6 +321,7 @@ export function live(onState, onStatus = () => {}) {
       refetch();
     });
     es.addEventListener("state", (ev) => {
+      heard = Date.now();
       try {
         accept(JSON.parse(ev.data));
       } catch (e) {

@@ -1,4 +1,4 @@
-/* The audience screen (issue 6 §3): read-only, for a projector. The diagram of the step (the
+/* The audience screen: read-only, for a projector. The diagram of the step (the
    server draws it: GET /api/diagram/{seq}.svg), the 經 passage with the step's words marked,
    what is said, the 筭 right (上射) and left (下射) of the round as they fall — one rod a 筭,
    two together for a 純 — each announcement as the engine words it (右賢於左… / 左右鈞), and

@@ -1,10 +1,10 @@
-/* The director's view (issue 6 §3): where the rite is, what comes next and who does it; move it
+/* The director's view: where the rite is, what comes next and who does it; move it
    on or back; the time; the round's arrows; the drum; the pack, the exports, the tokens.
    Keys: → or space advance, ← steps back (not while typing in a field). */
 
 import {
   $, el, fill, post, live, statusLine, showError, onKeys, markedPassage, nameOf, fmtDur,
-  download, getJSON, page, roundName, shotsOf, roundInPlay, shotWords, archerLabel, FACING,
+  download, getJSON, page, roundName, shotsOf, roundInPlay, shotWords, archerLabel, FACING, newKey,
 } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
 
@@ -138,6 +138,7 @@ function renderDrum(s) {
 
 function render(s) {
   S = s;
+  if (s.step) at = s.step.index;
   // the engine could not go on with the arrows recorded so far (e.g. a round with no 筭 on a
   // side cannot be announced, xiangshe:204): the director must know why the rite stops here
   // (arrows not yet recorded count as misses, so before the scorers have entered a round the
@@ -160,16 +161,40 @@ function render(s) {
 }
 
 // ---------------------------------------------------------------- moving the rite
+/* An advance says from which step it moves (`from`): the same advance sent again, under a
+   new key after a reload or on a second screen, then moves nothing. The advance on its way is
+   kept in sessionStorage with its key, and sent again (same key) if the page is reloaded
+   before its answer. */
 const msg = $("msg");
+const PENDING = `sheli-advance-${page.token.slice(0, 8)}`;
+let at = null; // the step this page last knew the rite to be on
 async function move(body) {
   msg.textContent = "";
   msg.dataset.kind = "";
+  if (body.delta != null && body.from == null) {
+    const from = at ?? (S && S.step ? S.step.index : null);
+    if (from != null) body = { ...body, from };
+  }
+  body = { ...body, key: body.key || newKey() };
+  try {
+    sessionStorage.setItem(PENDING, JSON.stringify(body));
+  } catch {
+    /* private mode: no storage, the `from` still holds */
+  }
   try {
     const res = await post("/api/advance", body, { onRetry: (n) => ((msg.dataset.kind = "sending"), (msg.textContent = `再送 ${n}…`)) });
+    if (res.body && res.body.step) at = res.body.step.index;
     feed.caughtUp(res);
     msg.textContent = "";
   } catch (e) {
+    if (e.body && e.body.step) at = e.body.step.index;
     showError(msg, e);
+  } finally {
+    try {
+      sessionStorage.removeItem(PENDING);
+    } catch {
+      /* nothing kept */
+    }
   }
 }
 const advance = () => move({ delta: 1 });
@@ -264,7 +289,11 @@ $("new-link").addEventListener("submit", async (e) => {
     const { body: res } = await post("/api/tokens/new", body);
     // the link is shown once (the server keeps only its hash)
     const url = new URL(res.link, location.href).href;
-    fill($("nl-out"), el("input", { type: "text", readonly: true, value: url, size: "40", "aria-label": "new link" }));
+    fill(
+      $("nl-out"),
+      el("input", { type: "text", readonly: true, value: url, size: "40", "aria-label": "new link" }),
+      el("img", { class: "qr", src: `/qr/${res.link.split("/").pop()}.svg`, alt: `QR: ${url}`, width: "160", height: "160" }),
+    );
     await loadTokens();
   } catch (err) {
     showError($("tokens-msg"), err);
@@ -274,3 +303,9 @@ $("new-link").addEventListener("submit", async (e) => {
 setInterval(renderTiming, 1000);
 const feed = live(render, status);
 loadTokens();
+try {
+  const pending = JSON.parse(sessionStorage.getItem(PENDING) || "null");
+  if (pending && pending.key) move(pending); // reloaded before its answer: the same key again
+} catch {
+  /* nothing pending */
+}

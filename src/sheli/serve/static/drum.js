@@ -1,4 +1,4 @@
-/* The drum of the third round (issue 6 §4), played in the browser.
+/* The drum of the third round, played in the browser.
 
    Beats fall at t0 + k·interval on the SERVER's clock (state.drum: interval_ms, t0_ms,
    running), so every device — the director's laptop, the scorers' tablets, the projector —

@@ -72,7 +72,9 @@ function linkRow(what, url, dataset) {
   const btn = el("button", { type: "button", class: "copy" }, "複製 copy");
   btn.addEventListener("click", () => copy(input, btn));
   const open = el("a", { href: abs, target: "_blank", rel: "noopener noreferrer" }, "開 open");
-  return el("div", { class: "link", dataset }, el("span", { class: "what" }, what), input, btn, open);
+  // a phone opens its link from the QR code (drawn by the server for whoever holds the link)
+  const qr = el("img", { class: "qr", src: `/qr/${url.split("/").pop()}.svg`, alt: `QR: ${what}`, width: "120", height: "120", loading: "lazy" });
+  return el("div", { class: "link", dataset }, el("span", { class: "what" }, what), input, btn, open, qr);
 }
 
 function showLinks(data) {
@@ -89,6 +91,15 @@ function showLinks(data) {
   const names = Object.keys(perf);
   if (names.length) box.append(el("h3", {}, "演員 performers"));
   for (const role of names) box.append(linkRow(role, perf[role], { role: "performer", performer: role }));
+  // the printable pack, with every link as a QR code: the links go in the address's fragment,
+  // which the browser never sends to the server
+  if (links.director) {
+    const all = [["導演 director", links.director], ["觀眾 audience", links.audience]];
+    for (const [seat, url] of Object.entries(links.scorers || {})) all.push([`釋獲 scorer ${seat}`, url]);
+    for (const role of names) all.push([role, perf[role]]);
+    const frag = encodeURIComponent(JSON.stringify(all.map(([w, u]) => [w, u.split("/").pop()])));
+    box.append(el("p", {}, el("a", { href: `${links.director}/pack#links=${frag}`, target: "_blank", rel: "noopener noreferrer" }, "印 the printable pack, with these links as QR codes")));
+  }
   $("result").hidden = false;
   document.body.dataset.created = "1";
   $("result").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -112,10 +123,11 @@ async function submit(ev) {
   const body = {
     title: $("title").value.trim() || null,
     rite: $("rite").value,
-    venue: $("venue").value,
+    venue: $("venue").value || null,
     hou_dao_m: hou,
     guests_shoot: $("guests_shoot").checked,
-    feast: $("feast").checked,
+    // only a rite that has the feast as a switch is told whether to stage it
+    feast: riteHas("feast") ? $("feast").checked : null,
     pairs,
     dafu,
     cast: castRows(),
@@ -139,6 +151,27 @@ async function submit(ev) {
   }
 }
 
+/* The venues a rite can be staged in (each <option> names its rites), and its switches. */
+function riteHas(option) {
+  const o = $("rite").selectedOptions[0];
+  return !!o && (o.dataset.options || "").split(" ").includes(option);
+}
+function fitRite() {
+  const rite = $("rite").value;
+  let first = null;
+  for (const o of $("venue").options) {
+    const ok = (o.dataset.rites || "").split(" ").includes(rite);
+    o.hidden = !ok;
+    o.disabled = !ok;
+    if (ok && !first) first = o;
+  }
+  const cur = $("venue").selectedOptions[0];
+  if (!cur || cur.disabled) $("venue").value = first ? first.value : "";
+  $("feast-row").hidden = !riteHas("feast");
+  $("feast-label").hidden = !riteHas("feast");
+}
+$("rite").addEventListener("change", fitRite);
+fitRite();
 $("pairs").addEventListener("input", fillRoleList);
 $("add-row").addEventListener("click", () => addRow().querySelector("input").focus());
 $("cast-file").addEventListener("change", async (e) => {

@@ -1,8 +1,8 @@
-/* A performer's view (issue 6 §3): their cues (state.cues, the steps in which their role acts),
+/* A performer's view: their cues (state.cues, the steps in which their role acts),
    the one being performed now highlighted — or, between their acts, the next one — and
    scrolled into view when it changes. On a phone held in the hand. */
 
-import { $, el, fill, live, statusLine, FACING, roundName, nameOf } from "/static/api.js";
+import { $, el, fill, live, statusLine, FACING, roundName, nameOf, getJSON } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
@@ -38,12 +38,41 @@ function cueItem(c, cls) {
   );
 }
 
+/* The stream carries the state without the cues (a phone gets a small message at each step);
+   `cues_rev` says when the run, and so the cues, changed: they are fetched again then. */
+let cueList = [];
+let cueRev = null;
+let lastState = null;
+async function fetchCues() {
+  try {
+    const got = await getJSON("/api/cues");
+    cueList = got.cues || [];
+    cueRev = got.cues_rev;
+  } catch {
+    cueRev = null; // try again with the next state
+    return;
+  }
+  if (lastState) draw(lastState);
+}
+
 function render(s) {
+  lastState = s;
+  if (Array.isArray(s.cues)) {
+    cueList = s.cues;
+    cueRev = s.cues_rev ?? cueRev;
+  } else if (s.cues_rev != null && s.cues_rev !== cueRev) {
+    cueRev = s.cues_rev;
+    fetchCues();
+  }
+  draw(s);
+}
+
+function draw(s) {
   const step = s.step || {};
   $("now-actor").textContent = step.actor || "—";
   $("now-verb").textContent = step.verb || "";
   $("now-cite").textContent = step.cite || "";
-  const cues = s.cues || [];
+  const cues = cueList;
   let nowI = -1;
   let nextI = -1;
   cues.forEach((c, i) => {

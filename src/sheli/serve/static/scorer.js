@@ -1,4 +1,4 @@
-/* A scorer's view (issue 6 §3–5): the arrows of this 物 (or both) in the order of shooting;
+/* A scorer's view: the arrows of this 物 (or both) in the order of shooting;
    中 / 不中 for the next one. Each press is one POST with its own key, retried with the same
    key if the answer is lost; the arrow is marked "sending" meanwhile, so the next press goes to
    the next arrow. A 409 (the other scorer, or another device, has that arrow already) is shown

@@ -1,0 +1,423 @@
+"""Bodies, not points: where each person's body stands after each step.
+
+The verbs place a person on the point a place word names (西階前, 堂西 …). Several people may be
+sent to one point; they cannot stand on it together. After every step this module puts the
+actor's body, and the bodies of a role that is several people (衆賓, 工 …), where the text has
+them stand (:mod:`sheli.place.bodies`, the data ``sheli/place/bodies.yaml``):
+
+- the text's own placements, passage by passage (上射在左竝行 xiangshe:139, 上射於右 176, 少左
+  140, 拜送爵於衆賓右 注 xiangshe:62 …);
+- the two of a pair at one place stand abreast, the 上射 to the west or the north (竝);
+- a role that is several people stands as a row, its head at the place named (東上 facing north
+  or south, 北上 facing east or west; the spec's ``row:`` where it gives one);
+- one who comes where another already stands continues the row (繼…而立), else stands one row
+  behind, else on the other side, else in front.
+
+Whoever already stands keeps his place: only the actor of the step moves, so no two bodies are
+ever closer than the footprint (the check: :meth:`Bodies.place` says why it cannot place one).
+The person's point (``Person.x``, ``.y``) is unchanged: places relative to people are resolved
+from it; the log gives the body.
+
+>>> from sheli.engine.state import Person, World
+>>> from sheli.place.bodies import load_bodies
+>>> w = World()
+>>> a, b = Person("甲", role="甲"), Person("乙", role="乙")
+>>> bodies = Bodies(load_bodies(), {}, w, None)
+>>> a.x = a.y = b.x = b.y = 0.0; a.facing = b.facing = "N"
+>>> bodies.place(a, "x:1", "立", None, False)
+Placed(why='', x=0.0, y=0.0, members=None)
+>>> bodies.place(b, "x:1", "立", None, False)  # 東上: he stands to the west
+Placed(why='', x=-3.0, y=0.0, members=None)
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from sheli.engine.state import Person, World
+from sheli.place.bodies import FACING_VECTORS, BodyCase, BodyModel, right_of
+
+Vec = tuple[float, float]
+
+#: 退 with no place to go: a step back where he stands (the verb's own 少退).
+_SHAO_TUI = BodyCase(cite="", source="注 xiangshe:262 少退，少逡遁也", verb="退", offset="少退")
+
+
+class Placed(NamedTuple):
+    """Where a step's actor stands in the log: his body (``x``, ``y``) and, for a role that is
+    several people, ``members`` (``[{name, x, y, facing}]``, docs/event-log.md); ``why`` is ''
+    or why no place could be found."""
+
+    why: str
+    x: float | None
+    y: float | None
+    members: list[dict[str, Any]] | None
+
+
+#: How far (in spacings) the search for a free place goes before the step is refused.
+RINGS = 12
+
+
+def _continue_vector(facing: str | None) -> Vec:
+    """Where a row continues from its head when the text names none: west of him facing north
+    or south (東上), south of him facing east or west (北上)."""
+    f = (facing or "N")[0]
+    return (-1.0, 0.0) if f in ("N", "S") else (0.0, -1.0)
+
+
+def _upper_side(facing: str | None) -> Vec:
+    """The side of a pair abreast where the 上射 stands: west facing north or south, north
+    facing east or west (竝, bodies.yaml formations)."""
+    f = (facing or "N")[0]
+    return (-1.0, 0.0) if f in ("N", "S") else (0.0, 1.0)
+
+
+_ROW_VECTORS: dict[str, Vec] = {
+    "北上": (0.0, -1.0),
+    "南上": (0.0, 1.0),
+    "東上": (-1.0, 0.0),
+    "西上": (1.0, 0.0),
+}
+
+
+class Bodies:
+    """The bodies of everyone who has acted, as the log gives them."""
+
+    def __init__(self, model: BodyModel, members: dict[str, int], world: World, venue: Any) -> None:
+        self.m = model
+        self.members = members
+        self.world = world
+        self.venue = venue
+        self.at: dict[str, list[Vec]] = {}  # actor → his bodies (the first leads)
+        self.point: dict[str, Vec] = {}  # actor → the point he was placed for
+        self._formed: dict[str, tuple[str, Vec]] = {}  # who formed a pair at which passage
+        self._momentary: set[str] = set()  # who stands aside for this act only
+        self._gap = model.min_gap
+        self._cell = 2 * model.min_gap
+        self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
+        self._gap2 = model.min_gap * model.min_gap - 1e-9
+        # where a body may stand, read once from the plan (the venue's on_tang and stair_at,
+        # as boxes): the 堂, the 階, the walls of the 庭, the things one does not stand on
+        self._levels: dict[Vec, Any] = {}
+        plat = getattr(venue, "platform", None) if getattr(venue, "on_tang", None) else None
+        self._plan = plat is not None
+        fixtures = getattr(venue, "fixtures", None) or {}
+        self._platform = tuple(plat) if plat is not None else (0.0, 0.0, 0.0, 0.0)
+        self._stairs = [
+            (n, tuple(f.extent))
+            for n, f in fixtures.items()
+            if getattr(f, "kind", None) == "stair" and f.extent is not None
+        ]
+        ting = fixtures.get("庭")
+        e = ting.extent if ting is not None else None
+        # the walls of the compound: east and west of the 庭, the 門 at its south edge
+        self._walls = (e.x0, e.x1, e.y0) if e is not None else None
+        half = model.footprint / 2
+        self._things = [
+            (f.extent.x0 - half, f.extent.y0 - half, f.extent.x1 + half, f.extent.y1 + half)
+            for f in fixtures.values()
+            if getattr(f, "kind", None) == "vessel" and f.extent is not None
+        ]
+
+    # ---------------------------------------------------------------- the grid of bodies
+    def _key(self, x: float, y: float) -> tuple[int, int]:
+        return (int(x // self._cell), int(y // self._cell))
+
+    def _put(self, name: str, bodies: list[Vec]) -> None:
+        old = self.at.get(name)
+        if old is not None:
+            for key in {self._key(x, y) for x, y in old}:
+                cell = [e for e in self._grid[key] if e[0] != name]
+                if cell:
+                    self._grid[key] = cell
+                else:
+                    del self._grid[key]
+        self.at[name] = bodies
+        for x, y in bodies:
+            self._grid.setdefault(self._key(x, y), []).append((name, x, y))
+
+    def _free(self, name: str, x: float, y: float) -> bool:
+        # the cells are twice the gap wide: the disc of the gap around (x, y) meets at most
+        # two of them each way
+        c, g = self._cell, self._gap
+        grid = self._grid
+        gap2 = self._gap2
+        ix0, ix1 = int((x - g) // c), int((x + g) // c)
+        iy0, iy1 = int((y - g) // c), int((y + g) // c)
+        for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
+            for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
+                for other, ox, oy in grid.get((ix, iy), ()):
+                    if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
+                        return False
+        return True
+
+    def _level(self, x: float, y: float) -> Any:
+        """Where a body may stand, as a key: on the 堂 or not, on which 階, inside the 庭's
+        walls or not, on a thing (楅, 尊) or not. A place beside another is taken only if it
+        fits the place named (:func:`_fits`: one does not step aside off the 堂, onto a 階,
+        through a wall or onto the 楅)."""
+        if not self._plan:
+            return None
+        got = self._levels.get((x, y))
+        if got is None:
+            e = 1e-9
+            x0, y0, x1, y1 = self._platform
+            stair = None
+            for n, (sx0, sy0, sx1, sy1) in self._stairs:
+                # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
+                if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
+                    stair = n
+                    break
+            walls = self._walls
+            got = self._levels[(x, y)] = (
+                x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
+                stair,
+                walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
+                any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
+            )
+        return got
+
+    # ---------------------------------------------------------------- placing
+    def _cases(self, cite: str, p: Person, verb: str) -> list[BodyCase]:
+        out = []
+        for c in self.m.cases.get(cite, ()):
+            if c.verb is not None and c.verb != verb:
+                continue
+            if c.who is not None and c.who not in (p.name, p.role, p.seat):
+                continue
+            if c.pair_upper is not None and p.seat is None:
+                continue
+            out.append(c)
+        return out
+
+    def _partner(self, p: Person) -> str | None:
+        if p.pair is None or p.seat is None:
+            return None
+        pr = self.world.pairs.get(p.pair)
+        if pr is None:
+            return None
+        return pr.lower if p.seat == "上射" else pr.upper
+
+    def place(self, p: Person, cite: str, verb: str, row: str | None, has_obj: bool) -> Placed:
+        """Put the body (or bodies) of the step's actor, who stands at his point ``p.x``,
+        ``p.y`` facing ``p.facing``; ``has_obj``: the act has a thing (退中 is not a 少退)."""
+        x = p.x
+        y = p.y
+        if x is None or y is None:
+            return Placed("", x, y, None)
+        name = p.name
+        pt = (x, y)
+        # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
+        moved = self.point.get(name) != pt or name in self._momentary
+        cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
+        if verb == "退" and not moved and not has_obj and name in self.at:
+            # 退 with no place and no thing (not 退中, the taking away of xiangshe:258): he
+            # steps back a little where he stands (少退, 注 xiangshe:262 少逡遁也)
+            cases = (*cases, _SHAO_TUI)
+        why = ""
+        bodies = None if moved or cases else self.at.get(name)
+        if bodies is None:
+            # he moved, or the text places him at this passage: find his body's place
+            if moved:
+                self._formed.pop(name, None)
+            bodies, why = self._spread(name, p, self.members.get(name, 1), pt, p.facing, cases, row)
+            self._put(name, bodies)
+            self.point[name] = pt
+            if any(c.verb is not None and c.offset is not None for c in cases):
+                self._momentary.add(name)
+            else:
+                self._momentary.discard(name)
+        members = None
+        if len(bodies) > 1:
+            members = [
+                {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": p.facing}
+                for i, (bx, by) in enumerate(bodies)
+            ]
+        return Placed(why, bodies[0][0], bodies[0][1], members)
+
+    def keep(self, p: Person) -> tuple[float | None, float | None]:
+        """A further line of the same act (the acts of a 數獲): the body as it stands."""
+        got = self.at.get(p.name)
+        if got is not None and self.point.get(p.name) == (p.x, p.y):
+            return got[0]
+        return p.x, p.y
+
+    def _spread(
+        self,
+        name: str,
+        p: Person,
+        n: int,
+        pt: Vec,
+        facing: str | None,
+        cases: Any,
+        row: str | None,
+    ) -> tuple[list[Vec], str]:
+        want = pt
+        axis = _ROW_VECTORS[row] if row in _ROW_VECTORS else _continue_vector(facing)
+        partner = self._partner(p)
+        shaped = False
+        lattice = None
+        for c in cases:
+            if c.row is not None:
+                # the text's row: each continues it in his order, pairs not abreast; in an
+                # area (堂西) the row begins at its 上 edge
+                axis = _ROW_VECTORS[c.row]
+                want = self._row_head(p, pt, axis)
+                lattice = _ROW_LATTICE
+                shaped = True
+            elif c.pair_upper is not None and partner is not None:
+                shaped = True
+                if c.pair_keep == p.seat and name in self.at:
+                    return self.at[name], ""  # he turns where he stands (上射轉居右)
+                if c.pair_keep is not None and name in self.at:
+                    # only he moves to form the pair: from where he stands, by the offset,
+                    # once for the passage (its other acts find him there)
+                    if self._formed.get(name) == (c.cite, pt):
+                        return self.at[name], ""
+                    self._formed[name] = (c.cite, pt)
+                    bx, by = self.at[name][0]
+                    dx, dy = self.m.offset_vector(c.offset, facing) if c.offset else (0, 0)
+                    want = (bx + dx, by + dy)
+                    continue
+                want = self._abreast(p, partner, pt, facing, c.pair_upper) or want
+            elif c.offset is not None:
+                dx, dy = self.m.offset_vector(c.offset, facing)
+                if c is _SHAO_TUI:
+                    bx, by = self.at[name][0]  # from where he stands
+                    want = (bx + dx, by + dy)
+                else:
+                    want = (want[0] + dx, want[1] + dy)
+                shaped = True
+            elif c.beside is not None:
+                other = self.at.get(c.beside)
+                if other is None or self.point.get(c.beside) != pt:
+                    continue  # beside him where both are sent to one place
+                ox, oy = other[0]
+                who = self.world.person(c.beside)
+                of = who.facing if who is not None else None
+                vx, vy = self._side(c.side or "right", of)
+                want = (ox + vx * self.m.reach, oy + vy * self.m.reach)
+                axis = (vx, vy)
+                shaped = True
+        if not shaped and partner is not None:
+            want = self._abreast(p, partner, pt, facing, None) or want
+        return self._search(name, n, want, pt, axis, facing, lattice)
+
+    def _row_head(self, p: Person, pt: Vec, axis: Vec) -> Vec:
+        """The head of a row the text names, where the place is an area (堂西 …): at its edge
+        on the row's 上 side (東上: its east edge), half a spacing in; else the point."""
+        f = (getattr(self.venue, "fixtures", None) or {}).get(p.at_key or "")
+        e = getattr(f, "extent", None)
+        if f is None or getattr(f, "kind", None) != "area" or e is None:
+            return pt
+        half = self.m.spacing / 2
+        ax, ay = axis
+        x = (e.x1 - half if ax < 0 else e.x0 + half) if ax else pt[0]
+        y = (e.y1 - half if ay < 0 else e.y0 + half) if ay else pt[1]
+        return (x, y)
+
+    def _side(self, side: str, facing: str | None) -> Vec:
+        rx, ry = right_of(facing)
+        fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        return {
+            "right": (rx, ry),
+            "left": (-rx, -ry),
+            "front": (fx, fy),
+            "behind": (-fx, -fy),
+        }[side]
+
+    def _abreast(
+        self, p: Person, partner: str, pt: Vec, facing: str | None, upper: str | None
+    ) -> Vec | None:
+        """Beside his partner, when the partner stands at the same point (竝)."""
+        if self.point.get(partner) != pt or partner not in self.at:
+            return None
+        if upper is None:
+            ux, uy = _upper_side(facing)
+        else:
+            ux, uy = self._side(upper, facing)
+        if p.seat != "上射":
+            ux, uy = -ux, -uy
+        # across the facing from his partner's body; along it, at the place named (the
+        # partner may stand 少退 of it, xiangshe:188)
+        bx, by = self.at[partner][0]
+        rx, ry = right_of(facing)
+        across = (bx - pt[0]) * rx + (by - pt[1]) * ry
+        sp = self.m.spacing
+        return (pt[0] + across * rx + ux * sp, pt[1] + across * ry + uy * sp)
+
+    def _search(
+        self,
+        name: str,
+        n: int,
+        want: Vec,
+        pt: Vec,
+        axis: Vec,
+        facing: str | None,
+        lattice: list[tuple[int, int]] | None = None,
+    ) -> tuple[list[Vec], str]:
+        sp = self.m.spacing
+        ax, ay = axis
+        fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        level = self._level(*pt)
+        if want != pt and level is not None and not _fits(self._level(*want), level):
+            want = pt  # the text's place for him is on the other level: from the point itself
+        if (
+            n == 1
+            and self._free(name, *want)
+            and (level is None or _fits(self._level(*want), level))
+        ):
+            return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
+        starts = [want] if want == pt else [want, pt]
+        for start in starts:
+            sx, sy = start
+            for i, j in lattice or _LATTICE:
+                # i places along the row (negative: the other side), j rows behind (negative:
+                # in front)
+                hx = sx + (ax * i - fx * j) * sp
+                hy = sy + (ay * i - fy * j) * sp
+                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
+                if all(self._free(name, x, y) for x, y in slots) and (
+                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
+                ):
+                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
+        why = (
+            f"no room for {name} within {RINGS} spacings of ({pt[0]:.1f}, {pt[1]:.1f}): every "
+            f"place is taken by another body (bodies {self.m.footprint:g} 尺 across, "
+            "sheli/place/bodies.yaml)"
+        )
+        return [want] * n, why
+
+
+def _fits(got: Any, want: Any) -> bool:
+    """A place beside the one named may be taken: the same level, off the 階 or on the one
+    named, on the same side of the walls (inside the 門 or outside it), off the things if the
+    place named is."""
+    return (
+        got[0] == want[0]
+        and got[1] in (None, want[1])
+        and got[2] == want[2]
+        and (not got[3] or want[3])
+    )
+
+
+def _lattice() -> list[tuple[int, int]]:
+    """The places tried around a taken one, nearest first by the row's rule (bodies.yaml
+    formations, row): along the row (繼) costs 1 a place (3 beyond the fourth), a row behind
+    2.5, the other side of the head 3 a place, in front (before those who stand) 20 a row."""
+    out = []
+    for i in range(-RINGS, RINGS + 1):
+        for j in range(-2, RINGS + 1):
+            # a row of four at most before another row is begun behind it
+            along = i if 0 <= i <= 4 else (4 + 3 * (i - 4) if i > 4 else -3 * i)
+            # in front of those already standing only when nothing else is left
+            cost = along + (2.5 * j if j > 0 else -20 * j)
+            out.append((cost, abs(i) + abs(j), -i, -j, i, j))
+    out.sort()
+    return [(i, j) for *_, i, j in out]
+
+
+_LATTICE = _lattice()
+#: The places tried for one who joins a row the text names: along it as far as it goes, then
+#: the next row behind it, from its head again.
+_ROW_LATTICE = [(i, j) for j in range(RINGS + 1) for i in range(2 * RINGS + 1)]

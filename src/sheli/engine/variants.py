@@ -1,0 +1,137 @@
+"""Rite variants: how a chapter's archery differs from 鄉射禮's, declared, found by name.
+
+A :class:`Variant` holds what the engine asks of a chapter whose words or rules differ from
+鄉射禮's: its 釋獲 table (``release``), its 數獲 (``count_procedure``), the exceptions to its
+table (``release_overrides``, tried in order before the rules every chapter shares), the
+readings under which the 公 looses after his 上射 (``upper_first_readings``) and the
+assumptions its verbs make (``assumptions``). Variants are found by chapter key or alias
+(:func:`find_variant`, as python-chess finds its board variants); a chapter without one
+follows 鄉射禮 (:data:`XIANGSHE`). Nothing here is changed when a module is imported: to add
+a variant, declare it and list it in :data:`VARIANTS` (docs/architecture-run.md).
+
+>>> find_variant("大射儀") is DASHE, find_variant("dashe").release(3, True, False)[0]
+(True, False)
+>>> find_variant("no such chapter") is XIANGSHE
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from sheli.engine.state import Person
+from sheli.rite.rules import count_procedure_in, release
+
+#: ``(archer, round, hit, on_beat) -> (counted, reason)``, or None to leave the table's answer
+ReleaseOverride = Callable[[Person, int, bool, "bool | None"], "tuple[bool, str] | None"]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One chapter's archery where it differs from 鄉射禮's (None: the run's environment's,
+    鄉射禮's tables)."""
+
+    chapter: str
+    aliases: tuple[str, ...] = ()
+    release: Callable[[int, bool, bool | None], tuple[bool, str]] | None = None
+    count_procedure: Callable[[int, str], list[Any]] | None = None
+    release_overrides: tuple[ReleaseOverride, ...] = ()
+    upper_first_readings: frozenset[str] = frozenset()
+    assumptions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def jun_release(p: Person, rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:
+    """The 君's arrows in the music round count on a hit, on the drum or not: 不以樂志 (記
+    yan:179, 注 辟不敏也; 注 dashe:273 君之射儀遲速從心，其發不必應樂). Others: the table.
+
+    >>> jun_release(Person("公", role="君"), 3, True, False)[0]
+    True
+    >>> jun_release(Person("賓", role="賓"), 3, True, False) is None
+    True
+    """
+    if p.role not in JUN_ROLES or rnd != 3:
+        return None
+    if hit:
+        return True, "不以樂志 (記 yan:179): the 君's hit counts, on the drum or not"
+    return False, "not a hit (不貫不釋 xiangshe:184)"
+
+
+def gong_release(p: Person, round: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:
+    """The 公's arrows in 大射儀's third round: a hit counts whether or not it falls on the drum.
+
+    經 dashe:273 公樂作而后就物稍屬不以樂志; 注: 「君之射儀遲速從心，其發不必應樂」. A miss is
+    不貫不釋 (dashe:185). The others follow the table (不鼓不釋 dashe:271).
+
+    >>> gong_release(Person("公", role="公"), 3, True, False)[0]
+    True
+    >>> gong_release(Person("賓", role="賓"), 3, True, False) is None
+    True
+    """
+    if p.role != "公" or round != 3:
+        return None
+    if hit:
+        return True, "不以樂志 (dashe:273; 注 其發不必應樂)"
+    return False, "不貫不釋 (dashe:185)"
+
+
+#: The role the 君 has as an archer in the 燕射 (yanshe.yaml ``pairs:``). His person is named
+#: 公, as 燕禮 names him (公升即位于席 yan:8); the 記 calls him 君.
+JUN_ROLES = ("君", "公")
+
+#: The exceptions every chapter shares, tried after a variant's own: the 記's rule for the 君
+#: (鄉射記 xiangshe:381–384 and 燕禮記 yan:177–182 speak of the 君 shooting wherever he does).
+COMMON_RELEASE_OVERRIDES: tuple[ReleaseOverride, ...] = (jun_release,)
+
+#: 鄉射禮: the run environment's tables (sheli/rite/data/release.tsv, count_procedure).
+XIANGSHE = Variant("xiangshe", aliases=("鄉射禮", "鄉射"))
+
+#: 大射儀: its 數獲 (dashe:213–222) and 釋獲 (不貫不釋 dashe:185, 不鼓不釋 dashe:271) in its own
+#: words; the 公 counts off the drum (dashe:273); 敖繼公's reading of dashe:203 (義疏: 拾發以將乘矢
+#: 則是賓先公後) has the 賓 loose first; where the 公's missed arrow went is an assumption.
+DASHE = Variant(
+    "dashe",
+    aliases=("大射儀", "大射"),
+    release=lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv"),
+    count_procedure=lambda n, side: count_procedure_in("count-dashe.tsv", n, side),
+    release_overrides=(gong_release,),
+    upper_first_readings=frozenset({"R-she-bin-xian"}),
+    assumptions={
+        "E-shixing": (
+            "where the 公's missed arrow went (留 short, 揚 over, 方 wide) is fixed by the arrow "
+            "and the run's seed, the three equally likely; a recorded outcomes file does not "
+            "give it",
+            "the text names the three words (下曰留上曰揚左右曰方 dashe:202, 注 留不至也揚過去也"
+            "方出旁也) but nothing of how often each happens",
+        )
+    },
+)
+
+#: 燕禮's archery (燕射): 鄉射禮's tables; the 君's rule is shared by every chapter.
+YAN = Variant("yan", aliases=("燕禮", "燕射", "yanshe"))
+
+#: Every declared variant.
+VARIANTS: tuple[Variant, ...] = (XIANGSHE, DASHE, YAN)
+
+
+@cache
+def find_variant(name: str) -> Variant:
+    """The variant of a chapter, by key or alias; 鄉射禮's for a chapter without one."""
+    for v in VARIANTS:
+        if name == v.chapter or name in v.aliases:
+            return v
+    return XIANGSHE
+
+
+def variant_assumptions() -> dict[str, tuple[str, str]]:
+    """The assumptions of every variant, by id.
+
+    >>> "E-shixing" in variant_assumptions()
+    True
+    """
+    out: dict[str, tuple[str, str]] = {}
+    for v in VARIANTS:
+        out.update(v.assumptions)
+    return out

@@ -1,0 +1,250 @@
+"""Two runs of one rite compared step by step: what a reading, a venue or an option moves.
+
+The step lines of both event logs are aligned on (cite, actor, verb) with difflib's
+:class:`~difflib.SequenceMatcher`. Steps matched one to one are compared for where the actor
+stands, which way he faces, what he holds, acts on and says; steps the alignment cannot match
+are reported as done by another actor (same passage and verb), moved (the same act at another
+point of the rite), or found in one run only. The tallies and the drinkers of each round are
+compared last. Each difference carries both steps; the report names the readings, venue and
+options that set the two runs apart, with the readings' sources from the spec.
+
+>>> from sheli.engine import run
+>>> same = diff_runs(run("yanshe"), run("yanshe"))
+>>> same.items
+[]
+>>> d = diff_runs(run("yanshe"), run("yanshe", readings=["R-jun-xianfa"]))
+>>> len(d.items) > 0, d.readings[0]["id"]
+(True, 'R-jun-xianfa')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any
+
+#: The kinds of difference, in the order the report counts them.
+#: ``says`` is not on the floor: a reading that changes only the words is a finding of its own.
+KINDS = (
+    "position",
+    "facing",
+    "holds",
+    "actor",
+    "order",
+    "only_a",
+    "only_b",
+    "tally",
+    "object",
+    "says",
+)
+
+#: Two positions closer than this (尺) are the same place.
+TOLERANCE = 0.05
+
+
+def _key(e: dict[str, Any]) -> tuple[str, str, str]:
+    return (e["cite"], e["actor"], e["verb"])
+
+
+def _brief(e: dict[str, Any]) -> dict[str, Any]:
+    """What a difference shows of one step."""
+    out = {k: e.get(k) for k in ("seq", "cite", "actor", "verb", "place", "x", "y", "facing")}
+    out["holds"] = list(e.get("holds") or [])
+    for k in ("obj", "to", "says", "line", "file"):
+        if e.get(k) is not None:
+            out[k] = e[k]
+    return out
+
+
+@dataclass
+class Difference:
+    """One step (or one round's tally) where the two runs part."""
+
+    kind: str
+    cite: str
+    a: dict[str, Any] | None
+    b: dict[str, Any] | None
+    what: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cite": self.cite, "what": self.what, "a": self.a, "b": self.b}
+
+
+@dataclass
+class RunDiff:
+    """The differences between run A and run B of one rite, and what set them apart."""
+
+    rite: str
+    a: dict[str, Any]
+    b: dict[str, Any]
+    readings: list[dict[str, Any]] = field(default_factory=list)
+    items: list[Difference] = field(default_factory=list)
+    steps: tuple[int, int] = (0, 0)
+
+    def counts(self) -> dict[str, int]:
+        c = Counter(d.kind for d in self.items)
+        return {k: c[k] for k in KINDS if c[k]}
+
+    def cites(self) -> list[str]:
+        """The passages where the runs differ, in the order of the rite (each once)."""
+        return list(dict.fromkeys(d.cite for d in self.items))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rite": self.rite,
+            "a": self.a,
+            "b": self.b,
+            "readings": self.readings,
+            "steps": {"a": self.steps[0], "b": self.steps[1]},
+            "counts": self.counts(),
+            "differences": [d.as_dict() for d in self.items],
+        }
+
+
+def _setting(r: Any) -> dict[str, Any]:
+    p = r.params
+    return {
+        "venue": r.venue,
+        "readings": sorted(p.get("readings") or []),
+        "options": dict(p.get("options") or {}),
+        **{k: p.get(k) for k in ("pairs", "guests_shoot", "dafu", "arrows_short")},
+    }
+
+
+def _compare_pair(ea: dict[str, Any], eb: dict[str, Any]) -> list[Difference]:
+    out: list[Difference] = []
+    pa, pb = (ea.get("x"), ea.get("y")), (eb.get("x"), eb.get("y"))
+    moved = (
+        None not in pa
+        and None not in pb
+        and (abs(pa[0] - pb[0]) > TOLERANCE or abs(pa[1] - pb[1]) > TOLERANCE)
+    )
+    if moved or (None in pa) != (None in pb):
+        where_a, where_b = ea.get("place"), eb.get("place")
+        if where_a == where_b:  # the same name, another point (a row, a plan of another size)
+            where_a = f"{where_a} ({pa[0]:.1f}, {pa[1]:.1f})"
+            where_b = f"{where_b} ({pb[0]:.1f}, {pb[1]:.1f})"
+        what = f"{ea['actor']} {ea['verb']}: {where_a} → {where_b}"
+        out.append(Difference("position", ea["cite"], _brief(ea), _brief(eb), what))
+    if ea.get("facing") != eb.get("facing"):
+        what = f"{ea['actor']} {ea['verb']}: faces {ea.get('facing')} → {eb.get('facing')}"
+        out.append(Difference("facing", ea["cite"], _brief(ea), _brief(eb), what))
+    if sorted(ea.get("holds") or []) != sorted(eb.get("holds") or []):
+        what = f"{ea['actor']} {ea['verb']}: holds {ea.get('holds')} → {eb.get('holds')}"
+        out.append(Difference("holds", ea["cite"], _brief(ea), _brief(eb), what))
+    if ea.get("obj") != eb.get("obj"):
+        what = f"{ea['actor']} {ea['verb']}: {ea.get('obj') or '—'} → {eb.get('obj') or '—'}"
+        out.append(Difference("object", ea["cite"], _brief(ea), _brief(eb), what))
+    if ea.get("says") != eb.get("says"):
+        what = (
+            f"{ea['actor']} {ea['verb']}: 「{ea.get('says') or '—'}」 → 「{eb.get('says') or '—'}」"
+        )
+        out.append(Difference("says", ea["cite"], _brief(ea), _brief(eb), what))
+    return out
+
+
+def _unmatched(sa: list[dict[str, Any]], sb: list[dict[str, Any]]) -> list[Difference]:
+    """Steps of a replaced, deleted or inserted block: another actor for the same act, or
+    steps of one run only (those found unmatched in the other run too are 'order')."""
+    out: list[Difference] = []
+    i = j = 0
+    while i < len(sa) and j < len(sb):
+        ea, eb = sa[i], sb[j]
+        if ea["cite"] == eb["cite"] and ea["verb"] == eb["verb"]:
+            what = f"{ea['verb']} at {ea['cite']}: {ea['actor']} → {eb['actor']}"
+            out.append(Difference("actor", ea["cite"], _brief(ea), _brief(eb), what))
+            i, j = i + 1, j + 1
+            continue
+        break
+    out += [Difference("only_a", e["cite"], _brief(e), None, _what(e)) for e in sa[i:]]
+    out += [Difference("only_b", e["cite"], None, _brief(e), _what(e)) for e in sb[j:]]
+    return out
+
+
+def _what(e: dict[str, Any]) -> str:
+    return f"{e['actor']} {e['verb']}" + (f" {e['obj']}" if e.get("obj") else "")
+
+
+def _mark_moves(items: list[Difference]) -> list[Difference]:
+    """An act found only in A and, the same (cite, actor, verb), only in B is one act done at
+    another point: one 'order' difference with both steps."""
+    only_b: dict[tuple[str, str, str], list[int]] = {}
+    for i, d in enumerate(items):
+        if d.kind == "only_b" and d.b is not None:
+            only_b.setdefault(_key(d.b), []).append(i)
+    drop: set[int] = set()
+    for d in items:
+        if d.kind == "only_a" and d.a is not None and only_b.get(_key(d.a)):
+            k = only_b[_key(d.a)].pop(0)
+            d.kind, d.b = "order", items[k].b
+            d.what = f"{_what(d.a)}: step {d.a['seq']} → {d.b['seq'] if d.b else '?'}"
+            drop.add(k)
+    return [d for i, d in enumerate(items) if i not in drop]
+
+
+def _tallies(a: Any, b: Any) -> list[Difference]:
+    out: list[Difference] = []
+    ta = {t["round"]: t for t in a.tallies}
+    tb = {t["round"]: t for t in b.tallies}
+    for rnd in sorted(set(ta) | set(tb)):
+        x, y = ta.get(rnd), tb.get(rnd)
+        keep = ("right", "left", "winner", "announcement")
+        bx = {k: x[k] for k in keep} if x else None
+        by = {k: y[k] for k in keep} if y else None
+        if bx != by:
+            what = f"round {rnd}: {bx and bx['announcement']} → {by and by['announcement']}"
+            out.append(Difference("tally", f"round {rnd}", bx, by, what))
+    da, db = a.drank, b.drank
+    for rnd in sorted(set(da) | set(db)):
+        if da.get(rnd) != db.get(rnd):
+            what = f"round {rnd} drinkers: {da.get(rnd)} → {db.get(rnd)}"
+            x = {"drank": da.get(rnd)}
+            y = {"drank": db.get(rnd)}
+            out.append(Difference("tally", f"round {rnd}", x, y, what))
+    return out
+
+
+def _reading_sources(a: Any, b: Any) -> list[dict[str, Any]]:
+    """The readings one run follows and the other does not, with the spec's text and sources."""
+    ra = set(a.params.get("readings") or [])
+    rb = set(b.params.get("readings") or [])
+    out = []
+    for r in b.spec.spec.readings:
+        if r.id in ra ^ rb:
+            out.append(
+                {
+                    "id": r.id,
+                    "run": "b" if r.id in rb else "a",
+                    "group": r.group,
+                    "default": r.default,
+                    "text": r.text,
+                    "sources": list(r.sources),
+                }
+            )
+    out.sort(key=lambda d: (d["run"] != "b", d["group"]))
+    return out
+
+
+def diff_runs(a: Any, b: Any) -> RunDiff:
+    """Compare two :class:`sheli.engine.Run` of one rite (A the reference, B the other)."""
+    sa = [e for e in a.events if e["type"] == "step"]
+    sb = [e for e in b.events if e["type"] == "step"]
+    ka, kb = [_key(e) for e in sa], [_key(e) for e in sb]
+    items: list[Difference] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+        if op == "equal":
+            for ea, eb in zip(sa[i1:i2], sb[j1:j2], strict=True):
+                items += _compare_pair(ea, eb)
+        else:
+            items += _unmatched(sa[i1:i2], sb[j1:j2])
+    items = _mark_moves(items)
+    items += _tallies(a, b)
+    return RunDiff(
+        rite=a.rite,
+        a=_setting(a),
+        b=_setting(b),
+        readings=_reading_sources(a, b),
+        items=items,
+        steps=(len(sa), len(sb)),
+    )

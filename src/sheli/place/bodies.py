@@ -1,0 +1,155 @@
+"""Bodies: the room a person takes and the text's words that place bodies together.
+
+The data is ``sheli/place/bodies.yaml``: a body's footprint, the spacing of rows and of 少, the
+offsets the text names (少退, 少南, 少左 …), the formations (竝, rows), the passages that place one
+body beside another, and the roles that are several people — each with its source or its
+stated assumption. The engine (:mod:`sheli.engine.bodies`) spreads people into them.
+
+>>> m = load_bodies()
+>>> m.footprint, m.spacing, m.members_of("xiangshe")["衆賓"]
+(2.0, 3.0, 3)
+>>> m.offset_vector("少左", "N"), m.offset_vector("少南", "W")
+((-3.0, 0.0), (0.0, -3.0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from sheli.yamlfile import load_yaml
+
+__all__ = ["FACING_VECTORS", "BodyCase", "BodyModel", "load_bodies"]
+
+_D = 0.7071067811865476
+#: A facing as a unit vector (x east, y north).
+FACING_VECTORS: dict[str, tuple[float, float]] = {
+    "N": (0.0, 1.0),
+    "S": (0.0, -1.0),
+    "E": (1.0, 0.0),
+    "W": (-1.0, 0.0),
+    "NE": (_D, _D),
+    "NW": (-_D, _D),
+    "SE": (_D, -_D),
+    "SW": (-_D, -_D),
+}
+
+
+def right_of(facing: str | None) -> tuple[float, float]:
+    """The unit vector to the right of a facing (north when none is known).
+
+    >>> right_of("N"), right_of("W")
+    ((1.0, -0.0), (0.0, 1.0))
+    """
+    fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+    return (fy, -fx)
+
+
+@dataclass(frozen=True)
+class BodyCase:
+    """The text's placement of a body at one passage (``cases:`` of the data)."""
+
+    cite: str
+    source: str
+    who: str | None = None
+    verb: str | None = None
+    pair_upper: str | None = None  # left / right: the 上射's side of the facing
+    pair_keep: str | None = None  # 上射: only the 下射 moves to form the pair
+    offset: str | None = None
+    beside: str | None = None
+    side: str | None = None
+    row: str | None = None  # 北上, 東上 …: who comes here continues this row (no 竝)
+
+
+@dataclass(frozen=True)
+class BodyModel:
+    """The bodies data, read once (see :func:`load_bodies`)."""
+
+    footprint: float
+    min_gap: float
+    spacing: float
+    shao: float
+    reach: float
+    offsets: dict[str, dict[str, Any]]
+    cases: dict[str, list[BodyCase]]
+    members: dict[str, dict[str, int]]
+    # every value with its source or assumption, for the ledger: (name, value, source)
+    ledger: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def members_of(self, rite: str, base: str | None = None) -> dict[str, int]:
+        """The roles of a rite that are several people, and how many (a variant's base's
+        where it has none of its own)."""
+        got = dict(self.members.get(base or "", {}))
+        got.update(self.members.get(rite, {}))
+        return got
+
+    def offset_vector(self, word: str, facing: str | None) -> tuple[float, float]:
+        """The offset a word of the text names (少左 …), in 尺 east and north, for a body
+        facing ``facing``."""
+        o = self.offsets[word]
+        rx, ry = right_of(facing)
+        fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        across, along = o.get("across", 0), o.get("along", 0)
+        dx = across * rx + along * fx + o.get("east", 0)
+        dy = across * ry + along * fy + o.get("north", 0)
+        return (round(dx * self.shao, 6) + 0.0, round(dy * self.shao, 6) + 0.0)
+
+
+def _source(d: dict[str, Any]) -> str:
+    if "source" in d:
+        return str(d["source"]).strip()
+    return "assumption: " + str(d.get("assumption", "")).strip()
+
+
+@cache
+def load_bodies() -> BodyModel:
+    """The bodies data of ``sheli/place/bodies.yaml``."""
+    data = load_yaml(resources.files("sheli.place").joinpath("bodies.yaml").read_text("utf-8"))
+    ledger: list[tuple[str, str, str]] = []
+
+    def value(section: str, name: str) -> float:
+        d = data[section][name]
+        ledger.append((f"{section}.{name}", f"{d['value']} 尺", _source(d)))
+        return float(d["value"])
+
+    footprint = value("body", "footprint")
+    min_gap = value("body", "min_gap")
+    spacing = value("spacing", "row")
+    shao = value("spacing", "shao")
+    reach = value("spacing", "reach")
+    offsets = {str(k): dict(v) for k, v in data["offsets"].items()}
+    for k, v in offsets.items():
+        ledger.append((f"offset {k}", "", str(v.get("source", ""))))
+    for k, v in data["rows"].items():
+        ledger.append((f"row {k}", "", str(v.get("source", ""))))
+    for k, v in data["formations"].items():
+        ledger.append((f"formation {k}", str(v.get("rule", "")).strip(), _source(v)))
+    cases: dict[str, list[BodyCase]] = {}
+    for c in data["cases"]:
+        pair = c.get("pair") or {}
+        case = BodyCase(
+            cite=str(c["cite"]),
+            source=str(c["source"]).strip(),
+            who=c.get("who"),
+            verb=c.get("verb"),
+            pair_upper=pair.get("upper"),
+            pair_keep=pair.get("keep"),
+            offset=c.get("offset"),
+            beside=c.get("beside"),
+            side=c.get("side"),
+            row=c.get("row"),
+        )
+        if case.offset is not None and case.offset not in offsets:
+            raise ValueError(f"bodies.yaml: case {case.cite}: unknown offset {case.offset}")
+        cases.setdefault(case.cite, []).append(case)
+        ledger.append((f"case {case.cite}", case.who or "the pair", case.source))
+    members: dict[str, dict[str, int]] = {}
+    for rite, roles in data["members"].items():
+        for role, d in roles.items():
+            members.setdefault(str(rite), {})[str(role)] = int(d["count"])
+            ledger.append((f"members {rite} {role}", str(d["count"]), _source(d)))
+    return BodyModel(
+        footprint, min_gap, spacing, shao, reach, offsets, cases, members, ledger=ledger
+    )

@@ -1,0 +1,366 @@
+"""The live app's state in memory: the store, the events being served, their open streams,
+and the worker processes that run the engine off the event loop.
+
+A stream holds at most one message: the newest state for its view (:class:`Subscriber`).
+A screen needs only the latest, so a newer state replaces one not yet written, and a phone
+asleep on an open connection costs one message, whatever happens meanwhile. The messages
+are per role (:data:`VIEW_FIELDS`): the audience and the performers get the few fields
+their pages draw; a performer's cues are fetched from ``/api/cues`` when they change
+(``cues_rev``), not sent with every state.
+
+>>> sub = Subscriber({"id": 1, "role": "audience"})
+>>> sub.offer(b"one"); sub.offer(b"two"); sub.keepalive()
+>>> sub.latest  # the newest only: "one" was never written, and is gone
+b'two'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from sheli.engine import run as engine_run
+from sheli.serve.errors import ApiError
+from sheli.serve.limits import CREATE_QUEUE, RateLimit
+from sheli.serve.live import Derived, LiveEvent, compute_derived, plan_shots
+from sheli.serve.store import Store, now_ms
+
+HERE = Path(__file__).parent
+TEMPLATES = HERE / "templates"
+log = logging.getLogger("sheli.serve")
+
+#: the fields of the state each role's stream carries (None: all but the cues)
+VIEW_FIELDS: dict[str, tuple[str, ...] | None] = {
+    "director": None,
+    "scorer": None,
+    "audience": (
+        "version", "server_ms", "event", "step", "round", "tally", "announcements", "drinks",
+        "drum", "passage", "stopped", "last_step",
+    ),
+    "performer": ("version", "server_ms", "event", "step", "round", "drum", "last_step"),
+}  # fmt: skip
+#: open streams one link may hold: a phone that reconnects leaves its old stream behind until
+#: the server notices; past the cap the oldest is closed. The audience link is one for every
+#: screen of the hall, so it has no cap of its own (the connection cap holds).
+STREAMS_PER_LINK = 4
+KEEPALIVE = b"event: ping\ndata: {}\n\n"
+
+
+@dataclass(eq=False)  # hashed by identity: one per open stream
+class Subscriber:
+    """One open event stream: its token and the newest message not yet written to it."""
+
+    token: dict[str, Any]
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    latest: bytes | None = None
+    ping: bool = False
+    closed: bool = False
+    opened: float = field(default_factory=time.monotonic)
+
+    def offer(self, msg: bytes) -> None:
+        """The newest state for this stream (it replaces one not yet written)."""
+        self.latest = msg
+        self.wake.set()
+
+    def keepalive(self) -> None:
+        self.ping = True
+        self.wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
+
+    async def next(self) -> bytes | None:
+        """The next message to write (None: the stream ends)."""
+        while True:
+            if self.closed:
+                return None
+            if self.latest is not None:
+                msg, self.latest, self.ping = self.latest, None, False
+                return msg
+            if self.ping:
+                self.ping = False
+                return KEEPALIVE
+            self.wake.clear()
+            await self.wake.wait()
+
+
+def _worker_init(parent: int, nice: int) -> None:
+    """In a worker: leave as soon as the server process is gone; take the given niceness."""
+    if nice:
+        os.nice(nice)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _warm() -> None:
+    """In a worker: one run of the default rite, so the first real job starts warm."""
+    try:
+        engine_run("xiangshe", seed=0)
+    except Exception:  # a broken spec is reported when an event runs it
+        pass
+
+
+def _pool(nice: int) -> ProcessPoolExecutor:
+    pool = ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_init,
+        initargs=(os.getpid(), nice),
+    )
+    pool.submit(int).result()  # start it now
+    pool.submit(_warm)  # and warm its caches meanwhile (text, plan, spec)
+    return pool
+
+
+class Server:
+    """The app's state: the store, the live events in memory and the open streams."""
+
+    def __init__(self, db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> None:
+        # the workers are forked now, before the database is opened and before the server
+        # listens, so they hold neither (and they exit when this process dies, even by
+        # kill -9). `runs` computes the engine runs of the event (at the server's priority: a
+        # lower one starves it on a busy machine, and the server then waits for it); `maker`
+        # creates events, at a lower one: the events under way come first.
+        self.workers = ahead and os.environ.get("SHELI_SERVE_AHEAD", "1") != "0"
+        self.runs: ProcessPoolExecutor | None = _pool(0) if self.workers else None
+        self.maker: ProcessPoolExecutor | None = _pool(10) if self.workers else None
+        self.store = Store(db_path)
+        self.keepalive_s = keepalive_s
+        self.live: dict[str, LiveEvent] = {}
+        self.subs: dict[str, set[Subscriber]] = {}
+        self.publishing: dict[str, asyncio.Task[None]] = {}
+        self.creations = RateLimit()
+        self.creating = 0
+        self.shed_logged = 0.0
+        self.jinja = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+            autoescape=True,  # every page escapes user-entered names
+        )
+
+    def close(self) -> None:
+        for subs in self.subs.values():
+            for sub in subs:
+                sub.close()
+        for pool in (self.runs, self.maker):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
+
+    def shed(self, what: str) -> None:
+        """Say in the log that load is being shed (at most once every 10 s)."""
+        t = time.monotonic()
+        if t - self.shed_logged >= 10:
+            self.shed_logged = t
+            log.warning("sheli serve: shedding load: %s", what)
+
+    # ------------------------------------------------------------------ events
+    def event(self, event_id: str) -> LiveEvent:
+        ev = self.live.get(event_id)
+        if ev is None:
+            config = self.store.event(event_id)
+            if config is None:
+                raise ApiError(404, f"no event {event_id!r}")
+            ev = LiveEvent(config, self.store.inputs(event_id))
+            self.live[event_id] = ev
+            self.ahead(ev)
+        return ev
+
+    async def in_worker(self, pool: ProcessPoolExecutor | None, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in the worker ``pool`` (here, at once, when the app has none)."""
+        if pool is None:
+            return fn(*args)
+        return await asyncio.wrap_future(pool.submit(fn, *args))
+
+    async def ready(self, ev: LiveEvent) -> Derived:
+        """The engine run for the event's recorded outcomes, computed in the worker (or
+        taken from those computed ahead). After it returns the run is the event's current
+        one until the next input: the caller's checks and writes that follow, without an
+        ``await``, see one consistent state."""
+        if not ev.has_plan():
+            try:
+                shots = await self.in_worker(self.runs, plan_shots, ev.config)
+            except BrokenProcessPool:
+                self.lost_worker()
+                shots = plan_shots(ev.config)
+            ev.set_plan(shots)
+            self.ahead(ev)
+        while True:
+            outcomes = ev.outcomes()
+            key = ev.run_key(outcomes)
+            current = ev.run_for(key)
+            if current is not None:
+                return current
+            if self.runs is None:
+                return ev.derived()
+            d = ev.ahead_runs.pop(key, None)
+            if d is None:
+                fut: Future[Derived] | None = ev.pending.get(key)
+                if fut is None or fut.cancelled():
+                    fut = self.runs.submit(
+                        compute_derived, ev.config, ev.factor, ev.names, outcomes
+                    )
+                    ev.pending[key] = fut
+                    fut.add_done_callback(lambda f, key=key: ev.pending.pop(key, None))
+                ev.wanted.add(key)
+                try:
+                    d = await asyncio.wrap_future(fut)
+                except BrokenProcessPool:
+                    self.lost_worker()
+                    continue
+                finally:
+                    ev.wanted.discard(key)
+            if ev.run_key(ev.outcomes()) == key:  # an input may have come meanwhile
+                ev.use(key, d)
+                return d
+            ev.store_ahead(key, d)
+
+    def lost_worker(self) -> None:
+        """The run worker died (killed, out of memory): runs are computed here from now on,
+        as with no worker, and the log says so."""
+        log.error("sheli serve: the engine's worker process died; runs go on in the server")
+        self.runs = None
+
+    def ahead(self, ev: LiveEvent) -> None:
+        """Start computing, in the worker, the runs the next likely inputs need. A worker
+        *process*: a thread would hold the GIL for the whole run and stall the event loop's
+        writes to every stream."""
+        if self.runs is None or not ev.has_plan():
+            return
+        for key, fut in list(ev.pending.items()):
+            if key not in ev.wanted and fut.cancel():  # not started: its base is out of date
+                ev.pending.pop(key, None)
+        for key, outcomes in ev.speculation_jobs():
+            fut = self.runs.submit(compute_derived, ev.config, ev.factor, ev.names, outcomes)
+            ev.pending[key] = fut
+
+            def done(f: Any, key: Any = key) -> None:
+                ev.pending.pop(key, None)
+                if not f.cancelled() and f.exception() is None:
+                    ev.store_ahead(key, f.result())
+
+            fut.add_done_callback(done)
+
+    # ------------------------------------------------------------------ views and streams
+    def view(
+        self, ev: LiveEvent, tok: dict[str, Any], base: dict[str, Any], stream: bool = False
+    ) -> dict[str, Any]:
+        """The state as one token's view sees it: the role's fields (on a stream) and for a
+        performer his cues (on a GET) or their revision (on a stream)."""
+        fields = VIEW_FIELDS.get(tok["role"]) if stream else None
+        out = dict(base) if fields is None else {k: base[k] for k in fields if k in base}
+        out["role"] = tok["role"]
+        out["seat"] = tok.get("seat")
+        out["performer_role"] = tok.get("performer_role")
+        out["now_ms"] = base["server_ms"]
+        if tok["role"] == "performer":
+            out["cues_rev"] = ev.run_rev
+        if not stream:
+            out["cues"] = ev.cues(tok.get("performer_role")) if tok["role"] == "performer" else []
+        return out
+
+    def message(self, ev: LiveEvent, tok: dict[str, Any], base: dict[str, Any]) -> bytes:
+        data = json.dumps(self.view(ev, tok, base, stream=True), ensure_ascii=False)
+        return f"id: {ev.version}\nevent: state\ndata: {data}\n\n".encode()
+
+    def publish(self, ev: LiveEvent) -> None:
+        """After an input: send the new state to the event's streams, once the run for it is
+        ready (one publisher per event; inputs that come meanwhile are sent together)."""
+        ev.dirty = True
+        task = self.publishing.get(ev.id)
+        if task is None or task.done():
+            self.publishing[ev.id] = asyncio.get_running_loop().create_task(self._publish(ev))
+
+    async def _publish(self, ev: LiveEvent) -> None:
+        try:
+            while ev.dirty:
+                ev.dirty = False
+                await self.ready(ev)
+                if ev.dirty:
+                    continue
+                self.ahead(ev)
+                subs = self.subs.get(ev.id)
+                if subs:
+                    self.send(ev, subs)
+        except Exception:  # a run that failed: the streams keep the last state they had
+            log.exception("sheli serve: the state of event %s could not be derived", ev.id)
+
+    def send(self, ev: LiveEvent, subs: set[Subscriber]) -> None:
+        base = ev.state(now_ms())
+        encoded: dict[tuple[Any, ...], bytes] = {}
+        for sub in list(subs):
+            t = sub.token
+            vk = (t["role"], t.get("seat"), t.get("performer_role"))
+            msg = encoded.get(vk)
+            if msg is None:
+                msg = encoded[vk] = self.message(ev, t, base)
+            sub.offer(msg)
+
+    def subscribe(self, ev: LiveEvent, sub: Subscriber) -> None:
+        """Add a stream; past :data:`STREAMS_PER_LINK` for its link the oldest is closed."""
+        subs = self.subs.setdefault(ev.id, set())
+        if sub.token["role"] != "audience":
+            mine = sorted(
+                (s for s in subs if s.token["id"] == sub.token["id"] and not s.closed),
+                key=lambda s: s.opened,
+            )
+            for old in mine[: max(0, len(mine) - STREAMS_PER_LINK + 1)]:
+                old.close()
+                self.shed(f"more than {STREAMS_PER_LINK} streams on one link: the oldest closed")
+        subs.add(sub)
+
+    def unsubscribe(self, ev: LiveEvent, sub: Subscriber) -> None:
+        subs = self.subs.get(ev.id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                self.subs.pop(ev.id, None)
+
+    async def keepalive(self) -> None:
+        """A ping on every open stream every ``keepalive_s`` (one timer for all): a page that
+        hears nothing for long knows its connection is dead and opens another."""
+        while True:
+            await asyncio.sleep(self.keepalive_s)
+            for subs in list(self.subs.values()):
+                for sub in subs:
+                    sub.keepalive()
+
+    def close_token(self, event_id: str, token_id: int) -> None:
+        for sub in list(self.subs.get(event_id, ())):
+            if sub.token["id"] == token_id:
+                sub.close()
+
+    def render(self, name: str, **context: Any) -> str:
+        return self.jinja.get_template(name).render(**context)
+
+    def creation_slot(self, client: str) -> None:
+        """Refuse a creation past the client's rate (429) or the worker's queue (503)."""
+        wait = self.creations.take(client)
+        if wait:
+            raise ApiError(
+                429,
+                f"too many events created from this address: try again in {wait:g} s",
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )
+        if self.creating >= CREATE_QUEUE:
+            self.shed(f"{self.creating} event creations waiting: refused with 503")
+            raise ApiError(
+                503, "the server is creating other events: try again", headers={"Retry-After": "5"}
+            )

@@ -1,0 +1,149 @@
+"""Bad input to the CLI gets one clear line (file and line where there is one) and exit 2;
+bounds are refused at once; warnings a command gives, the others give too."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheli.cli import cli
+from sheli.cli.run import MAX_PAIRS, check_choices
+from sheli.rite.loader import SpecError
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _one_line(args: list[str], code: int = 2) -> str:
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == code, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    return lines[-1]
+
+
+def test_an_unknown_option_value_is_refused() -> None:
+    line = _one_line(["run", "xiangshe", "--option", "feast=ture"])
+    assert line.startswith("sheli run: xiangshe.yaml:") and "feast is true or false" in line
+
+
+def test_a_text_option_takes_the_values_the_spec_tests() -> None:
+    line = _one_line(["run", "dashe", "--option", "ci=主人"])
+    assert "ci is one of 賓, 長" in line
+    check_choices("dashe", {"options": {"ci": "長"}})  # 若賓若長 (dashe:93): both run
+    with pytest.raises(SpecError, match="zhugong is true or false"):
+        check_choices("dashe", {"options": {"zhugong": 1}})
+
+
+def test_a_reading_names_the_venue_it_needs() -> None:
+    line = _one_line(["run", "dashe", "--reading", "R-houdao-ao"])
+    assert line.startswith("sheli run: dashe.yaml:") and "needs --venue shegong_ao" in line
+    line = _one_line(["cues", "dashe", "--reading", "R-houdao-ao", "--venue", "shegong"])
+    assert line.startswith("sheli cues: ") and "not shegong" in line
+    check_choices("dashe", {"readings": ["R-houdao-ao"], "venue": "shegong_ao"})
+
+
+def test_pairs_past_the_bound_are_refused_at_once() -> None:
+    line = _one_line(["run", "xiangshe", "--pairs", "100000"])
+    assert f"0<=x<={MAX_PAIRS}" in line
+    _one_line(["render", "xiangshe", "--dafu", "100000", "-o", "x"])
+
+
+def test_score_past_the_numerals_is_one_line() -> None:
+    assert "0<=x<=9999" in _one_line(["score", "20000", "0"])
+    r = CliRunner().invoke(cli, ["score", "9999", "0"])
+    assert r.exit_code == 0 and r.output == "右賢於左四千九百九十九純一奇\n"
+
+
+@pytest.mark.parametrize("command", ["run", "coverage"])
+@pytest.mark.parametrize("encoding", ["big5", "gbk"])
+def test_a_spec_not_in_utf8_is_one_line(tmp_path: Path, command: str, encoding: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_bytes("rite: 測試\nsteps: []\n".encode(encoding))
+    line = _one_line([command, str(spec)])
+    assert line == f"sheli {command}: spec.yaml:1: not UTF-8 text (byte 6): save the spec as UTF-8"
+
+
+def test_a_binary_spec_is_one_line(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_bytes(bytes(range(256)) * 4)
+    assert "not UTF-8" in _one_line(["run", str(spec)])
+    spec.write_bytes(b"\0" * 100)
+    assert "YAML" in _one_line(["coverage", str(spec)])
+
+
+def test_an_endless_input_is_refused_not_read(tmp_path: Path) -> None:
+    assert "larger than 8 MB" in _one_line(["score", "--outcomes", "/dev/zero"], code=1)
+    assert "larger than 8 MB" in _one_line(["run", "xiangshe", "--outcomes", "/dev/zero"])
+    assert "larger than 8 MB" in _one_line(["text", "import", "/dev/zero"])
+
+
+def test_run_gives_the_warnings_score_gives(tmp_path: Path) -> None:
+    rows = (GOLDEN / "outcomes.csv").read_text(encoding="utf-8").splitlines()
+    n = rows.index("3,上耦,上射,1,true,true")
+    rows[n] = "3,上耦,上射,1,true,"
+    f = tmp_path / "o.csv"
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    warning = f"{f}:{n + 1}: a round-3 hit with no on_beat is not counted (不鼓不釋, xiangshe:248)"
+    score = CliRunner().invoke(cli, ["score", "--outcomes", str(f)])
+    assert f"warning: {warning}" in score.stderr
+    run = CliRunner().invoke(cli, ["run", "xiangshe", "--outcomes", str(f), "--format", "jsonl"])
+    assert run.exit_code == 0 and f"sheli run: warning: {warning}" in run.stderr
+
+
+def test_score_outcomes_is_linear_in_its_pairs(tmp_path: Path) -> None:
+    # 4,000 pairs in one round: a list's `in` would make this 8 million comparisons
+    f = tmp_path / "o.csv"
+    lines = ["round,pair,archer,arrow,hit,on_beat"]
+    lines += [f"2,衆耦{k},上射,1,{'true' if k % 2 else 'false'}," for k in range(1, 4001)]
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["score", "--outcomes", str(f)])
+    assert r.exit_code == 0 and r.output.startswith("round 2: 右 2000 左 0  右賢於左千純")
+
+
+@pytest.mark.parametrize("target", ["/dev/full"])
+def test_a_full_stdout_is_one_line(target: str) -> None:
+    if not Path(target).exists():
+        pytest.skip("no /dev/full")
+    with open(target, "w") as out:
+        p = subprocess.run(
+            [sys.executable, "-c", "from sheli.cli import main; main()", "text", "xiangshe"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert p.returncode == 1
+    assert p.stderr == "sheli: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_ends_quietly() -> None:
+    p = subprocess.Popen(
+        [sys.executable, "-c", "from sheli.cli import main; main()", "search", "射"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.read(10)
+    p.stdout.close()  # as `| head -c 10` does
+    err = p.stderr.read().decode()
+    p.wait(timeout=120)
+    assert "Traceback" not in err and "Exception" not in err
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+def test_the_yizhu_has_no_unfilled_template(rite: str) -> None:
+    # 還視矦中 (dashe:143): the note of 就物 names the 侯 of its call, 視參侯之中 or 視干侯之中
+    r = CliRunner().invoke(cli, ["run", rite])
+    assert r.exit_code == 0 and "{" not in r.stdout
+    if rite == "dashe":
+        assert "視參侯之中" in r.stdout
+
+
+@pytest.mark.parametrize(("option", "value"), [("--scale", "nan"), ("--hou-dao", "inf")])
+def test_a_scale_that_is_no_number_is_refused(option: str, value: str) -> None:
+    line = _one_line(["cues", "xiangshe", "--floor", option, value])
+    assert f"Invalid value for '{option}': {value} is not a positive number" in line

@@ -1,0 +1,109 @@
+"""燕禮 whole (yanli.yaml): the feast yan:1–123, the 燕射 in its place (yan:124), the rest and
+the 記 (yan:125–185). Each test checks a statement of the text or of the spec's contract."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from sheli.engine import run
+from sheli.engine.check import parse_cite
+from sheli.engine.coverage import coverage
+from sheli.rite import load_spec
+
+
+@cache
+def yanli(seed: int = 0, **options: Any) -> Any:
+    return run("yanli", seed=seed, options=options or None)
+
+
+def _no_seq(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in e.items() if k != "seq"} for e in lines]
+
+
+def _index(r: Any, cite: str) -> int:
+    return next(i for i, e in enumerate(r.steps) if e["cite"] == cite)
+
+
+def test_aliases_are_the_texts_names() -> None:
+    assert load_spec("燕禮").spec.rite == "yanli"
+    assert load_spec("燕礼").spec.rite == "yanli"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"she": False},
+        {"ke": True},
+        {"laochen": True, "wu": True},
+        {"zhugong": True, "gongming": True, "ci": "長", "xiao": False},
+    ],
+)
+def test_runs_whole_without_warnings(options: dict[str, Any]) -> None:
+    r = yanli(**options)
+    assert r.rite == "yanli"
+    assert not r.warnings
+    assert r.steps[0]["cite"] == "yan:1"
+    assert r.steps[-1]["cite"] == "yan:149"  # 卿大夫皆出
+
+
+def test_coverage_is_whole_with_no_gap() -> None:
+    rep = coverage("yanli")
+    assert rep.count("gap") == 0
+    assert rep.share >= 0.95
+    assert len(rep.passages) == 185
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_archery_is_the_yanshe_archery(seed: int) -> None:
+    # the same 燕射 for the same outcomes: shots, tallies and drinkers of `sheli run yanshe`
+    a, b = yanli(seed), run("yanshe", seed=seed)
+    assert _no_seq(a.shots) == _no_seq(b.shots)
+    assert _no_seq(a.tallies) == _no_seq(b.tallies)
+    assert a.drank == b.drank
+
+
+def test_the_archery_comes_after_the_xian_shi_and_lü_shi() -> None:
+    # 疏 yan:124 此獻士旅食後乃射; then 賓媵觚于公 (yan:125)
+    r = yanli()
+    first_shot = min(s["seq"] for s in r.shots)
+    assert _index(r, "yan:123") < _index(r, "yan:124")
+    seq_of = {i: e.get("seq") for i, e in enumerate(r.steps)}
+    assert seq_of[_index(r, "yan:123")] < first_shot < seq_of[_index(r, "yan:125")]
+
+
+def test_without_she_there_is_no_archery() -> None:
+    r = yanli(she=False)
+    assert not r.shots and not r.tallies
+    assert not any(parse_cite(e["cite"])[0] == "xiangshe" for e in r.steps)
+    assert _index(r, "yan:123") < _index(r, "yan:125")
+
+
+def test_the_feast_drinks_are_not_forfeits() -> None:
+    # every drink before the archery is round 0: no 罰爵 in the feast
+    r = yanli(she=False)
+    assert r.drinks and all(rnd == 0 for rnd, _who, _cite in r.drinks)
+    assert not r.drank
+
+
+def test_only_gong_and_bin_have_zu() -> None:
+    # 記 yan:170 惟公與賓有俎 (in the feast; the 燕射's 獲者 have theirs, xiangshe:224)
+    r = yanli()
+    places = [
+        e
+        for e in r.steps
+        if e["verb"] == "設" and e.get("obj") == "俎" and e["cite"].startswith("yan:")
+    ]
+    assert {e["actor"] for e in places} == {"膳宰"}
+    assert [parse_cite(e["cite"])[1] for e in places] == [34, 48]
+
+
+def test_the_binzhe_is_the_sizheng_and_the_sima() -> None:
+    # 射人…遂為司正 (yan:108); 注 yan:124 其為司正者亦為司馬: one person
+    r = yanli()
+    who = {e["actor"] for e in r.steps if e["cite"] in ("yan:11", "yan:108", "yan:109")}
+    assert who >= {"司馬"}
+    assert any(e["actor"] == "司馬" and e["cite"].startswith("xiangshe:") for e in r.steps)
