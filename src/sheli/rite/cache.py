@@ -23,10 +23,9 @@ import os
 import pickle
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from sheli.rite import LoadedSpec
+from platformdirs import user_cache_dir
 
 #: the environment variable that puts the cache elsewhere (tests, a read-only home)
 CACHE_ENV = "SHELI_CACHE_DIR"
@@ -42,11 +41,7 @@ def cache_dir() -> Path:
     >>> cache_dir().name
     'specs'
     """
-    base = os.environ.get(CACHE_ENV)
-    if not base:
-        from platformdirs import user_cache_dir
-
-        base = user_cache_dir("sheli")
+    base = os.environ.get(CACHE_ENV) or user_cache_dir("sheli")
     return Path(base) / "specs"
 
 
@@ -56,13 +51,8 @@ def _digest(data: bytes) -> str:
 
 def _code_key() -> bytes:
     here = Path(__file__).parent
+    # (another pydantic that cannot read an entry makes it unreadable: parsed again)
     h = hashlib.sha256(f"{sys.version}\0{pickle.HIGHEST_PROTOCOL}".encode())
-    try:
-        import pydantic
-
-        h.update(pydantic.VERSION.encode())
-    except ImportError:  # pragma: no cover - pydantic is a dependency
-        pass
     for name in _CODE:
         try:
             h.update((here / name).read_bytes())
@@ -79,9 +69,9 @@ def _entry(path: Path, where: Path) -> Path:
     return where / f"{key.hexdigest()}.pickle"
 
 
-def load(path: Path, where: Path | None = None) -> LoadedSpec | None:
-    """The spec at ``path`` as stored, if every file it was built from is unchanged; else
-    (or if the cache cannot be read, or is corrupt) None."""
+def load(path: Path, where: Path | None = None) -> Any:
+    """The spec at ``path`` as stored (a :class:`sheli.rite.LoadedSpec`), if every file it
+    was built from is unchanged; else (or if the cache cannot be read, or is corrupt) None."""
     try:
         entry = _entry(path, where or cache_dir())
         with entry.open("rb") as f:
@@ -95,7 +85,7 @@ def load(path: Path, where: Path | None = None) -> LoadedSpec | None:
     return loaded
 
 
-def store(loaded: LoadedSpec, where: Path | None = None) -> None:
+def store(loaded: Any, where: Path | None = None) -> None:
     """Keep ``loaded`` for :func:`load`, if the cache can be written (else nothing)."""
     where = where or cache_dir()
     tmp: Path | None = None
