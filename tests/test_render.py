@@ -465,7 +465,7 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
         progress=lambda d, t: calls.append((d, t)),
         svg_dir=tmp_path,
     )
-    assert 1 <= len(blobs) <= jobs
+    assert 2 <= len(blobs) <= jobs + 1  # 5 chunks, at most 4 (BLOB_STEPS) a blob
     svgs = R.unpack_svgs(blobs)
     assert svgs == [render_svg(f, result.events[0], highlight=f.actor) for f in frames]
     files = sorted(tmp_path.iterdir())
@@ -478,16 +478,24 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_long_run_packs_in_several_blobs(result, monkeypatch, jobs: int) -> None:
-    """A drawing process whose table of parts grows past TABLE_CHARS begins a new blob
-    (bounded memory on a long run); the blobs together are still every diagram."""
+def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
+    """A drawing process begins a new blob after BLOB_STEPS steps (the viewer inflates only
+    the blobs it shows; the process's memory stays bounded on a long run); each blob's head
+    names its chunks, and the blobs together are still every diagram."""
     from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
-    monkeypatch.setattr(R, "TABLE_CHARS", 300_000)  # a table every chunk or two
-    frames = build_frames(result)[:400]
+    frames = build_frames(result)[: 2 * R.BLOB_STEPS + 100]
     blobs, _ = R.draw_packed(frames, result.events[0], jobs=jobs)
+    chunks = []
+    for b in blobs:
+        k = int.from_bytes(b[4:8], "big")
+        head = [int.from_bytes(b[8 + 4 * j : 12 + 4 * j], "big") for j in range(2 * k)]
+        assert sum(head[1::2]) <= R.BLOB_STEPS
+        chunks += list(zip(head[::2], head[1::2], strict=True))
     assert len(blobs) >= 3
+    n = len(frames)
+    assert sorted(chunks) == [(s, min(R.KEYFRAME, n - s)) for s in range(0, n, R.KEYFRAME)]
     assert R.unpack_svgs(blobs) == [
         render_svg(f, result.events[0], highlight=f.actor) for f in frames
     ]

@@ -68,6 +68,12 @@ def _goto(pg: Any, seq: int) -> None:
     """Go to a step the way a reader shares one: the seq in the address (#seq)."""
     pg.evaluate("q => { location.hash = '#' + q; }", seq)
     pg.wait_for_selector(f"body[data-seq='{seq}']")
+    _drawn(pg)
+
+
+def _drawn(pg: Any) -> None:
+    """Wait for the diagram of the step shown (its chunk may be inflated on the way)."""
+    pg.wait_for_function("document.body.dataset.drawn === document.body.dataset.seq")
 
 
 def _seq(pg: Any) -> int:
@@ -216,6 +222,7 @@ def test_role_filter(page: Any, steps: list[dict[str, Any]]) -> None:
     # only his steps: the viewer goes on to his first, and the arrows skip to his next
     page.check("#only")
     assert _seq(page) == want[0]
+    _drawn(page)
     assert page.locator('#stage svg g.person.hl[data-actor="司馬"]').count() == 1
     page.keyboard.press("ArrowRight")
     assert _seq(page) == want[1]
@@ -260,6 +267,7 @@ def test_play_and_walk(page: Any, rendered: Path, steps: list[dict[str, Any]]) -
     _goto(page, steps[i - 1]["seq"])
     page.keyboard.press("ArrowRight")
     assert _seq(page) == steps[i]["seq"]
+    _drawn(page)
     assert page.locator(f'#stage svg g.walk > g.person[data-actor="{actor}"]').count() == 1
     # going back does not walk
     page.keyboard.press("ArrowLeft")
@@ -307,7 +315,11 @@ def test_every_chunk_edge_unpacks_as_its_file(
     n = len(steps)
     edges = sorted({i for c in range(0, n, 64) for i in (c - 1, c, c + 1) if 0 <= i < n})
     picks = edges + list(range(0, n, 97)) + edges[::-7]
-    got = page.evaluate("ix => ix.map((i) => window.sheli.svg(i))", picks)
+    got = page.evaluate(
+        "async (ix) => { const out = []; for (const i of ix) out.push(await window.sheli.svg(i));"
+        " return out; }",
+        picks,
+    )
     for i, svg in zip(picks, got, strict=True):
         f = rendered / "svg" / f"step-{steps[i]['seq']:04d}.svg"
         assert svg == f.read_text(encoding="utf-8"), steps[i]["seq"]
@@ -321,3 +333,42 @@ def test_zoom_gives_the_diagram_the_full_width(page: Any) -> None:
     assert after["width"] > before["width"] * 1.3
     page.click("#zoom")
     assert page.get_attribute("#zoom", "aria-pressed") == "false"
+
+
+def test_far_steps_inflate_only_their_blobs(
+    page: Any, rendered: Path, steps: list[dict[str, Any]]
+) -> None:
+    """The viewer inflates only the blobs of the steps it shows (a few chunks of 64 steps
+    each), and keeps only a few: going to steps far apart, each diagram is its step's file,
+    the blobs kept never pass the cache's four, and most blobs are never inflated."""
+    n = len(steps)
+    at_load = page.evaluate("window.sheli.blobs()")
+    assert at_load["lines"] >= n // 256  # BLOB_STEPS
+    assert at_load["inflated"] <= 2 and at_load["kept"] <= 2, at_load
+    page.keyboard.press("End")
+    picks = [n - 1, n // 2, n // 3, 64, 63, 0]
+    for i in picks:
+        page.evaluate("i => window.sheli.go(i)", i)
+        _drawn(page)
+        seq = steps[i]["seq"]
+        assert page.get_attribute("#stage svg", "data-seq") == str(seq)
+        f = rendered / "svg" / f"step-{seq:04d}.svg"
+        assert page.evaluate("i => window.sheli.svg(i)", i) == f.read_text(encoding="utf-8")
+        b = page.evaluate("window.sheli.blobs()")
+        assert b["kept"] <= 4, (i, b)
+    # each step's blob, and at most one ahead of each (for stepping on)
+    assert b["inflated"] <= at_load["inflated"] + 2 * len(picks), b
+    assert b["inflated"] < b["lines"], b
+
+
+def test_the_address_follows_the_step(page: Any) -> None:
+    """After a run of steps the address names the step shown (it is set once stepping
+    pauses), so that a link to it opens the viewer there."""
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    seq = _seq(page)
+    assert seq == 6
+    page.wait_for_function("q => location.hash === '#' + q", arg=seq)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert _seq(page) == seq

@@ -60,12 +60,14 @@ from sheli.text.variants import to_simplified
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
 
+#: a drawing process begins a new packing after this many steps: the viewer inflates only
+#: the packings of the steps it shows, so a packing holds a few chunks (each packing's table
+#: holds again the parts it shares with the others: a packing a chunk made the 100 衆耦
+#: viewer half as big again)
+BLOB_STEPS = 4 * KEYFRAME
+
 #: how hard the packed diagrams are compressed (zlib level)
 GZIP_LEVEL = 6
-
-#: a drawing process begins a new packing once its table of parts holds this many
-#: characters, so that its memory stays bounded on a long run (100 衆耦: hundreds of MB)
-TABLE_CHARS = 40_000_000
 
 #: round numbers as the viewer names them (round 0 is everything outside the three rounds)
 ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
@@ -272,7 +274,9 @@ class PartPacker:
     :meth:`blob` gives the whole as two gzip streams (see docs/viewer.md, "The diagrams
     inside"): the table, each part in UTF-8 ended by a NUL (which no XML document holds),
     and the chunks, each a line of JSON ``[start, steps]`` (``start`` the number of its
-    first step, counted from 0); the first stream's length comes first, in 4 bytes. (Kept
+    first step, counted from 0); before them, in 4 bytes each, the first stream's length,
+    the number of chunks and each chunk's first step and number of steps, so that a reader
+    knows which steps a blob holds without inflating it. (Kept
     apart, each compresses better: the chunks' numbers between the parts cost a quarter
     more.) Each chunk is compressed as the next begins, so that the end has only the last
     one's left. :func:`unpack_svgs` (and the viewer's JavaScript) undo it.
@@ -284,8 +288,10 @@ class PartPacker:
     >>> _ = pk.add(["<svg>", "<c/>", "</svg>"])
     >>> pk.parts, pk.steps
     (['<svg>', '<a/>\n<b/>', '</svg>', '<c/>'], 2)
-    >>> import gzip; gzip.decompress(pk.blob()[4 + int.from_bytes(pk.blob()[:4], "big") :])
+    >>> import gzip; gzip.decompress(pk.blob()[16 + int.from_bytes(pk.blob()[:4], "big") :])
     b'[0,[[0,1,2],[1,1,[3]]]]\n'
+    >>> pk.blob()[4:16].hex(" ", 4)
+    '00000001 00000000 00000002'
     >>> unpack_svgs([pk.blob()])
     ['<svg>\n<a/>\n<b/>\n</svg>', '<svg>\n<c/>\n</svg>']
     """
@@ -303,6 +309,7 @@ class PartPacker:
         self._start = -1  # the chunk being added, its first step and its steps
         self._steps: list[Any] = []
         self._prev: list[int] = []
+        self._chunks: list[tuple[int, int]] = []  # each chunk's first step and steps
         level = GZIP_LEVEL if level is None else level
         # the table and the chunks, compressed apart
         self._z = [zlib.compressobj(level, zlib.DEFLATED, 31) for _ in range(2)]
@@ -364,6 +371,7 @@ class PartPacker:
             self._new = []
         rec = json.dumps([self._start, self._steps], separators=(",", ":")) + "\n"
         self._out[1].append(self._z[1].compress(rec.encode("ascii")))
+        self._chunks.append((self._start, len(self._steps)))
         self._start, self._steps = -1, []
 
     def blob(self) -> bytes:
@@ -373,7 +381,8 @@ class PartPacker:
             table, chunks = (
                 b"".join([*out, z.flush()]) for out, z in zip(self._out, self._z, strict=True)
             )
-            self._blob = b"".join([len(table).to_bytes(4, "big"), table, chunks])
+            head = [len(table), len(self._chunks), *(n for c in self._chunks for n in c)]
+            self._blob = b"".join([*(n.to_bytes(4, "big") for n in head), table, chunks])
             self._out = [[], []]
         return self._blob
 
@@ -426,9 +435,9 @@ def pack_parts(
 
 
 def unpack_svgs(blobs: Iterable[bytes]) -> list[str]:
-    """Every step's SVG back from the blobs of :class:`PartPacker` (one per drawing process,
-    in any order; the viewer does the same in JavaScript). The blobs must hold each step
-    from the first to the last exactly once.
+    """Every step's SVG back from the blobs of :class:`PartPacker` (one per chunk, or any
+    number of chunks each, in any order; the viewer does the same in JavaScript). The blobs
+    must hold each step from the first to the last exactly once.
 
     >>> unpack_svgs([pack_parts([["<a>", "<b>"]])])
     ['<a>\\n<b>']
@@ -436,8 +445,9 @@ def unpack_svgs(blobs: Iterable[bytes]) -> list[str]:
     out: dict[int, str] = {}
     for blob in blobs:
         n = int.from_bytes(blob[:4], "big")
-        *parts, end = gzip.decompress(blob[4 : 4 + n]).decode("utf-8").split("\0")
-        *chunks, end2 = gzip.decompress(blob[4 + n :]).decode("ascii").split("\n")
+        at = 8 + 8 * int.from_bytes(blob[4:8], "big")  # past the chunks' steps
+        *parts, end = gzip.decompress(blob[at : at + n]).decode("utf-8").split("\0")
+        *chunks, end2 = gzip.decompress(blob[at + n :]).decode("ascii").split("\n")
         if end or end2:
             raise ValueError("a packing that does not end with a NUL and a newline")
         for chunk in chunks:
@@ -511,8 +521,9 @@ def _draw_chunks(
 ) -> tuple[list[bytes], int]:
     """Draw the chunks of ``_FRAMES`` that ``claim()`` gives, until it gives None; write
     their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packings
-    (:meth:`PartPacker.blob`: one, or more on a long run, see :data:`TABLE_CHARS`; none if
-    no chunk was drawn) and the bytes written."""
+    (:meth:`PartPacker.blob`, one per :data:`BLOB_STEPS` steps, so that the viewer inflates
+    only the packings it shows and a process's memory stays bounded on a long run) and the
+    bytes written."""
     d, digits = _SVG_DIR
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -520,7 +531,7 @@ def _draw_chunks(
         pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
-            if pk.chars > TABLE_CHARS:
+            if pk.steps >= BLOB_STEPS:
                 blobs.append(pk.blob())
                 pk = PartPacker(docs=dfd is not None)
             pk.chunk(c * KEYFRAME)
@@ -566,8 +577,8 @@ def draw_packed(
 ) -> tuple[list[bytes], int]:
     """Draw every frame (:func:`sheli.outputs.diagram.render_svg_parts`, the step's actor
     highlighted), pack the diagrams (:class:`PartPacker`) and, with ``svg_dir``, write each
-    as :func:`svg_name` of its seq. Returns the packings (one per drawing process, or more
-    on a long run: :data:`TABLE_CHARS`), and the bytes of SVG written.
+    as :func:`svg_name` of its seq. Returns the packings (one per
+    :data:`BLOB_STEPS` steps drawn by a process), and the bytes of SVG written.
 
     The frames are cut into chunks of :data:`KEYFRAME` steps, shared out among ``jobs``
     processes (default: every CPU) by :class:`_Claims`: each draws a run of consecutive

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sheli.rite import cache as disk_cache
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
 
 if TYPE_CHECKING:
@@ -352,7 +353,9 @@ def load_spec(name: str | Path) -> LoadedSpec:
     """Find, read and validate a spec (by key, alias or path), with its parts and base.
 
     A validated spec is kept while its files are unchanged (same path, size and mtime): runs
-    never modify it, so a process that runs the same rite many times parses it once.
+    never modify it, so a process that runs the same rite many times parses it once; and on
+    disk (:mod:`sheli.rite.cache`, keyed by the files' content), so that the next process
+    does not parse it either.
     """
     path = find_spec(str(name))
     try:
@@ -367,14 +370,19 @@ def load_spec(name: str | Path) -> LoadedSpec:
                 return loaded
         except OSError:
             pass
-    data = read_spec_file(path)
-    deps: list[Path] = []
-    _ROOT.append(path.parent)
-    try:
-        data = expand(data, path, deps)
-    finally:
-        _ROOT.pop()
-    loaded = LoadedSpec(validate_spec(data, path.name), path, parts=list(dict.fromkeys(deps)))
+    # parsed by an earlier process from the same bytes (sheli.rite.cache), or parsed here
+    loaded = disk_cache.load(path)
+    if loaded is None:
+        data = read_spec_file(path)
+        deps: list[Path] = []
+        _ROOT.append(path.parent)
+        try:
+            data = expand(data, path, deps)
+        finally:
+            _ROOT.pop()
+        loaded = LoadedSpec(validate_spec(data, path.name), path, parts=list(dict.fromkeys(deps)))
+        disk_cache.store(loaded)
+    deps = loaded.parts
     if key is not None:
         try:
             _CACHE[key] = (_stamp(deps), loaded)

@@ -24,69 +24,128 @@
   const L = (k) => LABELS[script][k];
 
   // ---- diagrams (docs/viewer.md, "The diagrams inside"): in #sheli-svg, one blob per
-  // drawing process (or more), each in base64, one a line: the length of its first part in
-  // 4 bytes, then two gzip streams (inflated by the browser itself: no network): its table
-  // of parts, each ended by a NUL, and its chunks of consecutive steps, a line of JSON
-  // [start, steps] each. A chunk's first step lists its parts; each other keeps the parts
-  // that differ from the step before. Rebuilding is cached for stepping on.
+  // chunk of steps (or more chunks a blob), each in base64, one a line: a head in 4-byte
+  // numbers (the length of the first gzip stream, the number of chunks, each chunk's first
+  // step and steps), then two gzip streams (inflated by the browser itself: no network):
+  // its table of parts, each ended by a NUL, and its chunks, a line of JSON [start, steps]
+  // each. A chunk's first step lists its parts; each other keeps the parts that differ
+  // from the step before. At load only the heads are read; a blob is inflated when one of
+  // its steps is shown, and the last CACHE blobs inflated are kept, so that memory and the
+  // time to the first diagram do not grow with the number of steps.
+  const CACHE = 4;
   function inflate(bytes) {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(stream).text();
   }
-  async function unpack(b64) {
+  function bytesOf(b64) {
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
-    const n = new DataView(bytes.buffer).getUint32(0);
-    return Promise.all([inflate(bytes.subarray(4, 4 + n)), inflate(bytes.subarray(4 + n))]);
+    return bytes;
   }
-  async function loadDiagrams() {
-    const blobs = document.getElementById("sheli-svg").textContent.split(/\s+/).filter(Boolean);
-    if (!blobs.length) return null;
-    // for each step: its entry, its blob's table of parts, the first step of its chunk
-    const P = { steps: [], tab: [], first: [] };
-    for (const [table, chunks] of await Promise.all(blobs.map(unpack))) {
-      const parts = table.split("\0");
-      parts.pop();
-      for (const line of chunks.split("\n")) {
-        if (!line) continue;
-        const [start, steps] = JSON.parse(line);
-        steps.forEach((st, j) => {
-          P.steps[start + j] = st;
-          P.tab[start + j] = parts;
-          P.first[start + j] = start;
-        });
+  // the lines of #sheli-svg, and for each step its line (-1: none) and its chunk's first step
+  const SVGTEXT = document.getElementById("sheli-svg").textContent;
+  const LINES = [];
+  const lineOf = new Int32Array(N).fill(-1);
+  const firstOf = new Int32Array(N);
+  for (let at = 0; at < SVGTEXT.length; ) {
+    let end = SVGTEXT.indexOf("\n", at);
+    if (end < 0) end = SVGTEXT.length;
+    const line = SVGTEXT.slice(at, end).trim();
+    at = end + 1;
+    if (!line) continue;
+    const h0 = new DataView(bytesOf(line.slice(0, 12)).buffer);
+    const k = h0.getUint32(4);
+    const headLen = 8 + 8 * k;
+    const head = new DataView(bytesOf(line.slice(0, 4 * Math.ceil(headLen / 3))).buffer);
+    for (let c = 0; c < k; c++) {
+      const start = head.getUint32(8 + 8 * c);
+      const count = head.getUint32(12 + 8 * c);
+      for (let j = start; j < start + count && j < N; j++) {
+        lineOf[j] = LINES.length;
+        firstOf[j] = start;
       }
     }
-    return P;
+    LINES.push({ line, headLen, tableLen: head.getUint32(0) });
   }
-  stage.textContent = "…";
-  const P = await loadDiagrams();
+  // the blobs inflated, the most recently used last: line -> {p: Promise, v: its value}
+  const cache = new Map();
+  const counts = { inflated: 0 };
+  async function unpack(L) {
+    const bytes = bytesOf(L.line);
+    const a = L.headLen;
+    const [table, chunks] = await Promise.all([
+      inflate(bytes.subarray(a, a + L.tableLen)),
+      inflate(bytes.subarray(a + L.tableLen)),
+    ]);
+    const parts = table.split("\0");
+    parts.pop();
+    const steps = new Map();
+    for (const line of chunks.split("\n")) {
+      if (!line) continue;
+      const [start, st] = JSON.parse(line);
+      st.forEach((e, j) => steps.set(start + j, e));
+    }
+    return { parts, steps };
+  }
+  // the cache's entry of step i's blob (null: no diagram), inflating it if need be
+  function blobOf(i) {
+    const k = i >= 0 && i < N ? lineOf[i] : -1;
+    if (k < 0) return null;
+    let e = cache.get(k);
+    if (e) cache.delete(k); // put back at the end: the most recently used
+    else {
+      counts.inflated++;
+      e = { p: null, v: null };
+      e.p = unpack(LINES[k]).then(
+        (v) => (e.v = v),
+        (err) => {
+          cache.delete(k);
+          throw err;
+        },
+      );
+    }
+    cache.set(k, e);
+    while (cache.size > CACHE) cache.delete(cache.keys().next().value);
+    return e;
+  }
+
+  // rebuilding a step's list of parts is cached for stepping on
   let cacheI = -1;
   let cacheIds = null;
-  function idsAt(i) {
+  function idsAt(B, i) {
     if (i === cacheI) return cacheIds;
     let k0;
     let ids;
-    if (cacheI >= 0 && cacheI < i && P.first[cacheI] === P.first[i]) {
+    if (cacheI >= 0 && cacheI < i && firstOf[cacheI] === firstOf[i]) {
       k0 = cacheI;
       ids = cacheIds;
     } else {
-      k0 = P.first[i];
-      ids = P.steps[k0];
+      k0 = firstOf[i];
+      ids = B.steps.get(k0);
     }
     for (let k = k0 + 1; k <= i; k++) {
-      const [p, s, mid] = P.steps[k];
+      const [p, s, mid] = B.steps.get(k);
       ids = ids.slice(0, p).concat(mid, s ? ids.slice(ids.length - s) : []);
     }
     cacheI = i;
     cacheIds = ids;
     return ids;
   }
+  function svgOf(B, i) {
+    if (!B || !B.steps.has(i)) return "";
+    return idsAt(B, i).map((n) => B.parts[n]).join("\n").replace(/^\s*<\?xml[^>]*\?>\s*/, "");
+  }
+  // a step's SVG: at once if its blob is inflated, else a Promise of it
   function svgAt(i) {
-    if (!P || P.steps[i] == null) return "";
-    const parts = P.tab[i];
-    return idsAt(i).map((n) => parts[n]).join("\n").replace(/^\s*<\?xml[^>]*\?>\s*/, "");
+    const e = blobOf(i);
+    if (!e) return "";
+    return e.v ? svgOf(e.v, i) : e.p.then((v) => svgOf(v, i));
+  }
+  // the blob of a step near the edge of this one's, inflated ahead for stepping on
+  function ahead(i) {
+    for (const j of [i + 16, i - 16])
+      if (j >= 0 && j < N && lineOf[j] !== lineOf[i] && lineOf[j] >= 0) blobOf(j).p.catch(() => {});
   }
 
   // ---- state
@@ -305,12 +364,25 @@
     }
     return out;
   }
+  // the diagram of step i: at once if its blob is inflated, else when it is (and if the
+  // viewer is still at i); a Promise then
   function showDiagram(i, animate, duration) {
     if (anim) {
       cancelAnimationFrame(anim);
       anim = null;
     }
-    stage.innerHTML = svgAt(i);
+    const got = svgAt(i);
+    ahead(i);
+    if (typeof got === "string") return drawDiagram(i, got, animate, duration);
+    stage.classList.add("loading");
+    return got.then((svg) => {
+      if (cur === i) drawDiagram(i, svg, animate, duration);
+    });
+  }
+  function drawDiagram(i, markup, animate, duration) {
+    stage.classList.remove("loading");
+    stage.innerHTML = markup;
+    document.body.dataset.drawn = String(D.steps[i].q);
     const svg = stage.querySelector("svg");
     if (!svg) return;
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
@@ -370,7 +442,7 @@
     const animate = !!opts.animate && i === cur + 1;
     cur = i;
     const st = D.steps[i];
-    showDiagram(i, animate, opts.duration || 500);
+    const shown = showDiagram(i, animate, opts.duration || 500);
     showText(i);
     $("pos").textContent = `${L("step")} ${st.q} / ${D.steps[N - 1].q}`;
     $("scrub").value = String(i);
@@ -379,7 +451,20 @@
     document.body.dataset.seq = String(st.q);
     document.body.dataset.section = String(st.s);
     document.body.dataset.round = String(st.r);
-    if (!opts.keepHash) history.replaceState(null, "", `#${st.q}`);
+    if (!opts.keepHash) setHash(st.q);
+    return shown;
+  }
+  // the address follows the step once stepping pauses (HASH_DELAY ms after the last step):
+  // history.replaceState costs more than the rest of a step's handler, so it is not done on
+  // every step of a run of keys or of play
+  const HASH_DELAY = 300;
+  let hashTimer = null;
+  function setHash(q) {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(() => {
+      hashTimer = null;
+      if (location.hash !== `#${q}`) history.replaceState(null, "", `#${q}`);
+    }, HASH_DELAY);
   }
   function nextIndex(i, dir) {
     for (let k = i + dir; k >= 0 && k < N; k += dir) if (!$("only").checked || matches(k)) return k;
@@ -468,11 +553,11 @@
     if (e.key === " " && e.target && e.target.tagName === "BUTTON") e.preventDefault();
   });
   function fromHash() {
+    clearTimeout(hashTimer); // a link followed wins over a step not yet in the address
     const q = Number(location.hash.slice(1));
     if (!q) return false;
     const i = D.steps.findIndex((s) => s.q === q);
-    if (i >= 0) go(i, { keepHash: true });
-    return i >= 0;
+    return i >= 0 ? go(i, { keepHash: true }) || true : false;
   }
   window.addEventListener("hashchange", fromHash);
 
@@ -483,8 +568,18 @@
 
   fillMenus();
   setBar();
-  if (!fromHash()) go(0, { keepHash: true });
-  // for scripts and tests: the current step, a way to reach one, and any step's SVG
-  window.sheli = { data: D, go, svg: svgAt, get index() { return cur; } };
+  stage.textContent = "…";
+  await (fromHash() || go(0, { keepHash: true }));
+  // for scripts and tests: the current step, a way to reach one, any step's SVG (a
+  // Promise), and how many blobs were inflated and are kept
+  window.sheli = {
+    data: D,
+    go,
+    svg: async (i) => svgAt(i),
+    get index() {
+      return cur;
+    },
+    blobs: () => ({ lines: LINES.length, inflated: counts.inflated, kept: cache.size }),
+  };
   document.body.dataset.ready = "1";
 })();

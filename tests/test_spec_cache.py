@@ -1,0 +1,75 @@
+"""Specs kept on disk between processes (sheli.rite.cache): given back only while every file
+they were built from is byte for byte the same; a changed part, or a corrupt or unreadable
+cache, and the spec is parsed again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import sheli.rite as R
+from sheli.rite import cache
+
+
+@pytest.fixture()
+def spec_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The shipped 鄉射禮 spec and its parts, copied; the cache in tmp_path/cache."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    shutil.copy(R.SPEC_DIR / "xiangshe.yaml", tmp_path / "xiangshe.yaml")
+    shutil.copytree(R.SPEC_DIR / "xiangshe", tmp_path / "xiangshe")
+    return tmp_path / "xiangshe.yaml"
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    real = R.validate_spec
+    monkeypatch.setattr(
+        R, "validate_spec", lambda data, file: calls.append(file) or real(data, file)
+    )
+    return calls
+
+
+def test_a_spec_is_stored_and_given_back(spec_copy: Path) -> None:
+    loaded = R.load_spec(spec_copy)
+    assert len(list(cache.cache_dir().glob("*.pickle"))) == 1
+    again = cache.load(spec_copy)
+    assert again is not None and again.spec == loaded.spec
+    assert again.parts == loaded.parts and again.path == loaded.path
+
+
+def test_a_changed_part_is_parsed_again(spec_copy: Path, monkeypatch) -> None:
+    calls = _parses(monkeypatch)
+    first = R.load_spec(spec_copy)
+    assert calls == ["xiangshe.yaml"]
+    part = spec_copy.parent / "xiangshe" / "after.yaml"
+    assert part in first.parts
+    text = part.read_text("utf-8")
+    part.write_text(text + "\n# a comment changes the bytes, not the spec\n", "utf-8")
+    assert cache.load(spec_copy) is None  # the part's bytes changed
+    second = R.load_spec(spec_copy)
+    assert calls == ["xiangshe.yaml"] * 2
+    assert second.spec == first.spec
+    # the title changed in the spec file itself: parsed again, and the new title seen
+    main = spec_copy.read_text("utf-8")
+    spec_copy.write_text(main.replace("title: 鄉射禮", "title: 鄉射禮 (copy)", 1), "utf-8")
+    assert R.load_spec(spec_copy).spec.title == "鄉射禮 (copy)"
+    assert len(calls) == 3
+
+
+def test_a_corrupt_or_unreadable_cache_is_ignored(spec_copy: Path, tmp_path: Path) -> None:
+    loaded = R.load_spec(spec_copy)
+    (entry,) = cache.cache_dir().glob("*.pickle")
+    entry.write_bytes(b"not a pickle")
+    assert cache.load(spec_copy) is None
+    cache.store(loaded)  # written again, whole
+    assert cache.load(spec_copy) is not None
+    entry.write_bytes(entry.read_bytes()[:100])  # cut short
+    assert cache.load(spec_copy) is None
+    # a cache directory that cannot be made: nothing stored, nothing raised
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cache.store(loaded, blocker / "specs")
+    assert cache.load(spec_copy, blocker / "specs") is None
+    assert not list(tmp_path.glob("**/*.tmp"))
