@@ -171,10 +171,26 @@ def test_dashe_6_liangren_and_jinche_apart() -> None:
 def test_no_room_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None:
     # with nowhere to step aside, the first crowding is refused with the spec file and line
     monkeypatch.setattr(bodies_mod, "_LATTICE", [(0, 0)])
+    monkeypatch.setattr(bodies_mod, "FAR_RINGS", bodies_mod.RINGS)
     with pytest.raises(SpecError) as exc:
         run("xiangshe")
     msg = str(exc.value)
     assert "no room for" in msg and "xiangshe" in msg and "xiangshe:1" in msg
+
+
+def test_a_crowd_of_other_pairs_finds_room_at_the_tang_xi() -> None:
+    # 繼三耦而立東上 (xiangshe:166): with 50 衆耦 the crowd outgrows the row's own search
+    # (衆耦43上射 found no room within 12 spacings); each still gets a place of his own
+    last: dict[str, tuple[float, float]] = {}
+    for s in run("xiangshe", pairs=50).steps:
+        if s["cite"] == "xiangshe:166" and s["actor"].startswith("衆耦"):
+            last[s["actor"]] = (s["x"], s["y"])
+    assert len(last) == 100
+    pts = list(last.values())
+    closest = min(
+        math.hypot(x1 - x2, y1 - y2) for i, (x1, y1) in enumerate(pts) for x2, y2 in pts[i + 1 :]
+    )
+    assert closest >= GAP - 1e-9
 
 
 def test_188_the_dafu_pair_does_not_walk_abreast() -> None:

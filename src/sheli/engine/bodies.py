@@ -32,6 +32,7 @@ Placed(why='', x=-3.0, y=0.0, members=None)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NamedTuple
 
 from sheli.engine.state import Person, World
@@ -54,8 +55,12 @@ class Placed(NamedTuple):
     members: list[dict[str, Any]] | None
 
 
-#: How far (in spacings) the search for a free place goes before the step is refused.
+#: How far (in spacings) the search for a free place goes by the row's rule (:func:`_lattice`).
 RINGS = 12
+#: Past that (a crowd of 衆耦 larger than the place the text names holds: 100 pairs wait at the
+#: 堂西), the nearest free place ring by ring, out to this many spacings, before the step is
+#: refused.
+FAR_RINGS = 100
 
 
 def _continue_vector(facing: str | None) -> Vec:
@@ -92,6 +97,10 @@ class Bodies:
         self.point: dict[str, Vec] = {}  # actor → the point he was placed for
         self._formed: dict[str, tuple[str, Vec]] = {}  # who formed a pair at which passage
         self._momentary: set[str] = set()  # who stands aside for this act only
+        # (point, bodies) → how far out the last crowd there found room: a newcomer starts
+        # his search two rings inside it, not at the point (a crowd of hundreds, 衆耦 at the
+        # 堂西, would make every search walk through all of it)
+        self._crowd: dict[tuple[float, float, int], int] = {}
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
@@ -368,7 +377,9 @@ class Bodies:
             and (level is None or _fits(self._level(*want), level))
         ):
             return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
-        starts = [want] if want == pt else [want, pt]
+        crowd_key = (pt[0], pt[1], n)
+        crowd = self._crowd.get(crowd_key, 0)
+        starts = [] if crowd else [want] if want == pt else [want, pt]
         for start in starts:
             sx, sy = start
             for i, j in lattice or _LATTICE:
@@ -381,12 +392,37 @@ class Bodies:
                     level is None or all(_fits(self._level(x, y), level) for x, y in slots)
                 ):
                     return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
+        sx, sy = pt
+        # a crowd that has thinned (those who stood there went to shoot) is searched from
+        # nearer in, two rings a newcomer, back to the row's own rule once it is small again
+        for r in range(max(RINGS + 1, crowd - 2), FAR_RINGS + 1):
+            for i, j in _ring(r):
+                hx = sx + (ax * i - fx * j) * sp
+                hy = sy + (ay * i - fy * j) * sp
+                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
+                if all(self._free(name, x, y) for x, y in slots) and (
+                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
+                ):
+                    self._crowd[crowd_key] = r if r > RINGS + 1 else 0
+                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
         why = (
-            f"no room for {name} within {RINGS} spacings of ({pt[0]:.1f}, {pt[1]:.1f}): every "
+            f"no room for {name} within {FAR_RINGS} spacings of ({pt[0]:.1f}, {pt[1]:.1f}): every "
             f"place is taken by another body (bodies {self.m.footprint:g} 尺 across, "
             "sheli/place/bodies.yaml)"
         )
         return [want] * n, why
+
+
+@cache
+def _ring(r: int) -> list[tuple[int, int]]:
+    """The places ``r`` spacings out (along the row ``i``, behind ``j``): those nearest the row
+    first, in front of it last.
+
+    >>> _ring(1)[:3], _ring(1)[-1], len(_ring(2))
+    ([(-1, 0), (1, 0), (0, 1)], (1, -1), 16)
+    """
+    cells = [(i, j) for i in range(-r, r + 1) for j in range(-r, r + 1) if max(abs(i), abs(j)) == r]
+    return sorted(cells, key=lambda c: (c[1] < 0, abs(c[1]), abs(c[0]), c[0]))
 
 
 def _fits(got: Any, want: Any) -> bool:
