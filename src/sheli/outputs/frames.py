@@ -598,7 +598,7 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
             ch.update(bi_counted=False, bi_bound=False)
     if arrows_hou != o.arrows_hou:
         ch["arrows_hou"] = arrows_hou
-    ch.update(_suan(o, s, world))
+    ch.update(_tally_rods(o, s, world))
     # movable things set down and taken up
     if thing and verb in ("委", "倚", "設", "奠") and thing not in ("矢", "筭"):
         pos = folder.point(s.get("at"), r.at_point)
@@ -619,7 +619,7 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
     return replace(o, **ch) if ch else o
 
 
-def _suan(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:
+def _tally_rods(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:
     """The 筭: where the run has them (in the 中, in reserve, on the ground by side), and how
     far the 數獲 has gone through each side (by 純, xiangshe:193–201)."""
     ch: dict[str, Any] = {
