@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import sys
+from typing import Any
+
 import click
 
 
@@ -32,3 +36,24 @@ class DefaultGroup(click.Group):
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[ID|CHAPTER] [OPTIONS] | COMMAND [ARGS]...")
+
+
+def report_console() -> tuple[Any, bool]:
+    """A console for a report table, and whether stdout is a terminal: it records what is
+    printed (``console.export_text(styles=tty)``), 140 wide, in colour only on a terminal.
+
+    >>> console, tty = report_console()
+    >>> console.print("筭"); console.export_text(styles=tty)
+    '筭\\n'
+    """
+    from rich.console import Console  # deferred: rich is loaded by the commands that print tables
+
+    tty = sys.stdout.isatty()
+    console = Console(
+        record=True,
+        width=140,
+        file=io.StringIO(),
+        color_system="truecolor" if tty else None,
+        highlight=False,
+    )
+    return console, tty

@@ -9,11 +9,12 @@ The last line is the share enacted (by a step or by a rule): ``coverage: 97.3%``
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 
 import click
+
+from sheli.cli._util import report_console
 
 STATUS = {"step": "enacted", "rule": "rule", "uncovered": "not enacted", "gap": "GAP"}
 
@@ -36,17 +37,9 @@ def coverage(rite: str, as_json: bool, gaps: bool) -> None:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return
 
-    from rich.console import Console
     from rich.table import Table
 
-    tty = sys.stdout.isatty()
-    console = Console(
-        record=True,
-        width=140,
-        file=io.StringIO(),
-        color_system="truecolor" if tty else None,
-        highlight=False,
-    )
+    console, tty = report_console()
     table = Table(title=f"{report.rite}: coverage of the text", show_lines=False)
     for col in ("passage", "status", "by", "text"):
         table.add_column(col, overflow="fold")

@@ -15,7 +15,6 @@ programs. The exit status is 0 whether or not they differ.
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 import sys
@@ -23,6 +22,7 @@ from typing import Any
 
 import click
 
+from sheli.cli._util import report_console
 from sheli.cli.run import run_choices, run_options
 
 #: What run A keeps of run B's choices when only B's are given: the outcomes, not the reading.
@@ -78,17 +78,9 @@ def diff(rite: str, a_opts: str | None, b_opts: str | None, as_json: bool, limit
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return
 
-    from rich.console import Console
     from rich.table import Table
 
-    tty = sys.stdout.isatty()
-    console = Console(
-        record=True,
-        width=140,
-        file=io.StringIO(),
-        color_system="truecolor" if tty else None,
-        highlight=False,
-    )
+    console, tty = report_console()
     for name, setting in (("A", report.a), ("B", report.b)):
         opts = ", ".join(f"{k}={v}" for k, v in setting["options"].items())
         console.print(
