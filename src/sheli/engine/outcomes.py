@@ -409,16 +409,7 @@ def _read_csv(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedOu
                 outcome, warning = _as_outcome(dict(zip(FIELDS, row, strict=True)), line, pairs)
             except _FieldError as exc:
                 raise OutcomesError(path, line, exc.message) from None
-            if outcome.key in seen:
-                raise OutcomesError(
-                    path,
-                    line,
-                    f"duplicate: {outcome.describe()} is already given on line {seen[outcome.key]}",
-                )
-            seen[outcome.key] = line
-            outcomes.append(outcome)
-            if warning:
-                warnings.append(f"{path}:{line}: {warning}")
+            _keep(outcome, warning, path, line, seen, outcomes, warnings)
     except csv.Error as exc:
         raise OutcomesError(path, reader.line_num, f"not valid CSV: {exc}") from None
     if not header_seen:
@@ -501,16 +492,7 @@ def _read_json(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedO
             )
             at = _line_at(text, found.start()) if found else line
             raise OutcomesError(path, at, exc.message) from None
-        if outcome.key in seen:
-            raise OutcomesError(
-                path,
-                line,
-                f"duplicate: {outcome.describe()} is already given on line {seen[outcome.key]}",
-            )
-        seen[outcome.key] = line
-        outcomes.append(outcome)
-        if warning:
-            warnings.append(f"{path}:{line}: {warning}")
+        _keep(outcome, warning, path, line, seen, outcomes, warnings)
     return RecordedOutcomes(outcomes, path, warnings)
 
 
@@ -541,3 +523,25 @@ def load_outcomes(path: str | Path, pairs: Iterable[str] | None = None) -> Recor
     if suffix in (".json", ".jsonl") or (suffix != ".csv" and text.lstrip().startswith("[")):
         return _read_json(path, text, allowed)
     return _read_csv(path, text, allowed)
+
+
+def _keep(
+    outcome: Outcome,
+    warning: str | None,
+    path: Path,
+    line: int,
+    seen: dict[Key, int],
+    outcomes: list[Outcome],
+    warnings: list[str],
+) -> None:
+    """Keep one outcome read at ``line``, refusing a second of the same arrow (CSV and JSON)."""
+    if outcome.key in seen:
+        raise OutcomesError(
+            path,
+            line,
+            f"duplicate: {outcome.describe()} is already given on line {seen[outcome.key]}",
+        )
+    seen[outcome.key] = line
+    outcomes.append(outcome)
+    if warning:
+        warnings.append(f"{path}:{line}: {warning}")
