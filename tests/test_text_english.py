@@ -22,16 +22,11 @@ def test_every_passage_has_english_and_none_extra(key: str) -> None:
     assert not [m for m in missing() if m.startswith(f"{key}:")]
 
 
-@pytest.mark.parametrize("key", CHAPTER_KEYS)
 def test_the_count_is_that_of_the_three_chapters() -> None:
     # 鄉射禮 391, 燕禮 185, 大射儀 324: every passage id, none extra.
     counts = {k: len(load_english(k)) for k in CHAPTER_KEYS}
     assert counts == {"xiangshe": 391, "yan": 185, "dashe": 324}
     assert missing() == []
-
-
-def test_no_extra_ids(key: str) -> None:
-    assert set(load_english(key)) <= {p.n for p in load_chapter(key).passages}
 
 
 @pytest.mark.parametrize("key", CHAPTER_KEYS)
