@@ -43,7 +43,10 @@ def test_english_has_no_cjk_outside_brackets(key: str) -> None:
 def test_readings_name_the_commentary(key: str) -> None:
     for t in load_english(key).values():
         if t.reading:
-            assert re.match(r"^(鄭|賈|敖|義疏|李)( \(on [a-z]+:\d+\))?: ", t.reading), (t.passage, t.reading)
+            assert re.match(r"^(鄭|賈|敖|義疏|李)( \(on [a-z]+:\d+\))?: ", t.reading), (
+                t.passage,
+                t.reading,
+            )
 
 
 def test_lookup_by_id() -> None:
