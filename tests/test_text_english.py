@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from sheli.glossary import english as gloss
 from sheli.text import load_chapter
 from sheli.text.corpus import CHAPTER_KEYS
 from sheli.text.english import english, load_english, missing
@@ -70,3 +71,37 @@ def test_cli_shows_english_beside_the_chinese() -> None:
     assert '"english": "There is no companion (介) for the guest."' in js.output
     hans = CliRunner().invoke(text, ["xiangshe:248", "--lang", "zh-Hans", "--no-notes"])
     assert "不鼓不释" in hans.output
+
+
+# Terms with one sense in the three chapters, and the word of their glossary English that the
+# translation must use wherever the term appears (the glossary's English contains it).
+CONSISTENT = {
+    "楅": "arrow rest",
+    "乏": "blind",
+    "釋獲者": "scorer",
+    "司射": "director of archery",
+    "豐": "cup stand",
+    "上射": "upper archer",
+    "下射": "lower archer",
+    "扑": "rod",
+    "旌": "flag",
+    "決": "thumb ring",
+    "袒": "bare",
+    "楹": "pillar",
+    "阼階": "east steps",
+    "西階": "west steps",
+    "揖": "salute",
+}
+
+
+@pytest.mark.parametrize("term", sorted(CONSISTENT))
+def test_terms_are_translated_as_in_the_glossary(term: str) -> None:
+    word = CONSISTENT[term]
+    assert word in (gloss(term) or "") or word in (gloss(term, "verbs", "dress") or ""), term
+    off = [
+        p.id
+        for k in CHAPTER_KEYS
+        for p in load_chapter(k).passages
+        if term in p.text and word not in load_english(k)[p.n].text.lower()
+    ]
+    assert off == [], f"{term} ({word}) not so translated in {off}"
