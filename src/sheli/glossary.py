@@ -1,43 +1,87 @@
-"""Glossary: the text's terms and the English names used for them in Python code.
+"""Glossary: the text's terms and their English, read from ``sheli/data/glossary.yaml``.
 
-Data files and the event log use the text's own terms; Python identifiers may use the English.
-Keep this table in step with docs/architecture.md ("Names").
+Data files and the event log use the text's own terms; Python identifiers may use the English
+of :data:`GLOSSARY` (keep it in step with docs/architecture.md, "Names"). The data file also
+gives the English a reader sees beside every role, verb, place, object and garment of the
+specs and venues (:func:`english`); a compound name is read through its parts (:func:`parts`).
 
 >>> GLOSSARY["司射"]
 'director of archery'
+>>> english("揖"), english("上耦上射")
+('salute', 'upper archer of the upper pair')
+>>> parts("大夫耦1下射")
+['大夫耦', '下射']
 """
 
-GLOSSARY: dict[str, str] = {
-    "司射": "director of archery",
-    "司馬": "marshal (= 司正)",
-    "獲者": "target attendant (flag)",
-    "釋獲者": "scorer (tallies)",
-    "侯": "target",
-    "乏": "blind",
-    "物": "shooting mark",
-    "楅": "arrow rest",
-    "豐": "cup stand",
-    "觶": "cup",
-    "堂": "hall",
-    "庭": "courtyard",
-    "序": "wall",
-    "楹": "pillar",
-    "階": "steps",
-    "耦": "pair",
-    "上射": "upper archer",
-    "下射": "lower archer",
-    "三耦": "the three pairs",
-    "衆耦": "the other pairs",
-    "乘矢": "a set of four arrows",
-    "搢三挾一个": "three in the belt, one between fingers",
-    "袒": "bare the arm",
-    "襲": "cover the arm",
-    "決": "thumb ring",
-    "遂": "arm guard (拾)",
-    "筭": "tally rod",
-    "純": "two rods",
-    "奇": "one rod",
-    "中": "tally vessel",
-    "扑": "rod of discipline",
-    "旌": "flag",
-}
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+import yaml
+
+__all__ = ["GLOSSARY", "KINDS", "english", "glossary", "parts"]
+
+# The sections of the data file a reader's English comes from, in the order they are searched.
+KINDS = ("roles", "verbs", "places", "objects", "dress", "states")
+
+
+@functools.cache
+def glossary() -> dict[str, dict[str, str]]:
+    """The data file's sections (``code`` and :data:`KINDS`): term → English.
+
+    >>> glossary()["dress"]["決"]
+    'thumb ring'
+    """
+    text = resources.files("sheli").joinpath("data", "glossary.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    return {k: {str(t): str(e) for t, e in (data.get(k) or {}).items()} for k in ("code", *KINDS)}
+
+
+GLOSSARY: dict[str, str] = dict(glossary()["code"])
+
+
+def english(term: str, *kinds: str) -> str | None:
+    """The English of ``term`` from the given sections (all of :data:`KINDS` if none), or None.
+
+    >>> english("中", "objects"), english("中", "verbs")
+    ('tally vessel', None)
+    """
+    g = glossary()
+    for k in kinds or KINDS:
+        if term in g[k]:
+            return g[k][term]
+    return None
+
+
+# A binding ({耦}), a number (1, 一 …) or the particle 之 between two terms carries no English
+# of its own: 大侯之乏 reads as 大侯 and 乏, 舉觶者一 as 舉觶者.
+_FILLER = re.compile(r"\{[^{}]*\}|[0-9]+|[一二三四五六七八九十]+$|之")
+
+
+def parts(name: str, *kinds: str) -> list[str] | None:
+    """The glossary terms a name is made of (itself when it is listed), or None if some part
+    has no English in the given sections (all of :data:`KINDS` if none).
+
+    A listed name is one part; otherwise bindings, numbers and 之 are dropped and each
+    remaining piece is read as the longest listed terms it begins with.
+
+    >>> parts("{耦}上射", "roles"), parts("大侯之乏", "places")
+    (['上射'], ['大侯', '乏'])
+    >>> parts("飛鳥", "roles") is None
+    True
+    """
+    if english(name, *kinds) is not None:
+        return [name]
+    out: list[str] = []
+    for piece in _FILLER.split(name):
+        while piece:
+            for end in range(len(piece), 0, -1):
+                if english(piece[:end], *kinds) is not None:
+                    out.append(piece[:end])
+                    piece = piece[end:]
+                    break
+            else:
+                return None
+    return out

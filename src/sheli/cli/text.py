@@ -4,6 +4,9 @@
 >>> r = CliRunner().invoke(text, ["xiangshe:1", "--no-notes"])
 >>> r.exit_code, "鄉射之禮主人戒賓" in r.output
 (0, True)
+>>> r = CliRunner().invoke(text, ["xiangshe:248", "--no-notes", "--lang", "en"])
+>>> "No tally unless in time with the drum" in r.output
+True
 >>> r = CliRunner().invoke(search, ["不鼓不释", "--json"])
 >>> '"xiangshe:248"' in r.output
 True
@@ -23,6 +26,7 @@ from rich.text import Text
 from sheli.cli._util import DefaultGroup
 from sheli.text import UnknownPassage, chapter_key, load_chapter, parse_range
 from sheli.text.corpus import SHORT_TITLES
+from sheli.text.english import english
 from sheli.text.model import Chapter, Note, Passage, Section
 from sheli.text.search import EmptyQuery
 from sheli.text.search import search as run_search
@@ -60,7 +64,9 @@ def _section_json(ch: Chapter, s: Section | None, inferred: bool = False) -> dic
     }
 
 
-def _passage_json(p: Passage, notes: list[Note] | None, d: Callable[[str], str]) -> dict[str, Any]:
+def _passage_json(
+    p: Passage, notes: list[Note] | None, d: Callable[[str], str], en: bool = False
+) -> dict[str, Any]:
     ch = load_chapter(p.chapter)
     sec = ch.section(p.section) if p.section is not None else None
     out: dict[str, Any] = {
@@ -73,6 +79,10 @@ def _passage_json(p: Passage, notes: list[Note] | None, d: Callable[[str], str])
         "source": p.source,
         "note": p.note,
     }
+    if en:
+        t = english(p.id)
+        out["english"] = t.text if t else None
+        out["reading"] = t.reading if t else None
     if notes is not None:
         out["notes"] = [
             {"edition": n.edition, "kind": n.kind, "text": d(n.text), "source": n.source}
@@ -94,7 +104,12 @@ def _section_line(ch: Chapter, p: Passage, d: Callable[[str], str]) -> str:
 
 
 def _print_passage(
-    con: Console, p: Passage, notes: list[Note] | None, d: Callable[[str], str], header: bool
+    con: Console,
+    p: Passage,
+    notes: list[Note] | None,
+    d: Callable[[str], str],
+    header: bool,
+    en: bool = False,
 ) -> None:
     ch = load_chapter(p.chapter)
     if header:
@@ -103,6 +118,12 @@ def _print_passage(
     else:
         con.print(Text(f"{p.id} ({d(p.kind)})", style="bold"))
     con.print(Text(d(p.text)))
+    if en:
+        # The English goes beside the Chinese, never instead of it: the text is the authority.
+        t = english(p.id)
+        con.print(Text(t.text if t else "(no English yet)", style="italic"))
+        if t and t.reading:
+            con.print(Text(f"reading: {t.reading}", style="dim"))
     src = f"source: {p.source}" + (f"; {p.note}" if p.note else "")
     con.print(Text(src, style="dim"))
     for n in notes or []:
@@ -116,6 +137,7 @@ def text() -> None:
 
     \b
     sheli text xiangshe:247          one passage, its section, its commentary
+    sheli text xiangshe:247 --lang en  the same with sheli's English beside the Chinese
     sheli text xiangshe:110-115      a range
     sheli text xiangshe --section 25 one of 賈公彥's sections
     sheli text 大射                  the chapter's sections
@@ -126,13 +148,21 @@ def text() -> None:
 @click.argument("target")
 @click.option("--section", "section_n", type=int, help="Show this 賈疏 section of the chapter.")
 @click.option("--simplified", is_flag=True, help="Display in simplified characters (OpenCC).")
+@click.option(
+    "--lang",
+    type=click.Choice(["zh-Hant", "zh-Hans", "en"]),
+    default="zh-Hant",
+    show_default=True,
+    help="zh-Hans = --simplified; en shows sheli's English translation beside the Chinese.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @click.option("--no-notes", is_flag=True, help="Leave out the commentary.")
 def show(
-    target: str, section_n: int | None, simplified: bool, as_json: bool, no_notes: bool
+    target: str, section_n: int | None, simplified: bool, lang: str, as_json: bool, no_notes: bool
 ) -> None:
     """Show TARGET: a passage id (xiangshe:247), a range (xiangshe:110-115) or a chapter."""
-    d = _disp(simplified)
+    d = _disp(simplified or lang == "zh-Hans")
+    en = lang == "en"
     notes_for = None if no_notes else _notes_for()
     try:
         if ":" in target or "：" in target:
@@ -160,7 +190,7 @@ def show(
 
     notes = {p.id: notes_for(p.id) if notes_for else None for p in passages}
     if as_json:
-        out: dict[str, Any] = {"passages": [_passage_json(p, notes[p.id], d) for p in passages]}
+        out: dict[str, Any] = {"passages": [_passage_json(p, notes[p.id], d, en) for p in passages]}
         if sec is not None:
             out["section"] = _section_json(ch, sec)
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
@@ -177,7 +207,7 @@ def show(
     for i, p in enumerate(passages):
         if i:
             con.print()
-        _print_passage(con, p, notes[p.id], d, header=sec is None and i == 0)
+        _print_passage(con, p, notes[p.id], d, header=sec is None and i == 0, en=en)
 
 
 def _chapter_overview(ch: Chapter, d: Callable[[str], str], as_json: bool) -> None:
