@@ -109,40 +109,71 @@ class Screens:
         return ev
 
 
-async def screen(port: int, token: str, screens: Screens) -> None:
-    """One audience screen: a minimal HTTP/1.1 client on asyncio streams reading the event
-    stream (a browser parses it natively; httpx's per-chunk parsing of 200 streams in one
-    Python process would cost more than the server's own writes)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(
-        f"GET /api/stream?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
-    if b" 200 " not in head.split(b"\r\n", 1)[0]:
-        raise RuntimeError(head.decode(errors="replace"))
-    screens.connected += 1
-    buf = b""
-    try:
-        while True:
-            chunk = await reader.read(1 << 16)
-            if not chunk:
+class Screen(asyncio.Protocol):
+    """One audience screen: a minimal HTTP/1.1 client reading the event stream, as an
+    asyncio protocol (a browser parses the stream natively; a task per screen, or httpx's
+    per-chunk parsing, would cost the screens' process more than the server's own writes,
+    on the same 2 CPUs). The chunked framing is skipped over: only the states' versions are
+    looked for."""
+
+    def __init__(self, port: int, token: str, screens: Screens, done: asyncio.Future) -> None:
+        self.request = (
+            f"GET /api/stream?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
+        self.screens = screens
+        self.done = done
+        self.buf = b""
+        self.head = True
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf + data
+        if self.head:
+            i = buf.find(b"\r\n\r\n")
+            if i < 0:
+                self.buf = buf
                 return
-            buf += chunk
-            while True:
-                i = buf.find(b"\nevent: state\ndata: ")
-                if i < 0:
-                    break
-                end = buf.find(b"\n\n", i + 20)
-                if end < 0:
-                    break
-                m = VERSION.search(buf, i + 20, i + 60)
-                if m:
-                    screens.got(int(m.group(1)))
-                buf = buf[end + 2 :]
+            if b" 200 " not in buf.split(b"\r\n", 1)[0]:
+                if not self.done.done():
+                    self.done.set_exception(RuntimeError(buf[:i].decode(errors="replace")))
+                return
+            self.head = False
+            self.screens.connected += 1
+            buf = buf[i + 4 :]
+        while True:
+            i = buf.find(b"\nevent: state\ndata: ")
+            if i < 0:
+                break
+            end = buf.find(b"\n\n", i + 20)
+            if end < 0:
+                break
+            m = VERSION.search(buf, i + 20, i + 60)
+            if m:
+                self.screens.got(int(m.group(1)))
+            buf = buf[end + 2 :]
+        self.buf = buf
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+async def screen(port: int, token: str, screens: Screens) -> None:
+    """One audience screen, open until the task is cancelled or the server closes it."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future = loop.create_future()
+    transport, _ = await loop.create_connection(
+        lambda: Screen(port, token, screens, done), "127.0.0.1", port
+    )
+    try:
+        await done
     finally:
-        writer.close()
+        transport.close()
 
 
 def arrow_plan(n: int, hits: bool = True) -> list[tuple[int, str, str, int, bool]]:

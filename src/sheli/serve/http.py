@@ -39,6 +39,8 @@ BODY_S = 20.0
 #: workers' pipes)
 RESERVED_FILES = 64
 MAX_CONNECTIONS = 8192
+#: the key of a request's scope extensions under which the connection's transport is found
+TRANSPORT = "sheli.transport"
 
 
 def max_connections(file_limit: int) -> int:
@@ -143,6 +145,9 @@ class Protocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        # the event stream writes its states straight to the socket (docs/serve.md, "The
+        # streams"): the handler finds the connection's transport here
+        self.scope["extensions"] = {TRANSPORT: self.transport}
         self._wait(HEADERS_S)
 
     def on_headers_complete(self) -> None:

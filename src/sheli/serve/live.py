@@ -19,7 +19,9 @@ occurrence of that act it is), not as a bare index: a recorded hit adds acts (th
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
+import pickle
 import threading
 from dataclasses import dataclass
 from functools import cache
@@ -152,7 +154,8 @@ class LiteRun:
         self.venue: str = kw["venue"]
         self.params: dict[str, Any] = kw["params"]
         self.events: list[dict[str, Any]] = kw["events"]
-        self.records: list[Any] = kw.get("records", [])  # the run's typed records
+        self._records: list[Any] | None = kw.get("records", [])  # the run's typed records
+        self._records_pickled: bytes | None = None
         self.drinks: list[tuple[int, str, str]] = kw["drinks"]
         self.warnings: list[str] = kw.get("warnings", [])
         self.chapter: str = kw["chapter"]
@@ -177,6 +180,24 @@ class LiteRun:
     @property
     def scene(self) -> dict[str, Any]:
         return self.events[0]
+
+    @property
+    def records(self) -> list[Any]:
+        """The run's typed records (for the outputs that read the run: diagrams, exports)."""
+        if self._records is None:
+            self._records = pickle.loads(self._records_pickled or pickle.dumps([]))
+            self._records_pickled = None
+        return self._records
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A run comes from the worker once per input, and the server unpickles it holding
+        # the interpreter's lock, while a thousand streams wait for their state: the typed
+        # records (more than half of the time) cross as bytes, unpickled when first read.
+        state = dict(self.__dict__)
+        if state["_records"] is not None:
+            state["_records_pickled"] = pickle.dumps(state["_records"], pickle.HIGHEST_PROTOCOL)
+            state["_records"] = None
+        return state
 
     def accept(self, visitor: Any) -> Any:
         """Read the run with a visitor, as :meth:`sheli.engine.Run.accept` does."""
@@ -207,6 +228,37 @@ def compute_derived(
         plan = plan_run(config)
         if plan is not None:
             d.plan_total = estimate(plan.steps, factor).total
+    return d
+
+
+def compute_derived_pickled(
+    config: dict[str, Any],
+    factor: float,
+    names: dict[str, str],
+    outcomes: dict[ArrowKey, tuple[bool, bool | None]],
+) -> bytes:
+    """:func:`compute_derived`, pickled in the worker: the server unpickles it with
+    :func:`unpickle_derived`."""
+    return pickle.dumps(compute_derived(config, factor, names, outcomes), pickle.HIGHEST_PROTOCOL)
+
+
+def unpickle_derived(data: bytes) -> Derived:
+    """A run from the worker, unpickled with the cyclic garbage collector paused: a run is
+    some hundred thousand new objects, enough to set off a full collection of the server's
+    heap while its streams wait (the engine pauses it during a run for the same reason).
+
+    >>> d = unpickle_derived(compute_derived_pickled(
+    ...     {"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "feast": False}, 1.0, {}, {}))
+    >>> d.steps[0]["seq"], len(d.run.records) > 0
+    (1, True)
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        d: Derived = pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()
     return d
 
 

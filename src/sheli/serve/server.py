@@ -12,6 +12,12 @@ their pages draw; a performer's cues are fetched from ``/api/cues`` when they ch
 >>> sub.offer(b"one"); sub.offer(b"two"); sub.keepalive()
 >>> sub.latest  # the newest only: "one" was never written, and is gone
 b'two'
+
+Most states go straight onto the stream's socket (:meth:`Subscriber.write`), without waking
+the stream's task: with a thousand screens open, waking a thousand tasks per state cost more
+than the writes themselves. A socket whose client does not keep up (more than
+:data:`WRITE_BUFFER` bytes not yet taken by the kernel) gets its states through the task, one
+at a time, the newest only, as above.
 """
 
 from __future__ import annotations
@@ -34,7 +40,13 @@ import jinja2
 from sheli.engine import run as engine_run
 from sheli.serve.errors import ApiError
 from sheli.serve.limits import CREATE_QUEUE, RateLimit
-from sheli.serve.live import Derived, LiveEvent, compute_derived, plan_shots
+from sheli.serve.live import (
+    Derived,
+    LiveEvent,
+    compute_derived_pickled,
+    plan_shots,
+    unpickle_derived,
+)
 from sheli.serve.store import Store, now_ms
 
 HERE = Path(__file__).parent
@@ -56,6 +68,19 @@ VIEW_FIELDS: dict[str, tuple[str, ...] | None] = {
 #: screen of the hall, so it has no cap of its own (the connection cap holds).
 STREAMS_PER_LINK = 4
 KEEPALIVE = b"event: ping\ndata: {}\n\n"
+#: bytes a stream's socket may hold unsent before its states go through its task (which
+#: waits for the client) instead of straight onto the socket: a few states, far below the
+#: transport's own pause mark (64 KiB), so the two paths never both hold a state
+WRITE_BUFFER = 16 * 1024
+
+
+def chunk(msg: bytes) -> bytes:
+    """``msg`` as one chunk of a chunked HTTP/1.1 body (how the server frames a stream).
+
+    >>> chunk(b"data: 1\\n\\n")
+    b'9\\r\\ndata: 1\\n\\n\\r\\n'
+    """
+    return b"%x\r\n%s\r\n" % (len(msg), msg)
 
 
 @dataclass(eq=False)  # hashed by identity: one per open stream
@@ -68,6 +93,27 @@ class Subscriber:
     ping: bool = False
     closed: bool = False
     opened: float = field(default_factory=time.monotonic)
+    #: the connection's socket, once the stream's headers are written (None: the task only)
+    transport: Any = None
+    #: the task is writing a message (it may be waiting for the client to read)
+    sending: bool = False
+
+    def write(self, msg: bytes, framed: bytes) -> None:
+        """The newest state, onto the socket at once if nothing is before it there and the
+        client keeps up, else through the task (:meth:`offer`). ``framed``: ``msg`` as a
+        chunk (:func:`chunk`), made once for every stream of one view."""
+        t = self.transport
+        if (
+            t is None
+            or self.sending
+            or self.latest is not None
+            or self.closed
+            or t.is_closing()
+            or t.get_write_buffer_size() > WRITE_BUFFER
+        ):
+            self.offer(msg)
+        else:
+            t.write(framed)
 
     def offer(self, msg: bytes) -> None:
         """The newest state for this stream (it replaces one not yet written)."""
@@ -212,16 +258,16 @@ class Server:
                 return ev.derived()
             d = ev.ahead_runs.pop(key, None)
             if d is None:
-                fut: Future[Derived] | None = ev.pending.get(key)
+                fut: Future[bytes] | None = ev.pending.get(key)
                 if fut is None or fut.cancelled():
                     fut = self.runs.submit(
-                        compute_derived, ev.config, ev.factor, ev.names, outcomes
+                        compute_derived_pickled, ev.config, ev.factor, ev.names, outcomes
                     )
                     ev.pending[key] = fut
                     fut.add_done_callback(lambda f, key=key: ev.pending.pop(key, None))
                 ev.wanted.add(key)
                 try:
-                    d = await asyncio.wrap_future(fut)
+                    d = unpickle_derived(await asyncio.wrap_future(fut))
                 except BrokenProcessPool:
                     self.lost_worker()
                     continue
@@ -248,13 +294,15 @@ class Server:
             if key not in ev.wanted and fut.cancel():  # not started: its base is out of date
                 ev.pending.pop(key, None)
         for key, outcomes in ev.speculation_jobs():
-            fut = self.runs.submit(compute_derived, ev.config, ev.factor, ev.names, outcomes)
+            fut = self.runs.submit(
+                compute_derived_pickled, ev.config, ev.factor, ev.names, outcomes
+            )
             ev.pending[key] = fut
 
             def done(f: Any, key: Any = key) -> None:
                 ev.pending.pop(key, None)
                 if not f.cancelled() and f.exception() is None:
-                    ev.store_ahead(key, f.result())
+                    ev.store_ahead(key, unpickle_derived(f.result()))
 
             fut.add_done_callback(done)
 
@@ -304,14 +352,15 @@ class Server:
 
     def send(self, ev: LiveEvent, subs: set[Subscriber]) -> None:
         base = ev.state(now_ms())
-        encoded: dict[tuple[Any, ...], bytes] = {}
+        encoded: dict[tuple[Any, ...], tuple[bytes, bytes]] = {}
         for sub in list(subs):
             t = sub.token
             vk = (t["role"], t.get("seat"), t.get("performer_role"))
-            msg = encoded.get(vk)
-            if msg is None:
-                msg = encoded[vk] = self.message(ev, t, base)
-            sub.offer(msg)
+            pair = encoded.get(vk)
+            if pair is None:
+                msg = self.message(ev, t, base)
+                pair = encoded[vk] = (msg, chunk(msg))
+            sub.write(*pair)
 
     def subscribe(self, ev: LiveEvent, sub: Subscriber) -> None:
         """Add a stream; past :data:`STREAMS_PER_LINK` for its link the oldest is closed."""

@@ -23,6 +23,7 @@ from starlette.responses import Response
 from sheli.serve import checks
 from sheli.serve.errors import ApiError, json_response
 from sheli.serve.headers import SECURITY_HEADERS
+from sheli.serve.http import TRANSPORT
 from sheli.serve.server import Server, Subscriber
 from sheli.serve.store import now_ms
 
@@ -89,8 +90,14 @@ async def stream(srv: Server, scope: Any, receive: Any, send: Any) -> None:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
         await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
+        # from now on the body is chunks: the server may write them straight to the socket
+        sub.transport = scope.get("extensions", {}).get(TRANSPORT)
         while (msg := await sub.next()) is not None:
-            await send({"type": "http.response.body", "body": msg, "more_body": True})
+            sub.sending = True
+            try:
+                await send({"type": "http.response.body", "body": msg, "more_body": True})
+            finally:
+                sub.sending = False
         await send({"type": "http.response.body", "body": b"", "more_body": False})
     except OSError:
         pass  # the client went away mid-write
