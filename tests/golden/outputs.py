@@ -52,9 +52,9 @@ def yizhu(r: Any) -> str:
 def runofshow(r: Any) -> str:
     from sheli.outputs.runofshow import estimate, sections
 
-    est = estimate(r.steps)
+    est = estimate(r)
     return json.dumps(
-        {"seconds": est.seconds, "walks": est.walks_m, "sections": sections(r.steps, est)},
+        {"seconds": est.seconds, "walks": est.walks_m, "sections": sections(r, est)},
         ensure_ascii=False,
         default=str,
     )

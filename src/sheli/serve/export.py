@@ -277,7 +277,7 @@ def run_of_show_html(ev: LiveEvent) -> str:
             )
             + (" …" if len(r["actors"]) > 8 else ""),
         }
-        for r in sections(d.steps, d.estimate)
+        for r in sections(d.run, d.estimate)
     ]
     hou = ev.config.get("hou_dao_m")
     return RUN_OF_SHOW.render(
