@@ -34,7 +34,6 @@ from sheli.outputs.diagram import render_svg
 from sheli.outputs.eventlog import to_jsonl
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
-from sheli.place import load_venue
 from sheli.serve.live import LiveEvent, iso, plan_run
 
 #: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))
@@ -304,7 +303,7 @@ def pack_html(srv: Any, ev: LiveEvent) -> str:
     if "html" in cache:
         return cache["html"]
     hou = ev.config.get("hou_dao_m")
-    scale = venue_scale(load_venue(d.run.venue), hou_dao=float(hou) if hou else None)
+    scale = venue_scale(d.run.plan, hou_dao=float(hou) if hou else None)
     book = build_book(d.run, scale=scale, diagrams="plan")
     for sheet in book.sheets:  # the cast's names on their sheets
         if sheet.role in ev.names and hasattr(sheet, "name"):
