@@ -1,5 +1,5 @@
 """The outputs whose bytes a refactoring of their readers must keep: the 儀注, the cue sheets,
-the run-of-show and the live app's exports, each hashed.
+the run-of-show, the viewer's data and the live app's exports, each hashed.
 
 ``python tests/golden/outputs.py --write`` records the hashes in ``outputs.tsv`` beside this
 file (after a change to an output that a commit names and explains); the test
@@ -78,6 +78,12 @@ def cues_near(r: Any) -> str:
     return render_html(build_book(r, ["釋獲者", "司射"], diagrams="near", floor=False))
 
 
+def viewer_data(r: Any) -> str:
+    from sheli.outputs.render import viewer_data as data
+
+    return json.dumps(data(r), ensure_ascii=False, sort_keys=True)
+
+
 class _NoTemplates:
     def render(self, name: str, **kw: Any) -> str:
         raise jinja2.TemplateNotFound(name)
@@ -107,6 +113,7 @@ OUTPUTS: dict[str, Callable[[Any], str]] = {
     "runofshow": runofshow,
     "cues-text": cues_text,
     "cues-plan": cues_plan,
+    "viewer-data": viewer_data,
 }
 #: outputs too slow or too alike to take for every run: for the first run only
 FIRST_ONLY: dict[str, Callable[[Any], str]] = {"cues-near": cues_near, "export": export}
