@@ -81,7 +81,7 @@ def cues_near(r: Any) -> str:
 def viewer_data(r: Any) -> str:
     from sheli.outputs.render import viewer_data as data
 
-    return json.dumps(data(r), ensure_ascii=False, sort_keys=True)
+    return json.dumps(data(r), ensure_ascii=False)  # in its order, as the page holds it
 
 
 class _NoTemplates:
