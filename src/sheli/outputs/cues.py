@@ -1086,9 +1086,10 @@ class FloorRow:
     used: bool  # named by the run (its scene line)
 
 
-def floor_rows(venue: Any, scale: Scale, fixtures: Sequence[dict[str, Any]] = ()) -> list[FloorRow]:
-    """Every fixture of the venue (``fixtures``, those of the run's scene, first) in metres at
-    ``scale``.
+def floor_rows(
+    venue: Any, scale: Scale, scene: Scene | dict[str, Any] | None = None
+) -> list[FloorRow]:
+    """Every fixture of the venue (those of the run's scene first) in metres at ``scale``.
 
     >>> from sheli.place import load_venue
     >>> v = load_venue("xie")
@@ -1096,6 +1097,8 @@ def floor_rows(venue: Any, scale: Scale, fixtures: Sequence[dict[str, Any]] = ()
     >>> round(next(r for r in rows if r.name == "侯").y_m, 3)
     -65.604
     """
+    # the scene's record (or its line): the fixtures the run named
+    fixtures = scene.fixtures if isinstance(scene, Scene) else (scene or {}).get("fixtures", ())
     used = [f["name"] for f in fixtures]
     names = used + [n for n in venue.fixtures if n not in used]
     rows = []
@@ -1338,7 +1341,7 @@ def build_book(
         seed=seed,
         scale=scale,
         sheets=sheets,
-        floor=floor_rows(venue, scale, scene.fixtures) if floor else None,
+        floor=floor_rows(venue, scale, run.scene) if floor else None,
         venue=venue,
         origin=ORIGIN_TEXT,
         diagrams=style,
