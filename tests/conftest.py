@@ -11,7 +11,13 @@ SHARED = ROOT.parent / "shared"
 
 # pytest collects the examples of every module (--doctest-modules, pyproject): those of src/sheli.
 # The helpers here are no test modules and hold none (and two conftests of one name collide).
-collect_ignore = ["conftest.py", "browser/conftest.py", "fixtures", "golden/logs.py"]
+collect_ignore = [
+    "conftest.py",
+    "browser/conftest.py",
+    "fixtures",
+    "golden/logs.py",
+    "golden/outputs.py",
+]
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from sheli.cli import cli
 from sheli.engine import run
+from sheli.engine.records import Step
 from sheli.outputs import cues as C
 from sheli.place import load_venue
 
@@ -184,16 +185,21 @@ def test_unknown_extension_is_refused(tmp_path):
 def test_html_escapes_names_and_words(r):
     bad = "釋<獲>&者"
     r2 = copy.deepcopy(r)
-    for e in r2.events:
-        if e.get("actor") == "釋獲者":
-            e["actor"] = bad
-        if e.get("to") == "釋獲者":
-            e["to"] = bad
-    for c in r2.events[0]["cast"]:
+
+    def renamed(e):
+        if type(e) is not Step:
+            return e
+        more = {**e.more, "to": bad} if e.get("to") == "釋獲者" else e.more
+        e = e._replace(actor=bad if e.actor == "釋獲者" else e.actor, more=more)
+        if e.actor == bad and e.verb == "告":
+            e = e._replace(says='<script>alert("x")</script>')
+        return e
+
+    r2.records = [renamed(e) for e in r2.records]
+    r2._events = None  # the log's lines are made again from the records
+    for c in r2.records[0].cast:
         if c["actor"] == "釋獲者":
             c["actor"] = bad
-    step = next(e for e in r2.events if e.get("actor") == bad and e["verb"] == "告")
-    step["says"] = '<script>alert("x")</script>'
     for style in ("near", "plan", "none"):
         page = C.render_html(C.build_book(r2, [bad], floor=False, diagrams=style))
         assert "<script>" not in page and bad not in page, style

@@ -190,7 +190,7 @@ def test_menus_cover_sections_and_rounds(embedded, result) -> None:
 
 
 def test_tally_states_follow_the_shots(result) -> None:
-    states = R.tally_states(result.events)
+    states = R.tally_states(result)
     shots = [e for e in result.events if e["type"] == "shot" and e["round"] == 2]
     last_shot = shots[-1]["seq"]
     r2 = states[last_shot]["rounds"]["2"]

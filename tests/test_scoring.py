@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -10,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheli.cli import cli
+from sheli.engine import run
+from sheli.engine.records import BaseVisitor, Step, Tally
 from sheli.scoring import (
-    Tally,
-    TallyError,
     announce,
     count_layout,
     count_procedure,
@@ -214,66 +215,77 @@ def test_count_procedure_refuses_bad_input() -> None:
 # ---------------------------------------------------------------- the 筭 as objects
 
 
-def _round(tally: Tally, pairs: list[list[tuple[str, bool]]]) -> None:
-    """Each pair: the 中's eight taken, a 筭 per counted hit, the rest 反委 (xiangshe:185–187)."""
-    for shots in pairs:
-        tally.take_eight()
-        for archer, counted in shots:
-            if counted:
-                tally.release(side_of(archer))
-        tally.return_rest()
+class RodsInPlay(BaseVisitor):
+    """Where the 筭 are at each step from the filling of the 中 on, in the engine's one model
+    of them: (in the 中, 委 west of it, on the ground right, left, in the hand of the one who
+    fills the 中 — the 釋獲者, 大史 in 大射儀). The 筭 of a count in his left hand are those on
+    the ground (they stay there until 兼歛算 xiangshe:204), so they are not added twice."""
+
+    def __init__(self) -> None:
+        self.keeper: str | None = None
+        self.hand = 0
+        self.rows: list[tuple[int, int, int, int, int]] = []
+        self.released: dict[int, Counter[str]] = {}
+        self.tallies: list[Tally] = []
+
+    def visit_step(self, s: Step) -> None:
+        if self.keeper is None and s.objects.rods_in_vessel:
+            self.keeper = s.actor
+        if s.actor == self.keeper:
+            self.hand = s.holding.count("筭") - s.holding.counting
+        if self.keeper is not None:
+            o = s.objects
+            self.rows.append(
+                (o.rods_in_vessel, o.rods_reserve, o.rods_right, o.rods_left, self.hand)
+            )
+        if s.verb == "釋獲":
+            self.released.setdefault(s.round, Counter())[s.get("side")] += 1
+
+    def visit_tally(self, tally: Tally) -> None:
+        self.tallies.append(tally)
+
+    def result(self) -> RodsInPlay:
+        return self
 
 
-shots_strategy = st.lists(
-    st.lists(st.tuples(st.sampled_from(["上射", "下射"]), st.booleans()), min_size=8, max_size=8),
-    min_size=1,
-    max_size=10,
+class AllHit:
+    """Every arrow hits, on the beat."""
+
+    def outcome(self, *arrow: object) -> tuple[bool, bool]:
+        return True, True
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"rite": "xiangshe", "seed": 1},
+        {"rite": "xiangshe", "seed": 2, "pairs": 3},
+        {"rite": "xiangshe", "pairs": 6, "guests": False, "outcomes": AllHit()},
+        {"rite": "dashe"},
+        {"rite": "yanshe"},
+    ],
 )
+def test_every_rod_is_somewhere_and_the_count_is_what_was_released(kw: dict) -> None:
+    # 箭籌八十 (記 xiangshe:378); the 中 holds eight, 鑿背容八算 (記 xiangshe:354)
+    rods = run(**kw).accept(RodsInPlay())
+    assert rods.rows and {sum(row) for row in rods.rows} == {80}
+    assert max(row[0] for row in rods.rows) == 8
+    # one 筭 laid for each counted hit, 上射於右，下射於左 (xiangshe:186), counted by side
+    assert [t.round for t in rods.tallies] == [2, 3]
+    for t in rods.tallies:
+        assert (t.right, t.left) == (rods.released[t.round]["右"], rods.released[t.round]["左"])
+        assert t.announcement == announce(t.right, t.left)
 
 
-@given(shots_strategy)
-def test_tally_counts_what_was_released_and_keeps_every_rod(pairs: list) -> None:
-    tally = Tally()
-    tally.set_up()
-    _round(tally, pairs)
-    expected_right = sum(c for shots in pairs for a, c in shots if a == "上射")
-    expected_left = sum(c for shots in pairs for a, c in shots if a == "下射")
-    assert tally.count() == (expected_right, expected_left)
-    assert sum(tally.snapshot().values()) == 80
-    assert tally.vessel <= 8
-    held = tally.hold_winning()
-    assert held == (abs(expected_right - expected_left) or (2 if expected_right else 0))
-    tally.gather()
-    assert tally.snapshot() == {
-        "vessel": 8, "pile": 72, "hand": 0, "right": 0, "left": 0, "unplaced": 0,
-    }  # fmt: skip
-    assert tally.announcement() == announce(expected_right, expected_left)
-
-
-def test_tally_refuses_what_the_text_does_not_allow() -> None:
-    tally = Tally()
-    with pytest.raises(TallyError):
-        tally.take_eight()  # the 中 is not set up yet
-    tally.set_up()
-    with pytest.raises(TallyError):
-        tally.set_up()
-    tally.take_eight()
-    with pytest.raises(TallyError):
-        tally.take_eight()  # must 反委 first
-    for _ in range(8):
-        tally.release("right")
-    with pytest.raises(TallyError):
-        tally.release("left")  # the eight are spent
-    assert tally.return_rest() == 0
-
-
+@pytest.mark.xfail(
+    strict=True,
+    reason="the 中 is refilled with eight after the last pair too (改實八算 xiangshe:187): with "
+    "every arrow of ten pairs counted, the pile west of it is empty by then",
+)
 def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
     # 箭籌八十, 注「略以十耦爲正」(xiangshe:378)
-    tally = Tally()
-    tally.set_up()
-    _round(tally, [[("上射", True), ("下射", True)] * 4 for _ in range(10)])
-    assert tally.count() == (40, 40)
-    assert Tally.for_pairs(11).total == 88
+    rods = run("xiangshe", pairs=7, guests=False, outcomes=AllHit()).accept(RodsInPlay())
+    assert [(t.right, t.left) for t in rods.tallies] == [(40, 40), (40, 40)]
 
 
 # ---------------------------------------------------------------- 飲不勝者

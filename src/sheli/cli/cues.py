@@ -87,7 +87,6 @@ def cues(
     sheli cues xiangshe --floor -o plan.html --scale 0.3
     """
     from sheli.outputs import cues as cuesmod
-    from sheli.place import load_venue
 
     fmt = _format(output)
     if output is not None and not Path(output).resolve().parent.is_dir():
@@ -95,7 +94,7 @@ def cues(
     result = run_or_exit("cues", rite)
     chosen = run_choices()
     try:
-        sc = cuesmod.venue_scale(load_venue(result.venue), scale=scale, hou_dao=hou_dao)
+        sc = cuesmod.venue_scale(result.plan, scale=scale, hou_dao=hou_dao)
         wanted: list[str] | None
         if roles_:
             wanted = list(roles_)

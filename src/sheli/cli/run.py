@@ -296,7 +296,7 @@ def _yizhu_text(result: object, width: int | None) -> str:
     from sheli.outputs.yizhu import yizhu_text
 
     return yizhu_text(
-        result.events,  # type: ignore[attr-defined]
+        result,
         topics=_topics(result),
         drank=result.drank,  # type: ignore[attr-defined]
         assumptions=result.assumptions,  # type: ignore[attr-defined]
@@ -319,7 +319,7 @@ def _print_yizhu_tty(result: object) -> None:
     from sheli.outputs.yizhu import print_yizhu
 
     print_yizhu(
-        result.events,  # type: ignore[attr-defined]
+        result,
         Console(highlight=False),
         topics=_topics(result),
         drank=result.drank,  # type: ignore[attr-defined]

@@ -6,9 +6,11 @@ from a marked origin, so a director can tape the floor), which way to face, what
 wear, what to say, whose act is the cue to go, and a small plan of the moment. The floor plan
 sheet gives the taping measurements of every fixture at the chosen size of the floor.
 
-Everything comes from the run (its steps, docs/event-log.md) and the plan it was run on
-(docs/place.md); nothing is added to the rite. Presentation choices (the folding of repeated
-cues, the plain-English glosses, the scale) are said so on the sheet.
+Everything comes from the run and the plan it was run on (docs/place.md); nothing is added
+to the rite. The sheets are made by a reader of the typed run (:class:`CueReader`, a visitor:
+docs/architecture.md), which takes each step's fields and the holding's numbers, never the
+words of the event log's lines. Presentation choices (the folding of repeated cues, the
+plain-English glosses, the scale) are said so on the sheet.
 
 >>> from sheli.engine import run
 >>> r = run("xiangshe", seed=1)
@@ -26,7 +28,7 @@ import base64
 import html
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -36,6 +38,8 @@ from typing import Any
 import jinja2
 
 from sheli.engine.env import chapter_sections
+from sheli.engine.records import BaseVisitor, Scene, Step
+from sheli.engine.state import Holding, holds_words
 from sheli.glossary import GLOSSARY
 from sheli.outputs import diagram
 from sheli.outputs.frames import build_frames
@@ -175,24 +179,25 @@ DRESS_PLAIN = {
     "決遂": "thumb ring and arm guard on",
 }
 
-# Glosses of what is held, by the start of the text's word (張弓, 搢矢三, 筭八 …).
-_HOLD_PLAIN = (
-    ("張弓", "strung bow"),
-    ("弛弓", "unstrung bow"),
-    ("搢矢", "arrows in the belt"),
-    ("挾矢", "arrow between the fingers"),
-    ("矢", "arrows in hand"),
-    ("搢扑", "rod in the belt"),
-    ("扑", "rod"),
-    ("旌", "flag"),
-    ("觶", "cup"),
-    ("爵", "cup"),
-    ("筭", "tally rods"),
-    ("算", "tally rods"),
-    ("中", "tally vessel"),
-    ("豐", "cup stand"),
-    ("楅", "arrow rest"),
-)
+# Glosses of what is held, by the part of the holding (sheli.engine.state.Holding): the bow
+# by its state, the arrows by how they are held, the 扑, and the other things by name.
+BOW_PLAIN = {"張": "strung bow", "弛": "unstrung bow"}
+ARROWS_PLAIN = {
+    "hand": "arrows in hand",
+    "belt": "arrows in the belt",
+    "fingers": "arrow between the fingers",
+}
+ROD_PLAIN = {"搢": "rod in the belt", "執": "rod"}
+ITEM_PLAIN = {
+    "旌": "flag",
+    "觶": "cup",
+    "爵": "cup",
+    "筭": "tally rods",
+    "算": "tally rods",
+    "中": "tally vessel",
+    "豐": "cup stand",
+    "楅": "arrow rest",
+}
 
 
 class CuesError(ValueError):
@@ -280,11 +285,7 @@ def roles(run: Any) -> list[str]:
     >>> roles(run("xiangshe", seed=1))[:4]
     ['司射', '司馬', '獲者', '釋獲者']
     """
-    acting = {s["actor"] for s in run.steps} | {s["to"] for s in run.steps if s.get("to")}
-    order = [r for r in PRINCIPAL_ROLES]
-    order += [c["actor"] for c in run.scene.get("cast", ()) if c["actor"] not in order]
-    order += sorted(a for a in {s["actor"] for s in run.steps} if a not in order)
-    return [r for r in order if r in acting]
+    return run.accept(CueReader()).roles()
 
 
 def resolve_role(run: Any, name: str) -> str:
@@ -296,57 +297,42 @@ def resolve_role(run: Any, name: str) -> str:
     >>> resolve_role(r, "释获者"), resolve_role(r, "司正")
     ('釋獲者', '司馬')
     """
-    known = roles(run)
-    want = {fold(name.strip()), fold(to_traditional(name.strip()))}
-    for actor in known:
-        if fold(actor) in want:
-            return actor
-    for c in run.scene.get("cast", ()):
-        if c.get("name") and fold(c["name"]) in want and c["actor"] in known:
-            return c["actor"]
-    by_role = [
-        c["actor"]
-        for c in run.scene.get("cast", ())
-        if fold(c.get("role", "")) in want and c["actor"] in known
-    ]
-    if len(by_role) == 1:
-        return by_role[0]
-    hint = f" ({name} is several people: {', '.join(by_role)})" if by_role else ""
-    raise CuesError(f"no role {name!r} in this run{hint}. Roles: {', '.join(known)}")
+    return run.accept(CueReader()).resolve(name)
 
 
 # --------------------------------------------------------------------------- the sheet model
 @dataclass
 class Cue:
-    """One step of the event log as it concerns one person.
+    """One step of the run as it concerns one person.
 
     ``addressed`` is true for a step in which someone else speaks to or hands to this person
     (the step's ``to``): the person does not act, but must hear it. ``after`` is the step
-    before it in the whole log: the cue to go.
+    before it in the whole run: the cue to go. ``index`` is the step's place in the run.
     """
 
-    step: dict[str, Any]
+    step: Step
     addressed: bool
-    after: dict[str, Any] | None
+    after: Step | None
     scale: Scale
-    after_self: dict[str, Any] | None = None  # this person's own previous step
+    after_self: Step | None = None  # this person's own previous step
+    index: int = 0
 
     @property
     def seq(self) -> int:
-        return int(self.step["seq"])
+        return self.step.seq
 
     @property
     def says(self) -> str | None:
-        return self.step.get("says")
+        return self.step.says
 
     @property
     def x_m(self) -> float | None:
-        x = self.step.get("x")
+        x = self.step.x
         return None if x is None else self.scale.m(x)
 
     @property
     def y_m(self) -> float | None:
-        y = self.step.get("y")
+        y = self.step.y
         return None if y is None else self.scale.m(y)
 
     def key(self) -> tuple[Any, ...]:
@@ -358,16 +344,16 @@ class Cue:
         s = self.step
         return (
             self.addressed,
-            s["actor"],
-            s["verb"],
-            s.get("cite"),
-            s.get("jing"),
-            s.get("place"),
-            None if s.get("x") is None else round(s["x"], 2),
-            None if s.get("y") is None else round(s["y"], 2),
-            s.get("facing"),
-            tuple(s.get("dress") or ()),
-            s.get("says"),
+            s.actor,
+            s.verb,
+            s.cite,
+            s.jing,
+            s.place,
+            None if s.x is None else round(s.x, 2),
+            None if s.y is None else round(s.y, 2),
+            s.facing,
+            tuple(s.dress or ()),
+            s.says,
             s.get("obj"),
             s.get("at"),
             s.get("to"),
@@ -394,19 +380,17 @@ class Beat:
     def addressed(self) -> bool:
         return self.acts[0].addressed
 
-    def takes(self, c: Cue, between: Sequence[dict[str, Any]] = ()) -> bool:
+    def takes(self, c: Cue, between: Sequence[Step] = ()) -> bool:
         """Whether ``c`` continues this beat; ``between`` are the steps since its last act."""
         last = self.acts[-1]
         a, b = last.step, c.step
         return (
             not last.addressed
             and not c.addressed
-            and all(
-                o.get("cite") == a.get("cite") and o.get("jing") == a.get("jing") for o in between
-            )
-            and a.get("cite") == b.get("cite")
-            and a.get("jing") == b.get("jing")
-            and a.get("section") == b.get("section")
+            and all(o.cite == a.cite and o.jing == a.jing for o in between)
+            and a.cite == b.cite
+            and a.jing == b.jing
+            and a.section == b.section
             and (a.get("as") or {}).get("cite") == (b.get("as") or {}).get("cite")
         )
 
@@ -431,7 +415,7 @@ class Row:
         return self.acts[-1]
 
     @property
-    def step(self) -> dict[str, Any]:
+    def step(self) -> Step:
         return self.first.step
 
     @property
@@ -462,12 +446,16 @@ class Row:
         return [c.says for c in self.acts if c.says]
 
     @property
-    def holds(self) -> list[list[str]]:
-        """What is held after the beat: the distinct values over the repetitions, in order."""
-        seen: list[list[str]] = []
+    def holds(self) -> list[Holding]:
+        """What is held after the beat: the distinct holdings (as the text words them) over
+        the repetitions, in order."""
+        seen: list[Holding] = []
+        words: list[list[str]] = []
         for b in self.beats:
-            h = list(b.acts[-1].step.get("holds") or [])
-            if h not in seen:
+            h = b.acts[-1].step.holding
+            w = holds_words(h)
+            if w not in words:
+                words.append(w)
                 seen.append(h)
         return seen
 
@@ -477,7 +465,7 @@ class Row:
 
         (The 數獲 acts carry a side too, the side counted; the act's words show it.)"""
         return Counter(
-            c.step["side"] for c in self.cues if c.step.get("side") and c.step["verb"] == "釋獲"
+            c.step.get("side") for c in self.cues if c.step.get("side") and c.step.verb == "釋獲"
         )
 
     @property
@@ -493,10 +481,10 @@ class Row:
     def moves(self) -> bool:
         """The beat changes place or facing (from the act before it, or within)."""
         a = self.first.after_self
-        here = [(c.step.get("place"), c.step.get("facing")) for c in self.acts]
+        here = [(c.step.place, c.step.facing) for c in self.acts]
         if a is None:
             return True
-        return any(p != (a.get("place"), a.get("facing")) for p in here)
+        return any(p != (a.place, a.facing) for p in here)
 
 
 @dataclass
@@ -587,6 +575,133 @@ def fold_cues(cues: Sequence[Any], max_block: int = 8) -> list[Block]:
 section_topics = chapter_sections
 
 
+class CueReader(BaseVisitor):
+    """The reader of a run that gathers every person's cues in one pass: the acts of each
+    actor and the steps addressed to him (a step's ``to``), each with the step before it and
+    his own previous step. Its result is itself: :meth:`roles`, :meth:`resolve`,
+    :meth:`sheet`.
+
+    >>> from sheli.engine import run
+    >>> reader = run("xiangshe", seed=1).accept(CueReader())
+    >>> reader.sheet("釋獲者").sections[0].section
+    19
+    """
+
+    def __init__(self, scale: Scale | None = None) -> None:
+        self.scale = scale or Scale()
+        self.scene: Scene | None = None
+        self.chapter: str | None = None
+        self.steps: list[Step] = []
+        self.cues: dict[str, list[Cue]] = defaultdict(list)
+        self._own: dict[str, Step] = {}
+
+    def begin_run(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def visit_step(self, step: Step) -> None:
+        i = len(self.steps)
+        after = self.steps[-1] if i else None
+        actor, to = step.actor, step.get("to")
+        self.cues[actor].append(Cue(step, False, after, self.scale, self._own.get(actor), i))
+        if to and to != actor:
+            self.cues[to].append(Cue(step, True, after, self.scale, self._own.get(to), i))
+        self._own[actor] = step
+        self.steps.append(step)
+
+    def result(self) -> CueReader:
+        return self
+
+    @property
+    def cast(self) -> list[dict[str, Any]]:
+        return self.scene.cast if self.scene is not None else []
+
+    def roles(self) -> list[str]:
+        """Everyone who acts or is addressed, principal roles first, then the cast."""
+        acting = set(self.cues)
+        order = [r for r in PRINCIPAL_ROLES]
+        order += [c["actor"] for c in self.cast if c["actor"] not in order]
+        order += sorted(a for a in {s.actor for s in self.steps} if a not in order)
+        return [r for r in order if r in acting]
+
+    def resolve(self, name: str) -> str:
+        """The actor a ``--role`` names (see :func:`resolve_role`)."""
+        known = self.roles()
+        want = {fold(name.strip()), fold(to_traditional(name.strip()))}
+        for actor in known:
+            if fold(actor) in want:
+                return actor
+        for c in self.cast:
+            if c.get("name") and fold(c["name"]) in want and c["actor"] in known:
+                return c["actor"]
+        by_role = [
+            c["actor"] for c in self.cast if fold(c.get("role", "")) in want and c["actor"] in known
+        ]
+        if len(by_role) == 1:
+            return by_role[0]
+        hint = f" ({name} is several people: {', '.join(by_role)})" if by_role else ""
+        raise CuesError(f"no role {name!r} in this run{hint}. Roles: {', '.join(known)}")
+
+    def beats(self, role: str, addressed: bool = True) -> list[Beat]:
+        """The person's cues as beats (see :class:`Beat`)."""
+        cues = [c for c in self.cues.get(role, ()) if addressed or not c.addressed]
+        beats: list[Beat] = []
+        for c in cues:
+            if beats:
+                prev = beats[-1].acts[-1].index
+                if beats[-1].takes(c, self.steps[prev + 1 : c.index]):
+                    beats[-1].acts.append(c)
+                    continue
+            beats.append(Beat([c]))
+        return beats
+
+    def sheet(
+        self, role: str, chapter: str = "xiangshe", addressed: bool = True, fold: bool = True
+    ) -> RoleSheet:
+        """The cue sheet of one person (an actor name), for the 賈疏 sections of ``chapter``."""
+        topics = section_topics(chapter)
+        beats = self.beats(role, addressed)
+        # Group consecutive beats of one 賈疏 section; a section met again later starts anew.
+        groups: list[list[Beat]] = []
+        for b in beats:
+            if groups and groups[-1][0].acts[0].step.section == b.acts[0].step.section:
+                groups[-1].append(b)
+            else:
+                groups.append([b])
+        sections = []
+        for g in groups:
+            n = g[0].acts[0].step.section
+            topic, first, last = topics.get(n, ("", 0, 0)) if n is not None else ("", 0, 0)
+            blocks = fold_cues(g) if fold else [Block([Row([b])]) for b in g]
+            sections.append(
+                SectionCues(
+                    section=n,
+                    topic=topic,
+                    rounds=sorted({c.step.round for b in g for c in b.acts}),
+                    cites=(f"{chapter}:{first}", f"{chapter}:{last}") if first else None,
+                    blocks=blocks,
+                )
+            )
+        entry = next((c for c in self.cast if c["actor"] == role), {})
+        gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or ""
+        if entry.get("pair") and entry.get("seat"):
+            seat = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
+            gloss = f"{gloss}; {seat}" if gloss else seat
+        elif not gloss:
+            gloss = GLOSSARY.get(entry.get("role", ""), "")
+        cues = [c for b in beats for c in b.acts]
+        first_act = next((c for c in cues if not c.addressed), None)
+        return RoleSheet(
+            role=role,
+            gloss=gloss,
+            name=entry.get("name"),
+            sections=sections,
+            scale=self.scale,
+            acts=sum(1 for c in cues if not c.addressed),
+            addressed=sum(1 for c in cues if c.addressed),
+            first_place=first_act.step.place if first_act else None,
+        )
+
+
 def role_sheet(
     run: Any,
     role: str,
@@ -601,69 +716,8 @@ def role_sheet(
     >>> s.sections[0].section, s.first_place
     (19, '堂西')
     """
-    if scale is None:
-        scale = venue_scale(run.plan)
-    steps = run.steps
-    chapter = run.spec.spec.chapter
-    topics = section_topics(chapter)
-    cues: list[Cue] = []
-    own: dict[str, Any] | None = None
-    for i, s in enumerate(steps):
-        mine = s["actor"] == role
-        to_me = (not mine) and addressed and s.get("to") == role
-        if mine or to_me:
-            cues.append(Cue(s, to_me, steps[i - 1] if i else None, scale, own))
-        if mine:
-            own = s
-    beats: list[Beat] = []
-    index = {st["seq"]: i for i, st in enumerate(steps)}
-    for c in cues:
-        prev = beats[-1].acts[-1].seq if beats else None
-        between = steps[index[prev] + 1 : index[c.seq]] if prev is not None else ()
-        if beats and beats[-1].takes(c, between):
-            beats[-1].acts.append(c)
-        else:
-            beats.append(Beat([c]))
-    # Group consecutive beats of one 賈疏 section; a section met again later starts anew.
-    groups: list[list[Beat]] = []
-    for b in beats:
-        if groups and groups[-1][0].acts[0].step.get("section") == b.acts[0].step.get("section"):
-            groups[-1].append(b)
-        else:
-            groups.append([b])
-    sections = []
-    for g in groups:
-        n = g[0].acts[0].step.get("section")
-        topic, first, last = topics.get(n, ("", 0, 0)) if n is not None else ("", 0, 0)
-        blocks = fold_cues(g) if fold else [Block([Row([b])]) for b in g]
-        sections.append(
-            SectionCues(
-                section=n,
-                topic=topic,
-                rounds=sorted({int(c.step.get("round", 0)) for b in g for c in b.acts}),
-                cites=(f"{chapter}:{first}", f"{chapter}:{last}") if first else None,
-                blocks=blocks,
-            )
-        )
-    cast = {c["actor"]: c for c in run.scene.get("cast", ())}
-    entry = cast.get(role, {})
-    gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or ""
-    if entry.get("pair") and entry.get("seat"):
-        seat = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
-        gloss = f"{gloss}; {seat}" if gloss else seat
-    elif not gloss:
-        gloss = GLOSSARY.get(entry.get("role", ""), "")
-    first = next((c for c in cues if not c.addressed), None)
-    return RoleSheet(
-        role=role,
-        gloss=gloss,
-        name=entry.get("name"),
-        sections=sections,
-        scale=scale,
-        acts=sum(1 for c in cues if not c.addressed),
-        addressed=sum(1 for c in cues if c.addressed),
-        first_place=first.step.get("place") if first else None,
-    )
+    reader = run.accept(CueReader(scale or venue_scale(run.plan)))
+    return reader.sheet(role, run.spec.spec.chapter, addressed=addressed, fold=fold)
 
 
 # --------------------------------------------------------------------------- words
@@ -676,19 +730,40 @@ def facing_words(f: str | None) -> tuple[str, str]:
     return FACING.get(f or "", ("", ""))
 
 
-def hold_words(holds: Sequence[str], gloss: bool = True) -> str:
-    """The holds in the text's words, with a short gloss each (``gloss``).
+def hold_glosses(h: Holding) -> list[str]:
+    """A plain-English gloss of each part of a holding, in the order of its words
+    (:func:`sheli.engine.state.holds_words`); "" where there is none.
 
-    >>> hold_words(["張弓", "挾矢一"])
+    >>> h = Holding(bow="張", fingers=1, items=(("觶", 1), ("俎", 1)), counting=8)
+    >>> holds_words(h)
+    ['張弓', '挾矢一', '觶(虛)', '俎', '筭八']
+    >>> hold_glosses(h)
+    ['strung bow', 'arrow between the fingers', 'cup', '', 'tally rods']
+    """
+    out: list[str] = []
+    if h.bow:
+        out.append(BOW_PLAIN.get(h.bow, ""))
+    out += [ARROWS_PLAIN[k] for k in ("hand", "belt", "fingers") if getattr(h, k)]
+    if h.discipline_rod:
+        out.append("rod in the belt" if h.discipline_rod == "搢" else "rod")
+    out += [ITEM_PLAIN.get(k, "") for k, n in h.items if n > 0]
+    if h.counting:
+        out.append(ITEM_PLAIN["筭"])
+    return out
+
+
+def hold_words(h: Holding, gloss: bool = True) -> str:
+    """What is held in the text's words (made from the holding's numbers), with a short
+    gloss each (``gloss``).
+
+    >>> hold_words(Holding(bow="張", fingers=1))
     '張弓 (strung bow), 挾矢一 (arrow between the fingers)'
-    >>> hold_words(["張弓", "挾矢一"], gloss=False)
+    >>> hold_words(Holding(bow="張", fingers=1), gloss=False)
     '張弓, 挾矢一'
     """
-    out = []
-    for h in holds:
-        g = next((g for p, g in _HOLD_PLAIN if h.startswith(p)), "") if gloss else ""
-        out.append(f"{h} ({g})" if g else h)
-    return ", ".join(out)
+    words = holds_words(h)
+    glosses = hold_glosses(h) if gloss else [""] * len(words)
+    return ", ".join(f"{w} ({g})" if g else w for w, g in zip(words, glosses, strict=True))
 
 
 def dress_words(dress: Sequence[str]) -> str:
@@ -717,26 +792,26 @@ def metres_words(x_m: float | None, y_m: float | None) -> str:
     return f"{one(x_m, 'E', 'W')} · {one(y_m, 'N', 'S')}"
 
 
-def action_words(step: dict[str, Any]) -> str:
+def action_words(step: Step) -> str:
     """The act in the text's terms: verb, object, where it goes, whom it is to.
 
-    >>> action_words({"verb": "設", "obj": "中", "at": "中"})
-    '設 中 → at 中'
+    >>> from sheli.engine import run
+    >>> steps = run("xiangshe", seed=1).accept(CueReader()).steps
+    >>> action_words(next(s for s in steps if s.verb == "設"))
+    '設 席 → at 賓席'
     """
-    parts = [step["verb"]]
-    if step.get("obj"):
-        parts.append(str(step["obj"]))
+    parts = [step.verb]
+    obj, count, side = step.get("obj"), step.get("count"), step.get("side")
+    if obj:
+        parts.append(str(obj))
     # A count that is a number and not zero (a 數獲 act that lays no rod shows none).
-    if isinstance(step.get("count"), int) and step["count"] > 0:
-        parts.append(f"×{step['count']}")
-    if step.get("side"):
-        parts.append(f"({step['side']})")
-    if step.get("at"):
-        parts.append(f"→ at {step['at']}")
-    if step.get("to"):
-        parts.append(f"→ to {step['to']}")
-    if step.get("via"):
-        parts.append(f"(by {step['via']})")
+    if isinstance(count, int) and count > 0:
+        parts.append(f"×{count}")
+    if side:
+        parts.append(f"({side})")
+    for key, words in (("at", "→ at {}"), ("to", "→ to {}"), ("via", "(by {})")):
+        if step.get(key):
+            parts.append(words.format(step.get(key)))
     return " ".join(parts)
 
 
@@ -747,12 +822,12 @@ def after_words(row: Row, role: str) -> str:
         a = b.acts[0].after
         if a is None:
             counts["(first step of the run)"] += 1
-        elif a["actor"] == role:
+        elif a.actor == role:
             counts["straight on from your previous act"] += 1
         else:
-            words = f"{a['actor']} {action_words(a)}"
-            if a.get("says"):
-                words += f"「{a['says']}」"
+            words = f"{a.actor} {action_words(a)}"
+            if a.says:
+                words += f"「{a.says}」"
             counts[words] += 1
     if len(counts) == 1:
         return next(iter(counts))
@@ -1011,7 +1086,9 @@ class FloorRow:
     used: bool  # named by the run (its scene line)
 
 
-def floor_rows(venue: Any, scale: Scale, scene: dict[str, Any] | None = None) -> list[FloorRow]:
+def floor_rows(
+    venue: Any, scale: Scale, scene: Scene | dict[str, Any] | None = None
+) -> list[FloorRow]:
     """Every fixture of the venue (those of the run's scene first) in metres at ``scale``.
 
     >>> from sheli.place import load_venue
@@ -1020,13 +1097,15 @@ def floor_rows(venue: Any, scale: Scale, scene: dict[str, Any] | None = None) ->
     >>> round(next(r for r in rows if r.name == "侯").y_m, 3)
     -65.604
     """
-    used = [f["name"] for f in (scene or {}).get("fixtures", ())]
+    # the scene's record (or its line): the fixtures the run named
+    fixtures = scene.fixtures if isinstance(scene, Scene) else (scene or {}).get("fixtures", ())
+    used = [f["name"] for f in fixtures]
     names = used + [n for n in venue.fixtures if n not in used]
     rows = []
     for i, n in enumerate(names, 1):
         f = venue.fixtures.get(n)
         if f is None:  # a scene fixture the venue does not know: keep it, from the scene
-            sf = next(s for s in scene["fixtures"] if s["name"] == n)  # type: ignore[index]
+            sf = next(s for s in fixtures if s["name"] == n)
             x, y, kind, src, ass, ext = sf["x"], sf["y"], "point", sf["source"], "", None
         else:
             x, y, kind, src, ass, ext = f.x, f.y, f.kind, f.source, f.assumed, f.extent
@@ -1125,43 +1204,46 @@ def _in(v: View, x: float, y: float) -> bool:
 
 
 def positions_at(
-    steps: Sequence[dict[str, Any]], seqs: Iterable[int]
+    steps: Sequence[Step], seqs: Iterable[int]
 ) -> dict[int, dict[str, tuple[float | None, float | None, str | None]]]:
-    """Where everyone is after each step of ``seqs``: actor → (x, y, facing), from the log.
+    """Where everyone is after each step of ``seqs``: actor → (x, y, facing), from the steps.
 
     A person keeps the place and facing of his last step until he acts again.
 
     >>> from sheli.engine import run
-    >>> r = run("xiangshe", seed=1)
-    >>> positions_at(r.steps, [1])[1][r.steps[0]["actor"]][:2] == (r.steps[0]["x"], r.steps[0]["y"])
+    >>> first = run("xiangshe", seed=1).records[1]
+    >>> positions_at([first], [first.seq])[first.seq][first.actor][:2] == (first.x, first.y)
     True
     """
     want = set(seqs)
     now: dict[str, tuple[float | None, float | None, str | None]] = {}
     out = {}
     for s in steps:
-        if s.get("x") is not None:
-            now[s["actor"]] = (s["x"], s["y"], s.get("facing"))
-        if s["seq"] in want:
-            out[s["seq"]] = dict(now)
+        if s.x is not None:
+            now[s.actor] = (s.x, s.y, s.facing)
+        if s.seq in want:
+            out[s.seq] = dict(now)
     return out
 
 
 NEAR_WIDTH = 300  # px: the step diagram beside a cue
 
 
-def _near_diagrams(run: Any, todo: Sequence[tuple[RoleSheet, Row]]) -> None:
+def _near_diagrams(run: Any, scene: Scene, todo: Sequence[tuple[RoleSheet, Row]]) -> None:
     """Step diagrams from :func:`sheli.outputs.diagram.render_svg` ("near" view, the person
     highlighted), each as an <img> of its own: their ids (clip paths, markers) stay apart
     and the header band (cite, 經, words, which the cue already shows) is cropped."""
     frames = {f.seq: f for f in build_frames(run)}
     head = float(getattr(diagram, "HEAD", 0.0))
+    scene_line = scene.to_json()
     for sh, row in todo:
         seq = row.last.seq
         frame = frames.get(seq)
         if frame is None:
             continue
-        svg = diagram.render_svg(frame, run.scene, highlight=sh.role, width=NEAR_WIDTH, view="near")
+        svg = diagram.render_svg(
+            frame, scene_line, highlight=sh.role, width=NEAR_WIDTH, view="near"
+        )
         m = re.search(r'height="([0-9.]+)"', svg)
         height = float(m.group(1)) if m else NEAR_WIDTH * 1.3
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -1224,8 +1306,12 @@ def build_book(
     """
     venue = run.plan
     scale = scale or venue_scale(venue)
-    wanted = roles(run) if roles_wanted is None else [resolve_role(run, r) for r in roles_wanted]
-    sheets = [role_sheet(run, r, scale, addressed=addressed) for r in wanted]
+    reader: CueReader = run.accept(CueReader(scale))
+    scene = reader.scene
+    assert scene is not None  # every run begins with its scene
+    chapter = run.spec.spec.chapter
+    wanted = reader.roles() if roles_wanted is None else [reader.resolve(r) for r in roles_wanted]
+    sheets = [reader.sheet(r, chapter, addressed=addressed) for r in wanted]
     style = {True: "near", False: "none"}.get(diagrams, diagrams)  # type: ignore[call-overload]
     if style not in ("near", "plan", "none"):
         raise CuesError(f"diagrams: near, plan or none, not {diagrams!r}")
@@ -1239,12 +1325,12 @@ def build_book(
                     if i == 0 or row.first.addressed or row.moves:
                         todo.append((sh, row))
         if style == "near":
-            _near_diagrams(run, todo)
+            _near_diagrams(run, scene, todo)
         else:
-            snaps = positions_at(run.steps, {row.last.seq for _, row in todo})
+            snaps = positions_at(reader.steps, {row.last.seq for _, row in todo})
             for sh, row in todo:
                 c = row.last
-                other = c.step["actor"] if c.addressed else None
+                other = c.step.actor if c.addressed else None
                 sh.diagrams[c.seq] = step_diagram(venue, sh.role, snaps[c.seq], other)
     return CueBook(
         rite=run.rite,
@@ -1361,35 +1447,35 @@ def render_text(book: CueBook, width: int = 100) -> str:
                 for row in b.rows:
                     s, c, z = row.step, row.first, row.last
                     times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
-                    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+                    head = f"{row.seqs[0]:>5} {s.cite:<14}"
                     if c.addressed:
-                        add(f"{indent}{head} ← {s['actor']} {action_words(s)}{times}")
+                        add(f"{indent}{head} ← {s.actor} {action_words(s)}{times}")
                     else:
                         chain = " → ".join(
-                            f"{action_words(a.step)} ({VERB_PLAIN.get(a.step['verb'], '')})"
+                            f"{action_words(a.step)} ({VERB_PLAIN.get(a.step.verb, '')})"
                             for a in row.acts
                         )
                         add(f"{indent}{head} {chain}{times}")
                     pad = indent + " " * 21
-                    add(f"{pad}經 {s.get('jing', '')}")
+                    add(f"{pad}經 {s.jing}")
                     for w in row.says:
-                        label = "SAY" if not c.addressed else f"{s['actor']} says"
+                        label = "SAY" if not c.addressed else f"{s.actor} says"
                         add(f"{pad}{label} 「{w}」")
                     if not c.addressed:
-                        fw, arrow = facing_words(z.step.get("facing"))
+                        fw, arrow = facing_words(z.step.facing)
                         face = f" · face {fw} {arrow}" if fw else ""
                         where = metres_words(z.x_m, z.y_m)
-                        add(f"{pad}at {z.step.get('place') or '—'}  {where}{face}")
+                        add(f"{pad}at {z.step.place or '—'}  {where}{face}")
                         holds = " … ".join(
                             hold_words(h, gloss=i == 0) or "nothing"
                             for i, h in enumerate(row.holds)
                         )
-                        dress = z.step.get("dress")
+                        dress = z.step.dress
                         dress_s = f" · dress {dress_words(dress)}" if dress else ""
                         add(f"{pad}holds {holds}{dress_s}")
                         add(f"{pad}cue: {after_words(row, sh.role)}")
                     else:
-                        add(f"{pad}{s['actor']} at {s.get('place') or '—'}")
+                        add(f"{pad}{s.actor} at {s.place or '—'}")
                     for n in row.notes:
                         add(f"{pad}· {n}")
                 if b.reps > 1:

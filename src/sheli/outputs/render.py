@@ -49,6 +49,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
+from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
 from sheli.outputs.diagram import render_svg, render_svg_parts
 from sheli.outputs.frames import build_frames
@@ -122,59 +124,72 @@ class Strings:
 # the tally after every step
 
 
-def tally_states(events: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """The tally after each step, by seq: 筭 released by side and hits, per round, and
-    every count announced so far.
+class TallyStates(BaseVisitor):
+    """The reader of a run that keeps the tally after each step, by seq: 筭 released by side
+    and hits, per round, and every count announced so far (see :func:`tally_states`)."""
 
-    Shot lines carry the seq of their 射 step, tally lines the seq of the last counting step,
-    so a state keyed by seq holds everything up to and including that step. The 上射 is the
-    right, the 下射 the left (xiangshe:186); the 司射's 誘射 is not a side.
+    def __init__(self) -> None:
+        self.rounds: dict[str, dict[str, int]] = {}
+        self.done: list[dict[str, Any]] = []
+        self.states: dict[int, dict[str, Any]] = {}
+        self._last_seq: int | None = None
 
-    >>> ev = [{"type": "step", "seq": 1},
-    ...       {"type": "shot", "seq": 1, "round": 2, "archer": "上射", "hit": True,
-    ...        "counted": True},
-    ...       {"type": "step", "seq": 2}]
-    >>> tally_states(ev)[2]["rounds"]["2"]
-    {'right': 1, 'left': 0, 'hits': 1, 'shots': 1}
-    """
-    rounds: dict[str, dict[str, int]] = {}
-    done: list[dict[str, Any]] = []
-    out: dict[int, dict[str, Any]] = {}
-    last_seq: int | None = None
-
-    def snapshot() -> dict[str, Any]:
+    def snapshot(self) -> dict[str, Any]:
+        """The tally now: released, hits and shots by round, and the counts done."""
         return {
-            "rounds": {r: dict(v) for r, v in sorted(rounds.items())},
-            "done": list(done),
+            "rounds": {r: dict(v) for r, v in sorted(self.rounds.items())},
+            "done": list(self.done),
         }
 
-    for e in events:
-        kind = e.get("type")
-        if kind == "step":
-            if last_seq is not None:
-                out[last_seq] = snapshot()
-            last_seq = e["seq"]
-        elif kind == "shot":
-            if e.get("archer") not in ("上射", "下射"):
-                continue
-            r = rounds.setdefault(str(e["round"]), {"right": 0, "left": 0, "hits": 0, "shots": 0})
-            r["shots"] += 1
-            r["hits"] += bool(e.get("hit"))
-            if e.get("counted"):
-                r["right" if e["archer"] == "上射" else "left"] += 1
-        elif kind == "tally":
-            done.append(
-                {
-                    "round": e["round"],
-                    "right": e["right"],
-                    "left": e["left"],
-                    "winner": e.get("winner"),
-                    "announcement": e["announcement"],
-                }
-            )
-    if last_seq is not None:
-        out[last_seq] = snapshot()
-    return out
+    def visit_step(self, step: Step) -> None:
+        if self._last_seq is not None:
+            self.states[self._last_seq] = self.snapshot()
+        self._last_seq = step.seq
+
+    def visit_shot(self, shot: Shot) -> None:
+        if shot.archer not in ("上射", "下射"):
+            return
+        r = self.rounds.setdefault(str(shot.round), {"right": 0, "left": 0, "hits": 0, "shots": 0})
+        r["shots"] += 1
+        r["hits"] += bool(shot.hit)
+        if shot.counted:
+            r["right" if shot.archer == "上射" else "left"] += 1
+
+    def visit_tally(self, tally: Tally) -> None:
+        self.done.append(
+            {
+                "round": tally.round,
+                "right": tally.right,
+                "left": tally.left,
+                "winner": tally.winner,
+                "announcement": tally.announcement,
+            }
+        )
+
+    def end_run(self) -> None:
+        if self._last_seq is not None:
+            self.states[self._last_seq] = self.snapshot()
+
+    def result(self) -> dict[int, dict[str, Any]]:
+        return self.states
+
+
+def tally_states(run: Any) -> dict[int, dict[str, Any]]:
+    """The tally after each step of ``run``, by seq: 筭 released by side and hits, per round,
+    and every count announced so far.
+
+    Shots follow the step that loosed them and a tally the last counting step, so a state
+    keyed by seq holds everything up to and including that step. The 上射 is the right, the
+    下射 the left (xiangshe:186); the 司射's 誘射 is not a side.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> last = max(t.seq for t in r.records if type(t) is Tally)
+    >>> state = tally_states(r)[last]
+    >>> [(d["right"], d["left"]) for d in state["done"]], state["rounds"]["2"]["right"]
+    ([(6, 4), (2, 2)], 6)
+    """
+    return run.accept(TallyStates())
 
 
 # --------------------------------------------------------------------------------------
@@ -672,133 +687,177 @@ def draw_packed(
 # the viewer's data
 
 
-def viewer_data(result: Any) -> dict[str, Any]:
-    """Everything the viewer shows but the diagrams, as one JSON-able dict (docs/viewer.md).
+class ViewerData(BaseVisitor):
+    """The reader of a run that makes the viewer's data (see :func:`viewer_data`): each
+    step's record as it goes (its strings numbered in the order the viewer has always had
+    them), its tally state once the shots that follow it are read, the rest at the end."""
 
-    ``result`` is a run (:func:`sheli.engine.run`).
-    """
-    events = result.events
-    scene = events[0]
-    steps = [e for e in events if e.get("type") == "step"]
-    strings = Strings()
-    sid = strings.id
+    def __init__(self, chapter: str, seed: Any = None) -> None:
+        self.chapter = chapter
+        self.seed = seed
+        self.strings = Strings()
+        self.scene: Scene | None = None
+        self.tally = TallyStates()
+        self.passages: dict[str, dict[str, Any]] = {}
+        self.out_steps: list[dict[str, Any]] = []
+        self.sections_used: set[int] = set()
+        self.state_ids: dict[str, int] = {}
+        self.state_list: list[dict[str, Any]] = []
+        self._last: tuple[Any, int] = (None, -1)  # the step before's state and its number
+        # 告 steps and what they say, and each step's 如初 call: placed at the end
+        self._said: list[tuple[int, str]] = []
+        self._calls: dict[int, list[Any]] = {}
 
-    announcements = {t["seq"]: t["announcement"] for t in result.tallies}
-    announced = set(announcements.values())
-
-    # tally states, stored once each; steps point at them
-    states = tally_states(events)
-    state_ids: dict[str, int] = {}
-    state_list: list[dict[str, Any]] = []
-
-    passages: dict[str, dict[str, Any]] = {}
-
-    def add_passage(pid: str) -> None:
-        if pid in passages:
+    def add_passage(self, pid: str) -> None:
+        if pid in self.passages:
             return
+        sid = self.strings.id
         p = get_passage(pid)
-        passages[pid] = {
+        self.passages[pid] = {
             "t": sid(p.text),
             "k": p.kind,
             "s": p.section,
             "n": [[sid(n.edition), sid(n.kind), sid(n.text)] for n in notes_for(pid)],
         }
 
-    out_steps = []
-    last: tuple[Any, int] = (None, -1)  # the step before's state and its number
-    for st in steps:
-        add_passage(st["cite"])
-        state = states.get(st["seq"], {"rounds": {}, "done": []})
-        if state == last[0]:  # most steps shoot nothing: the same state, not written again
-            k = last[1]
+    def begin_run(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def _close_step(self) -> None:
+        """The tally state of the last step, now that the shots after it are read."""
+        state = self.tally.snapshot()
+        if state == self._last[0]:  # most steps shoot nothing: the same state, not again
+            k = self._last[1]
         else:
             key = json.dumps(state, ensure_ascii=False, sort_keys=True)
-            k = state_ids.get(key, -1)
+            k = self.state_ids.get(key, -1)
             if k < 0:
-                k = state_ids[key] = len(state_list)
-                state_list.append(state)
-            last = (state, k)
-        rec: dict[str, Any] = {
-            "q": st["seq"],
-            "r": st["round"],
-            "s": st["section"],
-            "c": st["cite"],
-            "j": sid(st["jing"]),
-            "a": sid(st["actor"]),
-            "v": sid(st["verb"]),
-            "y": sid(st.get("says")),
-            "p": sid(st.get("place")),
-            "h": sid("、".join(st.get("holds") or []) or None),
-            "d": sid("、".join(st.get("dress") or []) or None),
-            "n": sid(st.get("note")),
-            "t": k,
-        }
-        if st.get("says") is not None and st["says"] in announced and st["verb"] == "告":
-            rec["an"] = 1  # the 釋獲者's announcement (xiangshe:203)
+                k = self.state_ids[key] = len(self.state_list)
+                self.state_list.append(state)
+            self._last = (state, k)
+        self.out_steps[-1]["t"] = k
+
+    def visit_step(self, st: Step) -> None:
+        if self.out_steps:
+            self._close_step()
+        sid = self.strings.id
+        self.add_passage(st.cite)
+        if st.section is not None:
+            self.sections_used.add(st.section)
+        dress = st.dress
+        self.out_steps.append(
+            {
+                "q": st.seq,
+                "r": st.round,
+                "s": st.section,
+                "c": st.cite,
+                "j": sid(st.jing),
+                "a": sid(st.actor),
+                "v": sid(st.verb),
+                "y": sid(st.says),
+                "p": sid(st.place),
+                "h": sid("、".join(holds_words(st.holding)) or None),
+                "d": sid("、".join(dress or []) or None),
+                "n": sid(st.get("note")),
+                "t": -1,
+            }
+        )
+        i = len(self.out_steps) - 1
+        if st.says is not None and st.verb == "告":
+            self._said.append((i, st.says))
         call = st.get("as")
         if call:
-            add_passage(call["cite"])
-            rec["as"] = [call["cite"], sid(call.get("jing")), sid(call.get("procedure"))]
-        out_steps.append(rec)
+            self.add_passage(call["cite"])
+            self._calls[i] = [call["cite"], sid(call.get("jing")), sid(call.get("procedure"))]
 
-    chapter = load_chapter(result.spec.spec.chapter)
-    sections = {}
-    for n in sorted({st["section"] for st in steps if st["section"] is not None}):
-        try:
-            sec = chapter.section(n)
-        except KeyError:
-            continue
-        sections[str(n)] = {"t": sid(sec.topic), "f": sec.first, "l": sec.last}
+    def visit_shot(self, shot: Shot) -> None:
+        self.tally.visit_shot(shot)
 
-    # segments for the menus: contiguous runs of a section, and of a round
-    def segments(key: str) -> list[list[int]]:
-        segs: list[list[int]] = []
-        for i, rec in enumerate(out_steps):
-            if not segs or out_steps[segs[-1][1]][key] != rec[key]:
-                segs.append([rec[key], i])
-        return segs
+    def visit_tally(self, tally: Tally) -> None:
+        self.tally.visit_tally(tally)
 
-    cast = [
-        {
-            "a": sid(c["actor"]),
-            "r": sid(c.get("role", c["actor"])),
-            "n": sid(c.get("name")),
-            "p": sid(c.get("pair")),
+    def end_run(self) -> None:
+        if self.out_steps:
+            self._close_step()
+        # the 釋獲者's announcement (xiangshe:203): a 告 of the words of a count of the run
+        announced = {d["announcement"] for d in self.tally.done}
+        out = self.out_steps
+        said = {i for i, says in self._said if says in announced}
+        for i in sorted(said | set(self._calls)):
+            if i in said:
+                out[i]["an"] = 1
+            if i in self._calls:
+                out[i]["as"] = self._calls[i]
+
+    def result(self) -> dict[str, Any]:
+        sid = self.strings.id
+        out_steps = self.out_steps
+        chapter = load_chapter(self.chapter)
+        sections = {}
+        for n in sorted(self.sections_used):
+            try:
+                sec = chapter.section(n)
+            except KeyError:
+                continue
+            sections[str(n)] = {"t": sid(sec.topic), "f": sec.first, "l": sec.last}
+
+        # segments for the menus: contiguous runs of a section, and of a round
+        def segments(key: str) -> list[list[int]]:
+            segs: list[list[int]] = []
+            for i, rec in enumerate(out_steps):
+                if not segs or out_steps[segs[-1][1]][key] != rec[key]:
+                    segs.append([rec[key], i])
+            return segs
+
+        scene = self.scene
+        assert scene is not None  # every run begins with its scene
+        cast = [
+            {
+                "a": sid(c["actor"]),
+                "r": sid(c.get("role", c["actor"])),
+                "n": sid(c.get("name")),
+                "p": sid(c.get("pair")),
+            }
+            for c in scene.cast
+        ]
+        for rec in out_steps:  # anyone acting who is not in the cast still gets a menu entry
+            if all(c["a"] != rec["a"] for c in cast):
+                cast.append({"a": rec["a"], "r": rec["a"], "n": -1, "p": -1})
+
+        rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
+        meta = {
+            "rite": scene.rite,
+            "title": sid(scene.title or scene.rite),
+            "titleText": scene.title or scene.rite,
+            "venue": scene.venue,
+            "params": scene.params,
+            "seed": self.seed,
+            "steps": len(out_steps),
         }
-        for c in scene.get("cast", [])
-    ]
-    for rec in out_steps:  # anyone acting who is not in the cast still gets a menu entry
-        if all(c["a"] != rec["a"] for c in cast):
-            cast.append({"a": rec["a"], "r": rec["a"], "n": -1, "p": -1})
+        t, s = self.strings.tables()
+        return {
+            "meta": meta,
+            "T": t,
+            "S": [b if b != a else None for a, b in zip(t, s, strict=True)],
+            "steps": out_steps,
+            "tallies": self.state_list,
+            "passages": self.passages,
+            "sections": sections,
+            "sectionSegs": segments("s"),
+            "roundSegs": segments("r"),
+            "rounds": rounds,
+            "cast": cast,
+        }
 
-    rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
-    params = scene.get("params", {})
-    meta = {
-        "rite": scene.get("rite"),
-        "title": sid(scene.get("title") or scene.get("rite")),
-        "titleText": scene.get("title") or scene.get("rite"),
-        "venue": scene.get("venue"),
-        "params": params,
-        "seed": getattr(result, "params", {}).get("seed")
-        if isinstance(getattr(result, "params", None), dict)
-        else None,
-        "steps": len(out_steps),
-    }
-    t, s = strings.tables()
-    data: dict[str, Any] = {
-        "meta": meta,
-        "T": t,
-        "S": [b if b != a else None for a, b in zip(t, s, strict=True)],
-        "steps": out_steps,
-        "tallies": state_list,
-        "passages": passages,
-        "sections": sections,
-        "sectionSegs": segments("s"),
-        "roundSegs": segments("r"),
-        "rounds": rounds,
-        "cast": cast,
-    }
-    return data
+
+def viewer_data(result: Any) -> dict[str, Any]:
+    """Everything the viewer shows but the diagrams, as one JSON-able dict (docs/viewer.md).
+
+    ``result`` is a run (:func:`sheli.engine.run`), read by :class:`ViewerData`.
+    """
+    params = getattr(result, "params", None)
+    seed = params.get("seed") if isinstance(params, dict) else None
+    return result.accept(ViewerData(result.spec.spec.chapter, seed))
 
 
 def _script_json(data: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ longest of them.
 
 >>> from sheli.engine import run
 >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
->>> est = estimate(r.steps)
+>>> est = estimate(r)
 >>> len(est.seconds) == len(r.steps) and est.total > 3600
 True
 >>> est.elapsed_before(0), est.remaining_from(len(r.steps))
@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from sheli.engine.records import BaseVisitor, Step
 
 DURATIONS_FILE = Path(__file__).with_name("data") / "durations.yaml"
 #: the venue's 尺 in metres when the run says nothing else (sheli.place: 1 尺 = 0.231 m)
@@ -108,55 +110,83 @@ class Estimate:
         return self.total - self.elapsed_before(index)
 
 
-def _says_len(step: dict[str, Any]) -> int:
-    says = step.get("says") or ""
-    return sum(1 for ch in says if not ch.isspace())
+def _says_len(says: str | None) -> int:
+    return sum(1 for ch in says or "" if not ch.isspace())
 
 
-def estimate(
-    steps: list[dict[str, Any]], factor: float = 1.0, table: Durations | None = None
-) -> Estimate:
-    """Estimate every step; ``factor`` scales distances as the event's floor does.
+#: acts done one by one even when they follow one another on the same words
+ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 
-    >>> est = estimate([{"actor": "司射", "verb": "揖", "x": 0, "y": 0, "says": None,
-    ...                  "cite": "c:1", "jing": "揖"}])
-    >>> est.seconds
-    [3.0]
+
+class Timing(BaseVisitor):
+    """The reader of a run that estimates each step (its result is an :class:`Estimate`);
+    ``factor`` scales distances as the event's floor does.
+
+    >>> from sheli.engine import run
+    >>> est = run("xiangshe", seed=1, pairs=0, guests=False).accept(Timing())
+    >>> est.seconds[0] > 0, est.walks_m[0]
+    (True, 0.0)
     """
-    table = table or load_durations()
-    last: dict[str, tuple[float, float]] = {}
-    own: list[float] = []
-    walks: list[float] = []
-    for s in steps:
-        base = table.base(s.get("verb", ""))
+
+    def __init__(self, factor: float = 1.0, table: Durations | None = None) -> None:
+        self.factor = factor
+        self.table = table or load_durations()
+        self.last: dict[str, tuple[float, float]] = {}  # where each actor last stood
+        self.own: list[float] = []
+        self.walks: list[float] = []
+        self.keys: list[tuple[Any, ...]] = []  # (cite, jing, verb) of each step
+        self.actors: list[str] = []
+
+    def visit_step(self, step: Step) -> None:
+        table = self.table
+        base = table.base(step.verb)
         walk_m = 0.0
-        x, y, who = s.get("x"), s.get("y"), s.get("actor", "")
+        x, y, who = step.x, step.y, step.actor
         if x is not None and y is not None:
-            if who in last:
-                px, py = last[who]
-                walk_m = math.hypot(x - px, y - py) * METRE_PER_CHI * factor
-            last[who] = (x, y)
+            if who in self.last:
+                px, py = self.last[who]
+                walk_m = math.hypot(x - px, y - py) * METRE_PER_CHI * self.factor
+            self.last[who] = (x, y)
         walk_s = min(walk_m / table.walk_mps, table.walk_max_s) if walk_m else 0.0
-        own.append(base + walk_s + _says_len(s) * table.speech_s_per_char)
-        walks.append(walk_m)
-    # group acts: one after another in the log, same passage/words/verb, different people
-    seconds = [0.0] * len(steps)
-    i = 0
-    while i < len(steps):
-        j = i + 1
-        actors = {steps[i].get("actor")}
-        key = (steps[i].get("cite"), steps[i].get("jing"), steps[i].get("verb"))
-        while (
-            j < len(steps)
-            and (steps[j].get("cite"), steps[j].get("jing"), steps[j].get("verb")) == key
-            and steps[j].get("actor") not in actors
-            and steps[j].get("verb") not in ("射", "數獲", "釋獲")  # these are one by one
-        ):
-            actors.add(steps[j].get("actor"))
-            j += 1
-        seconds[i] = max(own[i:j])
-        i = j
-    return Estimate(seconds, walks)
+        self.own.append(base + walk_s + _says_len(step.says) * table.speech_s_per_char)
+        self.walks.append(walk_m)
+        self.keys.append((step.cite, step.jing, step.verb))
+        self.actors.append(who)
+
+    def result(self) -> Estimate:
+        # group acts: one after another in the log, same passage/words/verb, different people
+        own, keys, actors = self.own, self.keys, self.actors
+        n = len(own)
+        seconds = [0.0] * n
+        i = 0
+        while i < n:
+            j = i + 1
+            seen = {actors[i]}
+            while (
+                j < n
+                and keys[j] == keys[i]
+                and actors[j] not in seen
+                and keys[j][2] not in ONE_BY_ONE
+            ):
+                seen.add(actors[j])
+                j += 1
+            seconds[i] = max(own[i:j])
+            i = j
+        return Estimate(seconds, self.walks)
+
+
+def estimate(run: Any, factor: float = 1.0, table: Durations | None = None) -> Estimate:
+    """Estimate every step of ``run`` (a run, read by :class:`Timing`); ``factor`` scales
+    distances as the event's floor does.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
+    >>> est = estimate(r)
+    >>> first = r.records[1]
+    >>> first.verb, est.seconds[0] == load_durations().base(first.verb)
+    ('在', True)
+    """
+    return run.accept(Timing(factor, table))
 
 
 def fmt(seconds: float) -> str:
@@ -171,37 +201,51 @@ def fmt(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def sections(steps: list[dict[str, Any]], est: Estimate) -> list[dict[str, Any]]:
-    """The run-of-show by 賈疏 section: first/last seq, start time, duration, who acts.
+class SectionRows(BaseVisitor):
+    """The reader of a run that makes the run-of-show by 賈疏 section (see :func:`sections`)."""
 
-    >>> from sheli.engine import run
-    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
-    >>> rows = sections(r.steps, estimate(r.steps))
-    >>> rows[0]["start_s"], rows[0]["first_seq"]
-    (0.0, 1)
-    """
-    out: list[dict[str, Any]] = []
-    for i, s in enumerate(steps):
-        key = (s.get("section"), s.get("round"))
+    def __init__(self, est: Estimate) -> None:
+        self.est = est
+        self.rows: list[dict[str, Any]] = []
+        self.i = 0
+
+    def visit_step(self, s: Step) -> None:
+        out, i = self.rows, self.i
+        key = (s.section, s.round)
         if not out or out[-1]["key"] != key:
             out.append(
                 {
                     "key": key,
-                    "section": s.get("section"),
-                    "round": s.get("round"),
-                    "first_seq": s.get("seq"),
-                    "first_cite": s.get("cite"),
-                    "start_s": est.elapsed_before(i),
+                    "section": s.section,
+                    "round": s.round,
+                    "first_seq": s.seq,
+                    "first_cite": s.cite,
+                    "start_s": self.est.elapsed_before(i),
                     "seconds": 0.0,
                     "steps": 0,
                     "actors": [],
                 }
             )
         row = out[-1]
-        row["last_seq"] = s.get("seq")
-        row["last_cite"] = s.get("cite")
-        row["seconds"] += est.seconds[i]
+        row["last_seq"] = s.seq
+        row["last_cite"] = s.cite
+        row["seconds"] += self.est.seconds[i]
         row["steps"] += 1
-        if s.get("actor") not in row["actors"]:
-            row["actors"].append(s.get("actor"))
-    return out
+        if s.actor not in row["actors"]:
+            row["actors"].append(s.actor)
+        self.i = i + 1
+
+    def result(self) -> list[dict[str, Any]]:
+        return self.rows
+
+
+def sections(run: Any, est: Estimate) -> list[dict[str, Any]]:
+    """The run-of-show by 賈疏 section: first/last seq, start time, duration, who acts.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
+    >>> rows = sections(r, estimate(r))
+    >>> rows[0]["start_s"], rows[0]["first_seq"]
+    (0.0, 1)
+    """
+    return run.accept(SectionRows(est))

@@ -5,14 +5,19 @@ Each 賈疏 section gets a heading 「第N節 topic」; each step is one line: i
 text's words, the facing, the words spoken and the passage id. A summary of each round's tally
 and of who drank closes the 儀注.
 
+The 儀注 is a reader of the typed run (:class:`Yizhu`, a visitor: docs/architecture.md): it
+takes the steps', shots' and tallies' fields, never the words of the event log's lines.
+
 >>> from rich.console import Console
->>> events = [
-...     {"type": "scene", "rite": "demo", "title": "鄉射禮", "venue": "xie", "cast": []},
-...     {"type": "step", "seq": 1, "round": 0, "section": 14, "cite": "xiangshe:127",
-...      "actor": "司射", "verb": "立", "place": "中之西南", "facing": "E", "says": None},
+>>> from sheli.engine.records import Scene, Step, accept
+>>> from sheli.engine.state import Holding, Objects
+>>> records = [
+...     Scene("demo", "鄉射禮", "xie", "尺", {}, [], []),
+...     Step(1, 0, 14, "xiangshe:127", None, "司射", "立", 0.0, 0.0, "E", Holding(), None,
+...          "中之西南", [], 127, {}, Objects()),
 ... ]
 >>> console = Console(width=100, color_system=None)
->>> print_yizhu(events, console, topics={14: "司射誘射教三耦射法之事"})
+>>> print_yizhu(records, console, topics={14: "司射誘射教三耦射法之事"})
 鄉射禮 儀注 — 州序（榭）
 <BLANKLINE>
 第十四節 司射誘射教三耦射法之事
@@ -23,13 +28,14 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally, accept
 from sheli.place.loader import VENUES  # key → title, from the venue data files
 from sheli.text.corpus import SHORT_TITLES
 
@@ -61,160 +67,180 @@ def cn_number(n: int) -> str:
 
 
 Segment = tuple[str, str | None]  # text and its rich style
+Topics = dict[int, str] | Callable[[int], str] | None
 
 
-def step_segments(e: dict[str, Any]) -> list[Segment]:
+def step_segments(e: Step) -> list[Segment]:
     """One step as the segments of one line of the 儀注 (text, style)."""
-    seg: list[Segment] = [(f"{e['seq']:>5} ", "dim")]
-    seg.append((e["actor"] + (f"({e['name']})" if e.get("name") else ""), "bold"))
+    seg: list[Segment] = [(f"{e.seq:>5} ", "dim")]
+    name = e.get("name")
+    seg.append((e.actor + (f"({name})" if name else ""), "bold"))
     seg.append((" ", None))
-    verb = e["verb"]
+    verb = e.verb
     if e.get("obj"):
         count = e.get("count")
-        verb += e["obj"] + (str(count) if count not in (None, 1) else "")
+        verb += e.get("obj") + (str(count) if count not in (None, 1) else "")
     if e.get("side"):
-        verb += f"({e['side']})"
+        verb += f"({e.get('side')})"
     seg.append((verb, "cyan"))
     if e.get("to"):
-        seg.append((f" 於{e['to']}", None))
+        seg.append((f" 於{e.get('to')}", None))
     if e.get("at"):
-        seg.append((f" 于{e['at']}", None))
-    if e.get("place"):
-        seg.append((f"  @{e['place']}", "green"))
-    if e.get("facing"):
-        seg.append((f" {FACING.get(e['facing'], e['facing'])}", None))
-    if e.get("says"):
-        seg.append((f" 曰「{e['says']}」", "yellow"))
-    if e.get("shot"):
-        s = e["shot"]
-        mark = ("中" if s["hit"] else "不中") + ("·釋" if s["counted"] else "")
+        seg.append((f" 于{e.get('at')}", None))
+    if e.place:
+        seg.append((f"  @{e.place}", "green"))
+    if e.facing:
+        seg.append((f" {FACING.get(e.facing, e.facing)}", None))
+    if e.says:
+        seg.append((f" 曰「{e.says}」", "yellow"))
+    shot = e.get("shot")
+    if shot:
+        mark = ("中" if shot["hit"] else "不中") + ("·釋" if shot["counted"] else "")
         seg.append((f" [{mark}]", "magenta"))
     if e.get("note"):
-        seg.append((f"  ({e['note']})", "dim"))
+        seg.append((f"  ({e.get('note')})", "dim"))
     if e.get("assumes"):
-        seg.append((" [" + ",".join(e["assumes"]) + "]", "red"))
-    seg.append((f"  {e['cite']}", "dim"))
-    if e.get("as") and e["as"]["cite"] != e["cite"]:
+        seg.append((" [" + ",".join(e.get("assumes")) + "]", "red"))
+    seg.append((f"  {e.cite}", "dim"))
+    done_as = e.get("as")
+    if done_as and done_as["cite"] != e.cite:
         # a step done again by the text's 如初 / 亦如之 at another passage
-        seg.append((f" (如 {e['as']['cite']})", "dim"))
+        seg.append((f" (如 {done_as['cite']})", "dim"))
     return seg
 
 
-def step_line(e: dict[str, Any]) -> Text:
+def step_line(e: Step) -> Text:
     """One step as one line of the 儀注 (a rich Text)."""
     return Text.assemble(*step_segments(e))
 
 
-def _topic_of(topics: dict[int, str] | Callable[[int], str] | None) -> Callable[[int], str]:
+def _topic_of(topics: Topics) -> Callable[[int], str]:
     if callable(topics):
         return topics
     table = topics or {}
     return lambda n: table.get(n, "")
 
 
-def yizhu_lines(
-    events: Iterable[dict[str, Any]],
-    topics: dict[int, str] | Callable[[int], str] | None,
-    shots: dict[int, list[dict[str, Any]]],
-    tallies: list[dict[str, Any]],
-) -> Iterator[list[Segment]]:
-    """The 儀注 line by line, as segments; fills ``shots`` and ``tallies`` for the summary."""
-    topic_of = _topic_of(topics)
-    section: tuple[Any, Any] = (-1, None)
-    rnd: int | None = None
-    for e in events:
-        kind = e.get("type")
-        if kind == "scene":
-            title = e.get("title") or e.get("rite")
-            venue = str(VENUES.get(e.get("venue"), e.get("venue"))).split("—")[0].strip()
-            yield [(f"{title} 儀注 — {venue}", None)]
-            cast = [
-                c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in e.get("cast", [])
-            ]
-            if cast:
-                yield [("cast: " + "、".join(cast), "dim")]
-            continue
-        if kind == "shot":
-            shots[e["round"]].append(e)
-            continue
-        if kind == "tally":
-            tallies.append(e)
-            yield [
+class Yizhu(BaseVisitor):
+    """The reader of a run that makes the 儀注: its lines as segments (``lines``), and the
+    shots and tallies of each round for the summary.
+
+    >>> from sheli.engine import run
+    >>> y = run("xiangshe", seed=1).accept(Yizhu())
+    >>> y.lines[0][0][0]
+    '鄉射禮 儀注 — 州序（榭）'
+    >>> sorted(y.shots) == sorted({t.round for t in y.tallies} | {1})
+    True
+    """
+
+    def __init__(self, topics: Topics = None) -> None:
+        self.topic_of = _topic_of(topics)
+        self.lines: list[list[Segment]] = []
+        self.shots: dict[int, list[Shot]] = defaultdict(list)
+        self.tallies: list[Tally] = []
+        self._section: tuple[Any, Any] = (-1, None)
+        self._round: int | None = None
+
+    def begin_run(self, scene: Scene) -> None:
+        title = scene.title or scene.rite
+        venue = str(VENUES.get(scene.venue, scene.venue)).split("—")[0].strip()
+        self.lines.append([(f"{title} 儀注 — {venue}", None)])
+        cast = [c["actor"] + (f"({c['name']})" if c.get("name") else "") for c in scene.cast]
+        if cast:
+            self.lines.append([("cast: " + "、".join(cast), "dim")])
+
+    def visit_shot(self, shot: Shot) -> None:
+        self.shots[shot.round].append(shot)
+
+    def visit_tally(self, tally: Tally) -> None:
+        self.tallies.append(tally)
+        self.lines.append(
+            [
                 (
-                    f"      ⟶ {ROUNDS.get(e['round'], e['round'])} 數獲: "
-                    f"右{e['right']} 左{e['left']} — {e['announcement']}",
+                    f"      ⟶ {ROUNDS.get(tally.round, tally.round)} 數獲: "
+                    f"右{tally.right} 左{tally.left} — {tally.announcement}",
                     "bold magenta",
                 )
             ]
-            continue
-        if kind != "step":
-            continue
-        if e.get("round") != rnd:
-            rnd = e.get("round")
+        )
+
+    def visit_step(self, step: Step) -> None:
+        add = self.lines.append
+        if step.round != self._round:
+            self._round = rnd = step.round
             if rnd:
-                yield [(f"── {ROUNDS.get(rnd, rnd)} ──", "bold blue")]
-        if (e.get("section"), e.get("section_of")) != section:
-            section = (e.get("section"), e.get("section_of"))
+                add([(f"── {ROUNDS.get(rnd, rnd)} ──", "bold blue")])
+        section = (step.section, step.get("section_of"))
+        if section != self._section:
+            self._section = section
             if section[0] is not None:
-                yield []
+                add([])
                 if section[1]:
                     # a variant performing its base's passage (燕射 as 鄉射禮 does it)
                     base = SHORT_TITLES.get(section[1], section[1])
-                    heading = f"{base} 第{cn_number(section[0])}節 {e.get('topic', '')}"
+                    heading = f"{base} 第{cn_number(section[0])}節 {step.get('topic', '')}"
                 else:
-                    heading = f"第{cn_number(section[0])}節 {topic_of(section[0])}"
-                yield [(heading.rstrip(), "bold underline")]
-        yield step_segments(e)
+                    heading = f"第{cn_number(section[0])}節 {self.topic_of(section[0])}"
+                add([(heading.rstrip(), "bold underline")])
+        add(step_segments(step))
+
+    def result(self) -> Yizhu:
+        return self
+
+
+def read_yizhu(run: Any, topics: Topics = None) -> Yizhu:
+    """The 儀注 of ``run`` (a :class:`~sheli.engine.Run`, or its records in order)."""
+    if hasattr(run, "accept"):
+        return run.accept(Yizhu(topics))
+    return accept(run, Yizhu(topics))
 
 
 def print_yizhu(
-    events: Iterable[dict[str, Any]],
+    run: Any,
     console: Console,
-    topics: dict[int, str] | Callable[[int], str] | None = None,
+    topics: Topics = None,
     drank: dict[int, list[str]] | None = None,
     assumptions: dict[str, tuple[str, str]] | None = None,
 ) -> None:
-    """Print the 儀注 of a run's events on a rich console (with colours on a terminal).
+    """Print the 儀注 of a run (or its records) on a rich console (with colours on a terminal).
 
     ``assumptions`` (id → (assumption, reason)) are listed at the end: what the text does not
     say and the run rests on, each with its reason. Lines are printed in batches: one rich
     print per line would cost more than the run itself.
     """
-    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    tallies: list[dict[str, Any]] = []
+    y = read_yizhu(run, topics)
     batch: list[Text] = []
-    for segs in yizhu_lines(events, topics, shots, tallies):
+    for segs in y.lines:
         batch.append(Text.assemble(*segs) if segs else Text(""))
         if len(batch) >= 500:
             console.print(Text("\n").join(batch))
             batch = []
     if batch:
         console.print(Text("\n").join(batch))
-    print_summary(console, shots, tallies, drank or {})
+    print_summary(console, y.shots, y.tallies, drank or {})
     print_assumptions(console, assumptions)
 
 
 def yizhu_text(
-    events: Iterable[dict[str, Any]],
-    topics: dict[int, str] | Callable[[int], str] | None = None,
+    run: Any,
+    topics: Topics = None,
     drank: dict[int, list[str]] | None = None,
     assumptions: dict[str, tuple[str, str]] | None = None,
     width: int = 120,
 ) -> str:
-    """The 儀注 as plain text (no colours, lines not wrapped): for files and pipes.
+    """The 儀注 of a run (or its records) as plain text (no colours, lines not wrapped): for
+    files and pipes.
 
-    >>> text = yizhu_text([{"type": "step", "seq": 1, "round": 0, "section": 14,
-    ...     "cite": "xiangshe:127", "actor": "司射", "verb": "立", "place": "中之西南",
-    ...     "facing": "E", "says": None}], topics={14: "司射誘射教三耦射法之事"})
-    >>> print(text.strip())
-    第十四節 司射誘射教三耦射法之事
-        1 司射 立  @中之西南 東面  xiangshe:127
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> text = yizhu_text(r, drank=r.drank)
+    >>> print(text.splitlines()[4])
+        1 賓 在  @門之西南 東面 [A-feast-start,A-bin-men]  xiangshe:1
     """
-    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    tallies: list[dict[str, Any]] = []
-    out = ["".join(t for t, _ in segs) for segs in yizhu_lines(events, topics, shots, tallies)]
+    y = read_yizhu(run, topics)
+    out = ["".join(t for t, _ in segs) for segs in y.lines]
     tail = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    print_summary(tail, shots, tallies, drank or {})
+    print_summary(tail, y.shots, y.tallies, drank or {})
     print_assumptions(tail, assumptions)
     return "\n".join(out) + "\n" + tail.export_text()
 
@@ -230,8 +256,8 @@ def print_assumptions(console: Console, assumptions: dict[str, tuple[str, str]] 
 
 def print_summary(
     console: Console,
-    shots: dict[int, list[dict[str, Any]]],
-    tallies: list[dict[str, Any]],
+    shots: dict[int, list[Shot]],
+    tallies: list[Tally],
     drank: dict[int, list[str]],
 ) -> None:
     """The round summaries: arrows, hits, counted, the tally and who drank."""
@@ -240,7 +266,7 @@ def print_summary(
     table = Table(title="每番 summary", show_lines=False)
     for col in ("round", "arrows", "hits", "counted", "右", "左", "announcement", "飲"):
         table.add_column(col)
-    by_round = {t["round"]: t for t in tallies}
+    by_round = {t.round: t for t in tallies}
     for r in sorted(set(shots) | set(by_round)):
         if r == 0:
             continue
@@ -249,11 +275,11 @@ def print_summary(
         table.add_row(
             ROUNDS.get(r, str(r)),
             str(len(ss)),
-            str(sum(1 for s in ss if s["hit"])),
-            str(sum(1 for s in ss if s["counted"])),
-            str(t["right"]) if t else "—",
-            str(t["left"]) if t else "—",
-            t["announcement"] if t else "獲而未釋獲 (xiangshe:150)" if r == 1 else "—",
+            str(sum(1 for s in ss if s.hit)),
+            str(sum(1 for s in ss if s.counted)),
+            str(t.right) if t else "—",
+            str(t.left) if t else "—",
+            t.announcement if t else "獲而未釋獲 (xiangshe:150)" if r == 1 else "—",
             "、".join(drank.get(r, [])) or "—",
         )
     console.print()

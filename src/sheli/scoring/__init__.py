@@ -4,7 +4,8 @@
   (is a hit counted, xiangshe:150/184/248),
   :func:`count_procedure` (數獲, xiangshe:193–201), :func:`announce` (告獲, xiangshe:203–204),
   :func:`losers`;
-- :mod:`~sheli.scoring.tally`: the 筭 as objects (:class:`Tally`);
+- the 筭 as objects are the engine's (where each is, :class:`sheli.engine.state.Objects`;
+  the acts that move them, the verbs 設, 實, 取, 委, 釋獲, 數獲 of :mod:`sheli.engine.verbs`);
 - :mod:`~sheli.scoring.outcomes` (the engine's input, :mod:`sheli.engine.outcomes`): where
   each arrow's outcome comes from
   (:class:`SeededOutcomes`, :class:`RecordedOutcomes`, :func:`load_outcomes`);
@@ -47,7 +48,6 @@ from sheli.scoring.rules import (
     side_of,
     winner,
 )
-from sheli.scoring.tally import Tally, TallyError
 
 __all__ = [
     "FIELDS",
@@ -59,8 +59,6 @@ __all__ = [
     "OutcomesError",
     "RecordedOutcomes",
     "SeededOutcomes",
-    "Tally",
-    "TallyError",
     "announce",
     "count_layout",
     "count_procedure",

@@ -24,6 +24,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.outputs.cues import (
     build_book,
     render_html,
@@ -34,7 +35,6 @@ from sheli.outputs.diagram import render_svg
 from sheli.outputs.eventlog import to_jsonl
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
-from sheli.place import load_venue
 from sheli.serve.live import LiveEvent, iso, plan_run
 
 #: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))
@@ -52,51 +52,82 @@ def cell(value: Any) -> Any:
     return value
 
 
-def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
-    """The run's events with the live event's timestamps, names and pending marks."""
+class PerformedLog(BaseVisitor):
+    """The reader of an event's run that writes its log as performed: each record's line
+    (its ``to_json()``, the contract) with the live event's fields added; ``shots`` keeps
+    each shot with its line, for the results."""
+
+    def __init__(self, ev: LiveEvent, t_of_seq: dict[int, int]) -> None:
+        self.ev = ev
+        self.t_of_seq = t_of_seq
+        self.lines: list[dict[str, Any]] = []
+        self.shots: list[tuple[Shot, dict[str, Any]]] = []
+
+    def begin_run(self, scene: Scene) -> None:
+        ev = self.ev
+        e = scene.to_json()
+        e["cast"] = [
+            {**c, "name": ev.names[c["actor"]]} if c["actor"] in ev.names else c for c in scene.cast
+        ]
+        e["live"] = {
+            "event_id": ev.id,
+            "created_at": iso(ev.config.get("created_ms")),
+            "started_at": iso(ev.started_ms),
+            "hou_dao_m": ev.config.get("hou_dao_m"),
+            "inputs": ev.version,
+        }
+        self.lines.append(e)
+
+    def visit_step(self, step: Step) -> None:
+        e = step.to_json()
+        if step.actor in self.ev.names:
+            e["name"] = self.ev.names[step.actor]
+        if step.seq in self.t_of_seq:
+            e["t"] = iso(self.t_of_seq[step.seq])
+        self.lines.append(e)
+
+    def visit_shot(self, shot: Shot) -> None:
+        e = shot.to_json()
+        if shot.pair != "誘射":
+            key = (shot.round, shot.pair, shot.archer, shot.arrow)
+            rec = self.ev.arrows.get(key)
+            if rec is None:
+                e["pending"] = True
+            else:
+                e["t"] = iso(rec.t_ms)
+                # the run is shared by every set of outcomes that differ only in misses'
+                # marks: the mark is the record's (as `sheli run` would write it)
+                on_beat = self.ev.shot_on_beat(key)
+                if not shot.hit:
+                    e.pop("on_beat", None)
+                    if on_beat is not None:
+                        e["on_beat"] = on_beat
+                if rec.corrections:
+                    e["corrections"] = rec.corrections
+        self.lines.append(e)
+        self.shots.append((shot, e))
+
+    def visit_tally(self, tally: Tally) -> None:
+        e = tally.to_json()
+        if tally.seq in self.t_of_seq:
+            e["t"] = iso(self.t_of_seq[tally.seq])
+        self.lines.append(e)
+
+    def result(self) -> PerformedLog:
+        return self
+
+
+def performed_log(ev: LiveEvent) -> PerformedLog:
+    """The event's run read as performed (see :class:`PerformedLog`)."""
     d = ev.derived()
     reached = ev.reached_at(d)
     t_of_seq = {d.steps[i]["seq"]: t for i, t in reached.items()}
-    out: list[dict[str, Any]] = []
-    for e in d.run.events:
-        e = dict(e)
-        if e["type"] == "scene":
-            e["cast"] = [
-                {**c, "name": ev.names[c["actor"]]} if c["actor"] in ev.names else c
-                for c in e.get("cast", ())
-            ]
-            e["live"] = {
-                "event_id": ev.id,
-                "created_at": iso(ev.config.get("created_ms")),
-                "started_at": iso(ev.started_ms),
-                "hou_dao_m": ev.config.get("hou_dao_m"),
-                "inputs": ev.version,
-            }
-        elif e["type"] == "step":
-            if e["actor"] in ev.names:
-                e["name"] = ev.names[e["actor"]]
-            if e["seq"] in t_of_seq:
-                e["t"] = iso(t_of_seq[e["seq"]])
-        elif e["type"] == "shot":
-            if e["pair"] != "誘射":
-                rec = ev.arrows.get((e["round"], e["pair"], e["archer"], e["arrow"]))
-                if rec is None:
-                    e["pending"] = True
-                else:
-                    e["t"] = iso(rec.t_ms)
-                    # the run is shared by every set of outcomes that differ only in misses'
-                    # marks: the mark is the record's (as `sheli run` would write it)
-                    on_beat = ev.shot_on_beat((e["round"], e["pair"], e["archer"], e["arrow"]))
-                    if not e["hit"]:
-                        e.pop("on_beat", None)
-                        if on_beat is not None:
-                            e["on_beat"] = on_beat
-                    if rec.corrections:
-                        e["corrections"] = rec.corrections
-        elif e["type"] == "tally" and e["seq"] in t_of_seq:
-            e["t"] = iso(t_of_seq[e["seq"]])
-        out.append(e)
-    return out
+    return d.run.accept(PerformedLog(ev, t_of_seq))
+
+
+def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
+    """The run's events with the live event's timestamps, names and pending marks."""
+    return performed_log(ev).lines
 
 
 def export_jsonl(ev: LiveEvent) -> str:
@@ -109,15 +140,15 @@ RESULT_FIELDS = (
 )  # fmt: skip
 
 
-def _row(ev: LiveEvent, e: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    """A results row for the shot line ``e``; ``fields`` give the recorded columns."""
+def _row(ev: LiveEvent, shot: Shot, **fields: Any) -> dict[str, Any]:
+    """A results row for ``shot``; ``fields`` give the recorded columns."""
     return {
-        "round": e["round"],
-        "pair": e["pair"],
-        "seat": e["archer"],
-        "archer": e["person"],
-        "name": ev.names.get(e["person"], ""),
-        "arrow": e["arrow"],
+        "round": shot.round,
+        "pair": shot.pair,
+        "seat": shot.archer,
+        "archer": shot.person,
+        "name": ev.names.get(shot.person, ""),
+        "arrow": shot.arrow,
         **fields,
     }
 
@@ -125,17 +156,17 @@ def _row(ev: LiveEvent, e: dict[str, Any], **fields: Any) -> dict[str, Any]:
 def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
     """One row per arrow of the three rounds (the 誘射 left out: it is never recorded)."""
     rows = []
-    for e in performed_events(ev):
-        if e["type"] != "shot" or e["pair"] == "誘射":
+    for shot, e in performed_log(ev).shots:
+        if shot.pair == "誘射":
             continue
         pending = e.get("pending")
         rows.append(
             _row(
                 ev,
-                e,
-                hit="" if pending else str(e["hit"]).lower(),
+                shot,
+                hit="" if pending else str(shot.hit).lower(),
                 on_beat="" if e.get("on_beat") is None else str(e["on_beat"]).lower(),
-                counted="" if pending else str(e["counted"]).lower(),
+                counted="" if pending else str(shot.counted).lower(),
                 recorded=str(not pending).lower(),
                 t=e.get("t", ""),
                 corrections=e.get("corrections", 0),
@@ -146,15 +177,17 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
         # the engine stopped early: the arrows of the rest, as recorded (not yet counted)
         plan = plan_run(ev.config)
         seen = {(r["round"], r["pair"], r["seat"], r["arrow"]) for r in rows}
-        for e in plan.shots if plan is not None else ():
-            k = (e["round"], e["pair"], e["archer"], e["arrow"])
-            if e["pair"] == "誘射" or k in seen:
+        for shot in plan.records if plan is not None else ():
+            if type(shot) is not Shot:
+                continue
+            k = (shot.round, shot.pair, shot.archer, shot.arrow)
+            if shot.pair == "誘射" or k in seen:
                 continue
             rec = ev.arrows.get(k)
             rows.append(
                 _row(
                     ev,
-                    e,
+                    shot,
                     hit=str(rec.hit).lower() if rec else "",
                     on_beat="" if not rec or rec.on_beat is None else str(rec.on_beat).lower(),
                     counted="",
@@ -277,7 +310,7 @@ def run_of_show_html(ev: LiveEvent) -> str:
             )
             + (" …" if len(r["actors"]) > 8 else ""),
         }
-        for r in sections(d.steps, d.estimate)
+        for r in sections(d.run, d.estimate)
     ]
     hou = ev.config.get("hou_dao_m")
     return RUN_OF_SHOW.render(
@@ -304,7 +337,7 @@ def pack_html(srv: Any, ev: LiveEvent) -> str:
     if "html" in cache:
         return cache["html"]
     hou = ev.config.get("hou_dao_m")
-    scale = venue_scale(load_venue(d.run.venue), hou_dao=float(hou) if hou else None)
+    scale = venue_scale(d.run.plan, hou_dao=float(hou) if hou else None)
     book = build_book(d.run, scale=scale, diagrams="plan")
     for sheet in book.sheets:  # the cast's names on their sheets
         if sheet.role in ev.names and hasattr(sheet, "name"):

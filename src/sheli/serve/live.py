@@ -227,7 +227,7 @@ def compute_derived(
     if stopped is not None:
         plan = plan_run(config)
         if plan is not None:
-            d.plan_total = estimate(plan.steps, factor).total
+            d.plan_total = estimate(plan, factor).total
     return d
 
 
@@ -273,7 +273,7 @@ class Derived:
         self.stopped = stopped  # why the engine could not go on (the run is then partial)
         self.plan_total: float | None = None
         self.steps: list[dict[str, Any]] = run.steps
-        self.estimate: Estimate = estimate(self.steps, factor)
+        self.estimate: Estimate = estimate(run, factor)
         self.anchors: list[Anchor] = []
         seen: dict[tuple[int, str, str, str], int] = {}
         for s in self.steps:
