@@ -101,6 +101,10 @@ class Bodies:
         # his search two rings inside it, not at the point (a crowd of hundreds, 衆耦 at the
         # 堂西, would make every search walk through all of it)
         self._crowd: dict[tuple[float, float, int], int] = {}
+        # the places tried by the searches, and what they found (:class:`_Candidates`);
+        # who blocks which of them, to forget when he moves
+        self._seqs: dict[tuple[Any, ...], _Candidates] = {}
+        self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
@@ -229,6 +233,7 @@ class Bodies:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
+            self._forget(name)
             bodies, why = self._spread(name, p, self.members.get(name, 1), pt, p.facing, cases, row)
             self._put(name, bodies)
             self.point[name] = pt
@@ -355,6 +360,62 @@ class Bodies:
         sp = self.m.spacing
         return (pt[0] + across * rx + ux * sp, pt[1] + across * ry + uy * sp)
 
+    def _forget(self, name: str) -> None:
+        """He is about to move: what the searches learnt of the places his body blocked is
+        no longer known."""
+        for seq, i in self._blocks.pop(name, ()):
+            if seq.blocked.get(i) == name:
+                del seq.blocked[i]
+                if i < seq.lo:
+                    seq.lo = i
+
+    def _first_free(self, name: str, seq: _Candidates, start: int) -> int:
+        """The first place of ``seq`` from ``start`` on where his bodies fit and no other body
+        stands, or -1. What each try learns is kept: a place found taken stays taken while the
+        body that took it stays (:meth:`_forget`), so a crowd is walked once, not by every
+        newcomer."""
+        blocked = seq.blocked
+        slots = seq.slots
+        i = start if start > seq.lo else seq.lo
+        from_lo = start <= seq.lo
+        while True:
+            if i >= len(slots) and not seq.extend(self):
+                return -1
+            if i in blocked:
+                i += 1
+                continue
+            who = self._taken_by(name, slots[i])
+            if who is None:
+                break
+            blocked[i] = who
+            self._blocks.setdefault(who, []).append((seq, i))
+            i += 1
+        if from_lo:
+            seq.lo = i
+        return i
+
+    def _taken_by(self, name: str, slots: tuple[Vec, ...]) -> str | None:
+        """Who stands where one of ``slots`` would stand (nearer than the gap), or None."""
+        c, g = self._cell, self._gap
+        grid = self._grid
+        gap2 = self._gap2
+        for x, y in slots:
+            ix0, ix1 = int((x - g) // c), int((x + g) // c)
+            iy0, iy1 = int((y - g) // c), int((y + g) // c)
+            for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
+                for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
+                    for other, ox, oy in grid.get((ix, iy), ()):
+                        if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
+                            return other
+        return None
+
+    def _candidates(self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any) -> Any:
+        key = (kind, start, axis, f, n, level)
+        seq = self._seqs.get(key)
+        if seq is None:
+            seq = self._seqs[key] = _Candidates(kind, start, axis, f, n, level, self.m.spacing)
+        return seq
+
     def _search(
         self,
         name: str,
@@ -365,9 +426,7 @@ class Bodies:
         facing: str | None,
         lattice: list[tuple[int, int]] | None = None,
     ) -> tuple[list[Vec], str]:
-        sp = self.m.spacing
-        ax, ay = axis
-        fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
         level = self._level(*pt)
         if want != pt and level is not None and not _fits(self._level(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
@@ -380,37 +439,93 @@ class Bodies:
         crowd_key = (pt[0], pt[1], n)
         crowd = self._crowd.get(crowd_key, 0)
         starts = [] if crowd else [want] if want == pt else [want, pt]
+        kind = _BY_ROW if lattice is not None else _BY_LATTICE
         for start in starts:
-            sx, sy = start
-            for i, j in lattice or _LATTICE:
-                # i places along the row (negative: the other side), j rows behind (negative:
-                # in front)
-                hx = sx + (ax * i - fx * j) * sp
-                hy = sy + (ay * i - fy * j) * sp
-                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
-                if all(self._free(name, x, y) for x, y in slots) and (
-                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
-                ):
-                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
-        sx, sy = pt
+            # i places along the row (negative: the other side), j rows behind (negative: in
+            # front), in the order of the row's rule (_lattice)
+            seq = self._candidates(kind, start, axis, f, n, level)
+            got = self._first_free(name, seq, 0)
+            if got >= 0:
+                return self._took(name, seq, got), ""
         # a crowd that has thinned (those who stood there went to shoot) is searched from
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
-        for r in range(max(RINGS + 1, crowd - 2), FAR_RINGS + 1):
-            for i, j in _ring(r):
-                hx = sx + (ax * i - fx * j) * sp
-                hy = sy + (ay * i - fy * j) * sp
-                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
-                if all(self._free(name, x, y) for x, y in slots) and (
-                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
-                ):
-                    self._crowd[crowd_key] = r if r > RINGS + 1 else 0
-                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
+        seq = self._candidates(_BY_RING, pt, axis, f, n, level)
+        got = self._first_free(name, seq, _RING_START[max(RINGS + 1, crowd - 2)])
+        if got >= 0:
+            r = seq.ring[got]
+            self._crowd[crowd_key] = r if r > RINGS + 1 else 0
+            return self._took(name, seq, got), ""
         why = (
             f"no room for {name} within {FAR_RINGS} spacings of ({pt[0]:.1f}, {pt[1]:.1f}): every "
             f"place is taken by another body (bodies {self.m.footprint:g} 尺 across, "
             "sheli/place/bodies.yaml)"
         )
         return [want] * n, why
+
+    def _took(self, name: str, seq: _Candidates, i: int) -> list[Vec]:
+        """He takes the place ``i`` of ``seq``: it is taken while he stands there."""
+        seq.blocked[i] = name
+        self._blocks.setdefault(name, []).append((seq, i))
+        if seq.lo == i:
+            seq.lo = i + 1
+        return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in seq.slots[i]]
+
+
+_BY_LATTICE, _BY_ROW, _BY_RING = 0, 1, 2
+
+
+class _Candidates:
+    """The places tried, in order, for ``n`` bodies in a row along ``axis`` from ``start``
+    (a body facing ``f``): made as far as a search has needed them, with what the searches
+    learnt — ``blocked`` (place → the body standing on it), ``lo`` (every place before it is
+    blocked or does not fit the level)."""
+
+    __slots__ = ("axis", "blocked", "f", "kind", "level", "lo", "n", "ring", "slots", "sp", "start")
+
+    def __init__(
+        self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any, sp: float
+    ) -> None:
+        self.kind, self.start, self.axis, self.f, self.n, self.level = (
+            kind,
+            start,
+            axis,
+            f,
+            n,
+            level,
+        )
+        self.sp = sp
+        self.slots: list[tuple[Vec, ...]] = []
+        self.ring: list[int] = []  # for the rings: the ring of each place
+        self.blocked: dict[int, str | None] = {}  # None: not on his level, never free
+        self.lo = 0
+
+    def extend(self, bodies: Bodies) -> bool:
+        """Make the next places (a ring at a time for the rings); False when there are none."""
+        k = len(self.slots)
+        if self.kind == _BY_RING:
+            r = _RING_AT.get(k)
+            if r is None:
+                return False
+            cells = _ring(r)
+        else:
+            lattice = _ROW_LATTICE if self.kind == _BY_ROW else _LATTICE
+            if k >= len(lattice):
+                return False
+            cells = lattice[k : k + 16]
+            r = 0
+        sx, sy = self.start
+        ax, ay = self.axis
+        fx, fy = self.f
+        sp, n, level = self.sp, self.n, self.level
+        for i, j in cells:
+            hx = sx + (ax * i - fx * j) * sp
+            hy = sy + (ay * i - fy * j) * sp
+            slots = tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n))
+            if level is not None and not all(_fits(bodies._level(x, y), level) for x, y in slots):
+                self.blocked[len(self.slots)] = None
+            self.slots.append(slots)
+            self.ring.append(r)
+        return True
 
 
 @cache
@@ -454,6 +569,23 @@ def _lattice() -> list[tuple[int, int]]:
 
 
 _LATTICE = _lattice()
+
+
+def _ring_starts() -> dict[int, int]:
+    """Where each ring from RINGS + 1 out begins in the places tried ring by ring.
+
+    >>> _ring_starts()[RINGS + 2] - _ring_starts()[RINGS + 1] == len(_ring(RINGS + 1))
+    True
+    """
+    out, k = {}, 0
+    for r in range(RINGS + 1, FAR_RINGS + 1):
+        out[r] = k
+        k += len(_ring(r))
+    return out
+
+
+_RING_START = _ring_starts()
+_RING_AT = {k: r for r, k in _RING_START.items()}
 #: The places tried for one who joins a row the text names: along it as far as it goes, then
 #: the next row behind it, from its head again.
 _ROW_LATTICE = [(i, j) for j in range(RINGS + 1) for i in range(2 * RINGS + 1)]
