@@ -103,6 +103,8 @@ class Bodies:
         self._crowd: dict[tuple[float, float, int], int] = {}
         # the places tried by the searches, and what they found (:class:`_Candidates`);
         # who blocks which of them, to forget when he moves
+        # actor → (his bodies, facing, the Placed of his last step)
+        self._placed: dict[str, tuple[list[Vec], str | None, Placed]] = {}
         self._seqs: dict[tuple[Any, ...], _Candidates] = {}
         self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
@@ -229,7 +231,12 @@ class Bodies:
             cases = (*cases, _SHAO_TUI)
         why = ""
         bodies = None if moved or cases else self.at.get(name)
-        if bodies is None:
+        if bodies is not None:
+            # he stands where he stood: the line of his last step, if he faces the same way
+            last = self._placed.get(name)
+            if last is not None and last[0] is bodies and last[1] == p.facing:
+                return last[2]
+        else:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
@@ -247,7 +254,11 @@ class Bodies:
                 {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": p.facing}
                 for i, (bx, by) in enumerate(bodies)
             ]
-        return Placed(why, bodies[0][0], bodies[0][1], members)
+        got = Placed(why, bodies[0][0], bodies[0][1], members)
+        if not why:
+            # shared by the lines of his steps while he stands so (read-only, as ``more``)
+            self._placed[name] = (bodies, p.facing, got)
+        return got
 
     def keep(self, p: Person) -> tuple[float | None, float | None]:
         """A further line of the same act (the acts of a 數獲): the body as it stands."""
@@ -379,8 +390,9 @@ class Bodies:
         i = start if start > seq.lo else seq.lo
         from_lo = start <= seq.lo
         while True:
-            if i >= len(slots) and not seq.extend(self):
-                return -1
+            while i >= len(slots):
+                if not seq.extend(self):
+                    return -1
             if i in blocked:
                 i += 1
                 continue
@@ -450,7 +462,8 @@ class Bodies:
         # a crowd that has thinned (those who stood there went to shoot) is searched from
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
         seq = self._candidates(_BY_RING, pt, axis, f, n, level)
-        got = self._first_free(name, seq, _RING_START[max(RINGS + 1, crowd - 2)])
+        first = max(RINGS + 1, crowd - 2)
+        got = self._first_free(name, seq, _RING_START[first]) if first <= FAR_RINGS else -1
         if got >= 0:
             r = seq.ring[got]
             self._crowd[crowd_key] = r if r > RINGS + 1 else 0
@@ -504,7 +517,7 @@ class _Candidates:
         k = len(self.slots)
         if self.kind == _BY_RING:
             r = _RING_AT.get(k)
-            if r is None:
+            if r is None or r > FAR_RINGS:
                 return False
             cells = _ring(r)
         else:
