@@ -175,22 +175,26 @@ class Bodies:
             return None
         got = self._levels.get((x, y))
         if got is None:
-            e = 1e-9
-            x0, y0, x1, y1 = self._platform
-            stair = None
-            for n, (sx0, sy0, sx1, sy1) in self._stairs:
-                # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
-                if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
-                    stair = n
-                    break
-            walls = self._walls
-            got = self._levels[(x, y)] = (
-                x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
-                stair,
-                walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
-                any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
-            )
+            got = self._levels[(x, y)] = self._level_at(x, y)
         return got
+
+    def _level_at(self, x: float, y: float) -> tuple[bool, str | None, bool, bool]:
+        """:meth:`_level` of a place, not kept (the places tried by a search are many)."""
+        e = 1e-9
+        x0, y0, x1, y1 = self._platform
+        stair = None
+        for n, (sx0, sy0, sx1, sy1) in self._stairs:
+            # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
+            if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
+                stair = n
+                break
+        walls = self._walls
+        return (
+            x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
+            stair,
+            walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
+            any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
+        )
 
     # ---------------------------------------------------------------- placing
     def _cases(self, cite: str, p: Person, verb: str) -> list[BodyCase]:
@@ -224,6 +228,11 @@ class Bodies:
         pt = (x, y)
         # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
         moved = self.point.get(name) != pt or name in self._momentary
+        if not moved and verb != "退" and cite not in self.m.cases:
+            # he stands where he stood: the line of his last step, if he faces the same way
+            last = self._placed.get(name)
+            if last is not None and last[1] == p.facing and self.at.get(name) is last[0]:
+                return last[2]
         cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
         if verb == "退" and not moved and not has_obj and name in self.at:
             # 退 with no place and no thing (not 退中, the taking away of xiangshe:258): he
@@ -231,12 +240,7 @@ class Bodies:
             cases = (*cases, _SHAO_TUI)
         why = ""
         bodies = None if moved or cases else self.at.get(name)
-        if bodies is not None:
-            # he stands where he stood: the line of his last step, if he faces the same way
-            last = self._placed.get(name)
-            if last is not None and last[0] is bodies and last[1] == p.facing:
-                return last[2]
-        else:
+        if bodies is None:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
@@ -440,13 +444,10 @@ class Bodies:
     ) -> tuple[list[Vec], str]:
         f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
         level = self._level(*pt)
-        if want != pt and level is not None and not _fits(self._level(*want), level):
+        if want != pt and level is not None and not _fits(self._level_at(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
-        if (
-            n == 1
-            and self._free(name, *want)
-            and (level is None or _fits(self._level(*want), level))
-        ):
+        if n == 1 and self._free(name, *want):
+            # his place fits the level: it is the point, or it was found to fit it above
             return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
         crowd_key = (pt[0], pt[1], n)
         crowd = self._crowd.get(crowd_key, 0)
@@ -524,7 +525,7 @@ class _Candidates:
             lattice = _ROW_LATTICE if self.kind == _BY_ROW else _LATTICE
             if k >= len(lattice):
                 return False
-            cells = lattice[k : k + 16]
+            cells = lattice[k : k + max(4, k)]  # most searches end at the first few
             r = 0
         sx, sy = self.start
         ax, ay = self.axis
@@ -534,7 +535,9 @@ class _Candidates:
             hx = sx + (ax * i - fx * j) * sp
             hy = sy + (ay * i - fy * j) * sp
             slots = tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n))
-            if level is not None and not all(_fits(bodies._level(x, y), level) for x, y in slots):
+            if level is not None and not all(
+                _fits(bodies._level_at(x, y), level) for x, y in slots
+            ):
                 self.blocked[len(self.slots)] = None
             self.slots.append(slots)
             self.ring.append(r)
