@@ -134,22 +134,43 @@ class Bodies:
             if getattr(f, "kind", None) == "vessel" and f.extent is not None
         ]
 
-    # ---------------------------------------------------------------- the grid of bodies
-    def _key(self, x: float, y: float) -> tuple[int, int]:
-        return (int(x // self._cell), int(y // self._cell))
+        # the same, with the margin of a point on an edge added once (:meth:`_level_at`)
+        e = 1e-9
+        x0, y0, x1, y1 = self._platform
+        self._platform_e = (x0 - e, y0 - e, x1 + e, y1 + e)
+        self._stairs_e = [(n, a - e, b - e, c + e, d - e) for n, (a, b, c, d) in self._stairs]
+        things = self._things
+        self._things_box = (
+            (
+                min(t[0] for t in things),
+                min(t[1] for t in things),
+                max(t[2] for t in things),
+                max(t[3] for t in things),
+            )
+            if things
+            else (1.0, 1.0, 0.0, 0.0)  # contains nothing
+        )
 
+    # ---------------------------------------------------------------- the grid of bodies
     def _put(self, name: str, bodies: list[Vec]) -> None:
         old = self.at.get(name)
+        c = self._cell
+        grid = self._grid
         if old is not None:
-            for key in {self._key(x, y) for x, y in old}:
-                cell = [e for e in self._grid[key] if e[0] != name]
+            for key in {(int(x // c), int(y // c)) for x, y in old}:
+                cell = [e for e in grid[key] if e[0] != name]
                 if cell:
-                    self._grid[key] = cell
+                    grid[key] = cell
                 else:
-                    del self._grid[key]
+                    del grid[key]
         self.at[name] = bodies
         for x, y in bodies:
-            self._grid.setdefault(self._key(x, y), []).append((name, x, y))
+            key = (int(x // c), int(y // c))
+            cell = grid.get(key)
+            if cell is None:
+                grid[key] = [(name, x, y)]
+            else:
+                cell.append((name, x, y))
 
     def _free(self, name: str, x: float, y: float) -> bool:
         # the cells are twice the gap wide: the disc of the gap around (x, y) meets at most
@@ -180,20 +201,26 @@ class Bodies:
 
     def _level_at(self, x: float, y: float) -> tuple[bool, str | None, bool, bool]:
         """:meth:`_level` of a place, not kept (the places tried by a search are many)."""
-        e = 1e-9
-        x0, y0, x1, y1 = self._platform
+        x0, y0, x1, y1 = self._platform_e
         stair = None
-        for n, (sx0, sy0, sx1, sy1) in self._stairs:
+        for n, sx0, sy0, sx1, sy1 in self._stairs_e:
             # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
-            if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
+            if sx0 <= x <= sx1 and sy0 <= y < sy1:
                 stair = n
                 break
         walls = self._walls
+        on_thing = False
+        tx0, ty0, tx1, ty1 = self._things_box
+        if tx0 <= x <= tx1 and ty0 <= y <= ty1:
+            for a, b, c, d in self._things:
+                if a <= x <= c and b <= y <= d:
+                    on_thing = True
+                    break
         return (
-            x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
+            x0 <= x <= x1 and y0 <= y <= y1,
             stair,
             walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
-            any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
+            on_thing,
         )
 
     # ---------------------------------------------------------------- placing
@@ -391,15 +418,23 @@ class Bodies:
         newcomer."""
         blocked = seq.blocked
         slots = seq.slots
+        level, fit = seq.level, seq.fit
         i = start if start > seq.lo else seq.lo
         from_lo = start <= seq.lo
         while True:
             while i >= len(slots):
-                if not seq.extend(self):
+                if not seq.extend():
                     return -1
             if i in blocked:
                 i += 1
                 continue
+            if level is not None and i not in fit:
+                # a place off the level of the point named (:func:`_fits`) is never taken
+                if not all(_fits(self._level_at(x, y), level) for x, y in slots[i]):
+                    blocked[i] = None
+                    i += 1
+                    continue
+                fit.add(i)
             who = self._taken_by(name, slots[i])
             if who is None:
                 break
@@ -494,7 +529,20 @@ class _Candidates:
     learnt — ``blocked`` (place → the body standing on it), ``lo`` (every place before it is
     blocked or does not fit the level)."""
 
-    __slots__ = ("axis", "blocked", "f", "kind", "level", "lo", "n", "ring", "slots", "sp", "start")
+    __slots__ = (
+        "axis",
+        "blocked",
+        "f",
+        "fit",
+        "kind",
+        "level",
+        "lo",
+        "n",
+        "ring",
+        "slots",
+        "sp",
+        "start",
+    )
 
     def __init__(
         self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any, sp: float
@@ -511,9 +559,10 @@ class _Candidates:
         self.slots: list[tuple[Vec, ...]] = []
         self.ring: list[int] = []  # for the rings: the ring of each place
         self.blocked: dict[int, str | None] = {}  # None: not on his level, never free
+        self.fit: set[int] = set()  # the places found on his level
         self.lo = 0
 
-    def extend(self, bodies: Bodies) -> bool:
+    def extend(self) -> bool:
         """Make the next places (a ring at a time for the rings); False when there are none."""
         k = len(self.slots)
         if self.kind == _BY_RING:
@@ -530,16 +579,14 @@ class _Candidates:
         sx, sy = self.start
         ax, ay = self.axis
         fx, fy = self.f
-        sp, n, level = self.sp, self.n, self.level
+        sp, n = self.sp, self.n
         for i, j in cells:
             hx = sx + (ax * i - fx * j) * sp
             hy = sy + (ay * i - fy * j) * sp
-            slots = tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n))
-            if level is not None and not all(
-                _fits(bodies._level_at(x, y), level) for x, y in slots
-            ):
-                self.blocked[len(self.slots)] = None
-            self.slots.append(slots)
+            if n == 1:
+                self.slots.append(((hx, hy),))
+            else:
+                self.slots.append(tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n)))
             self.ring.append(r)
         return True
 
