@@ -103,8 +103,8 @@ class Bodies:
         self._crowd: dict[tuple[float, float, int], int] = {}
         # the places tried by the searches, and what they found (:class:`_Candidates`);
         # who blocks which of them, to forget when he moves
-        # actor → (his bodies, facing, the Placed of his last step)
-        self._placed: dict[str, tuple[list[Vec], str | None, Placed]] = {}
+        # actor → (his point, facing, the Placed of his last step): while he stands so
+        self._placed: dict[str, tuple[float, float, str | None, Placed]] = {}
         self._seqs: dict[tuple[Any, ...], _Candidates] = {}
         self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
@@ -249,17 +249,24 @@ class Bodies:
         ``p.y`` facing ``p.facing``; ``has_obj``: the act has a thing (退中 is not a 少退)."""
         x = p.x
         y = p.y
+        name = p.name
+        last = self._placed.get(name)
+        if (
+            last is not None
+            and last[0] == x
+            and last[1] == y
+            and last[2] == p.facing
+            and verb != "退"
+            and cite not in self.m.cases
+        ):
+            # he stands where he stood, facing the same way, and no passage places him: the
+            # line of his last step (kept only while nothing else moves him, below)
+            return last[3]
         if x is None or y is None:
             return Placed("", x, y, None)
-        name = p.name
         pt = (x, y)
         # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
         moved = self.point.get(name) != pt or name in self._momentary
-        if not moved and verb != "退" and cite not in self.m.cases:
-            # he stands where he stood: the line of his last step, if he faces the same way
-            last = self._placed.get(name)
-            if last is not None and last[1] == p.facing and self.at.get(name) is last[0]:
-                return last[2]
         cases = self._cases(cite, p, verb) if cite in self.m.cases else ()
         if verb == "退" and not moved and not has_obj and name in self.at:
             # 退 with no place and no thing (not 退中, the taking away of xiangshe:258): he
@@ -286,9 +293,11 @@ class Bodies:
                 for i, (bx, by) in enumerate(bodies)
             ]
         got = Placed(why, bodies[0][0], bodies[0][1], members)
-        if not why:
+        if not why and name not in self._momentary:
             # shared by the lines of his steps while he stands so (read-only, as ``more``)
-            self._placed[name] = (bodies, p.facing, got)
+            self._placed[name] = (x, y, p.facing, got)
+        else:
+            self._placed.pop(name, None)
         return got
 
     def keep(self, p: Person) -> tuple[float | None, float | None]:
