@@ -508,7 +508,7 @@ class Bodies:
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
         seq = self._candidates(_BY_RING, pt, axis, f, n, level)
         first = max(RINGS + 1, crowd - 2)
-        got = self._first_free(name, seq, _RING_START[first]) if first <= FAR_RINGS else -1
+        got = self._first_free(name, seq, _ring_start(first)) if first <= FAR_RINGS else -1
         if got >= 0:
             r = seq.ring[got]
             self._crowd[crowd_key] = r if r > RINGS + 1 else 0
@@ -575,8 +575,8 @@ class _Candidates:
         """Make the next places (a ring at a time for the rings); False when there are none."""
         k = len(self.slots)
         if self.kind == _BY_RING:
-            r = _RING_AT.get(k)
-            if r is None or r > FAR_RINGS:
+            r = RINGS + 1 + (self.ring[-1] - RINGS if self.ring else 0)
+            if r > FAR_RINGS:
                 return False
             cells = _ring(r)
         else:
@@ -608,7 +608,10 @@ def _ring(r: int) -> list[tuple[int, int]]:
     >>> _ring(1)[:3], _ring(1)[-1], len(_ring(2))
     ([(-1, 0), (1, 0), (0, 1)], (1, -1), 16)
     """
-    cells = [(i, j) for i in range(-r, r + 1) for j in range(-r, r + 1) if max(abs(i), abs(j)) == r]
+    # the edge of the square only (r a side from the centre), each place once
+    side = range(-r, r + 1)
+    cells = [(i, j) for i in side for j in ((-r, r) if r else (0,))]
+    cells += [(i, j) for i in ((-r, r) if r else ()) for j in range(-r + 1, r)]
     return sorted(cells, key=lambda c: (c[1] < 0, abs(c[1]), abs(c[0]), c[0]))
 
 
@@ -643,21 +646,16 @@ def _lattice() -> list[tuple[int, int]]:
 _LATTICE = _lattice()
 
 
-def _ring_starts() -> dict[int, int]:
-    """Where each ring from RINGS + 1 out begins in the places tried ring by ring.
+def _ring_start(r: int) -> int:
+    """Where ring ``r`` (from RINGS + 1 out) begins among the places tried ring by ring: each
+    ring ``q`` has 8 q places.
 
-    >>> _ring_starts()[RINGS + 2] - _ring_starts()[RINGS + 1] == len(_ring(RINGS + 1))
+    >>> _ring_start(RINGS + 2) - _ring_start(RINGS + 1) == len(_ring(RINGS + 1))
     True
     """
-    out, k = {}, 0
-    for r in range(RINGS + 1, FAR_RINGS + 1):
-        out[r] = k
-        k += len(_ring(r))
-    return out
+    return 4 * ((r - 1) * r - RINGS * (RINGS + 1))
 
 
-_RING_START = _ring_starts()
-_RING_AT = {k: r for r, k in _RING_START.items()}
 #: The places tried for one who joins a row the text names: along it as far as it goes, then
 #: the next row behind it, from its head again.
 _ROW_LATTICE = [(i, j) for j in range(RINGS + 1) for i in range(2 * RINGS + 1)]
