@@ -101,6 +101,12 @@ class Bodies:
         # his search two rings inside it, not at the point (a crowd of hundreds, 衆耦 at the
         # 堂西, would make every search walk through all of it)
         self._crowd: dict[tuple[float, float, int], int] = {}
+        # the places tried by the searches, and what they found (:class:`_Candidates`);
+        # who blocks which of them, to forget when he moves
+        # actor → (his point, facing, the Placed of his last step): while he stands so
+        self._placed: dict[str, tuple[float, float, str | None, Placed]] = {}
+        self._seqs: dict[tuple[Any, ...], _Candidates] = {}
+        self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
@@ -128,22 +134,43 @@ class Bodies:
             if getattr(f, "kind", None) == "vessel" and f.extent is not None
         ]
 
-    # ---------------------------------------------------------------- the grid of bodies
-    def _key(self, x: float, y: float) -> tuple[int, int]:
-        return (int(x // self._cell), int(y // self._cell))
+        # the same, with the margin of a point on an edge added once (:meth:`_level_at`)
+        e = 1e-9
+        x0, y0, x1, y1 = self._platform
+        self._platform_e = (x0 - e, y0 - e, x1 + e, y1 + e)
+        self._stairs_e = [(n, a - e, b - e, c + e, d - e) for n, (a, b, c, d) in self._stairs]
+        things = self._things
+        self._things_box = (
+            (
+                min(t[0] for t in things),
+                min(t[1] for t in things),
+                max(t[2] for t in things),
+                max(t[3] for t in things),
+            )
+            if things
+            else (1.0, 1.0, 0.0, 0.0)  # contains nothing
+        )
 
+    # ---------------------------------------------------------------- the grid of bodies
     def _put(self, name: str, bodies: list[Vec]) -> None:
         old = self.at.get(name)
+        c = self._cell
+        grid = self._grid
         if old is not None:
-            for key in {self._key(x, y) for x, y in old}:
-                cell = [e for e in self._grid[key] if e[0] != name]
+            for key in {(int(x // c), int(y // c)) for x, y in old}:
+                cell = [e for e in grid[key] if e[0] != name]
                 if cell:
-                    self._grid[key] = cell
+                    grid[key] = cell
                 else:
-                    del self._grid[key]
+                    del grid[key]
         self.at[name] = bodies
         for x, y in bodies:
-            self._grid.setdefault(self._key(x, y), []).append((name, x, y))
+            key = (int(x // c), int(y // c))
+            cell = grid.get(key)
+            if cell is None:
+                grid[key] = [(name, x, y)]
+            else:
+                cell.append((name, x, y))
 
     def _free(self, name: str, x: float, y: float) -> bool:
         # the cells are twice the gap wide: the disc of the gap around (x, y) meets at most
@@ -169,22 +196,32 @@ class Bodies:
             return None
         got = self._levels.get((x, y))
         if got is None:
-            e = 1e-9
-            x0, y0, x1, y1 = self._platform
-            stair = None
-            for n, (sx0, sy0, sx1, sy1) in self._stairs:
-                # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
-                if sx0 - e <= x <= sx1 + e and sy0 - e <= y < sy1 - e:
-                    stair = n
-                    break
-            walls = self._walls
-            got = self._levels[(x, y)] = (
-                x0 - e <= x <= x1 + e and y0 - e <= y <= y1 + e,
-                stair,
-                walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
-                any(a <= x <= c and b <= y <= d for a, b, c, d in self._things),
-            )
+            got = self._levels[(x, y)] = self._level_at(x, y)
         return got
+
+    def _level_at(self, x: float, y: float) -> tuple[bool, str | None, bool, bool]:
+        """:meth:`_level` of a place, not kept (the places tried by a search are many)."""
+        x0, y0, x1, y1 = self._platform_e
+        stair = None
+        for n, sx0, sy0, sx1, sy1 in self._stairs_e:
+            # the top edge of a 階 belongs to the 堂 (Venue.stair_at)
+            if sx0 <= x <= sx1 and sy0 <= y < sy1:
+                stair = n
+                break
+        walls = self._walls
+        on_thing = False
+        tx0, ty0, tx1, ty1 = self._things_box
+        if tx0 <= x <= tx1 and ty0 <= y <= ty1:
+            for a, b, c, d in self._things:
+                if a <= x <= c and b <= y <= d:
+                    on_thing = True
+                    break
+        return (
+            x0 <= x <= x1 and y0 <= y <= y1,
+            stair,
+            walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
+            on_thing,
+        )
 
     # ---------------------------------------------------------------- placing
     def _cases(self, cite: str, p: Person, verb: str) -> list[BodyCase]:
@@ -212,9 +249,21 @@ class Bodies:
         ``p.y`` facing ``p.facing``; ``has_obj``: the act has a thing (退中 is not a 少退)."""
         x = p.x
         y = p.y
+        name = p.name
+        last = self._placed.get(name)
+        if (
+            last is not None
+            and last[0] == x
+            and last[1] == y
+            and last[2] == p.facing
+            and verb != "退"
+            and cite not in self.m.cases
+        ):
+            # he stands where he stood, facing the same way, and no passage places him: the
+            # line of his last step (kept only while nothing else moves him, below)
+            return last[3]
         if x is None or y is None:
             return Placed("", x, y, None)
-        name = p.name
         pt = (x, y)
         # one who stepped aside for one act only (少退 to drink, 退) comes back with the next
         moved = self.point.get(name) != pt or name in self._momentary
@@ -229,6 +278,7 @@ class Bodies:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
+            self._forget(name)
             bodies, why = self._spread(name, p, self.members.get(name, 1), pt, p.facing, cases, row)
             self._put(name, bodies)
             self.point[name] = pt
@@ -242,7 +292,13 @@ class Bodies:
                 {"name": f"{name}{i + 1}", "x": bx, "y": by, "facing": p.facing}
                 for i, (bx, by) in enumerate(bodies)
             ]
-        return Placed(why, bodies[0][0], bodies[0][1], members)
+        got = Placed(why, bodies[0][0], bodies[0][1], members)
+        if not why and name not in self._momentary:
+            # shared by the lines of his steps while he stands so (read-only, as ``more``)
+            self._placed[name] = (x, y, p.facing, got)
+        else:
+            self._placed.pop(name, None)
+        return got
 
     def keep(self, p: Person) -> tuple[float | None, float | None]:
         """A further line of the same act (the acts of a 數獲): the body as it stands."""
@@ -355,6 +411,71 @@ class Bodies:
         sp = self.m.spacing
         return (pt[0] + across * rx + ux * sp, pt[1] + across * ry + uy * sp)
 
+    def _forget(self, name: str) -> None:
+        """He is about to move: what the searches learnt of the places his body blocked is
+        no longer known."""
+        for seq, i in self._blocks.pop(name, ()):
+            if seq.blocked.get(i) == name:
+                del seq.blocked[i]
+                if i < seq.lo:
+                    seq.lo = i
+
+    def _first_free(self, name: str, seq: _Candidates, start: int) -> int:
+        """The first place of ``seq`` from ``start`` on where his bodies fit and no other body
+        stands, or -1. What each try learns is kept: a place found taken stays taken while the
+        body that took it stays (:meth:`_forget`), so a crowd is walked once, not by every
+        newcomer."""
+        blocked = seq.blocked
+        slots = seq.slots
+        level, fit = seq.level, seq.fit
+        i = start if start > seq.lo else seq.lo
+        from_lo = start <= seq.lo
+        while True:
+            while i >= len(slots):
+                if not seq.extend():
+                    return -1
+            if i in blocked:
+                i += 1
+                continue
+            if level is not None and i not in fit:
+                # a place off the level of the point named (:func:`_fits`) is never taken
+                if not all(_fits(self._level_at(x, y), level) for x, y in slots[i]):
+                    blocked[i] = None
+                    i += 1
+                    continue
+                fit.add(i)
+            who = self._taken_by(name, slots[i])
+            if who is None:
+                break
+            blocked[i] = who
+            self._blocks.setdefault(who, []).append((seq, i))
+            i += 1
+        if from_lo:
+            seq.lo = i
+        return i
+
+    def _taken_by(self, name: str, slots: tuple[Vec, ...]) -> str | None:
+        """Who stands where one of ``slots`` would stand (nearer than the gap), or None."""
+        c, g = self._cell, self._gap
+        grid = self._grid
+        gap2 = self._gap2
+        for x, y in slots:
+            ix0, ix1 = int((x - g) // c), int((x + g) // c)
+            iy0, iy1 = int((y - g) // c), int((y + g) // c)
+            for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
+                for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
+                    for other, ox, oy in grid.get((ix, iy), ()):
+                        if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
+                            return other
+        return None
+
+    def _candidates(self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any) -> Any:
+        key = (kind, start, axis, f, n, level)
+        seq = self._seqs.get(key)
+        if seq is None:
+            seq = self._seqs[key] = _Candidates(kind, start, axis, f, n, level, self.m.spacing)
+        return seq
+
     def _search(
         self,
         name: str,
@@ -365,52 +486,118 @@ class Bodies:
         facing: str | None,
         lattice: list[tuple[int, int]] | None = None,
     ) -> tuple[list[Vec], str]:
-        sp = self.m.spacing
-        ax, ay = axis
-        fx, fy = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
         level = self._level(*pt)
-        if want != pt and level is not None and not _fits(self._level(*want), level):
+        if want != pt and level is not None and not _fits(self._level_at(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
-        if (
-            n == 1
-            and self._free(name, *want)
-            and (level is None or _fits(self._level(*want), level))
-        ):
+        if n == 1 and self._free(name, *want):
+            # his place fits the level: it is the point, or it was found to fit it above
             return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
         crowd_key = (pt[0], pt[1], n)
         crowd = self._crowd.get(crowd_key, 0)
         starts = [] if crowd else [want] if want == pt else [want, pt]
+        kind = _BY_ROW if lattice is not None else _BY_LATTICE
         for start in starts:
-            sx, sy = start
-            for i, j in lattice or _LATTICE:
-                # i places along the row (negative: the other side), j rows behind (negative:
-                # in front)
-                hx = sx + (ax * i - fx * j) * sp
-                hy = sy + (ay * i - fy * j) * sp
-                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
-                if all(self._free(name, x, y) for x, y in slots) and (
-                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
-                ):
-                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
-        sx, sy = pt
+            # i places along the row (negative: the other side), j rows behind (negative: in
+            # front), in the order of the row's rule (_lattice)
+            seq = self._candidates(kind, start, axis, f, n, level)
+            got = self._first_free(name, seq, 0)
+            if got >= 0:
+                return self._took(name, seq, got), ""
         # a crowd that has thinned (those who stood there went to shoot) is searched from
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
-        for r in range(max(RINGS + 1, crowd - 2), FAR_RINGS + 1):
-            for i, j in _ring(r):
-                hx = sx + (ax * i - fx * j) * sp
-                hy = sy + (ay * i - fy * j) * sp
-                slots = [(hx + ax * k * sp, hy + ay * k * sp) for k in range(n)]
-                if all(self._free(name, x, y) for x, y in slots) and (
-                    level is None or all(_fits(self._level(x, y), level) for x, y in slots)
-                ):
-                    self._crowd[crowd_key] = r if r > RINGS + 1 else 0
-                    return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in slots], ""
+        seq = self._candidates(_BY_RING, pt, axis, f, n, level)
+        first = max(RINGS + 1, crowd - 2)
+        got = self._first_free(name, seq, _ring_start(first)) if first <= FAR_RINGS else -1
+        if got >= 0:
+            r = seq.ring[got]
+            self._crowd[crowd_key] = r if r > RINGS + 1 else 0
+            return self._took(name, seq, got), ""
         why = (
             f"no room for {name} within {FAR_RINGS} spacings of ({pt[0]:.1f}, {pt[1]:.1f}): every "
             f"place is taken by another body (bodies {self.m.footprint:g} 尺 across, "
             "sheli/place/bodies.yaml)"
         )
         return [want] * n, why
+
+    def _took(self, name: str, seq: _Candidates, i: int) -> list[Vec]:
+        """He takes the place ``i`` of ``seq``: it is taken while he stands there."""
+        seq.blocked[i] = name
+        self._blocks.setdefault(name, []).append((seq, i))
+        if seq.lo == i:
+            seq.lo = i + 1
+        return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in seq.slots[i]]
+
+
+_BY_LATTICE, _BY_ROW, _BY_RING = 0, 1, 2
+
+
+class _Candidates:
+    """The places tried, in order, for ``n`` bodies in a row along ``axis`` from ``start``
+    (a body facing ``f``): made as far as a search has needed them, with what the searches
+    learnt — ``blocked`` (place → the body standing on it), ``lo`` (every place before it is
+    blocked or does not fit the level)."""
+
+    __slots__ = (
+        "axis",
+        "blocked",
+        "f",
+        "fit",
+        "kind",
+        "level",
+        "lo",
+        "n",
+        "ring",
+        "slots",
+        "sp",
+        "start",
+    )
+
+    def __init__(
+        self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any, sp: float
+    ) -> None:
+        self.kind, self.start, self.axis, self.f, self.n, self.level = (
+            kind,
+            start,
+            axis,
+            f,
+            n,
+            level,
+        )
+        self.sp = sp
+        self.slots: list[tuple[Vec, ...]] = []
+        self.ring: list[int] = []  # for the rings: the ring of each place
+        self.blocked: dict[int, str | None] = {}  # None: not on his level, never free
+        self.fit: set[int] = set()  # the places found on his level
+        self.lo = 0
+
+    def extend(self) -> bool:
+        """Make the next places (a ring at a time for the rings); False when there are none."""
+        k = len(self.slots)
+        if self.kind == _BY_RING:
+            r = RINGS + 1 + (self.ring[-1] - RINGS if self.ring else 0)
+            if r > FAR_RINGS:
+                return False
+            cells = _ring(r)
+        else:
+            lattice = _ROW_LATTICE if self.kind == _BY_ROW else _LATTICE
+            if k >= len(lattice):
+                return False
+            cells = lattice[k : k + max(4, k)]  # most searches end at the first few
+            r = 0
+        sx, sy = self.start
+        ax, ay = self.axis
+        fx, fy = self.f
+        sp, n = self.sp, self.n
+        for i, j in cells:
+            hx = sx + (ax * i - fx * j) * sp
+            hy = sy + (ay * i - fy * j) * sp
+            if n == 1:
+                self.slots.append(((hx, hy),))
+            else:
+                self.slots.append(tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n)))
+            self.ring.append(r)
+        return True
 
 
 @cache
@@ -421,7 +608,10 @@ def _ring(r: int) -> list[tuple[int, int]]:
     >>> _ring(1)[:3], _ring(1)[-1], len(_ring(2))
     ([(-1, 0), (1, 0), (0, 1)], (1, -1), 16)
     """
-    cells = [(i, j) for i in range(-r, r + 1) for j in range(-r, r + 1) if max(abs(i), abs(j)) == r]
+    # the edge of the square only (r a side from the centre), each place once
+    side = range(-r, r + 1)
+    cells = [(i, j) for i in side for j in ((-r, r) if r else (0,))]
+    cells += [(i, j) for i in ((-r, r) if r else ()) for j in range(-r + 1, r)]
     return sorted(cells, key=lambda c: (c[1] < 0, abs(c[1]), abs(c[0]), c[0]))
 
 
@@ -454,6 +644,18 @@ def _lattice() -> list[tuple[int, int]]:
 
 
 _LATTICE = _lattice()
+
+
+def _ring_start(r: int) -> int:
+    """Where ring ``r`` (from RINGS + 1 out) begins among the places tried ring by ring: each
+    ring ``q`` has 8 q places.
+
+    >>> _ring_start(RINGS + 2) - _ring_start(RINGS + 1) == len(_ring(RINGS + 1))
+    True
+    """
+    return 4 * ((r - 1) * r - RINGS * (RINGS + 1))
+
+
 #: The places tried for one who joins a row the text names: along it as far as it goes, then
 #: the next row behind it, from its head again.
 _ROW_LATTICE = [(i, j) for j in range(RINGS + 1) for i in range(2 * RINGS + 1)]

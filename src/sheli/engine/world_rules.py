@@ -163,7 +163,10 @@ class WorldRules:
 
     def _cups(self, p: Person) -> int:
         items = p.items
-        return sum(items.get(c, 0) for c in self.ruleset.cups) if items else 0
+        if not items:
+            return 0
+        cups = self.ruleset.cups
+        return sum(map(items.get, cups, (0,) * len(cups)))
 
     def before(self, p: Person) -> tuple[int, bool]:
         """What the rules need to know of him before his act: cups in hand, and full or not."""
@@ -176,8 +179,9 @@ class WorldRules:
         self.last[p.name] = (file, ctx.line, cite, verb)
         if verb in ("袒", "決遂", "決"):
             self.bared.add(p.name)
-        worn = dressed(p) if (p.bared or p.ring_and_guard) else None
-        if worn:
+        # what he wears matters only to a drink or a coming to his seat
+        if (p.bared or p.ring_and_guard) and (verb in rs.drink_verbs or verb in rs.seat_verbs):
+            worn = dressed(p)
             if verb in rs.drink_verbs:
                 self._fail("W-drink-dressed", cite, f"{p.name} drinks wearing {worn}")
             if p.place and _SEAT.search(p.place) and p.on_tang and verb in rs.seat_verbs:
