@@ -9,7 +9,10 @@ Each run launches a fresh browser (``/usr/bin/chromium``; no browser is download
 opens ``index.html`` from ``file://``. Measured:
 
 - **first diagram**: ms from the start of navigation to the first ``svg`` put into
-  ``#stage`` (a MutationObserver set before the page's own script runs);
+  ``#stage`` (a MutationObserver set before the page's own script runs), by the page's
+  parser or by its script; **first frame**: to the next animation frame after it (the
+  diagram painted); **ready**: to the viewer's ``data-ready`` (its script has run, the
+  keys step);
 - **JS heap**: ``Runtime.getHeapUsage`` (used, plus the embedder's and the backing stores'
   where the browser reports them: ArrayBuffers and external strings), after the viewer is
   ready and a garbage collection (``HeapProfiler.collectGarbage``);
@@ -49,13 +52,19 @@ ROOT = Path(__file__).resolve().parents[1]
 # set before the page's script: when the first diagram goes into #stage
 FIRST_SVG = """
 window.__firstSvg = null;
+window.__firstFrame = null;
+window.__ready = null;
 new MutationObserver((_, obs) => {
   const st = document.getElementById("stage");
   if (st && st.querySelector("svg") && window.__firstSvg == null) {
     window.__firstSvg = performance.now();
-    obs.disconnect();
+    requestAnimationFrame(() => (window.__firstFrame = performance.now()));
   }
-}).observe(document, { childList: true, subtree: true });
+  if (document.body && document.body.dataset.ready === "1" && window.__ready == null) {
+    window.__ready = performance.now();
+  }
+  if (window.__firstSvg != null && window.__ready != null) obs.disconnect();
+}).observe(document, { childList: true, subtree: true, attributes: true });
 """
 
 # ms from the start of a frame to the next, n times, stepping (→) in each or not
@@ -123,8 +132,13 @@ def one_run(pw: Any, index: Path, steps: int) -> dict[str, float]:
         page = ctx.new_page()
         page.goto(index.as_uri(), timeout=180_000)
         page.wait_for_selector("body[data-ready='1']", timeout=180_000)
-        page.wait_for_function("window.__firstSvg != null", timeout=180_000)
-        first = page.evaluate("window.__firstSvg")
+        page.wait_for_function(
+            "window.__firstSvg != null && window.__firstFrame != null && window.__ready != null",
+            timeout=180_000,
+        )
+        first, frame, ready = page.evaluate(
+            "[window.__firstSvg, window.__firstFrame, window.__ready]"
+        )
         cdp = ctx.new_cdp_session(page)
         cdp.send("HeapProfiler.collectGarbage")
         time.sleep(0.5)
@@ -135,6 +149,8 @@ def one_run(pw: Any, index: Path, steps: int) -> dict[str, float]:
         stepped = page.evaluate(FRAMES, [steps, True])
         return {
             "first": first,
+            "frame": frame,
+            "ready": ready,
             "js": js / 2**20,
             "rss": rss / 2**20,
             "floor": p95(floor),
@@ -175,15 +191,17 @@ def main() -> None:
                 got[name].append(m)
     load1 = os.getloadavg()
     rows = [
-        "| viewer | index.html | first diagram (ms) | JS heap (MB) | renderer RSS (MB) "
-        "| step p95 (ms) | floor p95 (ms) | step − floor (ms) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| viewer | index.html | first diagram (ms) | first frame (ms) | ready (ms) "
+        "| JS heap (MB) | renderer RSS (MB) | step p95 (ms) | floor p95 (ms) "
+        "| step − floor (ms) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, d in named:
         med = {k: statistics.median(m[k] for m in got[name]) for k in got[name][0]}
         size = (Path(d) / "index.html").stat().st_size / 1e6
         rows.append(
-            f"| {name} | {size:.1f} MB | {med['first']:.0f} | {med['js']:.0f} | {med['rss']:.0f} "
+            f"| {name} | {size:.1f} MB | {med['first']:.0f} | {med['frame']:.0f} "
+            f"| {med['ready']:.0f} | {med['js']:.0f} | {med['rss']:.0f} "
             f"| {med['step']:.1f} | {med['floor']:.1f} | {med['step'] - med['floor']:+.1f} |"
         )
     table = "\n".join(rows)

@@ -211,6 +211,18 @@ def test_html_escapes_the_title() -> None:
     assert "<b>鄉射</b>" not in html and "&lt;b&gt;鄉射&lt;/b&gt;" in html
 
 
+def test_the_page_shows_the_first_diagram_before_its_script_runs() -> None:
+    # the first step's blob is not the first blob: the step is found by the blobs' heads
+    later = R.pack_parts([[f"<svg id='s{i}'>", "</svg>"] for i in range(70)], order=[1, 0])
+    blobs = [R.pack_parts([["<svg id='other'>", "</svg>"]]), later]
+    blobs[0] = blobs[0][:8] + (70).to_bytes(4, "big") + blobs[0][12:]  # it holds step 70
+    html = R.viewer_html({"steps": []}, blobs)
+    stage = re.search(r'<figure id="stage"[^>]*>(.*?)</figure>', html, re.S)
+    assert stage is not None and stage.group(1) == "<svg id='s0'>\n</svg>"
+    assert html.index("</figure>") < html.index('id="sheli-svg"') < html.rindex("<script>")
+    assert R.first_svg([]) == ""
+
+
 DOCS = [
     ["<svg>", "a", "b\nc", "</svg>"],
     ["<svg>", "x", "b\nc", "</svg>"],

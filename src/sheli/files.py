@@ -37,7 +37,7 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -104,6 +104,19 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     '0o644'
     """
     _write(Path(path), lambda f: f.write(data))
+
+
+def write_lines(path: str | os.PathLike[str], lines: Iterable[bytes]) -> None:
+    """Write ``lines`` (bytes, each with its newline) to ``path`` one after another, by the
+    rules of this module: what is written is never held whole.
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.jsonl")
+    >>> write_lines(p, (f"{n}\\n".encode() for n in range(3)))
+    >>> open(p).read().split()
+    ['0', '1', '2']
+    """
+    _write(Path(path), lambda f: f.writelines(lines))
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import importlib.util
 import os
 import sys
 
@@ -34,13 +35,46 @@ COMMANDS: dict[str, str] = {
     "diff": "sheli.cli.diff:diff",
 }
 
+# Each command's first paragraph of help, for ``sheli --help``: listing the commands then
+# imports none of them (the engine behind ``run`` alone is a third of a second). A test
+# keeps these equal to the commands' own help.
+SUMMARIES: dict[str, str] = {
+    "text": "Show passages of 經 and 記 with their section and commentary.",
+    "search": "Find passages containing QUERY, in any form: traditional, simplified or variant.",
+    "place": "Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source "
+    "(passage id) or the assumption it rests on, then the parameters and default offsets.",
+    "score": "Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射), "
+    "0 to 9999 each.",
+    "run": "Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log.",
+    "coverage": "Report which passages of RITE's scope are enacted, by which steps, and why not.",
+    "render": "Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR.",
+    "cues": "Cue sheets of RITE for each role, and the floor plan with taping measurements.",
+    "params": "The archery by rank and occasion (周禮 射人, 司裘, 梓人; 射義; 鄉射記; 大射儀): "
+    "耦, 侯 and 侯道, music and the 節 heard before the arrows, 中 and 旌 — "
+    "each value with its source, and the readings where the sources disagree.",
+    "serve": "Run the live event app: open the printed address in a browser and create an event.",
+    "diff": "Compare two runs of RITE that differ by a reading, a venue or an option.",
+}
+
 
 class LazyGroup(click.Group):
+    """A group whose commands are imported when one is run, not to list them in ``--help``."""
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in COMMANDS if self._load(name) is not None]
+        return [name for name in COMMANDS if _present(name)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return self._load(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own listing, but from SUMMARIES: getting each command would import it
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(n, summary(n).get_short_help_str(limit)) for n in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     @staticmethod
     def _load(name: str) -> click.Command | None:
@@ -55,6 +89,25 @@ class LazyGroup(click.Group):
                 return None
             raise
         return getattr(module, attr)
+
+
+def summary(name: str) -> click.Command:
+    """A stand-in for command ``name`` with only its summary, to list it in ``--help``.
+
+    >>> summary("run").get_short_help_str(40)
+    'Run RITE (xiangshe, 鄉射禮 …, or a spec...'
+    """
+    return click.Command(name, help=SUMMARIES[name])
+
+
+def _present(name: str) -> bool:
+    """Whether the module of command ``name`` is there (found, not imported).
+
+    >>> _present("run"), _present("nothing")
+    (True, False)
+    """
+    target = COMMANDS.get(name)
+    return target is not None and importlib.util.find_spec(target.split(":")[0]) is not None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

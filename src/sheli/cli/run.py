@@ -261,20 +261,41 @@ def run(rite: str, fmt: str, output: str | None) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
     result = run_or_exit("run", rite)
     if fmt == "jsonl":
-        from sheli.outputs.eventlog import to_jsonl
-
-        text = to_jsonl(result.events)
-    elif output is None and sys.stdout.isatty():
+        try:
+            _emit_log(result.events, output, len(result.steps))
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader stopped (sheli run | head): not an error
+            sys.exit(0)
+        return
+    if output is None and sys.stdout.isatty():
         _print_yizhu_tty(result)
         return
-    else:
-        text = _yizhu_text(result, width=120)
+    text = _yizhu_text(result, width=120)
     try:
         _emit(text, output, len(result.steps))
     except BrokenPipeError:
         # the reader stopped (sheli run | head): not an error
         sys.stderr.close()
         sys.exit(0)
+
+
+def _emit_log(events: Any, output: str | None, steps: int) -> None:
+    """The event log, a line at a time (a log of any length is never one string)."""
+    from sheli.outputs.eventlog import jsonl_lines
+
+    if output:
+        from sheli.files import write_lines
+
+        try:
+            write_lines(output, jsonl_lines(events))
+        except OSError as exc:
+            click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
+            sys.exit(2)
+        click.echo(f"wrote {output} ({steps} steps)", err=True)
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.writelines(jsonl_lines(events))
+        sys.stdout.buffer.flush()
 
 
 def _emit(text: str, output: str | None, steps: int) -> None:

@@ -13,7 +13,7 @@ the order they happen. Text is written as UTF-8, not escaped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,11 +37,26 @@ def write_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> None:
         out.write("\n")
 
 
-def to_jsonl(events: Iterable[dict[str, Any]]) -> str:
-    """The whole log as one string (the same text with or without msgspec)."""
+def jsonl_lines(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
+    """Each event as one line of JSON in UTF-8, its newline included, one after another (the
+    same bytes with or without msgspec): a log of any length is written a line at a time,
+    never held whole.
+
+    >>> list(jsonl_lines([{"type": "step", "actor": "司射"}]))[0].decode("utf-8")
+    '{"type":"step","actor":"司射"}\\n'
+    """
     if _encode is not None:
-        return b"".join(_encode(e) + b"\n" for e in events).decode("utf-8")
-    return "".join(dumps(e) + "\n" for e in events)
+        for e in events:
+            yield _encode(e) + b"\n"
+    else:
+        for e in events:
+            yield (dumps(e) + "\n").encode("utf-8")
+
+
+def to_jsonl(events: Iterable[dict[str, Any]]) -> str:
+    """The whole log as one string (the same text with or without msgspec): for a small log
+    only; a log of a run is written by :func:`jsonl_lines`."""
+    return b"".join(jsonl_lines(events)).decode("utf-8")
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -37,6 +37,7 @@ import gzip
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import tempfile
 import traceback
@@ -459,27 +460,49 @@ def unpack_svgs(blobs: Iterable[bytes]) -> list[str]:
     """
     out: dict[int, str] = {}
     for blob in blobs:
-        n = int.from_bytes(blob[:4], "big")
-        at = 8 + 8 * int.from_bytes(blob[4:8], "big")  # past the chunks' steps
-        *parts, end = gzip.decompress(blob[at : at + n]).decode("utf-8").split("\0")
-        *chunks, end2 = gzip.decompress(blob[at + n :]).decode("ascii").split("\n")
-        if end or end2:
-            raise ValueError("a packing that does not end with a NUL and a newline")
-        for chunk in chunks:
-            start, steps = json.loads(chunk)
-            ids: list[int] = []
-            for j, st in enumerate(steps):
-                if j == 0:
-                    ids = list(st)
-                else:
-                    p, s, mid = st
-                    ids = ids[:p] + list(mid) + (ids[len(ids) - s :] if s else [])
-                if start + j in out:
-                    raise ValueError(f"step {start + j} is packed twice")
-                out[start + j] = "\n".join([parts[k] for k in ids])
+        for i, svg in _unpack(blob):
+            if i in out:
+                raise ValueError(f"step {i} is packed twice")
+            out[i] = svg
     if sorted(out) != list(range(len(out))):
         raise ValueError(f"the packed steps are not 0..{len(out) - 1}")
     return [out[i] for i in range(len(out))]
+
+
+def _unpack(blob: bytes) -> Iterator[tuple[int, str]]:
+    """Each step of one blob of :class:`PartPacker`, with its number: ``(i, svg)``."""
+    n = int.from_bytes(blob[:4], "big")
+    at = 8 + 8 * int.from_bytes(blob[4:8], "big")  # past the chunks' steps
+    *parts, end = gzip.decompress(blob[at : at + n]).decode("utf-8").split("\0")
+    *chunks, end2 = gzip.decompress(blob[at + n :]).decode("ascii").split("\n")
+    if end or end2:
+        raise ValueError("a packing that does not end with a NUL and a newline")
+    for chunk in chunks:
+        start, steps = json.loads(chunk)
+        ids: list[int] = []
+        for j, st in enumerate(steps):
+            if j == 0:
+                ids = list(st)
+            else:
+                p, s, mid = st
+                ids = ids[:p] + list(mid) + (ids[len(ids) - s :] if s else [])
+            yield start + j, "\n".join([parts[k] for k in ids])
+
+
+def first_svg(blobs: Sequence[bytes]) -> str:
+    """The first step's SVG, from the one blob that holds it ("" if none), without its XML
+    declaration: the page shows it inline before its script has run (docs/viewer.md).
+
+    >>> first_svg([pack_parts([["<?xml version='1.0'?>", "<svg>", "</svg>"]])])
+    '<svg>\\n</svg>'
+    """
+    for blob in blobs:
+        k = int.from_bytes(blob[4:8], "big")
+        if any(int.from_bytes(blob[8 + 8 * c : 12 + 8 * c], "big") == 0 for c in range(k)):
+            for i, svg in _unpack(blob):
+                if i == 0:
+                    return re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", svg)
+    return ""
 
 
 class _Claims:
@@ -866,14 +889,17 @@ def _script_json(data: dict[str, Any]) -> str:
     return s.replace("</", "<\\/").replace("<!--", "\\u003c!--")
 
 
-def viewer_page(data: dict[str, Any]) -> tuple[str, str]:
+def viewer_page(data: dict[str, Any]) -> tuple[str, str, str]:
     """``index.html`` but its diagrams: the template (filled with CSS, JavaScript and the
-    data) before and after the place of the packed diagrams, which go between as
-    :func:`blob_text` of the blobs.
+    data) before the first diagram (:func:`first_svg`, inline in the stage so that the page
+    shows it while the rest loads), between it and the packed diagrams (:func:`blob_text`),
+    and after them.
 
-    >>> head, tail = viewer_page({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
-    >>> "鄉射禮 &lt;x&gt;" in head and head.endswith('id="sheli-svg">')
+    >>> head, mid, tail = viewer_page({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
+    >>> "鄉射禮 &lt;x&gt;" in head and head.endswith('aria-label="plan">')
     True
+    >>> mid.endswith('id="sheli-svg">'), tail.startswith("</script>")
+    (True, True)
     """
     title = str(data.get("meta", {}).get("titleText") or "sheli")
     fill = {
@@ -882,8 +908,10 @@ def viewer_page(data: dict[str, Any]) -> tuple[str, str]:
         "js": asset("viewer.js"),
         "data": _script_json(data),
     }
-    head, tail = asset("index.html.tmpl").split("$svgdata")
-    return Template(head).substitute(fill), Template(tail).substitute(fill)
+    head, rest = asset("index.html.tmpl").split("$first")
+    mid, tail = rest.split("$svgdata")
+    sub = Template
+    return sub(head).substitute(fill), sub(mid).substitute(fill), sub(tail).substitute(fill)
 
 
 def blob_text(blobs: Iterable[bytes]) -> str:
@@ -904,15 +932,15 @@ def viewer_html(data: dict[str, Any], blobs: Iterable[bytes] = ()) -> str:
     >>> "鄉射禮 &lt;x&gt;" in html and "<script" in html
     True
     """
-    head, tail = viewer_page(data)
-    return head + blob_text(blobs) + tail
+    blobs = list(blobs)
+    head, mid, tail = viewer_page(data)
+    return head + first_svg(blobs) + mid + blob_text(blobs) + tail
 
 
-def _page(result: Any) -> tuple[bytes, bytes, int]:
+def _page(result: Any) -> tuple[tuple[bytes, ...], int]:
     """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps."""
     data = viewer_data(result)
-    head, tail = viewer_page(data)
-    return head.encode("utf-8"), tail.encode("utf-8"), len(data["steps"])
+    return tuple(t.encode("utf-8") for t in viewer_page(data)), len(data["steps"])
 
 
 class _Child:
@@ -1039,10 +1067,11 @@ def render(
             progress=progress,
             svg_dir=sd if svg_files else None,
         )
-        head, tail, n_steps = _page(result) if text is None else text.result()
+        (head, mid, tail), n_steps = _page(result) if text is None else text.result()
         if len(frames) != n_steps:
             raise RuntimeError(f"{len(frames)} diagrams for {n_steps} steps")
-        html = b"".join([head, blob_text(blobs).encode("ascii"), tail])
+        first = first_svg(blobs).encode("utf-8")
+        html = b"".join([head, first, mid, blob_text(blobs).encode("ascii"), tail])
         (tmp / "index.html").write_bytes(html)
         # into place: an earlier render is moved aside first, then removed
         old = None

@@ -16,10 +16,12 @@ import operator
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from sheli import diskcache
 from sheli.yamlfile import load_yaml
 
 from .model import Extent, Fixture, Param, PlaceError, Point, Venue
@@ -33,17 +35,37 @@ __all__ = ["VENUES", "VENUE_ALIASES", "evaluate", "load_venue", "venue_key"]
 _PARSED: dict[str, Any] = {}
 
 
+def _files() -> list[tuple[str, bytes]]:
+    """The venue files of place/data/, by name, with their bytes."""
+    return [
+        (entry.name, entry.read_bytes())
+        for entry in sorted(resources.files("sheli.place").joinpath("data").iterdir(), key=str)
+        if entry.name.endswith(".yaml")
+    ]
+
+
+# The venues built from these very files by an earlier process (sheli.diskcache): the key is
+# every venue file's name and bytes, and this layer's code that builds them; any change and
+# they are parsed and built again (then kept for the next process, at the end of this module).
+_FILES = _files()
+_CODE = b"".join((Path(__file__).parent / name).read_bytes() for name in ("loader.py", "model.py"))
+_ENTRY = diskcache.cache_dir("venues") / diskcache.key(
+    _CODE, *(name.encode() + b"\0" + data for name, data in _FILES)
+)
+_STORED: Any = diskcache.read(_ENTRY)
+if not (isinstance(_STORED, tuple) and len(_STORED) == 3):
+    _STORED = None
+
+
 # The venues are the data files in place/data/: each names its key, title and aliases (the
 # text's names for it), so a new venue is one new file. The default venue of 鄉射禮 is the 州序
 # (xiangshe:4 注: 此射於序).
 def _discover() -> tuple[dict[str, str], dict[str, str]]:
     titles: dict[str, str] = {}
     aliases: dict[str, str] = {}
-    for entry in sorted(resources.files("sheli.place").joinpath("data").iterdir(), key=str):
-        if not entry.name.endswith(".yaml"):
-            continue
-        key = entry.name[: -len(".yaml")]
-        data = _PARSED[key] = load_yaml(entry.read_text("utf-8"))
+    for name, text in _FILES:
+        key = name[: -len(".yaml")]
+        data = _PARSED[key] = load_yaml(text.decode("utf-8"))
         head = data or {}
         titles[key] = str(head.get("title") or key)
         aliases[key] = key
@@ -52,7 +74,7 @@ def _discover() -> tuple[dict[str, str], dict[str, str]]:
     return titles, aliases
 
 
-VENUES, VENUE_ALIASES = _discover()
+VENUES, VENUE_ALIASES = _discover() if _STORED is None else _STORED[:2]
 
 _BINOPS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
@@ -199,6 +221,12 @@ def load_venue(name: str = "xie") -> Venue:
     'xiang'
     """
     key = venue_key(name)
+    if _STORED is not None and key in _STORED[2]:
+        return _STORED[2][key]
+    return _build(key)
+
+
+def _build(key: str) -> Venue:
     data = _read(key)
     where = f"{key}.yaml"
 
@@ -319,3 +347,19 @@ def load_venue(name: str = "xie") -> Venue:
         hou["source"] = " ".join(str(hou.get("source", "")).split())
     venue.hou = hou
     return venue
+
+
+def _store() -> None:
+    """Build every venue and keep them for the next process (a venue that cannot be built is
+    left out: its error is said when it is asked for)."""
+    venues: dict[str, Venue] = {}
+    for key in VENUES:
+        try:
+            venues[key] = load_venue(key)
+        except Exception:
+            continue
+    diskcache.write(_ENTRY, (VENUES, VENUE_ALIASES, venues))
+
+
+if _STORED is None:
+    _store()

@@ -33,7 +33,9 @@ PlaceRef = str | dict[str, Any]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
+    # defer_build: a model's validator is built when it first validates, not at import (all
+    # of them took a fifth of a second; a spec from the cache is unpickled, never validated)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False, defer_build=True)
     # The line of this mapping in the spec file (set by the loader, never written by hand).
     line: SkipJsonSchema[int] = Field(0, alias="__line__")
     # The part file it came from when not the spec file itself (include:, extends:).
@@ -239,9 +241,10 @@ class ActStep(_ActFields):
         if self.do is not None:
             return self.do
         if self._acts is None:
-            fields = {k: getattr(self, k) for k in Act.model_fields if k != "line"}
-            act = Act.model_validate(fields)
-            act.line = self.line
+            # the fields were validated as this step's: constructed, not validated again (a
+            # spec from the cache then never needs the models' validators, built on first use)
+            fields = {k: getattr(self, k) for k in Act.model_fields}
+            act = Act.model_construct(**fields)
             self._acts = [act]
         return self._acts
 
@@ -360,11 +363,8 @@ class Spec(_Model):
         return v
 
 
-PairDecl.model_rebuild()
-IfStep.model_rebuild()
-ForEachStep.model_rebuild()
-Procedure.model_rebuild()
-Spec.model_rebuild()
+# (no model_rebuild here: with defer_build, each model resolves its forward references and
+# builds its validator the first time it validates, which a spec from the cache never does)
 
 
 def json_schema() -> dict[str, Any]:

@@ -568,7 +568,7 @@
 
   fillMenus();
   setBar();
-  stage.textContent = "…";
+  if (!stage.querySelector("svg")) stage.textContent = "…"; // (the page's first diagram stays)
   await (fromHash() || go(0, { keepHash: true }));
   // for scripts and tests: the current step, a way to reach one, any step's SVG (a
   // Promise), and how many blobs were inflated and are kept
