@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -33,6 +33,7 @@ from sheli.engine.records import accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
+from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
@@ -44,6 +45,8 @@ Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurr
 #: 不釋算也); the tolerance allows for a touch screen's latency and a human hand (both ~50–100 ms).
 TAP_TOLERANCE_MS = 120
 TAP_TOLERANCE_FRACTION = 0.2
+#: the optional fields of an arrow's record (the outcome fields of docs/scoring.md)
+DETAIL = ("x", "y", "through", "loosed_s", "struck", "flight")
 #: the drum's interval before the director sets one (an assumption: a slow, even beat)
 DEFAULT_INTERVAL_MS = 2000
 INTERVAL_RANGE_MS = (250, 10000)
@@ -98,6 +101,8 @@ class Arrow:
     t_ms: int
     input_seq: int
     corrections: int = 0
+    #: the optional fields given (x, y, through, loosed_s, struck, flight): docs/serve.md
+    detail: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> ArrowKey:
@@ -114,7 +119,24 @@ class Arrow:
             "t": iso(self.t_ms),
             "input": self.input_seq,
             "corrections": self.corrections,
+            **self.detail,
         }
+
+
+def marks(shots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The arrows of the round with a place on the 侯, as the audience screen draws them.
+
+    >>> m = marks([{"pair": "上耦", "seat": "上射", "arrow": 1, "hit": True, "x": 1.0, "y": 2.0,
+    ...             "hou": "采侯", "name": None, "archer": "上耦上射"}, {"x": None}])
+    >>> [(a["pair"], a["arrow"], a["x"], a["y"], a["through"], a["hou"]) for a in m]
+    [('上耦', 1, 1.0, 2.0, False, '采侯')]
+    """
+    keep = ("pair", "seat", "archer", "name", "arrow", "hit", "x", "y")
+    return [
+        {k: s.get(k) for k in keep} | {"through": bool(s.get("through")), "hou": s.get("hou")}
+        for s in shots
+        if s.get("x") is not None and s.get("y") is not None
+    ]
 
 
 class LiveOutcomes:
@@ -423,6 +445,7 @@ class LiveEvent:
                 body.get("on_beat"),
                 t,
                 inp["seq"],
+                detail={k: body[k] for k in DETAIL if k in body},
             )
             old = self.arrows.get(a.key)
             if old is not None:
@@ -685,6 +708,8 @@ class LiveEvent:
                     "tap": self.taps.get(k),
                     "seq": s["seq"],
                     "shot": seq >= s["seq"],
+                    "hou": target_for(self.config.get("rite", ""), s.get("hou")).name,
+                    **(rec.detail if rec else {}),
                 }
             )
         est = d.estimate
@@ -715,6 +740,7 @@ class LiveEvent:
             "announcements": announcements,
             "drinks": drinks,
             "shots": shots,
+            "marks": marks(shots),
             "drum": dict(self.drum),
             "timing": {
                 "elapsed_s": round(elapsed, 1),

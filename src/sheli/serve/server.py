@@ -47,7 +47,7 @@ VIEW_FIELDS: dict[str, tuple[str, ...] | None] = {
     "scorer": None,
     "audience": (
         "version", "server_ms", "event", "step", "round", "tally", "announcements", "drinks",
-        "drum", "passage", "stopped", "last_step",
+        "drum", "passage", "stopped", "last_step", "marks", "question",
     ),
     "performer": ("version", "server_ms", "event", "step", "round", "drum", "last_step"),
 }  # fmt: skip
