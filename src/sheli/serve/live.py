@@ -33,6 +33,7 @@ from sheli.engine.records import accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
+from sheli.serve import wuwu
 from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
 
@@ -428,6 +429,7 @@ class LiveEvent:
         self.run_rev = 0  # counts the runs the event has had (a performer's cues change)
         self.dirty = False  # an input not yet published
         self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
+        self.questions = wuwu.Questions()  # the 五物 asked of the audience, and the answers
         for inp in inputs:
             self.apply(inp)
 
@@ -464,6 +466,8 @@ class LiveEvent:
             self.reached.setdefault(self.anchor, t)  # type: ignore[arg-type]
         elif kind == "tap":
             self.taps[(body["round"], body["pair"], body["seat"], body["arrow"])] = body
+        elif kind == "question":
+            self.questions.apply(body, t)
         elif kind == "drum":
             self.drum = {
                 "interval_ms": body["interval_ms"],
@@ -750,8 +754,86 @@ class LiveEvent:
                 "step_estimated_s": round(est.seconds[i], 1),
             },
             "passage": passage(cur["cite"]),
+            "question": self.question(d, seq),
+            "wuwu": self.wuwu(d, seq),
             "stopped": d.stopped,
             "last_step": i == len(steps) - 1,
+        }
+
+    # ------------------------------------------------------------------ the 五物
+    def archers(self, d: Derived, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each archer's shot lines (the 誘射 left out), in the order of the run; of round
+        ``rnd`` only, if given."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for s in d.shots:
+            if s["pair"] != "誘射" and (rnd is None or s["round"] == rnd):
+                out.setdefault(s["person"], []).append(s)
+        return out
+
+    def moment(self, d: Derived, archer: str, seq: int) -> str:
+        """Before, while or after the archer's shooting (易氏's moments, :mod:`wuwu`): his
+        arrows of the step's round if he shoots in it, else all of his."""
+        rnd = next((s.get("round", 0) for s in d.steps if s["seq"] == seq), 0)
+        shots = self.archers(d, rnd).get(archer) or self.archers(d).get(archer, [])
+        return wuwu.moment_of([s["seq"] for s in shots], seq)
+
+    def question(self, d: Derived, seq: int) -> dict[str, Any] | None:
+        """The question open now, as an audience phone shows it (no totals: a screen answers
+        without seeing how the hall answered)."""
+        q = self.questions.open_one()
+        if q is None:
+            return None
+        it = wuwu.item(q["item"]) or {}
+        return {
+            "id": q["id"],
+            "item": q["item"],
+            "archer": q["archer"],
+            "name": self.names.get(q["archer"]),
+            "reading": it.get("yi"),
+            "answers": wuwu.table()["answers"],
+        }
+
+    def wuwu(self, d: Derived, seq: int) -> dict[str, Any] | None:
+        """The director's 五物: for each archer the moment he is at, his 主皮 from his
+        recorded arrows, and the totals of each item asked, with every question and the
+        sources. None for a rite other than 鄉射禮 (the 五物 are its own, 周禮 鄉大夫)."""
+        if self.config.get("rite", wuwu.RITE) != wuwu.RITE:
+            return None
+        out = []
+        for archer, shots in self.archers(d).items():
+            recorded = [
+                self.arrows.get((s["round"], s["pair"], s["archer"], s["arrow"])) for s in shots
+            ]
+            asked: dict[str, dict[str, Any]] = {}
+            for q in self.questions.asked.values():
+                if q["archer"] != archer:
+                    continue
+                yes, no = self.questions.totals.get(q["id"], [0, 0])
+                a = asked.setdefault(q["item"], {"yes": 0, "no": 0, "questions": []})
+                a["yes"] += yes
+                a["no"] += no
+                a["questions"].append(q | {"yes": yes, "no": no})
+            out.append(
+                {
+                    "archer": archer,
+                    "name": self.names.get(archer),
+                    "moment": self.moment(d, archer, seq),
+                    "主皮": {
+                        "hits": sum(1 for a in recorded if a is not None and a.hit),
+                        "recorded": sum(1 for a in recorded if a is not None),
+                        "arrows": len(shots),
+                    },
+                    "asked": asked,
+                }
+            )
+        t = wuwu.table()
+        return {
+            "title": t["title"],
+            "source": t["source"],
+            "answers": t["answers"],
+            "items": wuwu.items(),
+            "open": self.questions.open_one(),
+            "archers": out,
         }
 
     def start_index(self, d: Derived) -> int:

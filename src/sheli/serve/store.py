@@ -462,6 +462,14 @@ class Store:
             )
         return cur.rowcount == 1
 
+    def vote_of(self, event_id: str, question: int, voter: str) -> bool | None:
+        """The answer this voice gave to the question, if any."""
+        row = self.db.execute(
+            "SELECT answer FROM votes WHERE event_id=? AND question=? AND voter=?",
+            (event_id, question, voter),
+        ).fetchone()
+        return None if row is None else bool(row["answer"])
+
     def votes(self, event_id: str) -> list[tuple[int, str, bool]]:
         """Every answer of the event: (question, voter, answer), in the order given."""
         rows = self.db.execute(
