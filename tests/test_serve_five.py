@@ -207,3 +207,23 @@ def test_every_earlier_schema_is_migrated(tmp_path, version: int) -> None:
     assert s.vote("e1", 1, "screen", True) and not s.vote("e1", 1, "screen", False)
     assert s.votes("e1") == [(1, "screen", True)]
     s.close()
+
+
+def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None:
+    from sheli.engine.outcomes import load_outcomes
+
+    assert live.arrow(2, "上耦", "上射", 1, True, x=2.0, y=-1.5, through=True).status_code == 201
+    assert live.arrow(2, "上耦", "下射", 1, False, struck="人").status_code == 201
+    get = {"Authorization": f"Bearer {live.director}"}
+    text = live.client.get("/api/outcomes.csv", headers=get).text
+    assert "round,pair,archer,arrow,hit,on_beat,x,y,through,struck" in text
+    path = tmp_path / "o.csv"
+    path.write_text(text, "utf-8")
+    rec = load_outcomes(path)  # the file `sheli run --outcomes` reads
+    o = rec.detail(2, "上耦", "上射", 1)
+    assert (o.x, o.y, o.through) == (2.0, -1.5, True)
+    assert rec.detail(2, "上耦", "下射", 1).struck == "人"
+    rows = live.client.get("/api/results.csv", headers=get).text.splitlines()
+    assert rows[0].endswith(",x,y,through,loosed_s,struck,flight")
+    lines = [ln for ln in live.client.get("/api/export.jsonl", headers=get).text.splitlines()]
+    assert any('"x":2.0' in ln and '"through":true' in ln for ln in lines)

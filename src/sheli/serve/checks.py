@@ -17,6 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from sheli.engine.outcomes import FLIGHTS, MAX_OFFSET, STRUCK, Outcome, OutcomeFieldError
 from sheli.serve import auth
 from sheli.serve.errors import ApiError, json_response
 from sheli.serve.limits import parse_json, read_body
@@ -161,13 +162,6 @@ def arrow_fields(ev: LiveEvent, tok: dict[str, Any], data: dict[str, Any]) -> di
     return {"round": rnd, "pair": pair, "seat": seat, "arrow": arrow}
 
 
-#: what else an arrow may have struck, and the marks of its flight (the outcome fields of
-#: docs/scoring.md): a person (a 過, 注 xiangshe:350), the ropes, a bounce, a rebound
-#: (dashe:182 中離維綱揚觸梱復); 剡注 (賈疏 on 周禮 保氏: 羽頭高鏃低而去)
-STRUCK = ("人", "維綱", "揚觸", "梱復")
-FLIGHTS = ("剡注",)
-#: no 侯 reaches farther than this from its centre (the 大侯's 綱 span 88 尺)
-MAX_OFFSET = 100.0
 #: the latest release time an arrow may give, in seconds (a day: an event is shorter)
 MAX_LOOSED_S = 86_400.0
 
@@ -217,16 +211,10 @@ def arrow_detail(data: dict[str, Any]) -> dict[str, Any]:
             shown = json.dumps(v, ensure_ascii=False)
             raise ApiError(400, f"{name} must be empty or one of {'、'.join(allowed)}, not {shown}")
         out[name] = v
-    struck = out.get("struck")
-    if struck and data.get("hit") is True:
-        why = "矢揚中人, 注 xiangshe:350" if struck == "人" else "衆當中鵠而著, 注 dashe:182"
-        raise ApiError(
-            400, f"struck {struck} is an arrow that did not 貫 the 侯, so hit is false ({why})"
-        )
-    if struck and through:
-        raise ApiError(400, f"an arrow that went through the 侯 struck nothing else ({struck})")
-    if through and data.get("hit") is False:
+    if out.get("through") and data.get("hit") is False:
         raise ApiError(400, "an arrow that went through the 侯 (白矢) pierced it: hit is true")
-    if struck == "人" and "x" in out:
-        raise ApiError(400, "an arrow that struck a person has no place on the face of the 侯")
+    try:  # the fields taken together, as an outcomes file's are (docs/scoring.md)
+        Outcome(0, "", "", 0, data.get("hit") is True, **out)
+    except OutcomeFieldError as exc:
+        raise ApiError(400, exc.message) from None
     return out

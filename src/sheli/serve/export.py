@@ -24,6 +24,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from sheli.engine.outcomes import OPTIONAL_FIELDS
 from sheli.outputs.cues import (
     build_book,
     render_html,
@@ -93,6 +94,9 @@ def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
                             e["on_beat"] = on_beat
                     if rec.corrections:
                         e["corrections"] = rec.corrections
+                    # where it struck, 白矢, its release …, as the scorer gave them
+                    for name, value in ev.detail(rec.key).items():
+                        e.setdefault(name, value)
         elif e["type"] == "tally" and e["seq"] in t_of_seq:
             e["t"] = iso(t_of_seq[e["seq"]])
         out.append(e)
@@ -105,7 +109,7 @@ def export_jsonl(ev: LiveEvent) -> str:
 
 RESULT_FIELDS = (
     "round", "pair", "seat", "archer", "name", "arrow", "hit", "on_beat", "counted",
-    "recorded", "t", "corrections",
+    "recorded", "t", "corrections", *OPTIONAL_FIELDS,
 )  # fmt: skip
 
 
@@ -120,6 +124,15 @@ def _row(ev: LiveEvent, e: dict[str, Any], **fields: Any) -> dict[str, Any]:
         "arrow": e["arrow"],
         **fields,
     }
+
+
+def _detail(e: dict[str, Any]) -> dict[str, Any]:
+    """The optional outcome fields of a shot line or record as CSV cells ('' when absent)."""
+    out = {}
+    for name in OPTIONAL_FIELDS:
+        v = e.get(name)
+        out[name] = "" if v is None else str(v).lower() if isinstance(v, bool) else v
+    return out
 
 
 def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
@@ -139,6 +152,7 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                 recorded=str(not pending).lower(),
                 t=e.get("t", ""),
                 corrections=e.get("corrections", 0),
+                **_detail(e),
             )
         )
     d = ev.derived()
@@ -161,6 +175,7 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                     recorded=str(rec is not None).lower(),
                     t=iso(rec.t_ms) if rec else "",
                     corrections=rec.corrections if rec else 0,
+                    **_detail(ev.detail(k)),
                 )
             )
     return rows
@@ -189,20 +204,25 @@ def outcomes_csv(ev: LiveEvent) -> str:
         args.append(f"--dafu {p.get('dafu', 1)}")
     for name, value in (c.get("options") or {}).items():
         args.append(f"--option {name}={str(value).lower() if isinstance(value, bool) else value}")
+    # the optional columns only when an arrow has one of them: a file as before otherwise
+    extra = [f for f in OPTIONAL_FIELDS if any(f in ev.detail(k) for k in ev.arrows)]
     out = [
         f"# sheli render {c.get('rite', 'xiangshe')} {' '.join(args)} "
         f"--outcomes sheli-{ev.id}-outcomes.csv -o viewer",
-        "round,pair,archer,arrow,hit,on_beat",
+        ",".join(("round", "pair", "archer", "arrow", "hit", "on_beat", *extra)),
     ]
+    blank = "," * len(extra)
     for k in ev.shot_order():
         rec = ev.arrows.get(k)
         if rec is None:
             out.append(f"# not recorded (a miss): round {k[0]} {k[1]}{k[2]} arrow {k[3]}")
-            out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},false,")
+            out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},false,{blank}")
             continue
         on_beat = ev.shot_on_beat(k)
         mark = "" if on_beat is None else str(on_beat).lower()
-        out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},{str(rec.hit).lower()},{mark}")
+        cells = _detail(ev.detail(k))
+        more = "".join(f",{cells[f]}" for f in extra)
+        out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},{str(rec.hit).lower()},{mark}{more}")
     return "\n".join(out) + "\n"
 
 

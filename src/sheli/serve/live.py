@@ -510,6 +510,19 @@ class LiveEvent:
         tap = self.taps.get(k)
         return tap["on_beat"] if tap else None
 
+    def detail(self, k: ArrowKey) -> dict[str, Any]:
+        """The optional fields of a recorded arrow (docs/scoring.md): those the scorer gave,
+        and, when he gave no ``loosed_s``, the time of his release tap (seconds since the
+        event was created: one origin for every arrow of the event)."""
+        a = self.arrows.get(k)
+        if a is None:
+            return {}
+        out = dict(a.detail)
+        tap = self.taps.get(k)
+        if "loosed_s" not in out and tap is not None:
+            out["loosed_s"] = round((tap["t_ms"] - self.config.get("created_ms", 0)) / 1000, 3)
+        return out
+
     def compute(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Derived:
         """Run the engine for these outcomes, now, in this process."""
         return compute_derived(self.config, self.factor, self.names, outcomes)
