@@ -7,10 +7,12 @@ import {
   download, getJSON, page, roundName, shotsOf, roundInPlay, shotWords, archerLabel, FACING, newKey,
 } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
+import { wuwuPanel } from "/static/wuwu.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
 const drum = beatIndicator($("beat"));
+const wuwu = wuwuPanel($("wuwu"));
 let S = null;
 let receivedAt = 0;
 
@@ -157,6 +159,7 @@ function render(s) {
   renderShots(s);
   renderTiming();
   renderDrum(s);
+  wuwu.update(s);
   document.body.dataset.ready = "1";
 }
 
