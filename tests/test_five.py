@@ -187,3 +187,20 @@ def test_wuwu_in_yi_order_and_zhupi_not_asked() -> None:
     names = [i["name"] for i in five_data()["wuwu"]["items"]]
     assert names == ["和", "容", "主皮", "和容", "興舞"]
     assert [r.name for r in tally_wuwu([], [Outcome(2, "上耦", "上射", 1, True)])] == names
+
+
+def test_params_lists_the_five_she_and_five_wu_with_sources() -> None:
+    res = CliRunner().invoke(cli, ["params", "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.output)
+    she = data["五射"]
+    assert [i["name"] for i in she["items"]] == ["白矢", "參連", "剡注", "襄尺", "井儀"]
+    assert she["source"] == "周禮 地官 保氏" and "鄭司農" in she["named_by"]
+    assert all(i["source"] and i["definition"] for i in she["items"])
+    wu = data["五物"]
+    assert [i["name"] for i in wu["items"]] == ["和", "容", "主皮", "和容", "興舞"]
+    assert "鄉大夫" in wu["source"]
+    assert all(i["zheng"] and i["yi"] for i in wu["items"])
+    assert data["thresholds"]["canlian_gap_s"]["reason"]
+    text = CliRunner().invoke(cli, ["params"])
+    assert text.exit_code == 0 and "五射" in text.output and "五物" in text.output

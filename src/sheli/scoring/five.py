@@ -49,6 +49,29 @@ def five_data() -> dict[str, Any]:
     return data
 
 
+def five_summary() -> dict[str, Any]:
+    """The 五射 and the 五物 with their sources, as ``sheli params --json`` lists them.
+
+    >>> d = five_summary()
+    >>> [i["name"] for i in d["五物"]["items"]], d["五射"]["source"]
+    (['和', '容', '主皮', '和容', '興舞'], '周禮 地官 保氏')
+    """
+
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if not str(k).startswith("__")}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    data = five_data()
+    return {
+        "五射": strip(data["wushe"]),
+        "五物": strip(data["wuwu"]),
+        "thresholds": strip(data["thresholds"]),
+    }
+
+
 def threshold(name: str) -> Any:
     """One stated threshold's value (``data/five.yaml`` ``thresholds:``).
 
