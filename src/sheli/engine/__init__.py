@@ -169,6 +169,7 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
         announce=rules.announce,
         count_procedure=rules.count_procedure,
         venue_name=venue,
+        detail=getattr(outcomes, "detail", None),
     )
 
 

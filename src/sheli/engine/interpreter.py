@@ -394,16 +394,24 @@ class Interpreter:
             return False
         if c.has_dafu is not None and bool(w.groups["大夫耦"]) != c.has_dafu:
             return False
-        if c.hit is not None or c.counted is not None:
+        if c.hit is not None or c.counted is not None or c.struck is not None:
             s = w.last_shot
             if s is None:
-                raise self.error("if: hit/counted before any arrow is shot", line, cite)
+                raise self.error("if: hit/counted/struck before any arrow is shot", line, cite)
             if c.hit is not None and s.hit != c.hit:
                 return False
             if c.counted is not None and s.counted != c.counted:
                 return False
+            if c.struck is not None and s.struck != c.struck:
+                return False
         if c.round is not None and w.round != c.round:
             return False
+        if c.fault is not None:
+            pair = frame.bind.get("耦")
+            if pair is None:
+                raise self.error("if: fault needs a bound pair {耦}", line, cite)
+            if (w.round, pair, c.fault) not in w.faults:
+                return False
         if c.last is not None and not frame.bind.get(f"__last__{c.last}", False):
             return False
         if c.first is not None and not frame.bind.get(f"__first__{c.first}", False):

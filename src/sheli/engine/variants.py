@@ -27,6 +27,9 @@ from sheli.rite.rules import count_procedure_in, release
 
 #: ``(archer, round, hit, on_beat) -> (counted, reason)``, or None to leave the table's answer
 ReleaseOverride = Callable[[Person, int, bool, "bool | None"], "tuple[bool, str] | None"]
+#: ``(archer, round, struck) -> (counted, reason)`` for an arrow whose outcome says what else it
+#: struck (維綱, 揚觸, 梱復, 人), or None to leave the table's answer
+StruckRelease = Callable[[Person, int, str], "tuple[bool, str] | None"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Variant:
     release: Callable[[int, bool, bool | None], tuple[bool, str]] | None = None
     count_procedure: Callable[[int, str], list[Any]] | None = None
     release_overrides: tuple[ReleaseOverride, ...] = ()
+    struck_release: StruckRelease | None = None
     upper_first_readings: frozenset[str] = frozenset()
     assumptions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
@@ -77,6 +81,28 @@ def gong_release(p: Person, round: int, hit: bool, on_beat: bool | None) -> tupl
     return False, "不貫不釋 (dashe:185)"
 
 
+def gong_struck_release(p: Person, round: int, struck: str) -> tuple[bool, str] | None:
+    """大射儀's arrows that 離維綱, 揚觸 or 梱復: counted for the 公, not for anyone else.
+
+    經 dashe:182 「中離維綱，揚觸，梱復，公則釋獲，衆則不與」;
+    注 「公則釋獲，優君也。衆當中鵠而著」.
+    Round 1 lays no 筭 at all (獲而未釋獲 dashe:152); in round 3 the 公's arrow counts off the
+    drum as his hits do (不以樂志 dashe:273).
+
+    >>> gong_struck_release(Person("公", role="公"), 2, "維綱")
+    (True, '公則釋獲 (dashe:182; 注 優君也)')
+    >>> gong_struck_release(Person("賓", role="賓"), 2, "維綱")
+    (False, '衆則不與 (dashe:182; 注 衆當中鵠而著)')
+    >>> gong_struck_release(Person("公", role="公"), 2, "人") is None
+    True
+    """
+    if struck not in ("維綱", "揚觸", "梱復") or round < 2:
+        return None
+    if p.role == "公":
+        return True, "公則釋獲 (dashe:182; 注 優君也)"
+    return False, "衆則不與 (dashe:182; 注 衆當中鵠而著)"
+
+
 #: The role the 君 has as an archer in the 燕射 (yanshe.yaml ``pairs:``). His person is named
 #: 公, as 燕禮 names him (公升即位于席 yan:8); the 記 calls him 君.
 JUN_ROLES = ("君", "公")
@@ -97,6 +123,7 @@ DASHE = Variant(
     release=lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv"),
     count_procedure=lambda n, side: count_procedure_in("count-dashe.tsv", n, side),
     release_overrides=(gong_release,),
+    struck_release=gong_struck_release,
     upper_first_readings=frozenset({"R-she-bin-xian"}),
     assumptions={
         "E-shixing": (

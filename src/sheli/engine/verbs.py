@@ -1066,6 +1066,7 @@ def shoot(ctx: Ctx) -> None:
     if hou is not None:
         w.by_target[hou] = w.by_target.get(hou, 0) + 1
         w.moved()
+    struck = ""  # what else the arrow struck, when a recorded outcome says so
     if pair == "誘射":
         # the text says nothing of the 誘射's hits; asked of the source if it knows them
         try:
@@ -1080,17 +1081,31 @@ def shoot(ctx: Ctx) -> None:
                 "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
+        detail = ctx.env.detail(w.round, pair, seat, arrow) if ctx.env.detail else None
+        struck = str(getattr(detail, "struck", "") or "")
         # the table of the chapter the step cites (大射儀's own words), its exceptions first
         variant = find_variant(ctx.cite.partition(":")[0])
         counted, reason = (variant.release or ctx.env.release)(w.round, hit, on_beat)
+        got = None
+        if struck and variant.struck_release is not None:
+            got = variant.struck_release(p, w.round, struck)
         for override in (*variant.release_overrides, *COMMON_RELEASE_OVERRIDES):
-            got = override(p, w.round, hit, on_beat)
             if got is not None:
-                counted, reason = got
                 break
-    w.last_shot = Arrow(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
-    ctx.shots.append(Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou))
+            got = override(p, w.round, hit, on_beat)
+        if got is not None:
+            counted, reason = got
+    w.last_shot = Arrow(
+        w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou, struck=struck
+    )
+    ctx.shots.append(
+        Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou, struck=struck)
+    )
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
+    if struck:
+        ctx.extra["shot"]["struck"] = struck
+    if struck == "人":
+        w.faults.add((w.round, pair, seat))
     if hou is not None:
         ctx.extra["shot"]["hou"] = hou
     if pair == "誘射":
@@ -1295,6 +1310,33 @@ def play(ctx: Ctx) -> None:
     """奏: the music starts (乃奏騶虞以射 xiangshe:250)."""
     ctx.world.music = True
     _speech(ctx)
+
+
+@verb("撻", kind="other")
+def punish(ctx: Ctx) -> None:
+    """撻: the 司射 strikes with the 扑 an archer whose arrow struck a person (``to``: him).
+
+    記 xiangshe:350 「射者有過則撻之」; 注 「過謂矢揚中人…以扑撻於中庭而已」 (and 注
+    xiangshe:156 「扑所以撻犯敎者」). Preconditions: he holds the 扑 (搢 or in hand); the one
+    struck is in the 庭; his arrow struck a person this round, not yet punished.
+    """
+    w, p = ctx.world, ctx.p
+    if p.discipline_rod is None:
+        raise VerbError(f"{p.name} 撻s without the 扑: 以扑撻於中庭 (注 xiangshe:350)")
+    name = ctx.env.fill(str(ctx.act.to or ""), ctx.bind)
+    target = w.person(name)
+    if target is None:
+        raise VerbError(f"撻 needs to: the archer who erred, not {name!r}")
+    if target.on_tang:
+        raise VerbError(f"{target.name} is 撻'd on the 堂: 撻於中庭 (注 xiangshe:350)")
+    fault = (w.round, target.pair or "", target.seat or "")
+    if fault not in w.faults:
+        raise VerbError(
+            f"{target.name} is 撻'd without a 過 this round: 射者有過則撻之 (xiangshe:350; 注 "
+            "過謂矢揚中人)"
+        )
+    w.faults.discard(fault)
+    ctx.extra["punished"] = target.name
 
 
 @verb("張", "繫", "遷", kind="other")
