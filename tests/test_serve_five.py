@@ -227,3 +227,14 @@ def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None
     assert rows[0].endswith(",x,y,through,loosed_s,struck,flight")
     lines = [ln for ln in live.client.get("/api/export.jsonl", headers=get).text.splitlines()]
     assert any('"x":2.0' in ln and '"through":true' in ln for ln in lines)
+
+
+def test_an_arrow_that_struck_a_person_is_punished_in_the_live_run(live: Live) -> None:
+    ev = live.client.app.state.server.event(live.event_id)
+    assert not any(s["verb"] == "撻" for s in ev.derived().steps)
+    assert live.arrow(2, "上耦", "下射", 1, False, struck="人").status_code == 201
+    ta = [s for s in ev.derived().steps if s["verb"] == "撻"]
+    assert ta and ta[0]["cite"] == "xiangshe:350"
+    # the export and `sheli run` with the outcomes file agree on it
+    get = {"Authorization": f"Bearer {live.director}"}
+    assert '"verb":"撻"' in live.client.get("/api/export.jsonl", headers=get).text

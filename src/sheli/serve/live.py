@@ -29,6 +29,7 @@ from typing import Any
 from sheli import engine, text
 from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
+from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
@@ -38,6 +39,9 @@ from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
+#: an arrow's outcome as the run needs it: (hit, on_beat), or (hit, on_beat, struck) when it
+#: struck something else (docs/scoring.md)
+Outcome_ = tuple[bool, bool | None] | tuple[bool, bool | None, str]
 Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurrence
 
 #: Assumption (docs/serve.md): a release tap counts as on the drum's 節 when it falls within
@@ -145,18 +149,31 @@ class LiveOutcomes:
 
     An arrow not recorded is a miss (and shows as pending); ``on_beat`` is the scorer's mark,
     else the judgment of a release tap, else None (a round-3 hit with None is not counted:
-    不鼓不釋).
+    不鼓不釋). An outcome may carry a third element, what else the arrow struck (``struck``:
+    a 過 is 撻'd, xiangshe:350; dashe:182's 維綱 …): the engine reads it with :meth:`detail`.
 
-    >>> src = LiveOutcomes({(2, "上耦", "上射", 1): (True, None)})
+    >>> src = LiveOutcomes({(2, "上耦", "上射", 1): (True, None),
+    ...                     (2, "上耦", "下射", 1): (False, None, "人")})
     >>> src.outcome(2, "上耦", "上射", 1), src.outcome(2, "上耦", "上射", 2)
     ((True, None), (False, None))
+    >>> src.detail(2, "上耦", "下射", 1).struck, src.detail(2, "上耦", "上射", 1)
+    ('人', None)
     """
 
-    def __init__(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> None:
+    def __init__(self, outcomes: dict[ArrowKey, Outcome_]) -> None:
         self.outcomes = outcomes
 
     def outcome(self, round: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
-        return self.outcomes.get((round, pair, archer, arrow), (False, None))
+        v = self.outcomes.get((round, pair, archer, arrow), (False, None))
+        return v[0], v[1]
+
+    def detail(self, round: int, pair: str, archer: str, arrow: int) -> Outcome | None:
+        """The whole outcome when the arrow struck something else (the only field of the
+        detail that changes the run), else None."""
+        v = self.outcomes.get((round, pair, archer, arrow))
+        if v is None or len(v) < 3:
+            return None
+        return Outcome(round, pair, archer, arrow, v[0], v[1], struck=v[2])  # type: ignore[misc]
 
 
 class LiteRun:
@@ -220,7 +237,7 @@ def compute_derived(
     config: dict[str, Any],
     factor: float,
     names: dict[str, str],
-    outcomes: dict[ArrowKey, tuple[bool, bool | None]],
+    outcomes: dict[ArrowKey, Outcome_],
 ) -> Derived:
     """Run the engine for these outcomes and index the run (in this process or a worker)."""
     with ENGINE_LOCK:
@@ -477,13 +494,14 @@ class LiveEvent:
         self.version += 1
 
     # ------------------------------------------------------------------ the derived run
-    def outcomes(self) -> dict[ArrowKey, tuple[bool, bool | None]]:
+    def outcomes(self) -> dict[ArrowKey, Outcome_]:
         out = {}
         for k, a in self.arrows.items():
             on_beat = a.on_beat
             if on_beat is None and k in self.taps:
                 on_beat = self.taps[k]["on_beat"]
-            out[k] = (a.hit, on_beat)
+            struck = a.detail.get("struck")
+            out[k] = (a.hit, on_beat, struck) if struck else (a.hit, on_beat)
         return out
 
     @property
@@ -493,12 +511,12 @@ class LiveEvent:
         return float(m) / (300 * METRE_PER_CHI) if m else 1.0
 
     @staticmethod
-    def run_key(outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Any:
-        """What decides the run: the hits and their marks. A miss is never counted, whatever
-        its mark, so it changes nothing but its shot line's ``on_beat``, which the views and
-        the export take from the record (:meth:`shot_on_beat`); an unrecorded arrow is
-        already a miss."""
-        return tuple(sorted((k, v) for k, v in outcomes.items() if v[0]))
+    def run_key(outcomes: dict[ArrowKey, Outcome_]) -> Any:
+        """What decides the run: the hits and their marks, and what a miss struck (a 過 is
+        撻'd, xiangshe:350). A miss is never counted, whatever its mark, so it changes nothing
+        but its shot line's ``on_beat``, which the views and the export take from the record
+        (:meth:`shot_on_beat`); an unrecorded arrow is already a miss."""
+        return tuple(sorted((k, v) for k, v in outcomes.items() if v[0] or len(v) > 2))
 
     def shot_on_beat(self, k: ArrowKey) -> bool | None:
         """The effective on_beat of a recorded arrow: its mark, else its tap's judgment."""
@@ -523,7 +541,7 @@ class LiveEvent:
             out["loosed_s"] = round((tap["t_ms"] - self.config.get("created_ms", 0)) / 1000, 3)
         return out
 
-    def compute(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Derived:
+    def compute(self, outcomes: dict[ArrowKey, Outcome_]) -> Derived:
         """Run the engine for these outcomes, now, in this process."""
         return compute_derived(self.config, self.factor, self.names, outcomes)
 
@@ -604,7 +622,7 @@ class LiveEvent:
         assert self._order is not None
         return self._order
 
-    def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, tuple[bool, bool | None]]]]:
+    def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, Outcome_]]]:
         """(key, outcomes) of the runs worth computing ahead: the next likely hits."""
         base = self.outcomes()
         jobs = []
