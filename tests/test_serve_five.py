@@ -238,3 +238,38 @@ def test_an_arrow_that_struck_a_person_is_punished_in_the_live_run(live: Live) -
     # the export and `sheli run` with the outcomes file agree on it
     get = {"Authorization": f"Bearer {live.director}"}
     assert '"verb":"撻"' in live.client.get("/api/export.jsonl", headers=get).text
+
+
+def test_the_five_she_and_the_votes_file(live: Live, tmp_path) -> None:
+    from sheli.scoring.five import load_votes, tally_wuwu
+
+    # 上耦上射: four arrows at the corners of a square, pierced; the second went through
+    corners = [(-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)]
+    for n, (x, y) in enumerate(corners, 1):
+        r = live.arrow(2, "上耦", "上射", n, True, x=x, y=y, through=n == 2)
+        assert r.status_code == 201, r.text
+    go(live, step_of(live, 2, "上耦下射"))
+    ask = {"action": "open", "item": "和", "archer": "上耦下射"}
+    assert live.post("/api/questions", live.director, ask).status_code == 200
+    assert vote(live, 1, True, screen="a" * 24).status_code == 201
+    assert vote(live, 1, False, screen="b" * 24).status_code == 201
+    get = {"Authorization": f"Bearer {live.director}"}
+    five = live.client.get("/api/five.json", headers=get).json()
+    mine = {v["name"]: v for v in five["五射"] if (v["pair"], v["archer"]) == ("上耦", "上射")}
+    assert mine["井儀"]["kept"] is True and mine["白矢"]["kept"] is True
+    assert all(v["source"] for v in five["五射"])
+    wuwu = {(r["archer"], r["name"]): (r["yes"], r["of"]) for r in five["五物"]}
+    assert wuwu[("下射", "和")] == (1, 2) and wuwu[("上射", "主皮")] == (4, 4)
+    # the votes file reads back in `sheli score --votes` to the same totals
+    path = tmp_path / "votes.csv"
+    path.write_text(live.client.get("/api/votes.csv", headers=get).text, "utf-8")
+    again = tally_wuwu(load_votes(path))
+    assert [(r.archer, r.name, r.yes, r.of) for r in again if r.of] == [("下射", "和", 1, 2)]
+    assert (
+        live.client.get(
+            "/api/five.json", headers={"Authorization": f"Bearer {live.audience}"}
+        ).status_code
+        == 403
+    )
+    sheet = live.client.get(live.links["director"] + "/results").text
+    assert "五射" in sheet and "井儀" in sheet and "五物" in sheet

@@ -63,6 +63,8 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("GET", "/api/export.jsonl", downloads.export_jsonl),
     ("GET", "/api/results.csv", downloads.results_csv),
     ("GET", "/api/outcomes.csv", downloads.outcomes_csv),
+    ("GET", "/api/five.json", downloads.five_json),
+    ("GET", "/api/votes.csv", downloads.votes_csv),
     ("GET", "/api/diagram/{seq}.svg", downloads.diagram),
     ("GET", "/api/hou.svg", downloads.hou),
 ]

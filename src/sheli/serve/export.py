@@ -24,7 +24,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from sheli.engine.outcomes import OPTIONAL_FIELDS
+from sheli.engine.outcomes import OPTIONAL_FIELDS, Outcome
 from sheli.outputs.cues import (
     build_book,
     render_html,
@@ -36,6 +36,14 @@ from sheli.outputs.eventlog import to_jsonl
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
 from sheli.place import load_venue
+from sheli.scoring.five import (
+    VOTE_FIELDS,
+    Verdict,
+    Vote,
+    judge_five,
+    tally_wuwu,
+    xiangchi_places,
+)
 from sheli.serve.live import LiveEvent, iso, plan_run
 
 #: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))
@@ -368,7 +376,22 @@ drinks ({{ r[3] }})</p>{% endfor %}
 <table><thead><tr>{% for f in fields %}<th>{{ f }}</th>{% endfor %}</tr></thead><tbody>
 {% for row in rows %}<tr>{% for f in fields %}<td{% if f == 'hit' and row[f] == 'true' %}
  class="hit"{% endif %}>{{ row[f] }}</td>{% endfor %}</tr>{% endfor %}
-</tbody></table></body></html>"""
+</tbody></table>
+<h2>五射 (周禮 保氏)</h2>
+<table id="wushe"><thead><tr><th>round</th><th>pair</th><th>archer</th><th>射</th><th>kept</th>
+<th>why</th><th>definition · source</th></tr></thead><tbody>
+{% for v in wushe %}<tr><td>{{ v.round }}</td><td>{{ v.pair }}</td><td>{{ v.archer }}</td>
+<td>{{ v.name }}</td><td{% if v.kept %} class="hit"{% endif %}>{% if v.kept %}是{% elif
+v.kept is sameas false %}否{% else %}—{% endif %}</td>
+<td>{{ v.why }}</td><td>{{ v.definition }} · {{ v.source }}</td></tr>{% endfor %}
+</tbody></table>
+{% if wuwu %}<h2>五物 (周禮 鄉大夫: 以鄉射之禮五物詢衆庶)</h2>
+<table id="wuwu"><thead><tr><th>pair</th><th>archer</th><th>物</th><th>是</th><th>of</th>
+<th>when (易氏)</th><th>鄭 · 易氏</th></tr></thead><tbody>
+{% for r in wuwu %}<tr><td>{{ r.pair }}</td><td>{{ r.archer }}</td><td>{{ r.name }}</td>
+<td>{{ r.yes }}</td><td>{{ r.of }}</td><td>{{ r.when }}</td><td>{{ r.zheng }} · {{ r.yi }}</td>
+</tr>{% endfor %}</tbody></table>{% endif %}
+</body></html>"""
 )
 
 
@@ -383,4 +406,71 @@ def results_html(ev: LiveEvent) -> str:
         drinks=[(r, who, ev.names.get(who), cite) for r, who, cite in d.run.drinks],
         fields=RESULT_FIELDS,
         rows=results_rows(ev),
+        wushe=[v.to_json() for v in five_verdicts(ev)],
+        wuwu=[r.to_json() for r in wuwu_results(ev)] if is_xiangshe(ev) else [],
     )
+
+
+def recorded_outcomes(ev: LiveEvent) -> list[Outcome]:
+    """The recorded arrows as outcomes (with where they struck, 白矢, their release …), in
+    the order of shooting: what ``sheli score --five`` reads from the outcomes file."""
+    out = []
+    for k in ev.shot_order():
+        a = ev.arrows.get(k)
+        if a is not None:
+            out.append(Outcome(*k, a.hit, ev.shot_on_beat(k), **ev.detail(k)))
+    return out
+
+
+def five_verdicts(ev: LiveEvent) -> list[Verdict]:
+    """The 五射 of every archer and round with arrows recorded (scoring.five: 白矢 from
+    through-shots, 參連 from the release times, 井儀 from the places, 剡注 from the flight,
+    襄尺 from where the run has the 臣 stand)."""
+    places = xiangchi_places(ev.derived().run.records)
+    return judge_five(recorded_outcomes(ev), places)
+
+
+def is_xiangshe(ev: LiveEvent) -> bool:
+    return ev.config.get("rite", "xiangshe") == "xiangshe"
+
+
+def votes(ev: LiveEvent, answers: list[tuple[int, str, bool]]) -> list[Vote]:
+    """The audience's answers (the store's: question, voice, answer) as the voices of a votes
+    file: each question's archer by his pair and seat (上射 / 下射)."""
+    seat_of = {s["person"]: (s["pair"], s["archer"]) for s in ev.derived().shots}
+    out = []
+    for qid, voter, answer in answers:
+        q = ev.questions.asked.get(qid)
+        if q is None or q["archer"] not in seat_of:
+            continue
+        pair, seat = seat_of[q["archer"]]
+        out.append(Vote(pair, seat, q["item"], voter, answer))
+    return out
+
+
+def votes_csv(ev: LiveEvent, answers: list[tuple[int, str, bool]]) -> str:
+    """The answers as a votes file (``sheli score --votes``): one row a voice and question.
+    A screen that answered the same item of an archer in two questions has one voice there:
+    its first answer (one voice per voter per question, as the file has it)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(VOTE_FIELDS)
+    seen = set()
+    for v in votes(ev, answers):
+        if (v.pair, v.archer, v.question, v.voter) in seen:
+            continue
+        seen.add((v.pair, v.archer, v.question, v.voter))
+        w.writerow([cell(v.pair), cell(v.archer), v.question, v.voter, str(v.answer).lower()])
+    return buf.getvalue()
+
+
+def wuwu_results(ev: LiveEvent, answers: list[tuple[int, str, bool]] | None = None) -> list[Any]:
+    """The 五物 per archer (scoring.five.tally_wuwu): the audience's answers, and 主皮 from his
+    recorded arrows. Without ``answers``, the totals the event holds (one per voice)."""
+    if answers is None:
+        answers = [
+            (qid, f"{qid}:{i}", i < yes)
+            for qid, (yes, no) in ev.questions.totals.items()
+            for i in range(yes + no)
+        ]
+    return tally_wuwu(votes(ev, answers), recorded_outcomes(ev))

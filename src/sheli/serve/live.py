@@ -821,7 +821,7 @@ class LiveEvent:
             "archer": q["archer"],
             "name": self.names.get(q["archer"]),
             "reading": it.get("yi"),
-            "answers": wuwu.table()["answers"],
+            "answers": list(wuwu.ANSWERS),
         }
 
     def wuwu(self, d: Derived, seq: int) -> dict[str, Any] | None:
@@ -857,11 +857,9 @@ class LiveEvent:
                     "asked": asked,
                 }
             )
-        t = wuwu.table()
         return {
-            "title": t["title"],
-            "source": t["source"],
-            "answers": t["answers"],
+            "source": wuwu.source(),
+            "answers": list(wuwu.ANSWERS),
             "items": wuwu.items(),
             "open": self.questions.open_one(),
             "archers": out,

@@ -1,7 +1,8 @@
 """The 五物 asked of the audience at a 鄉射禮 (周禮 地官 鄉大夫: 以鄉射之禮五物詢衆庶, 一曰和，
-二曰容，三曰主皮，四曰和容，五曰興舞; 鄭注 xiangshe:1). The items, their moments and their
-readings are data (``data/wuwu.yaml``); here: when an item may be asked of an archer, the
-director's questions as replayed from the log, and the totals.
+二曰容，三曰主皮，四曰和容，五曰興舞; 鄭注 xiangshe:1). The items, when each is seen and the
+readings are the scoring layer's data (:func:`sheli.scoring.five.five_data`, which ``sheli
+score --votes`` reads too); here: when an item may be asked of an archer, the director's
+questions as replayed from the log, and the totals.
 
 易氏's order (seed 001): 和 and 容 are seen before the archer shoots, 主皮 and 和容 while he
 shoots, 興舞 after. The moment is taken from the archer's arrows in the run and the step the
@@ -27,30 +28,34 @@ True
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from sheli.yamlfile import load_yaml
+from sheli.scoring.five import five_data
 
-DATA = Path(__file__).with_name("data") / "wuwu.yaml"
 #: answers one question takes at most (a hall's audience; more are refused with 409)
 MAX_ANSWERS = 5000
 #: the rite whose audience is asked: the 五物 are 鄉射之禮's (周禮 鄉大夫)
 RITE = "xiangshe"
 MOMENTS = {"before": "未射之時", "while": "射侯之際", "after": "既射之後"}
-
-
-@cache
-def table() -> dict[str, Any]:
-    """The data file: title, source, the answers and the five items."""
-    data: dict[str, Any] = load_yaml(DATA.read_text("utf-8"))
-    return data
+#: the data's word for 易氏's 射侯之際 is ``shooting``; the live app's moment is ``while``
+_WHEN = {"shooting": "while"}
+#: Assumption (docs/serve.md): an answer is yes or no. 鄉大夫 詢衆庶, asks the crowd (鄭司農:
+#: 詢，謀也，問於衆庶); each 物 is read as a quality the archer shows or does not (易氏: 是之謂
+#: 和 …), and no commentator grades it: a scale would add steps the text does not have (and
+#: the votes file of ``sheli score --votes`` holds true or false).
+ANSWERS = ("是", "否")
 
 
 def items() -> list[dict[str, Any]]:
-    """The five items in the order of 周禮 鄉大夫."""
-    return list(table()["items"])
+    """The five items in the order of 周禮 鄉大夫, each with its ``moment`` (before, while,
+    after: 易氏), ``asked`` (主皮 is counted from the hits), 鄭's and 易氏's readings."""
+    w = five_data()["wuwu"]
+    return [i | {"moment": _WHEN.get(i["when"], i["when"])} for i in w["items"]]
+
+
+def source() -> str:
+    """Where the 五物 are given (周禮 鄉大夫, and 鄭注 xiangshe:1)."""
+    return str(five_data()["wuwu"]["source"])
 
 
 def item(name: str) -> dict[str, Any] | None:

@@ -241,6 +241,12 @@ $("export-jsonl").addEventListener("click", () =>
 $("export-csv").addEventListener("click", () =>
   download("/api/results.csv", `sheli-${eid()}-results.csv`).catch((e) => showError($("export-msg"), e)),
 );
+$("export-five").addEventListener("click", () =>
+  download("/api/five.json", `sheli-${eid()}-five.json`).catch((e) => showError($("export-msg"), e)),
+);
+$("export-votes").addEventListener("click", () =>
+  download("/api/votes.csv", `sheli-${eid()}-votes.csv`).catch((e) => showError($("export-msg"), e)),
+);
 
 // ---------------------------------------------------------------- tokens
 async function loadTokens() {

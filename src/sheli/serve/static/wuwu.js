@@ -108,7 +108,7 @@ export function wuwuPanel(node) {
       el("summary", {}, "讀 the readings and their sources"),
       el("p", {}, `答 answers: ${(W.answers || []).join(" / ")}`),
       ...W.items.map((i) =>
-        el("p", {}, el("b", {}, i.name), ` (${MOMENT[i.moment]}) 易氏：${i.yi}`, i.huang ? `；黃氏：${i.huang}` : "", `；鄭：${i.zheng}`, i.note ? ` — ${i.note}` : "", el("br"), el("span", { class: "cite" }, i.source)),
+        el("p", {}, el("b", {}, i.name), ` (${MOMENT[i.moment]}) 易氏：${i.yi}；鄭：${i.zheng}`, i.judged ? ` — ${i.judged}` : ""),
       ),
     );
   }
@@ -145,7 +145,7 @@ export function votePanel(node) {
     if (!Q) return;
     const who = Q.name ? `${Q.archer} (${Q.name})` : Q.archer;
     what.textContent = `${who}：${Q.item}乎？`;
-    reading.textContent = Q.reading ? `易氏：${Q.reading}` : "";
+    reading.textContent = Q.reading || "";
     const given = answered.get(Q.id);
     const [yes, no] = Q.answers || ["是", "否"];
     fill(

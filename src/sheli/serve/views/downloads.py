@@ -23,7 +23,7 @@ from starlette.responses import Response
 
 from sheli.outputs.runofshow import METRE_PER_CHI
 from sheli.serve import checks, export
-from sheli.serve.errors import ApiError
+from sheli.serve.errors import ApiError, json_response
 from sheli.serve.hou import hou_svg
 from sheli.serve.server import Server
 
@@ -52,6 +52,33 @@ async def results_csv(srv: Server, request: Request) -> Response:
     await srv.ready(ev)
     body = await asyncio.to_thread(export.results_csv, ev)
     return _attachment(ev.id, body, "text/csv; charset=utf-8", "-results.csv")
+
+
+async def five_json(srv: Server, request: Request) -> Response:
+    """The 五射 of every archer and round as recorded, and at a 鄉射禮 the 五物 (the
+    audience's answers, 主皮 from the hits), each with its definition and source."""
+    tok = checks.token(srv, request, "export")
+    ev = srv.event(tok["event_id"])
+    await srv.ready(ev)
+    answers = srv.store.votes(ev.id)
+    body = {
+        "五射": [v.to_json() for v in export.five_verdicts(ev)],
+        "五物": (
+            [r.to_json() for r in export.wuwu_results(ev, answers)]
+            if export.is_xiangshe(ev)
+            else None
+        ),
+    }
+    return json_response(body)
+
+
+async def votes_csv(srv: Server, request: Request) -> Response:
+    """The audience's answers as a votes file (``sheli score --votes FILE``)."""
+    tok = checks.token(srv, request, "export")
+    ev = srv.event(tok["event_id"])
+    await srv.ready(ev)
+    body = export.votes_csv(ev, srv.store.votes(ev.id))
+    return _attachment(ev.id, body, "text/csv; charset=utf-8", "-votes.csv")
 
 
 async def outcomes_csv(srv: Server, request: Request) -> Response:
