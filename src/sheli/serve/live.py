@@ -293,6 +293,7 @@ class Derived:
                 seq = next((t["seq"] for t in self.tallies if t["round"] == rnd), None)
             self.drink_seq.append((rnd, who, cite, seq))
         self._roles: list[str] | None = None
+        self._archers: dict[int | None, dict[str, list[dict[str, Any]]]] = {}
 
     def locate(self, anchor: Anchor | None, fallback: int) -> int:
         """The index of the anchored act in this run (or the nearest sensible index)."""
@@ -313,6 +314,17 @@ class Derived:
             s["x_m"] = round(s["x"] * METRE_PER_CHI * self.factor, 2)
             s["y_m"] = round(s["y"] * METRE_PER_CHI * self.factor, 2)
         return s
+
+    def archers(self, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each archer's shot lines (the 誘射 left out), in the order of the run; of round
+        ``rnd`` only, if given (kept: the states of one run ask it again and again)."""
+        if rnd not in self._archers:
+            out: dict[str, list[dict[str, Any]]] = {}
+            for s in self.shots:
+                if s["pair"] != "誘射" and (rnd is None or s["round"] == rnd):
+                    out.setdefault(s["person"], []).append(s)
+            self._archers[rnd] = out
+        return self._archers[rnd]
 
     def roles(self) -> list[str]:
         if self._roles is None:
@@ -786,27 +798,29 @@ class LiveEvent:
             },
             "passage": passage(cur["cite"]),
             "question": self.question(d, seq),
-            "wuwu": self.wuwu(d, seq),
+            "wuwu": self.wuwu(d, seq, rnd),
             "stopped": d.stopped,
             "last_step": i == len(steps) - 1,
         }
 
     # ------------------------------------------------------------------ the 五物
     def archers(self, d: Derived, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Each archer's shot lines (the 誘射 left out), in the order of the run; of round
-        ``rnd`` only, if given."""
-        out: dict[str, list[dict[str, Any]]] = {}
-        for s in d.shots:
-            if s["pair"] != "誘射" and (rnd is None or s["round"] == rnd):
-                out.setdefault(s["person"], []).append(s)
-        return out
+        """Each archer's shot lines in the run (:meth:`Derived.archers`)."""
+        return d.archers(rnd)
 
-    def moment(self, d: Derived, archer: str, seq: int) -> str:
-        """Before, while or after the archer's shooting (易氏's moments, :mod:`wuwu`): his
-        arrows of the step's round if he shoots in it, else all of his."""
-        rnd = next((s.get("round", 0) for s in d.steps if s["seq"] == seq), 0)
-        shots = self.archers(d, rnd).get(archer) or self.archers(d).get(archer, [])
-        return wuwu.moment_of([s["seq"] for s in shots], seq)
+    def moment(self, d: Derived, archer: str, i: int) -> str:
+        """Before, while or after the archer's shooting at step ``i`` (易氏's moments,
+        :mod:`wuwu`): his arrows of the step's round if he shoots in it, else all of his."""
+        s = d.steps[i]
+        return self.moments(d, s["seq"], s.get("round", 0)).get(archer, "before")
+
+    def moments(self, d: Derived, seq: int, rnd: int) -> dict[str, str]:
+        """:meth:`moment` of every archer at the step ``seq`` of round ``rnd``."""
+        now = self.archers(d, rnd)
+        return {
+            a: wuwu.moment_of([s["seq"] for s in now.get(a) or shots], seq)
+            for a, shots in self.archers(d).items()
+        }
 
     def question(self, d: Derived, seq: int) -> dict[str, Any] | None:
         """The question open now, as an audience phone shows it (no totals: a screen answers
@@ -824,13 +838,14 @@ class LiveEvent:
             "answers": list(wuwu.ANSWERS),
         }
 
-    def wuwu(self, d: Derived, seq: int) -> dict[str, Any] | None:
+    def wuwu(self, d: Derived, seq: int, rnd: int) -> dict[str, Any] | None:
         """The director's 五物: for each archer the moment he is at, his 主皮 from his
         recorded arrows, and the totals of each item asked, with every question and the
         sources. None for a rite other than 鄉射禮 (the 五物 are its own, 周禮 鄉大夫)."""
         if self.config.get("rite", wuwu.RITE) != wuwu.RITE:
             return None
         out = []
+        moments = self.moments(d, seq, rnd)
         for archer, shots in self.archers(d).items():
             recorded = [
                 self.arrows.get((s["round"], s["pair"], s["archer"], s["arrow"])) for s in shots
@@ -848,7 +863,7 @@ class LiveEvent:
                 {
                     "archer": archer,
                     "name": self.names.get(archer),
-                    "moment": self.moment(d, archer, seq),
+                    "moment": moments[archer],
                     "主皮": {
                         "hits": sum(1 for a in recorded if a is not None and a.hit),
                         "recorded": sum(1 for a in recorded if a is not None),

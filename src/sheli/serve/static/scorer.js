@@ -163,8 +163,21 @@ async function record(hit) {
   const x = nextArrow();
   if (!x) return;
   const where = spotFields(spot);
+  // what else it struck (a 過, dashe:182's 維綱 …): not a 貫, so a miss; a person is not on the 侯
+  const struck = $("struck").value;
+  if (struck) {
+    hit = false;
+    where.struck = struck;
+    if (struck === "人") {
+      delete where.x;
+      delete where.y;
+    }
+  }
+  if ($("flight").checked) where.flight = "剡注";
   if (!hit) delete where.through; // a miss did not go through
   spot = null;
+  $("struck").value = "";
+  $("flight").checked = false;
   const r = x.round;
   // 應鼓 / 不應鼓 as marked; "mixed" after a TAP: null, and the server judges the tap
   const mark = $("ondrum").getAttribute("aria-pressed");

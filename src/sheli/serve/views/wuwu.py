@@ -39,7 +39,7 @@ async def question(srv: Server, request: Request) -> Response:
     if ev.config.get("rite", wuwu.RITE) != wuwu.RITE:
         raise ApiError(409, "the 五物 are asked at a 鄉射禮 (周禮 鄉大夫: 以鄉射之禮五物詢衆庶)")
     d = ev.derived()
-    seq = d.steps[ev.current(d)]["seq"]
+    i = ev.current(d)
     action = body.get("action")
     now_open = ev.questions.open_one()
     request_ = {k: v for k, v in body.items() if k != "_key"}
@@ -59,7 +59,7 @@ async def question(srv: Server, request: Request) -> Response:
                 f"question {now_open['id']} ({now_open['item']}, {now_open['archer']}) is open: "
                 "close it first",
             )
-        moment = ev.moment(d, archer, seq)
+        moment = ev.moment(d, archer, i)
         if it["moment"] != moment:
             raise ApiError(
                 409,
@@ -72,7 +72,7 @@ async def question(srv: Server, request: Request) -> Response:
             "id": ev.questions.next_id(),
             "item": it["name"],
             "archer": archer,
-            "round": d.steps[ev.current(d)].get("round", 0),
+            "round": d.steps[i].get("round", 0),
             "moment": moment,
             "request": request_,
         }
