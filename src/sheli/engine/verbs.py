@@ -1323,7 +1323,7 @@ def punish(ctx: Ctx) -> None:
     """撻: the 司射 strikes with the 扑 an archer whose arrow struck a person (``to``: him).
 
     記 xiangshe:350 「射者有過則撻之」; 注 「過謂矢揚中人…以扑撻於中庭而已」 (and 注
-    xiangshe:156 「扑所以撻犯敎者」). Preconditions: he holds the 扑 (搢 or in hand); the one
+    xiangshe:135 「扑所以撻犯敎者」). Preconditions: he holds the 扑 (搢 or in hand); the one
     struck is in the 庭; his arrow struck a person this round, not yet punished.
     """
     w, p = ctx.world, ctx.p
