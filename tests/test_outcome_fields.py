@@ -124,3 +124,18 @@ def test_outcome_in_python_is_checked() -> None:
         Outcome(2, "上耦", "上射", 1, True, x=1.0)
     o = Outcome(2, "上耦", "上射", 1, False, None, 5, struck="人", loosed_s=1.0)
     assert o.line == 5 and o.struck == "人" and o.key == (2, "上耦", "上射", 1)
+
+
+def test_parse_outcome_reads_one_record_for_a_live_form() -> None:
+    from sheli.scoring.outcomes import parse_outcome
+
+    rec = {"round": "3", "pair": "次耦", "archer": "下射", "arrow": 2, "hit": "false"}
+    o = parse_outcome({**rec, "on_beat": True, "struck": "扬触", "loosed_s": 4})
+    assert (o.key, o.struck, o.loosed_s, o.line) == ((3, "次耦", "下射", 2), "揚觸", 4.0, None)
+    with pytest.raises(OutcomeFieldError) as exc:
+        parse_outcome({**rec, "x": 1})
+    assert exc.value.field == "y"
+    with pytest.raises(OutcomeFieldError, match="unknown field 'pos'"):
+        parse_outcome({**rec, "pos": 1})
+    with pytest.raises(OutcomeFieldError, match="unknown pair"):
+        parse_outcome({**rec, "pair": "公耦"}, pairs=["上耦", "次耦"])

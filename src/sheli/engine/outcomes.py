@@ -40,7 +40,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -532,6 +532,27 @@ def _as_outcome(
         flight=_as_word("flight", raw.get("flight"), FLIGHTS),
     )
     return outcome, warning
+
+
+def parse_outcome(record: Mapping[str, Any], pairs: Iterable[str] | None = None) -> Outcome:
+    """One outcome from a record (a JSON object, or a live app's form), checked as a file's
+    line is; a bad value raises :class:`OutcomeFieldError` naming the field.
+
+    >>> parse_outcome({"round": 2, "pair": "上耦", "archer": "上射", "arrow": 1, "hit": True,
+    ...                "x": "0.5", "y": -1, "through": "true"}).extras()
+    {'x': 0.5, 'y': -1.0, 'through': True}
+    >>> parse_outcome({"round": 2, "pair": "上耦", "archer": "上射", "arrow": 1, "hit": True,
+    ...                "struck": "人"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.engine.outcomes.OutcomeFieldError: round 2 上耦上射 arrow 1: struck 人 is an arrow ...
+    """
+    unknown = [k for k in record if k not in FIELDS and k not in OPTIONAL_FIELDS]
+    if unknown:
+        raise OutcomeFieldError(unknown[0], f"unknown field {unknown[0]!r}")
+    allowed = frozenset(normalise_name(p) for p in pairs) if pairs is not None else None
+    outcome, _ = _as_outcome(record, 0, allowed)
+    return replace(outcome, line=None)
 
 
 # An event's file holds a few thousand rows (3 rounds × 8 arrows a pair): 8 MB is some

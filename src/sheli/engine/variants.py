@@ -45,6 +45,12 @@ class Variant:
     struck_release: StruckRelease | None = None
     upper_first_readings: frozenset[str] = frozenset()
     assumptions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: a variant of a whole rite (found by the spec's key, not by the chapter a step cites)
+    whole_rite: bool = False
+    #: groups of pairs formed during the run (verb 比耦), empty at the start
+    later_groups: tuple[str, ...] = ()
+    #: the names of those pairs, given the number of pairs declared
+    later_pairs: Callable[[int], list[str]] = field(default=lambda n: [])
 
 
 def jun_release(p: Person, rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:
@@ -139,8 +145,44 @@ DASHE = Variant(
 #: 燕禮's archery (燕射): 鄉射禮's tables; the 君's rule is shared by every chapter.
 YAN = Variant("yan", aliases=("燕禮", "燕射", "yanshe"))
 
+
+def zhupi_release(rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str]:
+    """The 主皮之射 counts every arrow that strikes the hide: 主於獲 (注 xiangshe:359); it has
+    neither the 正 nor the drum of a 禮射 (不待中爲雋, 其節比於樂 are the 禮射's).
+
+    >>> zhupi_release(1, True, None), zhupi_release(3, False, None)[0]
+    ((True, '主於獲 (注 xiangshe:359)'), False)
+    """
+    if hit:
+        return True, "主於獲 (注 xiangshe:359)"
+    return False, "not a 獲: the arrow did not strike the 皮 (注 xiangshe:359 主於獲)"
+
+
+def zhupi_pairs(declared: int) -> list[str]:
+    """The pairs the 主皮之射 forms of its 勝者 (verb 比耦): at most one 勝者 a pair stands, so
+    at most half as many pairs.
+
+    >>> zhupi_pairs(3)
+    ['勝耦1']
+    >>> zhupi_pairs(5)
+    ['勝耦1', '勝耦2']
+    """
+    return [f"勝耦{i}" for i in range(1, max(1, declared // 2) + 1)]
+
+
+#: 主皮之射 (記 xiangshe:359 主皮之射者勝者又射不勝者降; 注 主皮者無矦張獸皮而射之主於獲也): not a
+#: 禮射 but a variant of 鄉射禮's archery run as its own rite (rite/specs/zhupi.yaml).
+ZHUPI = Variant(
+    "zhupi",
+    aliases=("主皮之射", "主皮", "主皮射"),
+    release=zhupi_release,
+    whole_rite=True,
+    later_groups=("勝耦",),
+    later_pairs=zhupi_pairs,
+)
+
 #: Every declared variant.
-VARIANTS: tuple[Variant, ...] = (XIANGSHE, DASHE, YAN)
+VARIANTS: tuple[Variant, ...] = (XIANGSHE, DASHE, YAN, ZHUPI)
 
 
 @cache

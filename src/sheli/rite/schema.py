@@ -172,6 +172,9 @@ class Condition(_Model):
         description="the bound pair {耦}'s 上射/下射 struck a person this round (a 過, 注 "
         "xiangshe:350) and has not been 撻'd",
     )
+    bout_tie: bool | None = Field(
+        None, description="主皮之射: the last bout (verb 勝) was 鈞, neither had more 獲"
+    )
     round: int | None = None
     last: str | None = Field(None, description="the named loop is at its last item")
     first: str | None = Field(None, description="the named loop is at its first item")

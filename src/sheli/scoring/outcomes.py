@@ -31,6 +31,7 @@ from sheli.engine.outcomes import (
     miss_direction,
     miss_side,
     normalise_name,
+    parse_outcome,
 )
 
 __all__ = [
@@ -55,4 +56,5 @@ __all__ = [
     "miss_direction",
     "miss_side",
     "normalise_name",
+    "parse_outcome",
 ]
