@@ -84,6 +84,27 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
     )
 
 
+def _print_five(five: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    wushe, wuwu = five["五射"], five["五物"]
+    grid = Table(title=f"五射 ({wushe['source']}: {wushe['text']})", show_lines=True)
+    for col in ("射", "definition", "source", "judged from"):
+        grid.add_column(col, overflow="fold")
+    for i in wushe["items"]:
+        grid.add_row(i["name"], i["definition"], i["source"], i["judged_from"])
+    console.print(grid)
+    console.print(f"named by {wushe['named_by']}; {wushe['caveat']}")
+    grid = Table(title=f"五物 ({wuwu['source']})", show_lines=True)
+    for col in ("物", "when (易氏)", "鄭", "易氏"):
+        grid.add_column(col, overflow="fold")
+    for i in wuwu["items"]:
+        grid.add_row(i["name"], i["when"], i["zheng"], i["yi"])
+    console.print(grid)
+
+
 def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, list[Any]]:
     from sheli.place.target import Target
     from sheli.rite.ranks import RankError
@@ -196,8 +217,13 @@ def params(
             console.print(f"wrote {svg_path}")
         return
 
+    # deferred: the 五射 and 五物 data (scoring), for this command's output alone
+    from sheli.scoring.five import five_summary
+
+    five = five_summary()
     if as_json:
-        data = table.as_dict(rank, occasion, readings)
+        data = table.as_dict(rank, occasion, readings) | five
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
     _print_table(table, cells, chosen)
+    _print_five(five)

@@ -2,7 +2,9 @@
 
 ``sheli score RIGHT LEFT`` prints the announcement in the text's words (xiangshe:203–204).
 ``sheli score --outcomes FILE`` checks a recorded outcomes file and prints, round by round,
-what was counted (釋獲), the announcement and who drinks.
+what was counted (釋獲), the announcement and who drinks. ``--five`` judges the 五射 of each
+archer and round from it instead; ``--votes FILE`` gives the 五物 the 衆庶 answered (with
+``--outcomes`` for 主皮).
 
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(score, ["19", "14"]).output
@@ -11,13 +13,16 @@ what was counted (釋獲), the announcement and who drinks.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from sheli.engine.records import Shot
 from sheli.scoring import (
     OutcomesError,
     RecordedOutcomes,
@@ -32,8 +37,71 @@ from sheli.scoring import (
     side_of,
     to_chinese,
 )
+from sheli.scoring.five import judge_five, load_votes, tally_wuwu, xiangchi_places
 
 _SIDE = {"right": "右", "left": "左", None: "—"}
+_KEPT = {True: "yes", False: "no", None: "—"}
+
+
+def _load(path: Path, pairs: list[str] | None = None) -> RecordedOutcomes:
+    try:
+        outcomes = load_outcomes(path, pairs=pairs)
+    except OutcomesError as exc:
+        raise click.ClickException(str(exc)) from None
+    for warning in outcomes.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return outcomes
+
+
+def _rite_run(rite: str) -> Any:
+    # deferred: a whole run, needed only to know where the 臣 stands (襄尺) and the pairs
+    from sheli.engine import run
+    from sheli.rite import SpecError
+
+    try:
+        return run(rite)
+    except SpecError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _five(path: Path, rite: str | None, as_json: bool) -> None:
+    places, pairs = None, None
+    if rite is not None:
+        records = _rite_run(rite).records
+        places = xiangchi_places(records)
+        pairs = sorted({e.pair for e in records if isinstance(e, Shot)} - {"誘射"})
+    verdicts = judge_five(_load(path, pairs).entries.values(), places)
+    if as_json:
+        click.echo(json.dumps([v.to_json() for v in verdicts], ensure_ascii=False, indent=1))
+        return
+    last = None
+    for v in verdicts:
+        if (v.round, v.pair, v.archer) != last:
+            last = (v.round, v.pair, v.archer)
+            click.echo(f"round {v.round} {v.pair}{v.archer}")
+        click.echo(f"  {v.name} {_KEPT[v.kept]:<3} {v.why}")
+        click.echo(f"        {v.definition} ({v.source})")
+
+
+def _votes(path: Path, outcomes_file: Path | None, as_json: bool) -> None:
+    try:
+        votes = load_votes(path)
+    except OutcomesError as exc:
+        raise click.ClickException(str(exc)) from None
+    shots = _load(outcomes_file).entries.values() if outcomes_file is not None else None
+    results = tally_wuwu(votes, shots)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1))
+        return
+    last = None
+    for r in results:
+        if (r.pair, r.archer) != last:
+            last = (r.pair, r.archer)
+            click.echo(f"{r.pair}{r.archer}")
+        unit = "hits of arrows" if r.name == "主皮" else "yes of voices"
+        click.echo(f"  {r.name} {r.yes}/{r.of} {unit} ({r.when})")
+        click.echo(f"        鄭: {r.zheng}")
+        click.echo(f"        易氏: {r.yi}")
 
 
 def _explain(console: Console, right: int, left: int) -> None:
@@ -78,12 +146,7 @@ def _print_count(console: Console, right: int, left: int) -> None:
 
 
 def _score_file(console: Console, path: Path, explain: bool) -> None:
-    try:
-        outcomes: RecordedOutcomes = load_outcomes(path)
-    except OutcomesError as exc:
-        raise click.ClickException(str(exc)) from None
-    for warning in outcomes.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    outcomes = _load(path)
     counts: dict[int, dict[str, int]] = defaultdict(lambda: {"right": 0, "left": 0})
     hits: dict[int, int] = defaultdict(int)
     # each round's pairs in the order they first appear (a dict: a list's `in` made this
@@ -126,12 +189,32 @@ MAX_COUNT = 9999
     "--explain", "-e", is_flag=True, help="Show the 純 and 奇, the layout and who drinks."
 )
 @click.option("--count", "-c", "show_count", is_flag=True, help="Show the 數獲 act by act.")
+@click.option(
+    "--five",
+    is_flag=True,
+    help="With --outcomes: judge the 五射 (白矢, 參連, 剡注, 襄尺, 井儀) per archer and round.",
+)
+@click.option(
+    "--rite",
+    help="With --five: the rite (dashe, yanshe) whose places decide 襄尺 (where the 臣 stands).",
+)
+@click.option(
+    "--votes",
+    "votes_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The 衆庶's answers to the 五物 (CSV pair,archer,question,voter,answer).",
+)
+@click.option("--json", "as_json", is_flag=True, help="With --five or --votes: JSON output.")
 def score(
     right: int | None,
     left: int | None,
     outcomes_file: Path | None,
     explain: bool,
     show_count: bool,
+    five: bool,
+    rite: str | None,
+    votes_file: Path | None,
+    as_json: bool,
 ) -> None:
     """Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射),
     0 to 9999 each.
@@ -140,8 +223,22 @@ def score(
     sheli score 19 14        → 右賢於左二純一奇   (xiangshe:203)
     sheli score 7 7          → 左右鈞             (xiangshe:204)
     sheli score --outcomes shots.csv -e
+    sheli score --outcomes shots.csv --five [--rite dashe]
+    sheli score --votes votes.csv [--outcomes shots.csv]
     """
     console = Console(highlight=False)
+    if (five or votes_file is not None) and (right is not None or left is not None):
+        raise click.UsageError("--five and --votes read files, not RIGHT LEFT")
+    if votes_file is not None:
+        _votes(votes_file, outcomes_file, as_json)
+        return
+    if five:
+        if outcomes_file is None:
+            raise click.UsageError("--five judges a recorded file: give --outcomes FILE")
+        _five(outcomes_file, rite, as_json)
+        return
+    if rite is not None or as_json:
+        raise click.UsageError("--rite and --json go with --five or --votes")
     if outcomes_file is not None:
         if right is not None or left is not None:
             raise click.UsageError("give either RIGHT LEFT or --outcomes FILE, not both")

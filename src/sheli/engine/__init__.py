@@ -25,7 +25,7 @@ from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.outcomes import SeededOutcomes, load_outcomes
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
-from sheli.engine.variants import variant_assumptions
+from sheli.engine.variants import find_variant, variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place import load_venue
 from sheli.place.loader import VENUE_ALIASES as _place_aliases
@@ -169,6 +169,7 @@ def default_env(venue: str, outcomes: Any, chapter: str = "xiangshe") -> Env:
         announce=rules.announce,
         count_procedure=rules.count_procedure,
         venue_name=venue,
+        detail=getattr(outcomes, "detail", None),
     )
 
 
@@ -186,7 +187,9 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     """
     if spec is None:
         spec = Spec(rite="-", chapter="xiangshe")
-    return list(build_world(spec, params).pairs)
+    w = build_world(spec, params)
+    # the pairs a variant forms as it runs (主皮之射: 勝耦1 …), named in advance for a file
+    return [*w.pairs, *find_variant(spec.rite).later_pairs(len(w.pairs))]
 
 
 def outcome_source(seed: int | None, outcomes: Any, pairs: list[str] | None = None) -> Any:

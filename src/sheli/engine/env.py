@@ -79,7 +79,8 @@ class Env:
 
     - ``passage(cite) -> PassageInfo | None``; ``fold(s)``; ``section_topic(n)``;
     - ``venue``: an object with ``resolve(ref, people=...)``, ``on_tang(p)``, ``point(name)``;
-    - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``;
+    - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``; ``detail`` (optional): the
+      same key to the whole recorded ``Outcome`` or None (its ``struck`` changes the run);
     - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.rite.rules`.
     """
 
@@ -93,6 +94,7 @@ class Env:
     announce: Callable[[int, int], str]
     count_procedure: Callable[[int, str], list[Any]]
     venue_name: str = "xie"
+    detail: Callable[[int, str, str, int], Any] | None = None
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
     used_fixtures: dict[str, Any] = field(default_factory=dict)

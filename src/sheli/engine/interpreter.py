@@ -22,6 +22,7 @@ from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
+from sheli.engine.variants import find_variant
 from sheli.engine.verbs import REACH, VERBS, Ctx
 from sheli.engine.world_rules import WorldRules
 from sheli.place.bodies import load_bodies
@@ -114,7 +115,7 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
     >>> list(build_world(Spec(rite="-", chapter="xiangshe"), params).pairs)
     ['上耦', '次耦', '下耦', '衆耦1']
     """
-    w = World(params=params, chapter=spec.chapter)
+    w = World(params=params, chapter=spec.chapter, rite=spec.rite)
     decls = spec.pairs
     if decls is None:
         decls = [PairDecl.model_validate(d) for d in DEFAULT_PAIRS]
@@ -150,6 +151,9 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
     w.groups["全耦"] = w.groups["三耦"] + w.groups["衆耦"]
     # every pair, in the order the text has them shoot: as declared
     w.groups["射耦"] = [pr.name for pr in pairs]
+    # the pairs a variant forms during the run (主皮之射: 勝耦, formed by 比耦 from the 勝者)
+    for group in find_variant(spec.rite).later_groups:
+        w.groups.setdefault(group, [])
     w.names = {
         "archers": 2 * len(pairs),
         "pairs": params["pairs"],
@@ -394,16 +398,26 @@ class Interpreter:
             return False
         if c.has_dafu is not None and bool(w.groups["大夫耦"]) != c.has_dafu:
             return False
-        if c.hit is not None or c.counted is not None:
+        if c.hit is not None or c.counted is not None or c.struck is not None:
             s = w.last_shot
             if s is None:
-                raise self.error("if: hit/counted before any arrow is shot", line, cite)
+                raise self.error("if: hit/counted/struck before any arrow is shot", line, cite)
             if c.hit is not None and s.hit != c.hit:
                 return False
             if c.counted is not None and s.counted != c.counted:
                 return False
+            if c.struck is not None and s.struck != c.struck:
+                return False
         if c.round is not None and w.round != c.round:
             return False
+        if c.bout_tie is not None and w.bout_tie != c.bout_tie:
+            return False
+        if c.fault is not None:
+            pair = frame.bind.get("耦")
+            if pair is None:
+                raise self.error("if: fault needs a bound pair {耦}", line, cite)
+            if (w.round, pair, c.fault) not in w.faults:
+                return False
         if c.last is not None and not frame.bind.get(f"__last__{c.last}", False):
             return False
         if c.first is not None and not frame.bind.get(f"__first__{c.first}", False):

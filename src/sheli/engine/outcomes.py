@@ -13,6 +13,17 @@ An outcome is ``(hit, on_beat)`` for one arrow, keyed by ``(round, pair, archer,
 - ``on_beat``: the shot fell on the drum's 節 (應鼓, 注 xiangshe:248/250); it matters only in
   round 3 and may be left out elsewhere.
 
+Optional fields (:data:`OPTIONAL_FIELDS`) say more of the arrow, for the counting where the text
+makes them count and for the judging of the 五射 (docs/scoring.md):
+
+- ``x``, ``y``: where it struck the face of its 侯, in 尺, from the centre of the 侯中 (the
+  centre of the 鵠/正), ``x`` to the archer's right, ``y`` up;
+- ``through``: it went through the 侯 (白矢: 見其鏃白, 賈疏 on 周禮 保氏);
+- ``loosed_s``: when it was loosed, in seconds from any origin the file keeps for an archer;
+- ``struck``: ``人`` (a 過, 矢揚中人: 注 xiangshe:350), ``維綱``, ``揚觸`` or ``梱復``
+  (dashe:182), or empty;
+- ``flight``: ``剡注`` (a scorer's or judge's mark of the flight), or empty.
+
 >>> src = SeededOutcomes(7)
 >>> src.outcome(2, "上耦", "上射", 1) == SeededOutcomes(7).outcome(2, "上耦", "上射", 1)
 True
@@ -26,9 +37,10 @@ import csv
 import hashlib
 import io
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -36,11 +48,26 @@ from sheli.files import read_at_most
 
 #: the header of an outcomes CSV file, and the fields of a JSON record
 FIELDS: tuple[str, ...] = ("round", "pair", "archer", "arrow", "hit", "on_beat")
+#: columns a CSV file may add after :data:`FIELDS` (in any order), keys a JSON record may have
+OPTIONAL_FIELDS: tuple[str, ...] = ("x", "y", "through", "loosed_s", "struck", "flight")
+#: what else an arrow may have struck: a person (a 過, 注 xiangshe:350 矢揚中人) or, in 大射儀,
+#: the ropes, a bounce, a rebound (dashe:182 中離維綱揚觸梱復)
+STRUCK: tuple[str, ...] = ("人", "維綱", "揚觸", "梱復")
+#: the struck values that are not a 貫 but that dashe:182 counts for the 公 (公則釋獲)
+STRUCK_AT_HOU: tuple[str, ...] = ("維綱", "揚觸", "梱復")
+#: marks of the flight a scorer or judge may give (剡注, 賈疏 on 周禮 保氏: 羽頭高鏃低而去)
+FLIGHTS: tuple[str, ...] = ("剡注",)
+#: no 侯 reaches this far from its centre (大侯's 綱 span 88 尺): a larger x or y is a typing slip
+MAX_OFFSET = 100.0
 ARCHER_NAMES: tuple[str, str] = ("上射", "下射")
 #: pair names accepted when the run does not say which pairs it has
 PAIR_PATTERN = re.compile(r"^(上耦|次耦|下耦|賓耦|衆耦[1-9][0-9]*|大夫耦[1-9][0-9]*)$")
 # users who type simplified characters: 众耦1 → 衆耦1, 宾耦 → 賓耦
 _TO_TRADITIONAL = str.maketrans({"众": "衆", "眾": "衆", "宾": "賓", "賔": "賓"})
+# the struck values typed in simplified characters: 维纲 → 維綱, 扬触 → 揚觸, 梱复 → 梱復
+_STRUCK_TO_TRADITIONAL = str.maketrans(
+    {"维": "維", "纲": "綱", "扬": "揚", "触": "觸", "复": "復", "捆": "梱"}
+)
 
 Key = tuple[int, str, str, int]
 
@@ -69,6 +96,19 @@ class OutcomesError(ValueError):
         super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
 
 
+class OutcomeFieldError(ValueError):
+    """One field of an outcome is wrong (or two fields disagree); ``field`` names it.
+
+    >>> str(OutcomeFieldError("x", "x and y go together", "round 2 上耦上射 arrow 1"))
+    'round 2 上耦上射 arrow 1: x and y go together'
+    """
+
+    def __init__(self, field: str | None, message: str, where: str = "") -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.field = field
+        self.message = message
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The recorded outcome of one arrow.
@@ -84,13 +124,89 @@ class Outcome:
     hit: bool
     on_beat: bool | None = None
     line: int | None = None  # where it was read, for messages
+    _: KW_ONLY
+    x: float | None = None
+    y: float | None = None
+    through: bool | None = None
+    loosed_s: float | None = None
+    struck: str = ""
+    flight: str = ""
+
+    def __post_init__(self) -> None:
+        problem = outcome_problem(self)
+        if problem is not None:
+            raise OutcomeFieldError(problem[0], problem[1], self.describe())
 
     @property
     def key(self) -> Key:
         return (self.round, self.pair, self.archer, self.arrow)
 
+    @property
+    def at(self) -> tuple[float, float] | None:
+        """Where it struck the face of the 侯 (x, y in 尺), if recorded.
+
+        >>> Outcome(2, "上耦", "上射", 1, True, x=0.5, y=-1.0).at
+        (0.5, -1.0)
+        """
+        return None if self.x is None or self.y is None else (self.x, self.y)
+
+    def extras(self) -> dict[str, Any]:
+        """The optional fields that are set, as a JSON record has them.
+
+        >>> Outcome(2, "上耦", "上射", 1, True, through=True, struck="").extras()
+        {'through': True}
+        """
+        out: dict[str, Any] = {}
+        for name in OPTIONAL_FIELDS:
+            value = getattr(self, name)
+            if value is not None and value != "":
+                out[name] = value
+        return out
+
     def describe(self) -> str:
         return f"round {self.round} {self.pair}{self.archer} arrow {self.arrow}"
+
+
+def outcome_problem(o: Outcome) -> tuple[str, str] | None:
+    """What is wrong with an outcome's optional fields taken together: ``(field, message)``.
+
+    >>> o = Outcome(2, "上耦", "上射", 1, False, struck="維綱")
+    >>> outcome_problem(o) is None
+    True
+    >>> Outcome(2, "上耦", "上射", 1, True, struck="人")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.engine.outcomes.OutcomeFieldError: round 2 上耦上射 arrow 1: struck 人 is an arrow ...
+    """
+    for name in ("x", "y", "loosed_s"):
+        v = getattr(o, name, None)
+        if v is not None and not math.isfinite(v):
+            return name, f"{name} must be a finite number, not {v}"
+    if (o.x is None) != (o.y is None):
+        missing = "y" if o.y is None else "x"
+        return missing, "x and y go together: where on the face of the 侯 (尺, from its centre)"
+    for name in ("x", "y"):
+        v = getattr(o, name)
+        if v is not None and abs(v) > MAX_OFFSET:
+            return name, f"{name} must be within ±{MAX_OFFSET:g} 尺 of the 侯's centre, not {v:g}"
+    if o.struck not in ("", *STRUCK):
+        return "struck", f"struck must be empty or one of {'、'.join(STRUCK)}, not {o.struck!r}"
+    if o.flight not in ("", *FLIGHTS):
+        return "flight", f"flight must be empty or {'、'.join(FLIGHTS)}, not {o.flight!r}"
+    if o.struck and o.hit:
+        why = "矢揚中人, 注 xiangshe:350" if o.struck == "人" else "衆當中鵠而著, 注 dashe:182"
+        return (
+            "struck",
+            f"struck {o.struck} is an arrow that did not 貫 the 侯, so hit is false ({why})",
+        )
+    if o.struck and o.through:
+        return (
+            "through",
+            f"an arrow that went through the 侯 struck nothing else (struck {o.struck})",
+        )
+    if o.struck == "人" and o.at is not None:
+        return "x", "an arrow that struck a person (struck 人) has no place on the face of the 侯"
+    return None
 
 
 @runtime_checkable
@@ -262,6 +378,16 @@ class RecordedOutcomes:
             ) from None
         return found.hit, found.on_beat
 
+    def detail(self, round: int, pair: str, archer: str, arrow: int) -> Outcome | None:
+        """The whole recorded outcome of this arrow (its place, piercing, time …), if any.
+
+        >>> rec = RecordedOutcomes([Outcome(2, "上耦", "上射", 1, False, struck="人")])
+        >>> rec.detail(2, "上耦", "上射", 1).struck, rec.detail(2, "上耦", "上射", 2)
+        ('人', None)
+        """
+        key = (round, normalise_name(pair), normalise_name(archer), arrow)
+        return self.entries.get(key)
+
     def require(self, keys: Iterable[Key]) -> None:
         """Refuse, before anything runs, if any of these arrows has no recorded outcome.
 
@@ -296,11 +422,7 @@ class RecordedOutcomes:
 # ---------------------------------------------------------------- reading files
 
 
-class _FieldError(Exception):
-    def __init__(self, field: str | None, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+_FieldError = OutcomeFieldError
 
 
 def _as_int(field: str, value: Any, low: int, high: int, what: str) -> int:
@@ -329,6 +451,38 @@ def _as_bool(field: str, value: Any, *, optional: bool) -> bool | None:
         return value.strip().lower() == "true"
     shown = json.dumps(value, ensure_ascii=False)
     raise _FieldError(field, f"{field} must be true or false, not {shown}")
+
+
+def _as_float(field: str, value: Any) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise _FieldError(field, f"{field} must be a number, not {json.dumps(value)}")
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            pass
+    shown = json.dumps(value, ensure_ascii=False)
+    raise _FieldError(field, f"{field} must be a number, not {shown}")
+
+
+def _as_word(field: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        shown = json.dumps(value, ensure_ascii=False)
+        raise _FieldError(
+            field, f"{field} must be empty or one of {'、'.join(allowed)}, not {shown}"
+        )
+    word = value.strip().translate(_STRUCK_TO_TRADITIONAL)
+    if word and word not in allowed:
+        raise _FieldError(
+            field, f"{field} must be empty or one of {'、'.join(allowed)}, not {value.strip()!r}"
+        )
+    return word
 
 
 def _as_outcome(
@@ -362,7 +516,43 @@ def _as_outcome(
     warning = None
     if rnd == 3 and hit and on_beat is None:
         warning = "a round-3 hit with no on_beat is not counted (不鼓不釋, xiangshe:248)"
-    return Outcome(rnd, pair, str(archer), arrow, hit, on_beat, line), warning
+    outcome = Outcome(
+        rnd,
+        pair,
+        str(archer),
+        arrow,
+        hit,
+        on_beat,
+        line,
+        x=_as_float("x", raw.get("x")),
+        y=_as_float("y", raw.get("y")),
+        through=_as_bool("through", raw.get("through"), optional=True),
+        loosed_s=_as_float("loosed_s", raw.get("loosed_s")),
+        struck=_as_word("struck", raw.get("struck"), STRUCK),
+        flight=_as_word("flight", raw.get("flight"), FLIGHTS),
+    )
+    return outcome, warning
+
+
+def parse_outcome(record: Mapping[str, Any], pairs: Iterable[str] | None = None) -> Outcome:
+    """One outcome from a record (a JSON object, or a live app's form), checked as a file's
+    line is; a bad value raises :class:`OutcomeFieldError` naming the field.
+
+    >>> parse_outcome({"round": 2, "pair": "上耦", "archer": "上射", "arrow": 1, "hit": True,
+    ...                "x": "0.5", "y": -1, "through": "true"}).extras()
+    {'x': 0.5, 'y': -1.0, 'through': True}
+    >>> parse_outcome({"round": 2, "pair": "上耦", "archer": "上射", "arrow": 1, "hit": True,
+    ...                "struck": "人"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.engine.outcomes.OutcomeFieldError: round 2 上耦上射 arrow 1: struck 人 is an arrow ...
+    """
+    unknown = [k for k in record if k not in FIELDS and k not in OPTIONAL_FIELDS]
+    if unknown:
+        raise OutcomeFieldError(unknown[0], f"unknown field {unknown[0]!r}")
+    allowed = frozenset(normalise_name(p) for p in pairs) if pairs is not None else None
+    outcome, _ = _as_outcome(record, 0, allowed)
+    return replace(outcome, line=None)
 
 
 # An event's file holds a few thousand rows (3 rounds × 8 arrows a pair): 8 MB is some
@@ -379,9 +569,33 @@ def _decode(path: Path) -> str:
         raise OutcomesError(path, line, "not UTF-8 text") from None
 
 
+def _csv_header(path: Path, line: int, names: list[str]) -> list[str]:
+    """The columns of a CSV file: :data:`FIELDS`, then any of :data:`OPTIONAL_FIELDS`."""
+    if names[: len(FIELDS)] != list(FIELDS):
+        raise OutcomesError(
+            path,
+            line,
+            f"the header is {','.join(names)!r}; an outcomes file begins with "
+            f"the header {','.join(FIELDS)}",
+        )
+    extra = names[len(FIELDS) :]
+    for i, name in enumerate(extra):
+        if name not in OPTIONAL_FIELDS:
+            raise OutcomesError(
+                path,
+                line,
+                f"unknown column {name!r}; after {','.join(FIELDS)} the columns may be "
+                f"{', '.join(OPTIONAL_FIELDS)}",
+            )
+        if name in extra[:i]:
+            raise OutcomesError(path, line, f"the column {name!r} is given twice")
+    return names
+
+
 def _read_csv(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedOutcomes:
     reader = csv.reader(io.StringIO(text, newline=""))
     header_seen = False
+    columns: list[str] = list(FIELDS)
     outcomes: list[Outcome] = []
     warnings: list[str] = []
     seen: dict[Key, int] = {}
@@ -391,22 +605,15 @@ def _read_csv(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedOu
             if not row or all(not c.strip() for c in row) or row[0].lstrip().startswith("#"):
                 continue  # blank lines and # comments
             if not header_seen:
-                names = [c.strip() for c in row]
-                if names != list(FIELDS):
-                    raise OutcomesError(
-                        path,
-                        line,
-                        f"the header is {','.join(names)!r}; an outcomes file begins with "
-                        f"the header {','.join(FIELDS)}",
-                    )
+                columns = _csv_header(path, line, [c.strip() for c in row])
                 header_seen = True
                 continue
-            if len(row) != len(FIELDS):
+            if len(row) != len(columns):
                 raise OutcomesError(
-                    path, line, f"{len(row)} fields where the header has {len(FIELDS)}"
+                    path, line, f"{len(row)} fields where the header has {len(columns)}"
                 )
             try:
-                outcome, warning = _as_outcome(dict(zip(FIELDS, row, strict=True)), line, pairs)
+                outcome, warning = _as_outcome(dict(zip(columns, row, strict=True)), line, pairs)
             except _FieldError as exc:
                 raise OutcomesError(path, line, exc.message) from None
             _keep(outcome, warning, path, line, seen, outcomes, warnings)
@@ -475,10 +682,13 @@ def _read_json(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedO
             raise OutcomesError(
                 path, line, f"a record is an object with the fields {', '.join(FIELDS)}"
             )
-        unknown = [k for k in value if k not in FIELDS]
+        unknown = [k for k in value if k not in FIELDS and k not in OPTIONAL_FIELDS]
         if unknown:
             raise OutcomesError(
-                path, line, f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}"
+                path,
+                line,
+                f"unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)} "
+                f"(and optionally {', '.join(OPTIONAL_FIELDS)})",
             )
         missing = [k for k in FIELDS if k != "on_beat" and k not in value]
         if missing:

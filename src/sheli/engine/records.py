@@ -125,6 +125,7 @@ class Shot(NamedTuple):
     on_beat: bool | None = None
     target: str | None = None
     seq: int = 0
+    struck: str = ""  # the outcome's struck (人, 維綱, 揚觸, 梱復), written only when given
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -142,6 +143,8 @@ class Shot(NamedTuple):
             d["on_beat"] = self.on_beat
         if self.target is not None:
             d["hou"] = self.target
+        if self.struck:
+            d["struck"] = self.struck
         d["seq"] = self.seq
         return d
 

@@ -214,6 +214,7 @@ class Shot:
     reason: str
     released: bool = False  # a 筭 was laid for it (釋獲)
     hou: str | None = None  # the 侯 shot at, when the spec names one (射 to: 大侯)
+    struck: str = ""  # what else it struck, from the outcome: 人 (a 過), 維綱, 揚觸, 梱復
 
 
 class Objects(NamedTuple):
@@ -276,6 +277,7 @@ class World:
     groups: dict[str, list[str]] = field(default_factory=dict)  # 三耦, 衆耦 … → pair names
     params: dict[str, Any] = field(default_factory=dict)
     chapter: str = "xiangshe"  # the spec's chapter (its variant: sheli.engine.variants)
+    rite: str = ""  # the spec's key: a variant declared for a whole rite (主皮之射) is found by it
     names: dict[str, int] = field(default_factory=dict)  # archers, pairs, dafu: for counts
     round: int = 0
     # objects
@@ -308,6 +310,14 @@ class World:
     cup_states: dict[tuple[str, str], list[bool]] = field(default_factory=dict)
     shots: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
     last_shot: Shot | None = None
+    # (round, pair, seat) of archers whose arrow struck a person (a 過, 注 xiangshe:350) and who
+    # have not yet been 撻'd
+    faults: set[tuple[int, str, str]] = field(default_factory=set)
+    # the 主皮之射 (xiangshe:359): hits by (round, pair) and seat; the 勝者 still standing, in
+    # order; whether the last bout was 鈞
+    hits: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
+    standing: list[str] = field(default_factory=list)
+    bout_tie: bool = False
     called: set[str] = field(default_factory=set)  # pairs 作'd this round
     tallies: list[Any] = field(default_factory=list)  # the run's Tally records
     last_tally: Any = None  # the last Tally record (sheli.engine.records)

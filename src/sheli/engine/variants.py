@@ -27,6 +27,9 @@ from sheli.rite.rules import count_procedure_in, release
 
 #: ``(archer, round, hit, on_beat) -> (counted, reason)``, or None to leave the table's answer
 ReleaseOverride = Callable[[Person, int, bool, "bool | None"], "tuple[bool, str] | None"]
+#: ``(archer, round, struck) -> (counted, reason)`` for an arrow whose outcome says what else it
+#: struck (維綱, 揚觸, 梱復, 人), or None to leave the table's answer
+StruckRelease = Callable[[Person, int, str], "tuple[bool, str] | None"]
 
 
 @dataclass(frozen=True)
@@ -39,8 +42,15 @@ class Variant:
     release: Callable[[int, bool, bool | None], tuple[bool, str]] | None = None
     count_procedure: Callable[[int, str], list[Any]] | None = None
     release_overrides: tuple[ReleaseOverride, ...] = ()
+    struck_release: StruckRelease | None = None
     upper_first_readings: frozenset[str] = frozenset()
     assumptions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: a variant of a whole rite (found by the spec's key, not by the chapter a step cites)
+    whole_rite: bool = False
+    #: groups of pairs formed during the run (verb 比耦), empty at the start
+    later_groups: tuple[str, ...] = ()
+    #: the names of those pairs, given the number of pairs declared
+    later_pairs: Callable[[int], list[str]] = field(default=lambda n: [])
 
 
 def jun_release(p: Person, rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:
@@ -77,6 +87,28 @@ def gong_release(p: Person, round: int, hit: bool, on_beat: bool | None) -> tupl
     return False, "不貫不釋 (dashe:185)"
 
 
+def gong_struck_release(p: Person, round: int, struck: str) -> tuple[bool, str] | None:
+    """大射儀's arrows that 離維綱, 揚觸 or 梱復: counted for the 公, not for anyone else.
+
+    經 dashe:182 「中離維綱，揚觸，梱復，公則釋獲，衆則不與」;
+    注 「公則釋獲，優君也。衆當中鵠而著」.
+    Round 1 lays no 筭 at all (獲而未釋獲 dashe:152); in round 3 the 公's arrow counts off the
+    drum as his hits do (不以樂志 dashe:273).
+
+    >>> gong_struck_release(Person("公", role="公"), 2, "維綱")
+    (True, '公則釋獲 (dashe:182; 注 優君也)')
+    >>> gong_struck_release(Person("賓", role="賓"), 2, "維綱")
+    (False, '衆則不與 (dashe:182; 注 衆當中鵠而著)')
+    >>> gong_struck_release(Person("公", role="公"), 2, "人") is None
+    True
+    """
+    if struck not in ("維綱", "揚觸", "梱復") or round < 2:
+        return None
+    if p.role == "公":
+        return True, "公則釋獲 (dashe:182; 注 優君也)"
+    return False, "衆則不與 (dashe:182; 注 衆當中鵠而著)"
+
+
 #: The role the 君 has as an archer in the 燕射 (yanshe.yaml ``pairs:``). His person is named
 #: 公, as 燕禮 names him (公升即位于席 yan:8); the 記 calls him 君.
 JUN_ROLES = ("君", "公")
@@ -97,6 +129,7 @@ DASHE = Variant(
     release=lambda rnd, hit, on_beat: release(rnd, hit, on_beat, "release-dashe.tsv"),
     count_procedure=lambda n, side: count_procedure_in("count-dashe.tsv", n, side),
     release_overrides=(gong_release,),
+    struck_release=gong_struck_release,
     upper_first_readings=frozenset({"R-she-bin-xian"}),
     assumptions={
         "E-shixing": (
@@ -112,8 +145,44 @@ DASHE = Variant(
 #: 燕禮's archery (燕射): 鄉射禮's tables; the 君's rule is shared by every chapter.
 YAN = Variant("yan", aliases=("燕禮", "燕射", "yanshe"))
 
+
+def zhupi_release(rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str]:
+    """The 主皮之射 counts every arrow that strikes the hide: 主於獲 (注 xiangshe:359); it has
+    neither the 正 nor the drum of a 禮射 (不待中爲雋, 其節比於樂 are the 禮射's).
+
+    >>> zhupi_release(1, True, None), zhupi_release(3, False, None)[0]
+    ((True, '主於獲 (注 xiangshe:359)'), False)
+    """
+    if hit:
+        return True, "主於獲 (注 xiangshe:359)"
+    return False, "not a 獲: the arrow did not strike the 皮 (注 xiangshe:359 主於獲)"
+
+
+def zhupi_pairs(declared: int) -> list[str]:
+    """The pairs the 主皮之射 forms of its 勝者 (verb 比耦): at most one 勝者 a pair stands, so
+    at most half as many pairs.
+
+    >>> zhupi_pairs(3)
+    ['勝耦1']
+    >>> zhupi_pairs(5)
+    ['勝耦1', '勝耦2']
+    """
+    return [f"勝耦{i}" for i in range(1, max(1, declared // 2) + 1)]
+
+
+#: 主皮之射 (記 xiangshe:359 主皮之射者勝者又射不勝者降; 注 主皮者無矦張獸皮而射之主於獲也): not a
+#: 禮射 but a variant of 鄉射禮's archery run as its own rite (rite/specs/zhupi.yaml).
+ZHUPI = Variant(
+    "zhupi",
+    aliases=("主皮之射", "主皮", "主皮射"),
+    release=zhupi_release,
+    whole_rite=True,
+    later_groups=("勝耦",),
+    later_pairs=zhupi_pairs,
+)
+
 #: Every declared variant.
-VARIANTS: tuple[Variant, ...] = (XIANGSHE, DASHE, YAN)
+VARIANTS: tuple[Variant, ...] = (XIANGSHE, DASHE, YAN, ZHUPI)
 
 
 @cache

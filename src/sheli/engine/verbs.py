@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.records import Shot, Tally
-from sheli.engine.state import Person, World
+from sheli.engine.state import Pair, Person, World
 from sheli.engine.state import Shot as Arrow
 from sheli.engine.variants import COMMON_RELEASE_OVERRIDES, find_variant
 from sheli.rite.schema import Act
@@ -1066,6 +1066,7 @@ def shoot(ctx: Ctx) -> None:
     if hou is not None:
         w.by_target[hou] = w.by_target.get(hou, 0) + 1
         w.moved()
+    struck = ""  # what else the arrow struck, when a recorded outcome says so
     if pair == "誘射":
         # the text says nothing of the 誘射's hits; asked of the source if it knows them
         try:
@@ -1080,17 +1081,37 @@ def shoot(ctx: Ctx) -> None:
                 "in 第一番, 第二番 and 第三番 only (賈疏 xiangshe:162); mark it with round: 1–3"
             )
         hit, on_beat = ctx.env.outcome(w.round, pair, seat, arrow)
-        # the table of the chapter the step cites (大射儀's own words), its exceptions first
-        variant = find_variant(ctx.cite.partition(":")[0])
+        detail = ctx.env.detail(w.round, pair, seat, arrow) if ctx.env.detail else None
+        struck = str(getattr(detail, "struck", "") or "")
+        # the table of the chapter the step cites (大射儀's own words), its exceptions first;
+        # a variant of the whole rite (主皮之射) before it
+        variant = find_variant(w.rite)
+        if not variant.whole_rite:
+            variant = find_variant(ctx.cite.partition(":")[0])
         counted, reason = (variant.release or ctx.env.release)(w.round, hit, on_beat)
+        got = None
+        if struck and variant.struck_release is not None:
+            got = variant.struck_release(p, w.round, struck)
         for override in (*variant.release_overrides, *COMMON_RELEASE_OVERRIDES):
-            got = override(p, w.round, hit, on_beat)
             if got is not None:
-                counted, reason = got
                 break
-    w.last_shot = Arrow(w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou)
-    ctx.shots.append(Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou))
+            got = override(p, w.round, hit, on_beat)
+        if got is not None:
+            counted, reason = got
+    w.last_shot = Arrow(
+        w.round, pair, seat, p.name, arrow, hit, on_beat, counted, reason, hou=hou, struck=struck
+    )
+    ctx.shots.append(
+        Shot(w.round, pair, seat, p.name, arrow, hit, counted, reason, on_beat, hou, struck=struck)
+    )
     ctx.extra["shot"] = {"arrow": arrow, "hit": hit, "counted": counted}
+    if struck:
+        ctx.extra["shot"]["struck"] = struck
+    if struck == "人":
+        w.faults.add((w.round, pair, seat))
+    if hit and pair != "誘射":
+        by_seat = w.hits.setdefault((w.round, pair), {})
+        by_seat[seat] = by_seat.get(seat, 0) + 1
     if hou is not None:
         ctx.extra["shot"]["hou"] = hou
     if pair == "誘射":
@@ -1294,6 +1315,99 @@ def cup(ctx: Ctx) -> None:
 def play(ctx: Ctx) -> None:
     """奏: the music starts (乃奏騶虞以射 xiangshe:250)."""
     ctx.world.music = True
+    _speech(ctx)
+
+
+@verb("撻", kind="other")
+def punish(ctx: Ctx) -> None:
+    """撻: the 司射 strikes with the 扑 an archer whose arrow struck a person (``to``: him).
+
+    記 xiangshe:350 「射者有過則撻之」; 注 「過謂矢揚中人…以扑撻於中庭而已」 (and 注
+    xiangshe:135 「扑所以撻犯敎者」). Preconditions: he holds the 扑 (搢 or in hand); the one
+    struck is in the 庭; his arrow struck a person this round, not yet punished.
+    """
+    w, p = ctx.world, ctx.p
+    if p.discipline_rod is None:
+        raise VerbError(f"{p.name} 撻s without the 扑: 以扑撻於中庭 (注 xiangshe:350)")
+    name = ctx.env.fill(str(ctx.act.to or ""), ctx.bind)
+    target = w.person(name)
+    if target is None:
+        raise VerbError(f"撻 needs to: the archer who erred, not {name!r}")
+    if target.on_tang:
+        raise VerbError(f"{target.name} is 撻'd on the 堂: 撻於中庭 (注 xiangshe:350)")
+    fault = (w.round, target.pair or "", target.seat or "")
+    if fault not in w.faults:
+        raise VerbError(
+            f"{target.name} is 撻'd without a 過 this round: 射者有過則撻之 (xiangshe:350; 注 "
+            "過謂矢揚中人)"
+        )
+    w.faults.discard(fault)
+    ctx.extra["punished"] = target.name
+
+
+@verb("勝", kind="score")
+def decide_bout(ctx: Ctx) -> None:
+    """勝: the bout of the pair ``to`` is decided by its 獲 (主皮之射, 記 xiangshe:359).
+
+    The archer with more 獲 this round is the 勝者 (he stays, to shoot again), the other the
+    不勝者 (he goes down): 勝者又射，不勝者降; 注 主於獲也. The names 勝者 and 不勝者 then stand
+    for them in the steps that follow. With as many 獲 each (鈞) neither has won (``bout_tie``).
+    Precondition: both have shot their 乘矢 this round (卒射).
+    """
+    w = ctx.world
+    pair = ctx.env.fill(str(ctx.act.to or ""), ctx.bind)
+    pr = w.pairs.get(pair)
+    if pr is None:
+        raise VerbError(f"勝 needs to: a pair of this run, not {pair!r}")
+    shot = w.shots.get((w.round, pair), {})
+    if min(shot.get("上射", 0), shot.get("下射", 0)) < 4:
+        raise VerbError(f"勝 before {pair} has shot its 乘矢 ({shot}): 卒射 first")
+    hits = w.hits.get((w.round, pair), {})
+    upper, lower = hits.get("上射", 0), hits.get("下射", 0)
+    ctx.extra["獲"] = {"上射": upper, "下射": lower}
+    w.aliases.pop("勝者", None)
+    w.aliases.pop("不勝者", None)
+    w.bout_tie = upper == lower
+    if w.bout_tie:
+        ctx.extra["勝"] = "鈞"
+        return
+    winner, loser = (pr.upper, pr.lower) if upper > lower else (pr.lower, pr.upper)
+    w.aliases["勝者"], w.aliases["不勝者"] = winner, loser
+    w.standing.append(winner)
+    ctx.extra["勝"] = {"勝者": winner, "不勝者": loser}
+
+
+@verb("比耦", kind="other")
+def pair_winners(ctx: Ctx) -> None:
+    """比耦: the 司射 pairs the 勝者 still standing for the next round, in the order they won
+    (the 上射 the earlier), as he 比s the 耦 of a 禮射 (司射比三耦 xiangshe:110). Effect: the
+    group 勝耦 holds the new pairs; one left over waits for the next round; none or one
+    standing, the group is empty and the shooting is over.
+    """
+    w = ctx.world
+    standing, w.standing = w.standing, []
+    made = []
+    for i in range(len(standing) // 2):
+        name = f"勝耦{i + 1}"
+        upper, lower = standing[2 * i], standing[2 * i + 1]
+        w.pairs[name] = Pair(name, upper, lower, "勝耦")
+        for seat, who in (("上射", upper), ("下射", lower)):
+            w.people[who].pair, w.people[who].seat = name, seat
+            w.aliases[name + seat] = who
+        made.append(name)
+    if len(standing) % 2:
+        w.standing.append(standing[-1])  # no 耦 this round: he waits for the next
+    w.groups["勝耦"] = made
+    ctx.extra["耦"] = {p: [w.pairs[p].upper, w.pairs[p].lower] for p in made}
+    if not made:
+        # the end: no two left to shoot; the one left, if any, is the 勝者 of the contest
+        w.aliases.pop("不勝者", None)
+        if standing:
+            w.aliases["勝者"] = standing[0]
+            ctx.extra["勝者"] = standing[0]
+        else:
+            w.aliases.pop("勝者", None)
+        w.bout_tie = not standing
     _speech(ctx)
 
 

@@ -166,6 +166,17 @@ class Condition(_Model):
     has_dafu: bool | None = None
     hit: bool | None = None
     counted: bool | None = None
+    struck: Literal["人", "維綱", "揚觸", "梱復", ""] | None = Field(
+        None, description="the last arrow struck this (its outcome's struck; '' for nothing)"
+    )
+    fault: Literal["上射", "下射"] | None = Field(
+        None,
+        description="the bound pair {耦}'s 上射/下射 struck a person this round (a 過, 注 "
+        "xiangshe:350) and has not been 撻'd",
+    )
+    bout_tie: bool | None = Field(
+        None, description="主皮之射: the last bout (verb 勝) was 鈞, neither had more 獲"
+    )
     round: int | None = None
     last: str | None = Field(None, description="the named loop is at its last item")
     first: str | None = Field(None, description="the named loop is at its first item")

@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from sheli.serve.errors import ApiError
 from sheli.serve.headers import Guard, allowed_hosts
 from sheli.serve.server import HERE, Server, log
-from sheli.serve.views import create, downloads, inputs, links, live, pages
+from sheli.serve.views import create, downloads, inputs, links, live, pages, wuwu
 
 STATIC = HERE / "static"
 Handler = Callable[[Server, Request], Awaitable[Response]]
@@ -56,13 +56,18 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("POST", "/api/arrows/correct", inputs.correct),
     ("POST", "/api/taps", inputs.tap),
     ("POST", "/api/drum", inputs.drum),
+    ("POST", "/api/questions", wuwu.question),
+    ("POST", "/api/votes", wuwu.vote),
     ("GET", "/api/tokens", links.tokens),
     ("POST", "/api/tokens/new", links.new),
     ("POST", "/api/tokens/revoke", links.revoke),
     ("GET", "/api/export.jsonl", downloads.export_jsonl),
     ("GET", "/api/results.csv", downloads.results_csv),
     ("GET", "/api/outcomes.csv", downloads.outcomes_csv),
+    ("GET", "/api/five.json", downloads.five_json),
+    ("GET", "/api/votes.csv", downloads.votes_csv),
     ("GET", "/api/diagram/{seq}.svg", downloads.diagram),
+    ("GET", "/api/hou.svg", downloads.hou),
 ]
 
 

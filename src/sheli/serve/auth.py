@@ -32,6 +32,8 @@ PERMISSIONS: dict[str, tuple[str, ...]] = {
     "arrow": ("scorer",),
     "correct": ("scorer",),
     "tap": ("scorer",),
+    "question": ("director",),
+    "vote": ("audience",),
     "read": ROLES,
 }
 

@@ -17,6 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from sheli.engine.outcomes import FLIGHTS, MAX_OFFSET, STRUCK, Outcome, OutcomeFieldError
 from sheli.serve import auth
 from sheli.serve.errors import ApiError, json_response
 from sheli.serve.limits import parse_json, read_body
@@ -159,3 +160,61 @@ def arrow_fields(ev: LiveEvent, tok: dict[str, Any], data: dict[str, Any]) -> di
             f"the pairs shooting in round {rnd} are {'、'.join(pairs)}",
         )
     return {"round": rnd, "pair": pair, "seat": seat, "arrow": arrow}
+
+
+#: the latest release time an arrow may give, in seconds (a day: an event is shorter)
+MAX_LOOSED_S = 86_400.0
+
+
+def _number(data: dict[str, Any], name: str, bound: float) -> float | None:
+    v = data.get(name)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or not -bound <= v <= bound:
+        raise ApiError(400, f"{name} must be a number within ±{bound:g}, or null")
+    return float(v)
+
+
+def arrow_detail(data: dict[str, Any]) -> dict[str, Any]:
+    """The optional fields of an arrow (where it struck, whether it went through, what else it
+    struck, its flight, when it was loosed), checked; only those given.
+
+    >>> arrow_detail({"x": 1.5, "y": -2, "through": True, "hit": True})
+    {'x': 1.5, 'y': -2.0, 'through': True}
+    >>> arrow_detail({"x": 1.5})
+    Traceback (most recent call last):
+    ...
+    sheli.serve.errors.ApiError: x and y go together (尺 from the centre of the 侯)
+    >>> arrow_detail({"struck": "人", "hit": True})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.serve.errors.ApiError: struck 人 is an arrow that did not 貫 the 侯, so hit is false ...
+    """
+    out: dict[str, Any] = {}
+    x = _number(data, "x", MAX_OFFSET)
+    y = _number(data, "y", MAX_OFFSET)
+    if (x is None) != (y is None):
+        raise ApiError(400, "x and y go together (尺 from the centre of the 侯)")
+    if x is not None:
+        out |= {"x": round(x, 3), "y": round(y, 3)}  # type: ignore[arg-type]
+    through = as_bool(data, "through", optional=True)
+    if through is not None:
+        out["through"] = through
+    loosed = _number(data, "loosed_s", MAX_LOOSED_S)
+    if loosed is not None:
+        out["loosed_s"] = loosed
+    for name, allowed in (("struck", STRUCK), ("flight", FLIGHTS)):
+        v = data.get(name)
+        if v in (None, ""):
+            continue
+        if v not in allowed:
+            shown = json.dumps(v, ensure_ascii=False)
+            raise ApiError(400, f"{name} must be empty or one of {'、'.join(allowed)}, not {shown}")
+        out[name] = v
+    if out.get("through") and data.get("hit") is False:
+        raise ApiError(400, "an arrow that went through the 侯 (白矢) pierced it: hit is true")
+    try:  # the fields taken together, as an outcomes file's are (docs/scoring.md)
+        Outcome(0, "", "", 0, data.get("hit") is True, **out)
+    except OutcomeFieldError as exc:
+        raise ApiError(400, exc.message) from None
+    return out

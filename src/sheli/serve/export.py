@@ -24,6 +24,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from sheli.engine.outcomes import OPTIONAL_FIELDS, Outcome
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.outputs.cues import (
     build_book,
@@ -35,6 +36,14 @@ from sheli.outputs.diagram import render_svg
 from sheli.outputs.eventlog import to_jsonl
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
+from sheli.scoring.five import (
+    VOTE_FIELDS,
+    Verdict,
+    Vote,
+    judge_five,
+    tally_wuwu,
+    xiangchi_places,
+)
 from sheli.serve.live import LiveEvent, iso, plan_run
 
 #: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))
@@ -104,6 +113,9 @@ class PerformedLog(BaseVisitor):
                         e["on_beat"] = on_beat
                 if rec.corrections:
                     e["corrections"] = rec.corrections
+                # where it struck, 白矢, its release …, as the scorer gave them
+                for name, value in self.ev.detail(rec.key).items():
+                    e.setdefault(name, value)
         self.lines.append(e)
         self.shots.append((shot, e))
 
@@ -136,7 +148,7 @@ def export_jsonl(ev: LiveEvent) -> str:
 
 RESULT_FIELDS = (
     "round", "pair", "seat", "archer", "name", "arrow", "hit", "on_beat", "counted",
-    "recorded", "t", "corrections",
+    "recorded", "t", "corrections", *OPTIONAL_FIELDS,
 )  # fmt: skip
 
 
@@ -151,6 +163,15 @@ def _row(ev: LiveEvent, shot: Shot, **fields: Any) -> dict[str, Any]:
         "arrow": shot.arrow,
         **fields,
     }
+
+
+def _detail(e: dict[str, Any]) -> dict[str, Any]:
+    """The optional outcome fields of a shot line or record as CSV cells ('' when absent)."""
+    out = {}
+    for name in OPTIONAL_FIELDS:
+        v = e.get(name)
+        out[name] = "" if v is None else str(v).lower() if isinstance(v, bool) else v
+    return out
 
 
 def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
@@ -170,6 +191,7 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                 recorded=str(not pending).lower(),
                 t=e.get("t", ""),
                 corrections=e.get("corrections", 0),
+                **_detail(e),
             )
         )
     d = ev.derived()
@@ -194,6 +216,7 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                     recorded=str(rec is not None).lower(),
                     t=iso(rec.t_ms) if rec else "",
                     corrections=rec.corrections if rec else 0,
+                    **_detail(ev.detail(k)),
                 )
             )
     return rows
@@ -222,20 +245,25 @@ def outcomes_csv(ev: LiveEvent) -> str:
         args.append(f"--dafu {p.get('dafu', 1)}")
     for name, value in (c.get("options") or {}).items():
         args.append(f"--option {name}={str(value).lower() if isinstance(value, bool) else value}")
+    # the optional columns only when an arrow has one of them: a file as before otherwise
+    extra = [f for f in OPTIONAL_FIELDS if any(f in ev.detail(k) for k in ev.arrows)]
     out = [
         f"# sheli render {c.get('rite', 'xiangshe')} {' '.join(args)} "
         f"--outcomes sheli-{ev.id}-outcomes.csv -o viewer",
-        "round,pair,archer,arrow,hit,on_beat",
+        ",".join(("round", "pair", "archer", "arrow", "hit", "on_beat", *extra)),
     ]
+    blank = "," * len(extra)
     for k in ev.shot_order():
         rec = ev.arrows.get(k)
         if rec is None:
             out.append(f"# not recorded (a miss): round {k[0]} {k[1]}{k[2]} arrow {k[3]}")
-            out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},false,")
+            out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},false,{blank}")
             continue
         on_beat = ev.shot_on_beat(k)
         mark = "" if on_beat is None else str(on_beat).lower()
-        out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},{str(rec.hit).lower()},{mark}")
+        cells = _detail(ev.detail(k))
+        more = "".join(f",{cells[f]}" for f in extra)
+        out.append(f"{k[0]},{k[1]},{k[2]},{k[3]},{str(rec.hit).lower()},{mark}{more}")
     return "\n".join(out) + "\n"
 
 
@@ -381,7 +409,22 @@ drinks ({{ r[3] }})</p>{% endfor %}
 <table><thead><tr>{% for f in fields %}<th>{{ f }}</th>{% endfor %}</tr></thead><tbody>
 {% for row in rows %}<tr>{% for f in fields %}<td{% if f == 'hit' and row[f] == 'true' %}
  class="hit"{% endif %}>{{ row[f] }}</td>{% endfor %}</tr>{% endfor %}
-</tbody></table></body></html>"""
+</tbody></table>
+<h2>五射 (周禮 保氏)</h2>
+<table id="wushe"><thead><tr><th>round</th><th>pair</th><th>archer</th><th>射</th><th>kept</th>
+<th>why</th><th>definition · source</th></tr></thead><tbody>
+{% for v in wushe %}<tr><td>{{ v.round }}</td><td>{{ v.pair }}</td><td>{{ v.archer }}</td>
+<td>{{ v.name }}</td><td{% if v.kept %} class="hit"{% endif %}>{% if v.kept %}是{% elif
+v.kept is sameas false %}否{% else %}—{% endif %}</td>
+<td>{{ v.why }}</td><td>{{ v.definition }} · {{ v.source }}</td></tr>{% endfor %}
+</tbody></table>
+{% if wuwu %}<h2>五物 (周禮 鄉大夫: 以鄉射之禮五物詢衆庶)</h2>
+<table id="wuwu"><thead><tr><th>pair</th><th>archer</th><th>物</th><th>是</th><th>of</th>
+<th>when (易氏)</th><th>鄭 · 易氏</th></tr></thead><tbody>
+{% for r in wuwu %}<tr><td>{{ r.pair }}</td><td>{{ r.archer }}</td><td>{{ r.name }}</td>
+<td>{{ r.yes }}</td><td>{{ r.of }}</td><td>{{ r.when }}</td><td>{{ r.zheng }} · {{ r.yi }}</td>
+</tr>{% endfor %}</tbody></table>{% endif %}
+</body></html>"""
 )
 
 
@@ -396,4 +439,71 @@ def results_html(ev: LiveEvent) -> str:
         drinks=[(r, who, ev.names.get(who), cite) for r, who, cite in d.run.drinks],
         fields=RESULT_FIELDS,
         rows=results_rows(ev),
+        wushe=[v.to_json() for v in five_verdicts(ev)],
+        wuwu=[r.to_json() for r in wuwu_results(ev)] if is_xiangshe(ev) else [],
     )
+
+
+def recorded_outcomes(ev: LiveEvent) -> list[Outcome]:
+    """The recorded arrows as outcomes (with where they struck, 白矢, their release …), in
+    the order of shooting: what ``sheli score --five`` reads from the outcomes file."""
+    out = []
+    for k in ev.shot_order():
+        a = ev.arrows.get(k)
+        if a is not None:
+            out.append(Outcome(*k, a.hit, ev.shot_on_beat(k), **ev.detail(k)))
+    return out
+
+
+def five_verdicts(ev: LiveEvent) -> list[Verdict]:
+    """The 五射 of every archer and round with arrows recorded (scoring.five: 白矢 from
+    through-shots, 參連 from the release times, 井儀 from the places, 剡注 from the flight,
+    襄尺 from where the run has the 臣 stand)."""
+    places = xiangchi_places(ev.derived().run.records)
+    return judge_five(recorded_outcomes(ev), places)
+
+
+def is_xiangshe(ev: LiveEvent) -> bool:
+    return ev.config.get("rite", "xiangshe") == "xiangshe"
+
+
+def votes(ev: LiveEvent, answers: list[tuple[int, str, bool]]) -> list[Vote]:
+    """The audience's answers (the store's: question, voice, answer) as the voices of a votes
+    file: each question's archer by his pair and seat (上射 / 下射)."""
+    seat_of = {s["person"]: (s["pair"], s["archer"]) for s in ev.derived().shots}
+    out = []
+    for qid, voter, answer in answers:
+        q = ev.questions.asked.get(qid)
+        if q is None or q["archer"] not in seat_of:
+            continue
+        pair, seat = seat_of[q["archer"]]
+        out.append(Vote(pair, seat, q["item"], voter, answer))
+    return out
+
+
+def votes_csv(ev: LiveEvent, answers: list[tuple[int, str, bool]]) -> str:
+    """The answers as a votes file (``sheli score --votes``): one row a voice and question.
+    A screen that answered the same item of an archer in two questions has one voice there:
+    its first answer (one voice per voter per question, as the file has it)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(VOTE_FIELDS)
+    seen = set()
+    for v in votes(ev, answers):
+        if (v.pair, v.archer, v.question, v.voter) in seen:
+            continue
+        seen.add((v.pair, v.archer, v.question, v.voter))
+        w.writerow([cell(v.pair), cell(v.archer), v.question, v.voter, str(v.answer).lower()])
+    return buf.getvalue()
+
+
+def wuwu_results(ev: LiveEvent, answers: list[tuple[int, str, bool]] | None = None) -> list[Any]:
+    """The 五物 per archer (scoring.five.tally_wuwu): the audience's answers, and 主皮 from his
+    recorded arrows. Without ``answers``, the totals the event holds (one per voice)."""
+    if answers is None:
+        answers = [
+            (qid, f"{qid}:{i}", i < yes)
+            for qid, (yes, no) in ev.questions.totals.items()
+            for i in range(yes + no)
+        ]
+    return tally_wuwu(votes(ev, answers), recorded_outcomes(ev))

@@ -43,6 +43,11 @@ MAX_PAIRS = 30
 #: CREATE_EVERY_S seconds; more are refused with 429 and Retry-After
 CREATE_BURST = 5
 CREATE_EVERY_S = 6.0
+#: answers to the 五物 a client (an address) may send: a burst of this many, then one every
+#: VOTE_EVERY_S seconds (an assumption: a phone answers a question in some seconds; a hall
+#: behind one address, a proxy or a NAT, still gets five answers a second)
+VOTE_BURST = 30
+VOTE_EVERY_S = 0.2
 #: event creations waiting for the worker at once (all clients): more are refused with 503
 CREATE_QUEUE = 8
 

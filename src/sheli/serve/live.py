@@ -23,7 +23,7 @@ import gc
 import json
 import pickle
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -31,13 +31,19 @@ from typing import Any
 from sheli import engine, text
 from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
+from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
+from sheli.serve import wuwu
+from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
+#: an arrow's outcome as the run needs it: (hit, on_beat), or (hit, on_beat, struck) when it
+#: struck something else (docs/scoring.md)
+Outcome_ = tuple[bool, bool | None] | tuple[bool, bool | None, str]
 Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurrence
 
 #: Assumption (docs/serve.md): a release tap counts as on the drum's 節 when it falls within
@@ -46,6 +52,8 @@ Anchor = tuple[int, str, str, str, int]  # round, file:line, actor, verb, occurr
 #: 不釋算也); the tolerance allows for a touch screen's latency and a human hand (both ~50–100 ms).
 TAP_TOLERANCE_MS = 120
 TAP_TOLERANCE_FRACTION = 0.2
+#: the optional fields of an arrow's record (the outcome fields of docs/scoring.md)
+DETAIL = ("x", "y", "through", "loosed_s", "struck", "flight")
 #: the drum's interval before the director sets one (an assumption: a slow, even beat)
 DEFAULT_INTERVAL_MS = 2000
 INTERVAL_RANGE_MS = (250, 10000)
@@ -100,6 +108,8 @@ class Arrow:
     t_ms: int
     input_seq: int
     corrections: int = 0
+    #: the optional fields given (x, y, through, loosed_s, struck, flight): docs/serve.md
+    detail: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> ArrowKey:
@@ -116,7 +126,24 @@ class Arrow:
             "t": iso(self.t_ms),
             "input": self.input_seq,
             "corrections": self.corrections,
+            **self.detail,
         }
+
+
+def marks(shots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The arrows of the round with a place on the 侯, as the audience screen draws them.
+
+    >>> m = marks([{"pair": "上耦", "seat": "上射", "arrow": 1, "hit": True, "x": 1.0, "y": 2.0,
+    ...             "hou": "采侯", "name": None, "archer": "上耦上射"}, {"x": None}])
+    >>> [(a["pair"], a["arrow"], a["x"], a["y"], a["through"], a["hou"]) for a in m]
+    [('上耦', 1, 1.0, 2.0, False, '采侯')]
+    """
+    keep = ("pair", "seat", "archer", "name", "arrow", "hit", "x", "y")
+    return [
+        {k: s.get(k) for k in keep} | {"through": bool(s.get("through")), "hou": s.get("hou")}
+        for s in shots
+        if s.get("x") is not None and s.get("y") is not None
+    ]
 
 
 class LiveOutcomes:
@@ -124,18 +151,31 @@ class LiveOutcomes:
 
     An arrow not recorded is a miss (and shows as pending); ``on_beat`` is the scorer's mark,
     else the judgment of a release tap, else None (a round-3 hit with None is not counted:
-    不鼓不釋).
+    不鼓不釋). An outcome may carry a third element, what else the arrow struck (``struck``:
+    a 過 is 撻'd, xiangshe:350; dashe:182's 維綱 …): the engine reads it with :meth:`detail`.
 
-    >>> src = LiveOutcomes({(2, "上耦", "上射", 1): (True, None)})
+    >>> src = LiveOutcomes({(2, "上耦", "上射", 1): (True, None),
+    ...                     (2, "上耦", "下射", 1): (False, None, "人")})
     >>> src.outcome(2, "上耦", "上射", 1), src.outcome(2, "上耦", "上射", 2)
     ((True, None), (False, None))
+    >>> src.detail(2, "上耦", "下射", 1).struck, src.detail(2, "上耦", "上射", 1)
+    ('人', None)
     """
 
-    def __init__(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> None:
+    def __init__(self, outcomes: dict[ArrowKey, Outcome_]) -> None:
         self.outcomes = outcomes
 
     def outcome(self, round: int, pair: str, archer: str, arrow: int) -> tuple[bool, bool | None]:
-        return self.outcomes.get((round, pair, archer, arrow), (False, None))
+        v = self.outcomes.get((round, pair, archer, arrow), (False, None))
+        return v[0], v[1]
+
+    def detail(self, round: int, pair: str, archer: str, arrow: int) -> Outcome | None:
+        """The whole outcome when the arrow struck something else (the only field of the
+        detail that changes the run), else None."""
+        v = self.outcomes.get((round, pair, archer, arrow))
+        if v is None or len(v) < 3:
+            return None
+        return Outcome(round, pair, archer, arrow, v[0], v[1], struck=v[2])  # type: ignore[misc]
 
 
 class LiteRun:
@@ -218,7 +258,7 @@ def compute_derived(
     config: dict[str, Any],
     factor: float,
     names: dict[str, str],
-    outcomes: dict[ArrowKey, tuple[bool, bool | None]],
+    outcomes: dict[ArrowKey, Outcome_],
 ) -> Derived:
     """Run the engine for these outcomes and index the run (in this process or a worker)."""
     with ENGINE_LOCK:
@@ -305,6 +345,7 @@ class Derived:
                 seq = next((t["seq"] for t in self.tallies if t["round"] == rnd), None)
             self.drink_seq.append((rnd, who, cite, seq))
         self._roles: list[str] | None = None
+        self._archers: dict[int | None, dict[str, list[dict[str, Any]]]] = {}
 
     def locate(self, anchor: Anchor | None, fallback: int) -> int:
         """The index of the anchored act in this run (or the nearest sensible index)."""
@@ -325,6 +366,17 @@ class Derived:
             s["x_m"] = round(s["x"] * METRE_PER_CHI * self.factor, 2)
             s["y_m"] = round(s["y"] * METRE_PER_CHI * self.factor, 2)
         return s
+
+    def archers(self, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each archer's shot lines (the 誘射 left out), in the order of the run; of round
+        ``rnd`` only, if given (kept: the states of one run ask it again and again)."""
+        if rnd not in self._archers:
+            out: dict[str, list[dict[str, Any]]] = {}
+            for s in self.shots:
+                if s["pair"] != "誘射" and (rnd is None or s["round"] == rnd):
+                    out.setdefault(s["person"], []).append(s)
+            self._archers[rnd] = out
+        return self._archers[rnd]
 
     def roles(self) -> list[str]:
         if self._roles is None:
@@ -458,6 +510,7 @@ class LiveEvent:
         self.run_rev = 0  # counts the runs the event has had (a performer's cues change)
         self.dirty = False  # an input not yet published
         self.names = {c["actor"]: c["name"] for c in config.get("cast", ()) if c.get("name")}
+        self.questions = wuwu.Questions()  # the 五物 asked of the audience, and the answers
         for inp in inputs:
             self.apply(inp)
 
@@ -475,6 +528,7 @@ class LiveEvent:
                 body.get("on_beat"),
                 t,
                 inp["seq"],
+                detail={k: body[k] for k in DETAIL if k in body},
             )
             old = self.arrows.get(a.key)
             if old is not None:
@@ -493,6 +547,8 @@ class LiveEvent:
             self.reached.setdefault(self.anchor, t)  # type: ignore[arg-type]
         elif kind == "tap":
             self.taps[(body["round"], body["pair"], body["seat"], body["arrow"])] = body
+        elif kind == "question":
+            self.questions.apply(body, t)
         elif kind == "drum":
             self.drum = {
                 "interval_ms": body["interval_ms"],
@@ -502,13 +558,14 @@ class LiveEvent:
         self.version += 1
 
     # ------------------------------------------------------------------ the derived run
-    def outcomes(self) -> dict[ArrowKey, tuple[bool, bool | None]]:
+    def outcomes(self) -> dict[ArrowKey, Outcome_]:
         out = {}
         for k, a in self.arrows.items():
             on_beat = a.on_beat
             if on_beat is None and k in self.taps:
                 on_beat = self.taps[k]["on_beat"]
-            out[k] = (a.hit, on_beat)
+            struck = a.detail.get("struck")
+            out[k] = (a.hit, on_beat, struck) if struck else (a.hit, on_beat)
         return out
 
     @property
@@ -518,12 +575,12 @@ class LiveEvent:
         return float(m) / (300 * METRE_PER_CHI) if m else 1.0
 
     @staticmethod
-    def run_key(outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Any:
-        """What decides the run: the hits and their marks. A miss is never counted, whatever
-        its mark, so it changes nothing but its shot line's ``on_beat``, which the views and
-        the export take from the record (:meth:`shot_on_beat`); an unrecorded arrow is
-        already a miss."""
-        return tuple(sorted((k, v) for k, v in outcomes.items() if v[0]))
+    def run_key(outcomes: dict[ArrowKey, Outcome_]) -> Any:
+        """What decides the run: the hits and their marks, and what a miss struck (a 過 is
+        撻'd, xiangshe:350). A miss is never counted, whatever its mark, so it changes nothing
+        but its shot line's ``on_beat``, which the views and the export take from the record
+        (:meth:`shot_on_beat`); an unrecorded arrow is already a miss."""
+        return tuple(sorted((k, v) for k, v in outcomes.items() if v[0] or len(v) > 2))
 
     def shot_on_beat(self, k: ArrowKey) -> bool | None:
         """The effective on_beat of a recorded arrow: its mark, else its tap's judgment."""
@@ -535,7 +592,20 @@ class LiveEvent:
         tap = self.taps.get(k)
         return tap["on_beat"] if tap else None
 
-    def compute(self, outcomes: dict[ArrowKey, tuple[bool, bool | None]]) -> Derived:
+    def detail(self, k: ArrowKey) -> dict[str, Any]:
+        """The optional fields of a recorded arrow (docs/scoring.md): those the scorer gave,
+        and, when he gave no ``loosed_s``, the time of his release tap (seconds since the
+        event was created: one origin for every arrow of the event)."""
+        a = self.arrows.get(k)
+        if a is None:
+            return {}
+        out = dict(a.detail)
+        tap = self.taps.get(k)
+        if "loosed_s" not in out and tap is not None:
+            out["loosed_s"] = round((tap["t_ms"] - self.config.get("created_ms", 0)) / 1000, 3)
+        return out
+
+    def compute(self, outcomes: dict[ArrowKey, Outcome_]) -> Derived:
         """Run the engine for these outcomes, now, in this process."""
         return compute_derived(self.config, self.factor, self.names, outcomes)
 
@@ -616,7 +686,7 @@ class LiveEvent:
         assert self._order is not None
         return self._order
 
-    def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, tuple[bool, bool | None]]]]:
+    def speculation_jobs(self) -> list[tuple[Any, dict[ArrowKey, Outcome_]]]:
         """(key, outcomes) of the runs worth computing ahead: the next likely hits."""
         base = self.outcomes()
         jobs = []
@@ -737,6 +807,8 @@ class LiveEvent:
                     "tap": self.taps.get(k),
                     "seq": s["seq"],
                     "shot": seq >= s["seq"],
+                    "hou": target_for(self.config.get("rite", ""), s.get("hou")).name,
+                    **(rec.detail if rec else {}),
                 }
             )
         est = d.estimate
@@ -767,6 +839,7 @@ class LiveEvent:
             "announcements": announcements,
             "drinks": drinks,
             "shots": shots,
+            "marks": marks(shots),
             "drum": dict(self.drum),
             "timing": {
                 "elapsed_s": round(elapsed, 1),
@@ -776,8 +849,87 @@ class LiveEvent:
                 "step_estimated_s": round(est.seconds[i], 1),
             },
             "passage": passage(cur["cite"]),
+            "question": self.question(d, seq),
+            "wuwu": self.wuwu(d, seq, rnd),
             "stopped": d.stopped,
             "last_step": i == len(steps) - 1,
+        }
+
+    # ------------------------------------------------------------------ the 五物
+    def archers(self, d: Derived, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each archer's shot lines in the run (:meth:`Derived.archers`)."""
+        return d.archers(rnd)
+
+    def moment(self, d: Derived, archer: str, i: int) -> str:
+        """Before, while or after the archer's shooting at step ``i`` (易氏's moments,
+        :mod:`wuwu`): his arrows of the step's round if he shoots in it, else all of his."""
+        s = d.steps[i]
+        return self.moments(d, s["seq"], s.get("round", 0)).get(archer, "before")
+
+    def moments(self, d: Derived, seq: int, rnd: int) -> dict[str, str]:
+        """:meth:`moment` of every archer at the step ``seq`` of round ``rnd``."""
+        now = self.archers(d, rnd)
+        return {
+            a: wuwu.moment_of([s["seq"] for s in now.get(a) or shots], seq)
+            for a, shots in self.archers(d).items()
+        }
+
+    def question(self, d: Derived, seq: int) -> dict[str, Any] | None:
+        """The question open now, as an audience phone shows it (no totals: a screen answers
+        without seeing how the hall answered)."""
+        q = self.questions.open_one()
+        if q is None:
+            return None
+        it = wuwu.item(q["item"]) or {}
+        return {
+            "id": q["id"],
+            "item": q["item"],
+            "archer": q["archer"],
+            "name": self.names.get(q["archer"]),
+            "reading": it.get("yi"),
+            "answers": list(wuwu.ANSWERS),
+        }
+
+    def wuwu(self, d: Derived, seq: int, rnd: int) -> dict[str, Any] | None:
+        """The director's 五物: for each archer the moment he is at, his 主皮 from his
+        recorded arrows, and the totals of each item asked, with every question and the
+        sources. None for a rite other than 鄉射禮 (the 五物 are its own, 周禮 鄉大夫)."""
+        if self.config.get("rite", wuwu.RITE) != wuwu.RITE:
+            return None
+        out = []
+        moments = self.moments(d, seq, rnd)
+        for archer, shots in self.archers(d).items():
+            recorded = [
+                self.arrows.get((s["round"], s["pair"], s["archer"], s["arrow"])) for s in shots
+            ]
+            asked: dict[str, dict[str, Any]] = {}
+            for q in self.questions.asked.values():
+                if q["archer"] != archer:
+                    continue
+                yes, no = self.questions.totals.get(q["id"], [0, 0])
+                a = asked.setdefault(q["item"], {"yes": 0, "no": 0, "questions": []})
+                a["yes"] += yes
+                a["no"] += no
+                a["questions"].append(q | {"yes": yes, "no": no})
+            out.append(
+                {
+                    "archer": archer,
+                    "name": self.names.get(archer),
+                    "moment": moments[archer],
+                    "主皮": {
+                        "hits": sum(1 for a in recorded if a is not None and a.hit),
+                        "recorded": sum(1 for a in recorded if a is not None),
+                        "arrows": len(shots),
+                    },
+                    "asked": asked,
+                }
+            )
+        return {
+            "source": wuwu.source(),
+            "answers": list(wuwu.ANSWERS),
+            "items": wuwu.items(),
+            "open": self.questions.open_one(),
+            "archers": out,
         }
 
     def start_index(self, d: Derived) -> int:

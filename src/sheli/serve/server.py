@@ -39,7 +39,7 @@ import jinja2
 
 from sheli.engine import run as engine_run
 from sheli.serve.errors import ApiError
-from sheli.serve.limits import CREATE_QUEUE, RateLimit
+from sheli.serve.limits import CREATE_QUEUE, VOTE_BURST, VOTE_EVERY_S, RateLimit
 from sheli.serve.live import (
     Derived,
     LiveEvent,
@@ -59,7 +59,7 @@ VIEW_FIELDS: dict[str, tuple[str, ...] | None] = {
     "scorer": None,
     "audience": (
         "version", "server_ms", "event", "step", "round", "tally", "announcements", "drinks",
-        "drum", "passage", "stopped", "last_step",
+        "drum", "passage", "stopped", "last_step", "marks", "question",
     ),
     "performer": ("version", "server_ms", "event", "step", "round", "drum", "last_step"),
 }  # fmt: skip
@@ -194,6 +194,9 @@ class Server:
         self.subs: dict[str, set[Subscriber]] = {}
         self.publishing: dict[str, asyncio.Task[None]] = {}
         self.creations = RateLimit()
+        self.voting = RateLimit(VOTE_BURST, VOTE_EVERY_S)
+        # events whose director has new answers to be sent: the task that will send them
+        self.tallying: dict[str, asyncio.Task[None]] = {}
         self.creating = 0
         self.shed_logged = 0.0
         self.jinja = jinja2.Environment(
@@ -225,6 +228,8 @@ class Server:
             if config is None:
                 raise ApiError(404, f"no event {event_id!r}")
             ev = LiveEvent(config, self.store.inputs(event_id))
+            for question, _, answer in self.store.votes(event_id):
+                ev.questions.count(question, answer)
             self.live[event_id] = ev
             self.ahead(ev)
         return ev
@@ -318,6 +323,8 @@ class Server:
         out["seat"] = tok.get("seat")
         out["performer_role"] = tok.get("performer_role")
         out["now_ms"] = base["server_ms"]
+        if tok["role"] in ("audience", "performer"):
+            out.pop("wuwu", None)  # the totals are the director's: a screen answers unswayed
         if tok["role"] == "performer":
             out["cues_rev"] = ev.run_rev
         if not stream:
@@ -361,6 +368,24 @@ class Server:
                 msg = self.message(ev, t, base)
                 pair = encoded[vk] = (msg, chunk(msg))
             sub.write(*pair)
+
+    def tally(self, ev: LiveEvent, delay_s: float = 0.5) -> None:
+        """After an answer of the audience: send the director's streams the totals, at most
+        once every ``delay_s`` (a hall answering at once costs one state, not hundreds). The
+        audience's streams are not sent anything: their view has no totals."""
+        if ev.id in self.tallying:
+            return
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(delay_s)
+            finally:
+                self.tallying.pop(ev.id, None)
+            subs = {s for s in self.subs.get(ev.id, ()) if s.token["role"] == "director"}
+            if subs:
+                self.send(ev, subs)
+
+        self.tallying[ev.id] = asyncio.get_running_loop().create_task(later())
 
     def subscribe(self, ev: LiveEvent, sub: Subscriber) -> None:
         """Add a stream; past :data:`STREAMS_PER_LINK` for its link the oldest is closed."""

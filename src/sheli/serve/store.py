@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 #: the schema's version (``PRAGMA user_version``); every earlier one is migrated at start
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id``: the file is a sheli serve database ("shli")
 APPLICATION_ID = 0x73686C69
 
@@ -95,6 +95,18 @@ CREATE TABLE IF NOT EXISTS creations (
   event_id TEXT NOT NULL REFERENCES events(id),
   request TEXT NOT NULL,
   links INTEGER NOT NULL
+);
+"""
+#: version 3: the audience's answers to the 五物 questions (docs/serve.md, "The 五物"): one
+#: voice per screen per question, which the UNIQUE constraint keeps even if two requests race
+SCHEMA_3 = """
+CREATE TABLE IF NOT EXISTS votes (
+  event_id TEXT NOT NULL REFERENCES events(id),
+  question INTEGER NOT NULL,
+  voter TEXT NOT NULL,
+  answer INTEGER NOT NULL,
+  t_ms INTEGER NOT NULL,
+  UNIQUE (event_id, question, voter)
 );
 """
 
@@ -230,6 +242,10 @@ class Store:
                 for statement in _statements(SCHEMA_2):
                     db.execute(statement)
                 version = 2
+            if version == 2:
+                for statement in _statements(SCHEMA_3):
+                    db.execute(statement)
+                version = 3
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             db.execute(f"PRAGMA user_version={version}")
 
@@ -424,6 +440,43 @@ class Store:
             "SELECT * FROM inputs WHERE event_id=? ORDER BY seq", (event_id,)
         ).fetchall()
         return [self._input(r) for r in rows]
+
+    # ------------------------------------------------------------------ votes
+    def vote(self, event_id: str, question: int, voter: str, answer: bool) -> bool:
+        """Store one screen's answer to a question; False if that screen has answered it
+        already (the first answer stands: one voice per screen per question).
+
+        >>> import tempfile, os
+        >>> s = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
+        >>> eid, _ = s.create_event({})
+        >>> s.vote(eid, 1, "screen-a", True), s.vote(eid, 1, "screen-a", False)
+        (True, False)
+        >>> s.votes(eid)
+        [(1, 'screen-a', True)]
+        """
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO votes(event_id, question, voter, answer, t_ms) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (event_id, question, voter, int(answer), now_ms()),
+            )
+        return cur.rowcount == 1
+
+    def vote_of(self, event_id: str, question: int, voter: str) -> bool | None:
+        """The answer this voice gave to the question, if any."""
+        row = self.db.execute(
+            "SELECT answer FROM votes WHERE event_id=? AND question=? AND voter=?",
+            (event_id, question, voter),
+        ).fetchone()
+        return None if row is None else bool(row["answer"])
+
+    def votes(self, event_id: str) -> list[tuple[int, str, bool]]:
+        """Every answer of the event: (question, voter, answer), in the order given."""
+        rows = self.db.execute(
+            "SELECT question, voter, answer FROM votes WHERE event_id=? ORDER BY rowid",
+            (event_id,),
+        ).fetchall()
+        return [(r["question"], r["voter"], bool(r["answer"])) for r in rows]
 
     @staticmethod
     def _input(row: sqlite3.Row) -> dict[str, Any]:

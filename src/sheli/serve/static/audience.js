@@ -6,12 +6,26 @@
 
 import { $, el, fill, live, statusLine, markedPassage, nameOf, roundName, diagramLoader } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
+import { houFigure } from "/static/hou.js";
+import { votePanel } from "/static/wuwu.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
 const showDiagram = diagramLoader($("diagram"));
 const drum = beatIndicator($("beat"));
 const shown = { right: 0, left: 0, round: null };
+const hou = houFigure($("hou"));
+const vote = votePanel($("vote"));
+
+/** The round's arrows on the 侯 where they struck (the marks the scorers tapped). */
+function renderMarks(s) {
+  const marks = s.marks || [];
+  $("hou-card").hidden = !marks.length;
+  if (!marks.length) return;
+  const name = marks[marks.length - 1].hou || "";
+  $("hou-name").textContent = name;
+  hou.show(name).then(() => hou.mark(marks.filter((m) => (m.hou || "") === name))).catch(() => {});
+}
 
 /** n rods in `node`, in 純 (twos) and a 奇; the ones beyond `before` fall in. */
 function rods(node, n, before) {
@@ -69,6 +83,8 @@ function render(s) {
   fill($("drinks"), ...(s.drinks || []).map((d) =>
     el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
   ));
+  renderMarks(s);
+  vote.update(s);
   drum.update(s.drum);
   $("beat-box").hidden = !(s.drum && s.drum.running);
   document.body.dataset.ready = "1";

@@ -7,10 +7,12 @@ import {
   download, getJSON, page, roundName, shotsOf, roundInPlay, shotWords, archerLabel, FACING, newKey,
 } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
+import { wuwuPanel } from "/static/wuwu.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
 const drum = beatIndicator($("beat"));
+const wuwu = wuwuPanel($("wuwu"));
 let S = null;
 let receivedAt = 0;
 
@@ -157,6 +159,7 @@ function render(s) {
   renderShots(s);
   renderTiming();
   renderDrum(s);
+  wuwu.update(s);
   document.body.dataset.ready = "1";
 }
 
@@ -237,6 +240,12 @@ $("export-jsonl").addEventListener("click", () =>
 );
 $("export-csv").addEventListener("click", () =>
   download("/api/results.csv", `sheli-${eid()}-results.csv`).catch((e) => showError($("export-msg"), e)),
+);
+$("export-five").addEventListener("click", () =>
+  download("/api/five.json", `sheli-${eid()}-five.json`).catch((e) => showError($("export-msg"), e)),
+);
+$("export-votes").addEventListener("click", () =>
+  download("/api/votes.csv", `sheli-${eid()}-votes.csv`).catch((e) => showError($("export-msg"), e)),
 );
 
 // ---------------------------------------------------------------- tokens

@@ -11,6 +11,7 @@ import {
   shotWords, archerLabel, ApiError,
 } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
+import { houFigure } from "/static/hou.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
@@ -21,6 +22,10 @@ let picked = null; // a round chosen by hand (to look back or correct); null: fo
 const inflight = new Map(); // arrow id → {hit, on_beat} sent and not yet in the state
 let correcting = null; // the shot being corrected
 let cChoice = { hit: null, on_beat: null };
+// where the next arrow struck, tapped on the 侯: {x, y, onHou, kind: 貫 | 白矢 | 不貫 | 不中}
+let spot = null;
+const KINDS = ["貫", "白矢", "不貫"]; // a second tap on the mark: 貫 → 白矢 (貫而過) → 不貫 → 貫
+const hou = houFigure($("hou"), { onTap: tapHou });
 
 const idOf = (x) => `${x.round}|${x.pair}|${x.seat}|${x.arrow}`;
 const mine = (x) => seat === "both" || x.seat === seat;
@@ -84,7 +89,44 @@ function render(s) {
   document.body.dataset.next = next ? idOf(next) : "";
   document.body.dataset.done = String(done);
   renderArrows(shots, next);
+  renderHou(shots, next);
   document.body.dataset.ready = "1";
+}
+
+// ---------------------------------------------------------------- the 侯: where it struck
+function spotWords(sp) {
+  if (!sp) return "";
+  const at = `(${sp.x >= 0 ? "右" : "左"}${Math.abs(sp.x)}尺, ${sp.y >= 0 ? "上" : "下"}${Math.abs(sp.y)}尺)`;
+  const what = { 貫: "中 貫 (hit, pierced)", 白矢: "中 白矢 (went through)", 不貫: "著而不貫 (struck, did not pierce: 不貫不釋)", 不中: "不中 (off the 侯)" }[sp.kind];
+  return `${what} ${at}`;
+}
+
+function tapHou(p) {
+  if (!nextArrow()) return;
+  const near = spot && Math.hypot(p.x - spot.x, p.y - spot.y) <= 1.5;
+  if (near && spot.onHou) {
+    spot.kind = KINDS[(KINDS.indexOf(spot.kind) + 1) % KINDS.length];
+  } else {
+    spot = { x: p.x, y: p.y, onHou: p.onHou, kind: p.onHou ? "貫" : "不中" };
+  }
+  render();
+}
+
+function spotFields(sp) {
+  return sp ? { x: sp.x, y: sp.y, ...(sp.kind === "白矢" ? { through: true } : {}) } : {};
+}
+
+function renderHou(shots, next) {
+  const want = next ? next.hou : (shots[0] && shots[0].hou) || "";
+  hou.show(want).then(() => {
+    const marks = shots.filter((x) => x.x != null && x.y != null).map((x) => ({ ...x }));
+    if (spot && next) marks.push({ ...spot, seat: next.seat, arrow: next.arrow, pair: next.pair, hit: spot.kind === "貫" || spot.kind === "白矢", through: spot.kind === "白矢", pending: true });
+    hou.mark(marks);
+  }).catch((e) => say("error", e.message));
+  $("hou-spot").textContent = spot ? spotWords(spot) : "點侯 tap where the arrow struck";
+  $("hou-record").disabled = !(spot && next);
+  $("hou-record").textContent = spot ? `記 record: ${spot.kind === "貫" || spot.kind === "白矢" ? "中" : "不中"}${spot.kind === "白矢" ? " 白矢" : ""}` : "記 record";
+  document.body.dataset.spot = spot ? spot.kind : "";
 }
 
 function renderArrows(shots, next) {
@@ -120,6 +162,22 @@ function conflictText(e) {
 async function record(hit) {
   const x = nextArrow();
   if (!x) return;
+  const where = spotFields(spot);
+  // what else it struck (a 過, dashe:182's 維綱 …): not a 貫, so a miss; a person is not on the 侯
+  const struck = $("struck").value;
+  if (struck) {
+    hit = false;
+    where.struck = struck;
+    if (struck === "人") {
+      delete where.x;
+      delete where.y;
+    }
+  }
+  if ($("flight").checked) where.flight = "剡注";
+  if (!hit) delete where.through; // a miss did not go through
+  spot = null;
+  $("struck").value = "";
+  $("flight").checked = false;
   const r = x.round;
   // 應鼓 / 不應鼓 as marked; "mixed" after a TAP: null, and the server judges the tap
   const mark = $("ondrum").getAttribute("aria-pressed");
@@ -132,7 +190,7 @@ async function record(hit) {
   try {
     const res = await post(
       "/api/arrows",
-      { round: r, pair: x.pair, seat: x.seat, arrow: x.arrow, hit, on_beat: onBeat },
+      { round: r, pair: x.pair, seat: x.seat, arrow: x.arrow, hit, on_beat: onBeat, ...where },
       { onRetry: (n) => say("sending", `再送 ${n}… (same entry, it will not count twice)`) },
     );
     say("ok", `✓ ${x.pair}${x.seat} 第${x.arrow}矢 ${hit ? "中" : "不中"}${res.status === 200 ? " (already recorded)" : ""}`);
@@ -145,6 +203,8 @@ async function record(hit) {
   }
 }
 $("hit").addEventListener("click", () => record(true));
+$("hou-record").addEventListener("click", () => spot && record(spot.kind === "貫" || spot.kind === "白矢"));
+$("hou-clear").addEventListener("click", () => ((spot = null), render()));
 $("miss").addEventListener("click", () => record(false));
 function setOnDrum(on) {
   const b = $("ondrum");

@@ -21,8 +21,10 @@ import segno
 from starlette.requests import Request
 from starlette.responses import Response
 
+from sheli.outputs.runofshow import METRE_PER_CHI
 from sheli.serve import checks, export
-from sheli.serve.errors import ApiError
+from sheli.serve.errors import ApiError, json_response
+from sheli.serve.hou import hou_svg
 from sheli.serve.server import Server
 
 _SEQ = re.compile(r"[0-9]{1,9}")
@@ -52,6 +54,33 @@ async def results_csv(srv: Server, request: Request) -> Response:
     return _attachment(ev.id, body, "text/csv; charset=utf-8", "-results.csv")
 
 
+async def five_json(srv: Server, request: Request) -> Response:
+    """The 五射 of every archer and round as recorded, and at a 鄉射禮 the 五物 (the
+    audience's answers, 主皮 from the hits), each with its definition and source."""
+    tok = checks.token(srv, request, "export")
+    ev = srv.event(tok["event_id"])
+    await srv.ready(ev)
+    answers = srv.store.votes(ev.id)
+    body = {
+        "五射": [v.to_json() for v in export.five_verdicts(ev)],
+        "五物": (
+            [r.to_json() for r in export.wuwu_results(ev, answers)]
+            if export.is_xiangshe(ev)
+            else None
+        ),
+    }
+    return json_response(body)
+
+
+async def votes_csv(srv: Server, request: Request) -> Response:
+    """The audience's answers as a votes file (``sheli score --votes FILE``)."""
+    tok = checks.token(srv, request, "export")
+    ev = srv.event(tok["event_id"])
+    await srv.ready(ev)
+    body = export.votes_csv(ev, srv.store.votes(ev.id))
+    return _attachment(ev.id, body, "text/csv; charset=utf-8", "-votes.csv")
+
+
 async def outcomes_csv(srv: Server, request: Request) -> Response:
     tok = checks.token(srv, request, "export")
     ev = srv.event(tok["event_id"])
@@ -71,6 +100,19 @@ async def diagram(srv: Server, request: Request) -> Response:
     svg = await asyncio.to_thread(export.diagram_svg, ev, int(raw))
     if svg is None:
         raise ApiError(404, f"no step {raw} in this event")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+async def hou(srv: Server, request: Request) -> Response:
+    """The event's 侯 drawn to scale (``?hou=NAME``: the one a shot line names; else the
+    rite's first): the scorer taps it, the audience sees the arrows on it."""
+    tok = checks.token(srv, request, "read", allow_query=True)
+    ev = srv.event(tok["event_id"])
+    name = request.query_params.get("hou") or None
+    if name is not None and len(name) > 20:
+        raise ApiError(400, "hou is the name of a 侯 (大侯, 參侯, 干侯 …)")
+    metre = METRE_PER_CHI * ev.factor
+    svg = hou_svg(ev.config.get("rite", "xiangshe"), name, round(metre, 4))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 

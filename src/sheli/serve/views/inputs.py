@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from sheli.serve import checks
 from sheli.serve.errors import ApiError, json_response
-from sheli.serve.live import INTERVAL_RANGE_MS, iso, judge_tap, tap_tolerance_ms
+from sheli.serve.live import DETAIL, INTERVAL_RANGE_MS, iso, judge_tap, tap_tolerance_ms
 from sheli.serve.server import Server
 from sheli.serve.store import now_ms
 
@@ -83,6 +83,7 @@ async def _record(srv: Server, request: Request, kind: str) -> Response:
     f = checks.arrow_fields(ev, tok, body)
     f["hit"] = checks.as_bool(body, "hit")
     f["on_beat"] = checks.as_bool(body, "on_beat", optional=True)
+    f |= checks.arrow_detail(body)
     k = (f["round"], f["pair"], f["seat"], f["arrow"])
     existing = ev.arrows.get(k)
     if kind == "arrow" and existing is not None:
@@ -106,9 +107,11 @@ async def _record(srv: Server, request: Request, kind: str) -> Response:
         f["was"] = existing.to_dict()
     f["request"] = {k2: v for k2, v in body.items() if k2 != "_key"}
     t = now_ms()
-    record: dict[str, Any] = {
-        key: f[key] for key in ("round", "pair", "seat", "arrow", "hit", "on_beat")
-    } | {"t": iso(t), "by": tok["id"]}
+    record: dict[str, Any] = (
+        {key: f[key] for key in ("round", "pair", "seat", "arrow", "hit", "on_beat")}
+        | {key: f[key] for key in DETAIL if key in f}
+        | {"t": iso(t), "by": tok["id"]}
+    )
     if kind == "correct":
         record |= {"reason": f["reason"], "was": f["was"]}
     response = {"arrow": record, "version": ev.version + 1}

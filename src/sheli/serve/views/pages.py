@@ -19,6 +19,7 @@ from sheli.serve.errors import ApiError
 from sheli.serve.events import rite_options, rites, venues
 from sheli.serve.limits import MAX_PAIRS
 from sheli.serve.server import Server
+from sheli.serve.views import wuwu
 
 HOME_COOKIE = "sheli_home"
 TEMPLATE_OF = {
@@ -67,7 +68,13 @@ async def view(srv: Server, request: Request) -> Response:
             "<!doctype html><meta charset=utf-8><title>{{ event.title }}</title>"
             "<p>{{ role }} view of {{ event.title }} (template missing)</p>"
         ).render(**ctx)
-    return HTMLResponse(html)
+    resp = HTMLResponse(html)
+    if tok["role"] == "audience" and not request.cookies.get(wuwu.VOTER_COOKIE):
+        # this screen's voice for the 五物: one answer per screen per question
+        resp.set_cookie(
+            wuwu.VOTER_COOKIE, secrets.token_urlsafe(24), httponly=True, samesite="strict", path="/"
+        )
+    return resp
 
 
 async def pack(srv: Server, request: Request) -> Response:
