@@ -72,6 +72,9 @@ class Run:
     world: World = field(repr=False)
     spec: LoadedSpec = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    #: the walks that went through a body, a 楹, the 序 or the 堂's edge, or off a route the
+    #: text names (sheli.engine.paths), one line each with its spec file, line and passage
+    path_faults: list[str] = field(default_factory=list)
     #: the venue's plan the run resolved its places on (for the outputs, which do not load
     #: a venue themselves); None with a stand-in environment without one
     plan: Any = field(default=None, repr=False)
@@ -301,6 +304,7 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     scene = make_scene(loaded, params, env, interp)
     return Run(
         warnings=list(interp.warnings),
+        path_faults=interp.path_faults,
         rite=spec.rite,
         title=spec.title,
         venue=params["venue"],

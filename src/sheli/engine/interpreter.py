@@ -20,6 +20,7 @@ from typing import Any
 
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
+from sheli.engine.paths import STRICT, Paths, load_paths, route_words
 from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.verbs import REACH, VERBS, Ctx
@@ -218,6 +219,9 @@ class Interpreter:
         # everyone's body as the log gives it (sheli/place/bodies.yaml)
         members = load_bodies().members_of(spec.rite, spec.extends)
         self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
+        # the walks between those places (sheli/place/paths.yaml)
+        self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
+        self.path_faults: list[str] = []
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -603,6 +607,7 @@ class Interpreter:
                 if body.members is not None:
                     more = {**more, "members": body.members}
                 via = ctx.via
+                self._walked(p, act, body, via, jing, line, cite, vname)
                 append(
                     new_step(
                         (
@@ -631,6 +636,38 @@ class Interpreter:
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _walked(
+        self,
+        p: Person,
+        act: Any,
+        body: Any,
+        via: Pt | None,
+        jing: str,
+        line: int,
+        cite: str,
+        verb: str,
+    ) -> None:
+        """Check the walk of the step's actor to his body (sheli.engine.paths)."""
+        if body.x is None or body.y is None:
+            return
+        bodies = [(m["x"], m["y"]) for m in body.members] if body.members else [(body.x, body.y)]
+        faults = self.paths.walk(
+            p.name,
+            bodies,
+            verb,
+            None if via is None or via.x is None else (via.x, via.y),
+            act.by,
+            route_words(jing, self.paths.m),
+            p.role,
+        )
+        where = self._file or self.file
+        for f in faults:
+            if f.kind in STRICT:
+                raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")
+            self.path_faults.append(
+                f"{where}:{line} ({cite}, {verb} by {p.name}): {f.what} [P-{f.kind}]"
+            )
 
     def _row_act(self, act: Any, p: Person, bind: Mapping[str, Any]) -> tuple[Any, Any]:
         """The act of one member of a row: its place is his slot in the row.
