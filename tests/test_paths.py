@@ -111,18 +111,25 @@ def test_every_route_has_a_source() -> None:
 
 
 def test_a_path_fault_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a walk off a route the 經 names is refused with the spec file, line, passage and who
-    real = paths_mod.Paths.walk
+    # a walk off a route the 經 names is refused with the spec file, line, passage and who:
+    # the first walk of a step whose 經 names a route (由楹内, xiangshe:102) made to fail
+    def strict(self: Paths, *a: Any, **k: Any) -> list[Fault]:
+        return [Fault("route", "由楹内: passes south of the 東楹")]
 
-    def walk(self: Paths, name: str, *a: Any, **k: Any) -> list[Fault]:
-        got = real(self, name, *a, **k)
-        return [Fault("route", "由堂下: walks on the 堂")] if name == "司射" else got
-
-    monkeypatch.setattr(paths_mod.Paths, "walk", walk)
+    monkeypatch.setattr(paths_mod.Paths, "strict", strict)
     with pytest.raises(SpecError) as exc:
         run("xiangshe")
     msg = str(exc.value)
-    assert "由堂下" in msg and ".yaml" in msg and "xiangshe:" in msg and "司射" in msg
+    assert "由楹内" in msg and "before.yaml:" in msg and "xiangshe:102" in msg and " by 主人" in msg
+    assert "[P-route]" in msg
+
+
+def test_the_walk_faults_are_those_of_the_run() -> None:
+    # Run.path_faults reads the walks again from the records, with the spec's 階 of each 升
+    r = run("xiangshe", seed=1)
+    again = paths_mod.walk_faults(r.records, r.plan, r.spec.file, FOOT, r.stairs)
+    assert again == r.path_faults and r.path_faults
+    assert all(re.search(r"\.yaml:\d+ \(\w+:\d+, ", f) for f in r.path_faults)
 
 
 def _param(name: str) -> Any:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,6 +43,9 @@ PATHS_FILE = Path(__file__).resolve().parent.parent / "place" / "paths.yaml"
 
 Vec = tuple[float, float]
 
+#: The side of a cell of the grid of standing bodies, in 尺.
+CELL = 16.0
+
 #: The kinds of fault the engine refuses (a step that goes through the 序 or off the route its
 #: 經 names fails like every other check). The others (through a body, a 楹, over the 堂's
 #: edge into a 室 or 房) are found in the runs of today and not yet resolved: they are listed
@@ -49,7 +53,16 @@ Vec = tuple[float, float]
 #: docs/place.md "Walks", rather than hidden.
 STRICT = frozenset({"route", "wall"})
 
-__all__ = ["PATHS_FILE", "STRICT", "Fault", "PathModel", "Paths", "load_paths", "route_words"]
+__all__ = [
+    "PATHS_FILE",
+    "STRICT",
+    "Fault",
+    "PathModel",
+    "Paths",
+    "load_paths",
+    "route_words",
+    "walk_faults",
+]
 
 
 class Fault(NamedTuple):
@@ -104,12 +117,16 @@ def route_words(jing: str | None, model: PathModel | None = None) -> list[str]:
     """
     if not jing:
         return []
-    m = model or load_paths()
+    return list(_route_words(jing, tuple((model or load_paths()).routes)))
+
+
+@cache
+def _route_words(jing: str, routes: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
-    for w in sorted(m.routes, key=len, reverse=True):
+    for w in sorted(routes, key=len, reverse=True):
         if w in jing and not any(w in o for o in out):
             out.append(w)
-    return out
+    return tuple(out)
 
 
 def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
@@ -140,6 +157,8 @@ class Paths:
         self.venue = venue
         self.gap2 = footprint * footprint - 1e-6
         self.at: dict[str, list[Vec]] = {}
+        # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes
+        self.cells: dict[tuple[int, int], dict[str, list[Vec]]] = {}
         fixtures = getattr(venue, "fixtures", None) or {}
         self.pillars = [(n, (f.x, f.y)) for n, f in fixtures.items() if f.kind == "pillar"]
         self.pillar2 = (model.pillar_radius + footprint / 2) ** 2 - 1e-6
@@ -149,10 +168,49 @@ class Paths:
             if f.kind == "wall" and f.extent is not None
         ]
         self.stairs = dict(venue.stairs) if venue is not None else {}
+        # the raised platform as a box, read once (on_tang and crosses cost a call each)
+        e = venue.platform if venue is not None else None
+        self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
+        # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
+        self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
+
+    def _on(self, p: Vec) -> bool:
+        """Whether p is on the 堂 (Venue.on_tang, without the call)."""
+        b = self.box
+        return (
+            b is not None
+            and b[0] - 1e-9 <= p[0] <= b[2] + 1e-9
+            and b[1] - 1e-9 <= p[1] <= b[3] + 1e-9
+        )
+
+    def _crosses(self, a: Vec, b: Vec) -> bool:
+        """Venue.crosses, asked only when the walk comes near the platform at all."""
+        x = self.box
+        if x is None:
+            return False
+        on_a, on_b = self._on(a), self._on(b)
+        if on_a and on_b and not self.rooms:
+            return False  # from the 堂 to the 堂: the platform is a box
+        if max(a[0], b[0]) < x[0] - 1e-6 or min(a[0], b[0]) > x[2] + 1e-6:
+            return False
+        if max(a[1], b[1]) < x[1] - 1e-6 or min(a[1], b[1]) > x[3] + 1e-6:
+            return False
+        v = self.venue
+        assert v is not None
+        return v.crosses(Point(*a), Point(*b))
 
     def stand(self, name: str, bodies: list[Vec]) -> None:
         """Where ``name``'s bodies stand now (after his step)."""
+        cells = self.cells
+        for x, y in self.at.get(name, ()):
+            c = cells.get((int(x // CELL), int(y // CELL)))
+            if c is not None:
+                c.pop(name, None)
         self.at[name] = bodies
+        for x, y in bodies:
+            cells.setdefault((int(x // CELL), int(y // CELL)), {}).setdefault(name, []).append(
+                (x, y)
+            )
 
     def route(self, a: Vec, b: Vec, via: Vec | None, verb: str, stair: str | None) -> list[Vec]:
         """The points of a walk from a to b: by ``via``, by the 階 (升, 降), round the 堂."""
@@ -187,11 +245,14 @@ class Paths:
         k = 1.2 * (math.sqrt(self.pillar2) + 0.5)
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
+            if not (self._on(a) or self._on(b)):
+                out.append(b)
+                continue  # a walk in the 庭 passes no 楹 and no 序
             for _, w0, w1 in self.walls:
                 if _cross(a, b, w0, w1):
                     south = w0 if w0[1] <= w1[1] else w1
                     out.append((south[0], south[1] - k))
-            if v.on_tang(Point(*a)) and v.on_tang(Point(*b)) and math.dist(a, b) > 1e-9:
+            if self._on(a) and self._on(b) and math.dist(a, b) > 1e-9:
                 for _, c in self.pillars:
                     passes = (a[0] - c[0]) * (b[0] - c[0]) < 0
                     y = a[1] + (b[1] - a[1]) * (c[0] - a[0]) / (b[0] - a[0]) if passes else c[1]
@@ -212,8 +273,7 @@ class Paths:
         sw, se = (e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
-            pa, pb = Point(*a), Point(*b)
-            if not v.on_tang(pa) and not v.on_tang(pb) and v.crosses(pa, pb):
+            if not self._on(a) and not self._on(b) and self._crosses(a, b):
 
                 def length(w: list[Vec], a: Vec = a, b: Vec = b) -> float:
                     q = [a, *w, b]
@@ -221,7 +281,7 @@ class Paths:
 
                 for w in sorted([[sw], [se], [sw, se], [se, sw]], key=length):
                     q = [a, *w, b]
-                    if not any(v.crosses(Point(*s), Point(*t)) for s, t in itertools.pairwise(q)):
+                    if not any(self._crosses(s, t) for s, t in itertools.pairwise(q)):
                         out.extend(w)
                         break
             out.append(b)
@@ -240,7 +300,8 @@ class Paths:
         """The faults of the walk of ``name``'s bodies from where they stood to ``bodies``
         (which then stand there); ``routes``: the routes the step's 經 names."""
         old = self.at.get(name)
-        self.at[name] = bodies
+        if old != bodies:
+            self.stand(name, bodies)
         if not old:
             return []
         faults: list[Fault] = []
@@ -257,6 +318,47 @@ class Paths:
             lead = False
         return faults
 
+    def strict(
+        self,
+        old: list[Vec],
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None,
+        stair: str | None,
+        routes: list[str],
+        role: str,
+    ) -> list[Fault]:
+        """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
+        the routes the step's 經 names, or through the 序. Checked as the run goes; the
+        others are found after it (:func:`walk_faults`)."""
+        out: list[Fault] = []
+        lead = True
+        for a, b in zip(old, bodies, strict=False):
+            if math.dist(a, b) < 1e-9:
+                lead = False
+                continue
+            pts = self.detour(
+                self.route(a, b, via if lead else None, verb, stair), self._side(routes)
+            )
+            out.extend(self._routes(pts, verb, stair, routes, role))
+            for s, t in itertools.pairwise(pts):
+                for n, w0, w1 in self.walls:
+                    if (self._on(s) or self._on(t)) and _cross(s, t, w0, w1):
+                        out.append(Fault("wall", f"walks through the {n}"))
+            lead = False
+        return out
+
+    def stair_of(self, verb: str, a: Vec, b: Vec) -> str | None:
+        """The 階 of a 升 (whose top is nearest where he ends) or 降 (nearest where he
+        starts), as the log does not name it."""
+        if verb not in ("升", "降") or not self.stairs:
+            return None
+        end = b if verb == "升" else a
+        tops = {n: f.top for n, f in self.stairs.items() if f.top is not None}
+        if not tops:
+            return None
+        return min(tops, key=lambda n: math.dist((tops[n].x, tops[n].y), end))
+
     def _side(self, routes: list[str] | None) -> str | None:
         for w in routes or ():
             side = self.m.routes[w].get("pillar_side")
@@ -266,22 +368,44 @@ class Paths:
 
     def _through(self, name: str, pts: list[Vec]) -> list[Fault]:
         out: list[Fault] = []
-        v = self.venue
         segs = list(itertools.pairwise(pts))
-        seen: set[str] = set()
-        for other, bs in self.at.items():
-            if other == name:
-                continue
-            for p in bs:
-                if any(_seg_dist2(p, a, b) < self.gap2 for a, b in segs) and other not in seen:
-                    seen.add(other)
-                    out.append(Fault("body", f"walks through {other} at ({p[0]:.1f}, {p[1]:.1f})"))
-        if v is None:
+        g = math.sqrt(self.gap2)
+        # the walk's box, grown by the gap: a body outside it is not near the walk
+        x0 = min(p[0] for p in pts) - g
+        x1 = max(p[0] for p in pts) + g
+        y0 = min(p[1] for p in pts) - g
+        y1 = max(p[1] for p in pts) + g
+        gap2 = self.gap2
+        hit: set[str] = {name}
+        cells = self.cells
+        for a, b in segs:
+            # the cells of this leg's box, grown by the gap
+            ix0, ix1 = int((min(a[0], b[0]) - g) // CELL), int((max(a[0], b[0]) + g) // CELL)
+            iy0, iy1 = int((min(a[1], b[1]) - g) // CELL), int((max(a[1], b[1]) + g) // CELL)
+            for ix in range(ix0, ix1 + 1):
+                for iy in range(iy0, iy1 + 1):
+                    c = cells.get((ix, iy))
+                    if not c:
+                        continue
+                    for other, bs in c.items():
+                        if other in hit:
+                            continue
+                        for p in bs:
+                            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and _seg_dist2(p, a, b) < gap2:
+                                hit.add(other)
+                                out.append(
+                                    Fault(
+                                        "body", f"walks through {other} at ({p[0]:.1f}, {p[1]:.1f})"
+                                    )
+                                )
+                                break
+        if self.venue is None:
             return out
         for a, b in segs:
-            pa, pb = Point(*a), Point(*b)
-            if v.crosses(pa, pb):
+            if self._crosses(a, b):
                 out.append(Fault("edge", f"crosses the 堂's edge between {_xy(a)} and {_xy(b)}"))
+            if not (self._on(a) or self._on(b)):
+                continue  # a walk in the 庭 passes no 楹 and no 序
             for n, c in self.pillars:
                 if _seg_dist2(c, a, b) < self.pillar2:
                     out.append(Fault("pillar", f"walks through the {n}"))
@@ -303,13 +427,13 @@ class Paths:
                     for a, b in itertools.pairwise(pts):
                         if (a[0] - px) * (b[0] - px) >= 0 or a[0] == b[0]:
                             continue  # this leg does not pass the 楹
-                        if v is not None and not v.on_tang(Point(*a)):
+                        if not self._on(a):
                             continue  # a walk in the 庭 passes no 楹
                         y = a[1] + (b[1] - a[1]) * (px - a[0]) / (b[0] - a[0])
                         if (y > py) != (side == "north"):
                             out.append(Fault("route", f"{w}: passes {_side(y, py)} of the {n}"))
             if r.get("level") == "ting" and v is not None and verb not in ("升", "降"):
-                if any(v.on_tang(Point(*p)) for p in pts):
+                if any(self._on(p) for p in pts):
                     out.append(Fault("route", f"{w}: walks on the 堂"))
             if r.get("own_stair") and verb in ("升", "降") and stair is not None:
                 own = self.m.own_stair.get(role, self.m.default_stair)
@@ -341,3 +465,46 @@ def _side(y: float, py: float) -> str:
 
 def _xy(p: Vec) -> str:
     return f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def walk_faults(
+    records: Iterable[Any],
+    venue: Venue | None,
+    file: str,
+    footprint: float,
+    stairs: dict[int, str] | None = None,
+) -> list[str]:
+    """Every walk of a run read again from its records (``Run.records``), each actor from
+    the body of his last step: the faults of each (through a body, a 楹, over the 堂's edge;
+    those the engine refuses cannot be among them), one line each with the spec file, line
+    and passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by
+    its seq (the spec's ``by``, which the log does not give; else the nearest).
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> faults = walk_faults(r.records, r.plan, r.spec.file, 2.0)
+    >>> faults == r.path_faults, any("[P-route]" in f for f in faults)
+    (True, False)
+    """
+    paths = Paths(load_paths(), venue, footprint)
+    out: list[str] = []
+    for r in records:
+        if getattr(r, "verb", None) is None or r.x is None or r.y is None:
+            continue
+        members = r.more.get("members") if r.more else None
+        bodies = [(m["x"], m["y"]) for m in members] if members else [(r.x, r.y)]
+        old = paths.at.get(r.actor)
+        if old == bodies:
+            continue
+        stair = (stairs or {}).get(r.seq)
+        if stair is None and old:
+            stair = paths.stair_of(r.verb, old[0], bodies[0])
+        faults = paths.walk(
+            r.actor, bodies, r.verb, r.via_point, stair, route_words(r.jing, paths.m), r.actor
+        )
+        where = (r.more or {}).get("file") or file
+        for f in faults:
+            if f.kind == "route":
+                continue  # the run refuses these, with the spec's own 階 and role
+            out.append(f"{where}:{r.line} ({r.cite}, {r.verb} by {r.actor}): {f.what} [P-{f.kind}]")
+    return out
