@@ -1403,6 +1403,8 @@ def _layout_all(
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
     for p in order:
+        if p.member_of is not None:
+            continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
         gx, gy, _ = rank[p.actor]
         if sizes[(gx, gy)] > CROWD and p.actor != actor:
