@@ -154,6 +154,9 @@ class Paths:
 
     def __init__(self, model: PathModel, venue: Venue | None, footprint: float) -> None:
         self.m = model
+        # a stand-in environment's venue without a plan (no 堂, no 階): nothing to walk round
+        if not (hasattr(venue, "platform") and hasattr(venue, "stairs")):
+            venue = None
         self.venue = venue
         self.gap2 = footprint * footprint - 1e-6
         self.at: dict[str, list[Vec]] = {}
@@ -482,7 +485,7 @@ def walk_faults(
 
     >>> from sheli.engine import run
     >>> r = run("xiangshe", seed=1)
-    >>> faults = walk_faults(r.records, r.plan, r.spec.file, 2.0)
+    >>> faults = walk_faults(r.records, r.plan, r.spec.file, 2.0, r.stairs)
     >>> faults == r.path_faults, any("[P-route]" in f for f in faults)
     (True, False)
     """
