@@ -13,7 +13,7 @@ import pytest
 from sheli.engine import run
 from sheli.outputs import diagram as diagram_mod
 from sheli.outputs import labels as labels_mod
-from sheli.outputs.diagram import FACING, label_boxes, render_svg
+from sheli.outputs.diagram import FACING, body_boxes, label_boxes, render_svg
 from sheli.outputs.frames import FrameBuilder, build_frames
 from sheli.place import load_venue
 
@@ -51,7 +51,9 @@ def test_everyone_present_has_a_figure(default_run, view: str) -> None:
         x0, y0, x1, y1 = (float(c) for c in root.get("data-bounds").split())
         if view in diagram_mod.VIEWS:
             assert (x0, y0, x1, y1) == diagram_mod.VIEWS[view]
-        present = {a for a, p in f.people.items() if x0 <= p.x <= x1 and y0 <= p.y <= y1}
+        # every body: each member of a role that is several people (衆賓2 …) is drawn
+        bodies = [q for p in f.people.values() for q in (p, *p.members)]
+        present = {q.actor for q in bodies if x0 <= q.x <= x1 and y0 <= q.y <= y1}
         assert drawn == present
 
 
@@ -146,6 +148,20 @@ def test_labels_do_not_overlap_default_run(default_run) -> None:
     scene, fr = default_run
     for f in fr:
         _no_overlaps(f, scene)
+
+
+def test_labels_cover_no_body_default_run(default_run) -> None:
+    # every step of the default run: no label lies on a body (each member of a group too)
+    scene, fr = default_run
+    members = 0
+    for f in fr:
+        labels, _ = label_boxes(f, scene)
+        bodies = body_boxes(f, scene)
+        members += sum(1 for p in f.people.values() for _ in p.members)
+        for lab in labels:
+            hit = [n for n, b in bodies.items() if lab.box.overlaps(b)]
+            assert not hit, (f.seq, lab.key, hit)
+    assert members > 0
 
 
 def test_labels_do_not_overlap_three_pairs() -> None:
@@ -326,7 +342,8 @@ def test_dress_and_holds_drawn_as_logged(default_run) -> None:
         for g in root.iter(f"{{{NS['s']}}}g"):
             if "person" not in (g.get("class") or "").split():
                 continue
-            p = f.people[g.get("data-actor")]
+            bodies = {q.actor: q for p in f.people.values() for q in (p, *p.members)}
+            p = bodies[g.get("data-actor")]
             classes = {c for e in g.iter() for c in (e.get("class") or "").split()}
             holds = " ".join(p.holds)
             assert ("tan" in classes) == ("袒" in p.dress)

@@ -339,6 +339,12 @@ def test_views_and_outputs(live: Live, client) -> None:
         f"/api/diagram/{s['step']['seq']}.svg", headers={"Authorization": f"Bearer {live.audience}"}
     )
     assert svg.status_code == 200 and svg.text.startswith("<svg")
+    # the audience screen asks for the range when an arrow flies; another view is refused
+    auth = {"Authorization": f"Bearer {live.audience}"}
+    seq = s["step"]["seq"]
+    rng = client.get(f"/api/diagram/{seq}.svg?view=range", headers=auth)
+    assert rng.status_code == 200 and 'data-view="range"' in rng.text
+    assert client.get(f"/api/diagram/{seq}.svg?view=near", headers=auth).status_code == 400
     assert (
         client.get(
             "/api/diagram/999999.svg", headers={"Authorization": f"Bearer {live.audience}"}

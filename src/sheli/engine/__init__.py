@@ -23,11 +23,13 @@ from sheli.engine.check import check_spec
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.outcomes import SeededOutcomes, load_outcomes
+from sheli.engine.paths import walk_faults
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
 from sheli.engine.variants import find_variant, variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place import load_venue
+from sheli.place.bodies import load_bodies
 from sheli.place.loader import VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
 from sheli.rite import LoadedSpec, load_spec, rules
@@ -76,6 +78,21 @@ class Run:
     #: a venue themselves); None with a stand-in environment without one
     plan: Any = field(default=None, repr=False)
     _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _path_faults: list[str] | None = field(default=None, repr=False, compare=False)
+    #: the 階 of each 升 and 降, by seq (the spec's ``by``: the log does not give it)
+    stairs: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def path_faults(self) -> list[str]:
+        """The walks that went through a body, a 楹 or over the 堂's edge
+        (:func:`sheli.engine.paths.walk_faults`; a walk through the 序 or off a route the
+        text names is refused by the run itself), one line each with its spec file, line and
+        passage: found when first asked for."""
+        if self._path_faults is None:
+            self._path_faults = walk_faults(
+                self.records, self.plan, self.spec.file, load_bodies().footprint, self.stairs
+            )
+        return self._path_faults
 
     def accept(self, visitor: Any) -> Any:
         """Walk the run with ``visitor`` (begin_run, visit_step/shot/tally, end_run) and
@@ -304,6 +321,7 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     scene = make_scene(loaded, params, env, interp)
     return Run(
         warnings=list(interp.warnings),
+        stairs=interp.stairs,
         rite=spec.rite,
         title=spec.title,
         venue=params["venue"],

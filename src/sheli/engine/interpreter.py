@@ -20,6 +20,7 @@ from typing import Any
 
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
+from sheli.engine.paths import Paths, load_paths, route_words
 from sheli.engine.records import Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.variants import find_variant
@@ -222,6 +223,10 @@ class Interpreter:
         # everyone's body as the log gives it (sheli/place/bodies.yaml)
         members = load_bodies().members_of(spec.rite, spec.extends)
         self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
+        # the walks between those places (sheli/place/paths.yaml)
+        self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
+        self._bodies_at: dict[str, list[tuple[float, float]]] = {}  # name → his bodies
+        self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
 
     # -- errors
     def error(self, msg: str, line: int, cite: str | None, what: str | None = None) -> SpecError:
@@ -617,6 +622,7 @@ class Interpreter:
                 if body.members is not None:
                     more = {**more, "members": body.members}
                 via = ctx.via
+                self._walked(p, act, body, via, jing, line, cite, vname)
                 append(
                     new_step(
                         (
@@ -645,6 +651,36 @@ class Interpreter:
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _walked(
+        self,
+        p: Person,
+        act: Any,
+        body: Any,
+        via: Pt | None,
+        jing: str,
+        line: int,
+        cite: str,
+        verb: str,
+    ) -> None:
+        """Refuse a walk off the route the step's 經 names, or through the 序
+        (sheli.engine.paths; the other faults of the walks are found after the run,
+        ``Run.path_faults``)."""
+        if act.by is not None:
+            self.stairs[self.seq] = act.by
+        if body.x is None or body.y is None:
+            return
+        bodies = [(m["x"], m["y"]) for m in body.members] if body.members else [(body.x, body.y)]
+        old = self._bodies_at.get(p.name)
+        self._bodies_at[p.name] = bodies
+        if old is None or old == bodies:
+            return
+        routes = route_words(jing, self.paths.m)
+        if not routes:
+            return
+        v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
+        for f in self.paths.strict(old, bodies, verb, v, act.by, routes, p.role or p.name):
+            raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")
 
     def _row_act(self, act: Any, p: Person, bind: Mapping[str, Any]) -> tuple[Any, Any]:
         """The act of one member of a row: its place is his slot in the row.

@@ -43,6 +43,7 @@ from sheli.engine.state import Holding, holds_words
 from sheli.glossary import GLOSSARY
 from sheli.outputs import diagram
 from sheli.outputs.frames import build_frames
+from sheli.outputs.marks import Mark, by_performer, performer_marks
 from sheli.text.variants import fold, to_traditional
 
 TEMPLATES = Path(__file__).with_name("cues_templates")
@@ -1273,6 +1274,12 @@ class CueBook:
     venue: Any = field(repr=False)
     origin: str = ""
     diagrams: str = "near"  # near (the step diagram of sheli.outputs.diagram), plan, none
+    marks: list[Mark] | None = None  # every performer's own marks (with the floor plan)
+
+    @property
+    def performers(self) -> list[tuple[str, list[Mark]]]:
+        """The marks by performer (the floor plan's table of marks)."""
+        return by_performer(self.marks or ())
 
 
 ORIGIN_TEXT = (
@@ -1342,6 +1349,7 @@ def build_book(
         scale=scale,
         sheets=sheets,
         floor=floor_rows(venue, scale, run.scene) if floor else None,
+        marks=performer_marks(run.steps, scale.m) if floor else None,
         venue=venue,
         origin=ORIGIN_TEXT,
         diagrams=style,

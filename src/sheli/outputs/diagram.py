@@ -1097,13 +1097,14 @@ def _person_svg(
     r: float,
     is_actor: bool,
     raised: bool,
+    acting: bool = False,
 ) -> str:
     """A person's ``<g>`` (his lines of the SVG, joined as ``render_svg`` joins them): a
     function of exactly its arguments, everything of him that is drawn, so it is cached."""
     p = Person(
         actor, role, name, px, py, facing, dress, holds, None, inferred=inferred, holding=holding
     )
-    cls = "person actor" if is_actor else "person"
+    cls = "person actor" if is_actor else "person acting" if acting else "person"
     out = [
         f'<g class="{cls}" data-actor="{escape(actor)}" data-role="{escape(role)}" '
         f'data-facing="{facing or ""}" data-dress="{escape(" ".join(dress))}" '
@@ -1117,7 +1118,7 @@ def _person_svg(
             f'<line class="spread" x1="{_f(true_x)}" y1="{_f(true_y)}" x2="{_f(x)}" '
             f'y2="{_f(y)}" stroke="#aaa" stroke-width=".6"/>'
         )
-    out.append(_figure(p, x, y, r, is_actor, raised))
+    out.append(_figure(p, x, y, r, is_actor or acting, raised))
     out.append("</g>")
     return "\n".join(out)
 
@@ -1402,6 +1403,8 @@ def _layout_all(
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
     for p in order:
+        if p.member_of is not None:
+            continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
         gx, gy, _ = rank[p.actor]
         if sizes[(gx, gy)] > CROWD and p.actor != actor:
@@ -1560,7 +1563,8 @@ class _FrameView:
     def __init__(self, frame: Frame) -> None:
         self._frame = frame
         self.people = dict(frame.people)
-        self.plist = list(self.people.values())
+        # every body: a role that is several people is drawn member by member
+        self.plist = [q for p in self.people.values() for q in (p, *p.members)]
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -1581,6 +1585,33 @@ def label_boxes(
     frame = _FrameView(frame)  # type: ignore[assignment]
     _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view)
     return labels, list(c.fixture_boxes)
+
+
+def body_boxes(
+    frame: Frame, scene: dict[str, Any], *, width: int = 900, view: str = "auto"
+) -> dict[str, Box]:
+    """The disc of every body drawn in a frame's diagram (each member of a role that is
+    several people a body of his own), by name, as the renderer draws them: what no label
+    may cover (for tests).
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.frames import build_frames
+    >>> r = run("xiangshe", seed=1)
+    >>> sorted(n for n in body_boxes(build_frames(r)[0], r.events[0]) if n.startswith("衆賓"))
+    ['衆賓', '衆賓2', '衆賓3']
+    """
+    frame = _FrameView(frame)  # type: ignore[assignment]
+    v, _, _, _, where, r, _ = _layout_all(frame, scene, None, width, view)
+    return {
+        p.actor: Box(
+            where[p.actor][0] - r,
+            where[p.actor][1] - r,
+            where[p.actor][0] + r,
+            where[p.actor][1] + r,
+        )
+        for p in frame.plist  # type: ignore[attr-defined]
+        if v.contains(p.x, p.y)
+    }
 
 
 @lru_cache(maxsize=256)
@@ -1719,11 +1750,13 @@ def render_svg_parts(
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
     persons = _MEMO.persons
-    for p in people.values():
+    for p in frame.plist:  # type: ignore[attr-defined]
         if not v.contains(p.x, p.y):
             continue
         x, y = where[p.actor]
         is_actor = p.actor == actor
+        # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
+        acting = p.member_of is not None and p.member_of == actor
         up = raised and p.actor == "獲者"
         e = persons.get(p.actor)
         # the same person (object), drawn in the same view at the same point as last time
@@ -1736,6 +1769,7 @@ def render_svg_parts(
             and e[4] == r
             and e[5] == is_actor
             and e[6] == up
+            and e[8] == acting
         ):
             out.append(e[7])
             continue
@@ -1758,8 +1792,9 @@ def render_svg_parts(
             r,
             is_actor,
             up,
+            acting,
         )
-        persons[p.actor] = (p, v, x, y, r, is_actor, up, svg)
+        persons[p.actor] = (p, v, x, y, r, is_actor, up, svg, acting)
         out.append(svg)
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced

@@ -83,6 +83,10 @@ class Person:
     inferred: bool = False
     row: str | None = None  # 北上, 東上 … where his step names the row he stands in
     holding: Holding | None = None  # what he holds, as numbers (None: not known)
+    #: a role that is several people (衆賓, 工 …): the bodies other than his, each a Person
+    #: of its own where the log's ``members`` put it (docs/event-log.md)
+    members: tuple[Person, ...] = ()
+    member_of: str | None = None  # for one of those bodies: the role he is one of
 
     @property
     def bared(self) -> bool:
@@ -446,14 +450,20 @@ class FrameBuilder(BaseVisitor):
         # Who was already standing somewhere before his first act: where that act is not a
         # move.
         first: dict[str, dict[str, Any]] = {}
+
+        def push_inferred(p: Person) -> None:
+            s = first[p.actor]
+            if s.get("members"):
+                p = replace(p, members=_members(p, s["members"], None))
+            tl.push(-1, p)
+
         for _, s in steps:
             if s.get("actor") and s["actor"] not in first and s.get("x") is not None:
                 first[s["actor"]] = s
         for actor, s in first.items():
             if s.get("verb") not in MOVE_VERBS:
                 c = folder.cast.get(actor, {})
-                tl.push(
-                    -1,
+                push_inferred(
                     Person(
                         actor=actor,
                         role=c.get("role", actor),
@@ -506,6 +516,8 @@ class FrameBuilder(BaseVisitor):
                     row=_row(s),
                     holding=r.holding,
                 )
+                if s.get("members"):
+                    p = replace(p, members=_members(p, s["members"], prev))
                 tl.push(i, p)
             shots = self.shots.get(s["seq"], ())
             obj = _objects(obj, r, s, shots, folder)
@@ -522,6 +534,36 @@ class FrameBuilder(BaseVisitor):
                     group_from=group_from,
                 )
             )
+
+
+def _members(p: Person, members: list[dict[str, Any]], prev: Person | None) -> tuple[Person, ...]:
+    """The bodies of a role that is several people other than its leading one (``p``), each
+    where the step's ``members`` put it; the same objects as before when none moved."""
+    if prev is not None and len(prev.members) == len(members) - 1:
+        same = all(
+            q.x == m["x"] and q.y == m["y"] and q.facing == m["facing"]
+            for q, m in zip(prev.members, members[1:], strict=True)
+        )
+        if same and prev.dress == p.dress and prev.holds == p.holds:
+            return prev.members
+    return tuple(
+        Person(
+            actor=str(m["name"]),
+            role=p.role,
+            name=None,
+            x=float(m["x"]),
+            y=float(m["y"]),
+            facing=m.get("facing"),
+            dress=p.dress,
+            holds=p.holds,
+            place=p.place,
+            last_seq=p.last_seq,
+            row=p.row,
+            holding=p.holding,
+            member_of=p.actor,
+        )
+        for m in members[1:]
+    )
 
 
 def shot_hou(shot: dict[str, Any]) -> str | None:

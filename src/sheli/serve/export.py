@@ -267,22 +267,23 @@ def outcomes_csv(ev: LiveEvent) -> str:
     return "\n".join(out) + "\n"
 
 
-def diagram_svg(ev: LiveEvent, seq: int) -> str | None:
-    """The diagram of the step with this seq in the event's current run (None if none)."""
+def diagram_svg(ev: LiveEvent, seq: int, view: str = "auto") -> str | None:
+    """The diagram of the step with this seq in the event's current run (None if none), in
+    ``view`` (auto, hall or range: :func:`sheli.outputs.diagram.render_svg`)."""
     d = ev.derived()
     cache = d.__dict__.setdefault("_svg", {})
-    if seq in cache:
-        return cache[seq]
+    if (seq, view) in cache:
+        return cache[(seq, view)]
     frames = d.__dict__.get("_frames")
     if frames is None:
         frames = d.__dict__["_frames"] = build_frames(d.run)
     idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
     if idx is None:
         return None
-    svg = render_svg(frames[idx], d.run.events[0])
+    svg = render_svg(frames[idx], d.run.events[0], view=view)
     if len(cache) > 200:
         cache.clear()
-    cache[seq] = svg
+    cache[(seq, view)] = svg
     return svg
 
 

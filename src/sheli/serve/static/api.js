@@ -425,27 +425,33 @@ export function nameOf(event, actor) {
 }
 
 /** Fetch the diagram of a step (it needs the bearer) and show it as an <img> in `node`. */
-export function diagramLoader(node) {
+export function diagramLoader(node, { transform = null } = {}) {
   let shown = null;
   let url = null;
   let wanted = null;
-  return async (seq) => {
-    if (seq == null || seq === shown || seq === wanted) return;
-    wanted = seq;
+  // `view`: the server's view (auto, hall, range); `transform`: the SVG text → the text shown
+  // (the audience screen's framing, frame.js)
+  return async (seq, view = "") => {
+    const key = seq == null ? null : `${seq}${view ? `?${view}` : ""}`;
+    if (key == null || key === shown || key === wanted) return;
+    wanted = key;
     try {
-      const res = await fetch(`/api/diagram/${encodeURIComponent(seq)}.svg`, { headers: authHeaders() });
+      const q = view ? `?view=${encodeURIComponent(view)}` : "";
+      const res = await fetch(`/api/diagram/${encodeURIComponent(seq)}.svg${q}`, { headers: authHeaders() });
       if (!res.ok) throw new ApiError(res.status, await readBody(res), "diagram");
-      const blob = await res.blob();
-      if (wanted !== seq) return; // a newer step was asked for meanwhile
+      const blob = transform
+        ? new Blob([transform(await res.text())], { type: "image/svg+xml" })
+        : await res.blob();
+      if (wanted !== key) return; // a newer step was asked for meanwhile
       const next = URL.createObjectURL(blob.type ? blob : new Blob([blob], { type: "image/svg+xml" }));
       const img = el("img", { src: next, alt: `step ${seq}`, dataset: { seq: String(seq) } });
       fill(node, img);
       if (url) URL.revokeObjectURL(url);
       url = next;
-      shown = seq;
+      shown = key;
       node.dataset.seq = String(seq);
     } catch (e) {
-      if (wanted === seq) wanted = null;
+      if (wanted === key) wanted = null;
       fill(node, el("p", { class: "err" }, `diagram: ${e.message}`));
     }
   };

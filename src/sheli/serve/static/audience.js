@@ -6,12 +6,24 @@
 
 import { $, el, fill, live, statusLine, markedPassage, nameOf, roundName, diagramLoader } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
+import { frameActing } from "/static/frame.js";
 import { houFigure } from "/static/hou.js";
 import { votePanel } from "/static/wuwu.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
-const showDiagram = diagramLoader($("diagram"));
+// framed on the bodies that act, to the shape of the screen's figure (frame.js)
+const figure = $("diagram");
+const showDiagram = diagramLoader(figure, {
+  // the figure is as wide as its column and at most 86vh high (live.css)
+  transform: (svg) => {
+    const info = {};
+    const aspect = Math.max(0.5, figure.clientWidth / Math.max(1, 0.86 * window.innerHeight)) || 16 / 9;
+    const out = frameActing(svg, aspect, info);
+    figure.dataset.frame = JSON.stringify(info); // what is framed, for the tests
+    return out;
+  },
+});
 const drum = beatIndicator($("beat"));
 const shown = { right: 0, left: 0, round: null };
 const hou = houFigure($("hou"));
@@ -40,7 +52,8 @@ function rods(node, n, before) {
 
 function render(s) {
   const st = s.step || {};
-  showDiagram(st.seq);
+  // the hall when they act in the hall; the range when an arrow flies (射: the 侯 with him)
+  showDiagram(st.seq, st.verb === "射" ? "range" : "");
   $("round-name").textContent = roundName(st.round ?? s.round);
   $("actor").textContent = st.actor || "";
   const name = st.name || nameOf(s.event, st.actor) || nameOf(event, st.actor);

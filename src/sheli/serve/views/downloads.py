@@ -94,10 +94,15 @@ async def diagram(srv: Server, request: Request) -> Response:
     raw = request.path_params["seq"]
     if not _SEQ.fullmatch(raw):
         raise ApiError(400, "a step's seq is a number (0–999999999)")
+    # the view: auto (the hall when the actor is in it, else the range), hall or range (the
+    # audience screen asks for the range when an arrow flies)
+    view = request.query_params.get("view", "auto")
+    if view not in ("auto", "hall", "range"):
+        raise ApiError(400, "view: auto, hall or range")
     await srv.ready(ev)
     # the first diagram of a run builds the frames of the whole run: in a thread, so that the
     # loop goes on serving meanwhile
-    svg = await asyncio.to_thread(export.diagram_svg, ev, int(raw))
+    svg = await asyncio.to_thread(export.diagram_svg, ev, int(raw), view)
     if svg is None:
         raise ApiError(404, f"no step {raw} in this event")
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,513 @@
+"""Walks: the way each body goes in a step, and what it may not go through.
+
+A step moves its actor's body from where it stood to where the log puts it (for a role that
+is several people, each member from his last place to his new one). The walk is straight,
+by the step's ``via`` where it names one, by the foot and the top of the 階 where he goes up
+or down (升, 降: a 階 is the way up and down), and round the 堂's south corner where a walk
+in the 庭 would cut across it. On that walk nobody goes
+
+- through another body (a standing body is a circle of the footprint, sheli/place/bodies.yaml);
+- through a 楹, the 序 (the walls of the venue), or over the 堂's edge other than by a 階;
+
+and the routes the 經 names are taken: 鉤楹 and 由楹内 pass north of the 楹, 由楹外 south of
+it, 由堂下 stays in the 庭, 由其階 goes by one's own 階 (sheli/place/paths.yaml).
+
+:meth:`Paths.walk` gives the faults of one walk, each a :class:`Fault` of a kind (``body``,
+``pillar``, ``wall``, ``edge``, ``route``) with what went wrong.
+
+>>> from sheli.place import load_venue
+>>> paths = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+>>> paths.stand("甲", [(0.0, -20.0)])
+>>> paths.stand("乙", [(0.0, -25.0)])
+>>> [f.kind for f in paths.walk("甲", [(0.0, -30.0)], verb="進")]   # straight through 乙
+['body']
+>>> paths.walk("甲", [(3.0, -30.0)], verb="進")   # beside him is clear
+[]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import yaml
+
+from sheli.place.model import Point, Venue
+
+PATHS_FILE = Path(__file__).resolve().parent.parent / "place" / "paths.yaml"
+
+Vec = tuple[float, float]
+
+#: The side of a cell of the grid of standing bodies, in 尺.
+CELL = 16.0
+
+#: The kinds of fault the engine refuses (a step that goes through the 序 or off the route its
+#: 經 names fails like every other check). The others (through a body, a 楹, over the 堂's
+#: edge into a 室 or 房) are found in the runs of today and not yet resolved: they are listed
+#: in ``Run.path_faults`` with their spec file, line and passage, and counted in
+#: docs/place.md "Walks", rather than hidden.
+STRICT = frozenset({"route", "wall"})
+
+__all__ = [
+    "PATHS_FILE",
+    "STRICT",
+    "Fault",
+    "PathModel",
+    "Paths",
+    "load_paths",
+    "route_words",
+    "walk_faults",
+]
+
+
+class Fault(NamedTuple):
+    """One thing a walk went through, or a route it did not take."""
+
+    kind: str  # body, pillar, wall, edge, route
+    what: str
+
+
+@dataclass(frozen=True)
+class PathModel:
+    """The data of ``paths.yaml``: the 楹's size, how far out one rounds the 堂's corner, the
+    routes by the words that name them, whose 階 is which."""
+
+    pillar_radius: float
+    corner: float
+    routes: dict[str, dict[str, Any]]
+    own_stair: dict[str, str]
+    default_stair: str
+
+
+@cache
+def load_paths(path: Path | None = None) -> PathModel:
+    """Read ``paths.yaml``; every route must give its source.
+
+    >>> m = load_paths()
+    >>> m.routes["鉤楹"]["pillar_side"], m.own_stair["主人"]
+    ('north', '阼階')
+    """
+    raw = yaml.safe_load((path or PATHS_FILE).read_text(encoding="utf-8"))
+    routes = {str(k): dict(v) for k, v in raw["routes"].items()}
+    for k, v in routes.items():
+        if not v.get("source"):
+            raise ValueError(f"route {k} gives no source")
+    own = raw["own_stair"]
+    return PathModel(
+        pillar_radius=float(raw["pillar"]["radius"]["value"]),
+        corner=float(raw["corner"]["value"]),
+        routes=routes,
+        own_stair={str(k): str(v) for k, v in (own.get("by_role") or {}).items()},
+        default_stair=str(own["default"]),
+    )
+
+
+def route_words(jing: str | None, model: PathModel | None = None) -> list[str]:
+    """The routes a step's 經 names, longest words first (鉤楹内 before 鉤楹).
+
+    >>> route_words("升堂揖豫則鉤楹内")
+    ['鉤楹内']
+    >>> route_words("司射遂進由堂下北面命曰不貫不釋")
+    ['由堂下']
+    """
+    if not jing:
+        return []
+    return list(_route_words(jing, tuple((model or load_paths()).routes)))
+
+
+@cache
+def _route_words(jing: str, routes: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for w in sorted(routes, key=len, reverse=True):
+        if w in jing and not any(w in o for o in out):
+            out.append(w)
+    return tuple(out)
+
+
+def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
+    """The square of the distance from p to the segment a–b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    qx, qy = a[0] + t * dx - p[0], a[1] + t * dy - p[1]
+    return qx * qx + qy * qy
+
+
+def _cross(a: Vec, b: Vec, c: Vec, d: Vec) -> bool:
+    """Whether the segments a–b and c–d cross (touching counts)."""
+
+    def orient(p: Vec, q: Vec, r: Vec) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = orient(c, d, a), orient(c, d, b)
+    d3, d4 = orient(a, b, c), orient(a, b, d)
+    return d1 * d2 <= 0 and d3 * d4 <= 0 and (d1, d2) != (0, 0)
+
+
+class Paths:
+    """Everyone's bodies as they stand, and the check of each walk."""
+
+    def __init__(self, model: PathModel, venue: Venue | None, footprint: float) -> None:
+        self.m = model
+        # a stand-in environment's venue without a plan (no 堂, no 階): nothing to walk round
+        if not (hasattr(venue, "platform") and hasattr(venue, "stairs")):
+            venue = None
+        self.venue = venue
+        self.gap2 = footprint * footprint - 1e-6
+        self.at: dict[str, list[Vec]] = {}
+        # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes
+        self.cells: dict[tuple[int, int], dict[str, list[Vec]]] = {}
+        fixtures = getattr(venue, "fixtures", None) or {}
+        self.pillars = [(n, (f.x, f.y)) for n, f in fixtures.items() if f.kind == "pillar"]
+        self.pillar2 = (model.pillar_radius + footprint / 2) ** 2 - 1e-6
+        self.walls = [
+            (n, (f.extent.x0, f.extent.y0), (f.extent.x1, f.extent.y1))
+            for n, f in fixtures.items()
+            if f.kind == "wall" and f.extent is not None
+        ]
+        self.stairs = dict(venue.stairs) if venue is not None else {}
+        # the raised platform as a box, read once (on_tang and crosses cost a call each)
+        e = venue.platform if venue is not None else None
+        self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
+        # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
+        self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
+
+    def _on(self, p: Vec) -> bool:
+        """Whether p is on the 堂 (Venue.on_tang, without the call)."""
+        b = self.box
+        return (
+            b is not None
+            and b[0] - 1e-9 <= p[0] <= b[2] + 1e-9
+            and b[1] - 1e-9 <= p[1] <= b[3] + 1e-9
+        )
+
+    def _crosses(self, a: Vec, b: Vec) -> bool:
+        """Venue.crosses, asked only when the walk comes near the platform at all."""
+        x = self.box
+        if x is None:
+            return False
+        on_a, on_b = self._on(a), self._on(b)
+        if on_a and on_b and not self.rooms:
+            return False  # from the 堂 to the 堂: the platform is a box
+        if max(a[0], b[0]) < x[0] - 1e-6 or min(a[0], b[0]) > x[2] + 1e-6:
+            return False
+        if max(a[1], b[1]) < x[1] - 1e-6 or min(a[1], b[1]) > x[3] + 1e-6:
+            return False
+        v = self.venue
+        assert v is not None
+        return v.crosses(Point(*a), Point(*b))
+
+    def stand(self, name: str, bodies: list[Vec]) -> None:
+        """Where ``name``'s bodies stand now (after his step)."""
+        cells = self.cells
+        for x, y in self.at.get(name, ()):
+            c = cells.get((int(x // CELL), int(y // CELL)))
+            if c is not None:
+                c.pop(name, None)
+        self.at[name] = bodies
+        for x, y in bodies:
+            cells.setdefault((int(x // CELL), int(y // CELL)), {}).setdefault(name, []).append(
+                (x, y)
+            )
+
+    def route(self, a: Vec, b: Vec, via: Vec | None, verb: str, stair: str | None) -> list[Vec]:
+        """The points of a walk from a to b: by ``via``, by the 階 (升, 降), round the 堂."""
+        pts: list[Vec] = [a]
+        if via is not None:
+            pts.append(via)
+        st = self.stairs.get(stair) if stair else None
+        if st is not None and st.foot is not None and st.top is not None and verb in ("升", "降"):
+            way = [(st.foot.x, st.foot.y), (st.top.x, st.top.y)]
+            pts.extend(way if verb == "升" else way[::-1])
+        pts.append(b)
+        return self._round(pts)
+
+    def detour(self, pts: list[Vec], side: str | None = None) -> list[Vec]:
+        """The walk on the 堂 goes round a 楹 it would walk through (on ``side``, north or
+        south, where the 經 names it: 鉤楹, 由楹内, 由楹外; else on the side it passes) and
+        round the south end of a 序 it would walk through (one passes from the 東堂 to the
+        堂 in front of the 序). A few passes: a way round one 楹 may come near the other."""
+        v = self.venue
+        if v is None or not (self.pillars or self.walls):
+            return pts
+        for _ in range(4):
+            out = self._detour_once(pts, side)
+            if len(out) == len(pts):
+                return out
+            pts, side = out, None  # the side the text names is kept by the first pass
+        return pts
+
+    def _detour_once(self, pts: list[Vec], side: str | None) -> list[Vec]:
+        v = self.venue
+        assert v is not None
+        k = 1.2 * (math.sqrt(self.pillar2) + 0.5)
+        out = [pts[0]]
+        for a, b in itertools.pairwise(pts):
+            if not (self._on(a) or self._on(b)):
+                out.append(b)
+                continue  # a walk in the 庭 passes no 楹 and no 序
+            for _, w0, w1 in self.walls:
+                if _cross(a, b, w0, w1):
+                    south = w0 if w0[1] <= w1[1] else w1
+                    out.append((south[0], south[1] - k))
+            if self._on(a) and self._on(b) and math.dist(a, b) > 1e-9:
+                for _, c in self.pillars:
+                    passes = (a[0] - c[0]) * (b[0] - c[0]) < 0
+                    y = a[1] + (b[1] - a[1]) * (c[0] - a[0]) / (b[0] - a[0]) if passes else c[1]
+                    near = _seg_dist2(c, a, b) < self.pillar2
+                    wrong = passes and side is not None and (y > c[1]) != (side == "north")
+                    if near or wrong:
+                        out.append(_around(a, b, c, k, side if passes else None))
+            out.append(b)
+        return out
+
+    def _round(self, pts: list[Vec]) -> list[Vec]:
+        """A walk in the 庭 that would cut across the 堂 goes round its south corner(s)."""
+        v = self.venue
+        if v is None:
+            return pts
+        e = v.platform
+        c = self.m.corner
+        sw, se = (e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)
+        out = [pts[0]]
+        for a, b in itertools.pairwise(pts):
+            if not self._on(a) and not self._on(b) and self._crosses(a, b):
+
+                def length(w: list[Vec], a: Vec = a, b: Vec = b) -> float:
+                    q = [a, *w, b]
+                    return sum(math.dist(s, t) for s, t in itertools.pairwise(q))
+
+                for w in sorted([[sw], [se], [sw, se], [se, sw]], key=length):
+                    q = [a, *w, b]
+                    if not any(self._crosses(s, t) for s, t in itertools.pairwise(q)):
+                        out.extend(w)
+                        break
+            out.append(b)
+        return out
+
+    def walk(
+        self,
+        name: str,
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None = None,
+        stair: str | None = None,
+        routes: list[str] | None = None,
+        role: str | None = None,
+    ) -> list[Fault]:
+        """The faults of the walk of ``name``'s bodies from where they stood to ``bodies``
+        (which then stand there); ``routes``: the routes the step's 經 names."""
+        old = self.at.get(name)
+        if old != bodies:
+            self.stand(name, bodies)
+        if not old:
+            return []
+        faults: list[Fault] = []
+        lead = True
+        for a, b in zip(old, bodies, strict=False):
+            if math.dist(a, b) < 1e-9:
+                lead = False
+                continue
+            pts = self.route(a, b, via if lead else None, verb, stair)
+            pts = self.detour(pts, self._side(routes))
+            faults.extend(self._through(name, pts))
+            if routes:
+                faults.extend(self._routes(pts, verb, stair, routes, role or name))
+            lead = False
+        return faults
+
+    def strict(
+        self,
+        old: list[Vec],
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None,
+        stair: str | None,
+        routes: list[str],
+        role: str,
+    ) -> list[Fault]:
+        """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
+        the routes the step's 經 names, or through the 序. Checked as the run goes; the
+        others are found after it (:func:`walk_faults`)."""
+        out: list[Fault] = []
+        lead = True
+        for a, b in zip(old, bodies, strict=False):
+            if math.dist(a, b) < 1e-9:
+                lead = False
+                continue
+            pts = self.detour(
+                self.route(a, b, via if lead else None, verb, stair), self._side(routes)
+            )
+            out.extend(self._routes(pts, verb, stair, routes, role))
+            for s, t in itertools.pairwise(pts):
+                for n, w0, w1 in self.walls:
+                    if (self._on(s) or self._on(t)) and _cross(s, t, w0, w1):
+                        out.append(Fault("wall", f"walks through the {n}"))
+            lead = False
+        return out
+
+    def stair_of(self, verb: str, a: Vec, b: Vec) -> str | None:
+        """The 階 of a 升 (whose top is nearest where he ends) or 降 (nearest where he
+        starts), as the log does not name it."""
+        if verb not in ("升", "降") or not self.stairs:
+            return None
+        end = b if verb == "升" else a
+        tops = {n: f.top for n, f in self.stairs.items() if f.top is not None}
+        if not tops:
+            return None
+        return min(tops, key=lambda n: math.dist((tops[n].x, tops[n].y), end))
+
+    def _side(self, routes: list[str] | None) -> str | None:
+        for w in routes or ():
+            side = self.m.routes[w].get("pillar_side")
+            if side is not None:
+                return str(side)
+        return None
+
+    def _through(self, name: str, pts: list[Vec]) -> list[Fault]:
+        out: list[Fault] = []
+        segs = list(itertools.pairwise(pts))
+        g = math.sqrt(self.gap2)
+        # the walk's box, grown by the gap: a body outside it is not near the walk
+        x0 = min(p[0] for p in pts) - g
+        x1 = max(p[0] for p in pts) + g
+        y0 = min(p[1] for p in pts) - g
+        y1 = max(p[1] for p in pts) + g
+        gap2 = self.gap2
+        hit: set[str] = {name}
+        cells = self.cells
+        for a, b in segs:
+            # the cells of this leg's box, grown by the gap
+            ix0, ix1 = int((min(a[0], b[0]) - g) // CELL), int((max(a[0], b[0]) + g) // CELL)
+            iy0, iy1 = int((min(a[1], b[1]) - g) // CELL), int((max(a[1], b[1]) + g) // CELL)
+            for ix in range(ix0, ix1 + 1):
+                for iy in range(iy0, iy1 + 1):
+                    c = cells.get((ix, iy))
+                    if not c:
+                        continue
+                    for other, bs in c.items():
+                        if other in hit:
+                            continue
+                        for p in bs:
+                            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and _seg_dist2(p, a, b) < gap2:
+                                hit.add(other)
+                                out.append(
+                                    Fault(
+                                        "body", f"walks through {other} at ({p[0]:.1f}, {p[1]:.1f})"
+                                    )
+                                )
+                                break
+        if self.venue is None:
+            return out
+        for a, b in segs:
+            if self._crosses(a, b):
+                out.append(Fault("edge", f"crosses the 堂's edge between {_xy(a)} and {_xy(b)}"))
+            if not (self._on(a) or self._on(b)):
+                continue  # a walk in the 庭 passes no 楹 and no 序
+            for n, c in self.pillars:
+                if _seg_dist2(c, a, b) < self.pillar2:
+                    out.append(Fault("pillar", f"walks through the {n}"))
+            for n, w0, w1 in self.walls:
+                if _cross(a, b, w0, w1):
+                    out.append(Fault("wall", f"walks through the {n}"))
+        return out
+
+    def _routes(
+        self, pts: list[Vec], verb: str, stair: str | None, routes: list[str], role: str
+    ) -> list[Fault]:
+        out: list[Fault] = []
+        v = self.venue
+        for w in routes:
+            r = self.m.routes[w]
+            side = r.get("pillar_side")
+            if side is not None:
+                for n, (px, py) in self.pillars:
+                    for a, b in itertools.pairwise(pts):
+                        if (a[0] - px) * (b[0] - px) >= 0 or a[0] == b[0]:
+                            continue  # this leg does not pass the 楹
+                        if not self._on(a):
+                            continue  # a walk in the 庭 passes no 楹
+                        y = a[1] + (b[1] - a[1]) * (px - a[0]) / (b[0] - a[0])
+                        if (y > py) != (side == "north"):
+                            out.append(Fault("route", f"{w}: passes {_side(y, py)} of the {n}"))
+            if r.get("level") == "ting" and v is not None and verb not in ("升", "降"):
+                if any(self._on(p) for p in pts):
+                    out.append(Fault("route", f"{w}: walks on the 堂"))
+            if r.get("own_stair") and verb in ("升", "降") and stair is not None:
+                own = self.m.own_stair.get(role, self.m.default_stair)
+                if stair != own and not (own == "阼階" and stair == "東階"):
+                    out.append(Fault("route", f"{w}: goes by the {stair}, not his {own}"))
+        return out
+
+
+def _around(a: Vec, b: Vec, c: Vec, k: float, side: str | None) -> Vec:
+    """A point ``k`` from c, square to the leg a–b, on ``side`` (north or south) or else on
+    the side of c the leg passes."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy)
+    nx, ny = -dy / n, dx / n
+    if side is not None:
+        if abs(ny) < 0.3:
+            return (c[0], c[1] + (k if side == "north" else -k))
+        sign = 1.0 if (ny > 0) == (side == "north") else -1.0
+    else:
+        t = max(0.0, min(1.0, ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / (n * n)))
+        qx, qy = a[0] + t * dx - c[0], a[1] + t * dy - c[1]
+        sign = -1.0 if qx * nx + qy * ny < 0 else 1.0
+    return (c[0] + sign * nx * k, c[1] + sign * ny * k)
+
+
+def _side(y: float, py: float) -> str:
+    return "north" if y > py else "south"
+
+
+def _xy(p: Vec) -> str:
+    return f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def walk_faults(
+    records: Iterable[Any],
+    venue: Venue | None,
+    file: str,
+    footprint: float,
+    stairs: dict[int, str] | None = None,
+) -> list[str]:
+    """Every walk of a run read again from its records (``Run.records``), each actor from
+    the body of his last step: the faults of each (through a body, a 楹, over the 堂's edge;
+    those the engine refuses cannot be among them), one line each with the spec file, line
+    and passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by
+    its seq (the spec's ``by``, which the log does not give; else the nearest).
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1)
+    >>> faults = walk_faults(r.records, r.plan, r.spec.file, 2.0, r.stairs)
+    >>> faults == r.path_faults, any("[P-route]" in f for f in faults)
+    (True, False)
+    """
+    paths = Paths(load_paths(), venue, footprint)
+    out: list[str] = []
+    for r in records:
+        if getattr(r, "verb", None) is None or r.x is None or r.y is None:
+            continue
+        members = r.more.get("members") if r.more else None
+        bodies = [(m["x"], m["y"]) for m in members] if members else [(r.x, r.y)]
+        old = paths.at.get(r.actor)
+        if old == bodies:
+            continue
+        stair = (stairs or {}).get(r.seq)
+        if stair is None and old:
+            stair = paths.stair_of(r.verb, old[0], bodies[0])
+        faults = paths.walk(
+            r.actor, bodies, r.verb, r.via_point, stair, route_words(r.jing, paths.m), r.actor
+        )
+        where = (r.more or {}).get("file") or file
+        for f in faults:
+            if f.kind == "route":
+                continue  # the run refuses these, with the spec's own 階 and role
+            out.append(f"{where}:{r.line} ({r.cite}, {r.verb} by {r.actor}): {f.what} [P-{f.kind}]")
+    return out
