@@ -52,6 +52,7 @@ from typing import Any
 from sheli.files import temp_dir_beside
 from sheli.outputs.diagram import render_svg, render_svg_parts
 from sheli.outputs.frames import build_frames
+from sheli.outputs.ghosts import ghost_data
 from sheli.outputs.viewer import asset
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
@@ -849,9 +850,13 @@ def viewer_html(data: dict[str, Any], blobs: Iterable[bytes] = ()) -> str:
     return head + blob_text(blobs) + tail
 
 
-def _page(result: Any) -> tuple[bytes, bytes, int]:
-    """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps."""
+def _page(result: Any, against: Any = None) -> tuple[bytes, bytes, int]:
+    """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps;
+    with ``against`` (another run of the rite), its ghosts and the differences as ``diff``
+    (:func:`sheli.outputs.ghosts.ghost_data`, ``against`` as run A)."""
     data = viewer_data(result)
+    if against is not None:
+        data["diff"] = ghost_data(against, result)
     head, tail = viewer_page(data)
     return head.encode("utf-8"), tail.encode("utf-8"), len(data["steps"])
 
@@ -940,9 +945,12 @@ def render(
     svg_files: bool = True,
     jobs: int | None = None,
     progress: Progress | None = None,
+    against: Any = None,
 ) -> RenderReport:
     """Write the viewer of ``result`` (a run) to ``out/index.html`` and each step's SVG to
-    ``out/svg/step-NNNN.svg`` (NNNN the step's seq).
+    ``out/svg/step-NNNN.svg`` (NNNN the step's seq). With ``against``, another run of the
+    rite (a reading, a venue or an option apart), the viewer also draws its bodies as ghosts
+    and lists the steps where the runs differ (docs/viewer.md, "Two readings").
 
     Everything is written into a temporary directory beside ``out`` and moved into place
     at the end, so an interrupted render leaves ``out`` as it was. An existing ``out`` is
@@ -968,7 +976,7 @@ def render(
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
-            text = _Child(_page, result)
+            text = _Child(_page, result, against)
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
@@ -980,7 +988,7 @@ def render(
             progress=progress,
             svg_dir=sd if svg_files else None,
         )
-        head, tail, n_steps = _page(result) if text is None else text.result()
+        head, tail, n_steps = _page(result, against) if text is None else text.result()
         if len(frames) != n_steps:
             raise RuntimeError(f"{len(frames)} diagrams for {n_steps} steps")
         html = b"".join([head, blob_text(blobs).encode("ascii"), tail])
