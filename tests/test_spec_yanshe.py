@@ -124,6 +124,30 @@ def test_the_gong_is_told_first() -> None:
     assert "主人" not in {e.get("to") for e in spoken}
 
 
+@pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+def test_the_gong_is_asked_first_in_every_round(rite: str) -> None:
+    # 此燕禮每事皆先請於君 (疏 yan:124): each 請 of the 鄉射 to the 賓 (請射 xiangshe:111, 162,
+    # 233; 請釋獲 180; 請以樂 247) is first a 請 to the 公, who grants it, and then a 命 to the
+    # 賓, at the top of the 西階 (as the 大射儀's 司射 asks the 公: dashe:163, 179, 261, 269)
+    r = run(rite)
+    to_bin = [
+        e
+        for e in r.steps
+        if e["actor"] == "司射" and e.get("to") == "賓" and e["verb"] in ("請", "命")
+    ]
+    assert [e["cite"] for e in to_bin] == [f"xiangshe:{n}" for n in (111, 162, 180, 233, 247)]
+    for e in to_bin:
+        assert e["verb"] == "命" and e["place"] == "西階上"
+        before = [s for s in r.steps if s["seq"] < e["seq"]][-6:]
+        asked = [s for s in before if s["actor"] == "司射" and s["verb"] == "請"]
+        assert asked and asked[-1]["to"] == "公", e["cite"]
+        granted = [s for s in before if s["actor"] == "公" and s["verb"] == "許諾"]
+        assert granted and asked[-1]["seq"] < granted[-1]["seq"] < e["seq"]
+    # the 鄉射 without the 君 asks the 賓 himself (xiangshe:162 升請射于賓)
+    plain = [e for e in run("xiangshe").steps if e["actor"] == "司射" and e.get("to") == "公"]
+    assert plain == []
+
+
 # ------------------------------------------------------------------ 中 and 旌
 
 

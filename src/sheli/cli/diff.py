@@ -43,7 +43,9 @@ def _parse(text: str, which: str) -> dict[str, Any]:
         raise click.BadParameter(f"{text!r}: {msg}", param_hint=f"--{which}") from None
 
 
-def _run(rite: str, choices: dict[str, Any]) -> Any:
+def run_with(rite: str, choices: dict[str, Any], command: str = "diff") -> Any:
+    """Run RITE with ``choices`` (keywords of :func:`sheli.engine.run`); on a broken spec or
+    outcomes file print ``sheli COMMAND: <the error>`` and exit 2."""
     from sheli.engine import run as run_rite
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
@@ -51,8 +53,25 @@ def _run(rite: str, choices: dict[str, Any]) -> Any:
     try:
         return run_rite(rite, **choices)
     except (SpecError, OutcomesError) as exc:
-        click.echo(f"sheli diff: {exc}", err=True)
+        click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)
+
+
+def pair_choices(
+    given: dict[str, Any], a_opts: str | None, b_opts: str | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run A's and run B's choices: with neither ``--a`` nor ``--b``, B the options given and
+    A the same outcomes on the spec's own readings, venue and options; else each parsed from
+    its ``'OPTIONS'`` (the options given for the one not given).
+
+    >>> pair_choices({"seed": 3, "readings": ["R-x"]}, None, None)
+    ({'seed': 3}, {'seed': 3, 'readings': ['R-x']})
+    """
+    if a_opts is None and b_opts is None:
+        return {k: v for k, v in given.items() if k in SHARED}, given
+    a_choices = _parse(a_opts, "a") if a_opts is not None else given
+    b_choices = _parse(b_opts, "b") if b_opts is not None else given
+    return a_choices, b_choices
 
 
 @click.command("diff")
@@ -66,14 +85,8 @@ def diff(rite: str, a_opts: str | None, b_opts: str | None, as_json: bool, limit
     """Compare two runs of RITE that differ by a reading, a venue or an option."""
     from sheli.outputs.diff import diff_runs
 
-    given = run_choices()
-    if a_opts is None and b_opts is None:
-        a_choices = {k: v for k, v in given.items() if k in SHARED}
-        b_choices = given
-    else:
-        a_choices = _parse(a_opts, "a") if a_opts is not None else given
-        b_choices = _parse(b_opts, "b") if b_opts is not None else given
-    report = diff_runs(_run(rite, a_choices), _run(rite, b_choices))
+    a_choices, b_choices = pair_choices(run_choices(), a_opts, b_opts)
+    report = diff_runs(run_with(rite, a_choices), run_with(rite, b_choices))
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return

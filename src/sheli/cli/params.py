@@ -124,7 +124,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
                 f"{cell.rank}/{cell.occasion}: reading {hou.reading} gives no 侯道 for {h.名}, "
                 "so it cannot be drawn to scale"
             )
-        out.append(Target(h.道, h.的, h.名, hu, inner))
+        out.append(Target(h.道, h.的, h.名, hu, inner, h.質))
     return cell, out
 
 

@@ -3,7 +3,9 @@
 Takes the same options as ``sheli run`` (the same rite, venue, pairs, guests, 大夫, seed,
 outcomes and 矢不備 give the same run), plus ``-o/--out DIR``. Writes ``DIR/index.html``, one
 self-contained file that opens offline, and ``DIR/svg/step-NNNN.svg``; see docs/viewer.md.
-A progress bar shows while the diagrams are drawn (on a terminal). Nothing is half-written:
+With ``--diff`` (or ``--a``/``--b``, as for ``sheli diff``), the viewer also draws the other
+run's bodies as ghosts and lists the steps where the two differ. A progress bar shows while
+the diagrams are drawn (on a terminal). Nothing is half-written:
 the files go into a temporary directory that replaces ``DIR`` only when complete.
 
 >>> from click.testing import CliRunner
@@ -19,7 +21,8 @@ from pathlib import Path
 
 import click
 
-from sheli.cli.run import run_options, run_or_exit
+from sheli.cli.diff import pair_choices, run_with
+from sheli.cli.run import run_choices, run_options, run_or_exit
 
 
 @click.command("render")
@@ -46,11 +49,33 @@ from sheli.cli.run import run_options, run_or_exit
     type=click.IntRange(1, 64),
     help="processes drawing the diagrams (default: every CPU; at most 64)",
 )
+@click.option(
+    "--diff",
+    "with_diff",
+    is_flag=True,
+    help="draw, as ghosts, the run `sheli diff` compares this one with (the spec's own "
+    "readings, venue and options), and list the steps where they differ",
+)
+@click.option(
+    "--a",
+    "a_opts",
+    metavar="'OPTIONS'",
+    help="the ghosts' run, as `sheli diff --a` (e.g. '--reading R-x'); implies --diff",
+)
+@click.option(
+    "--b",
+    "b_opts",
+    metavar="'OPTIONS'",
+    help="the run drawn, as `sheli diff --b` (default: the options given); implies --diff",
+)
 def render(
     rite: str,
     out: str,
     svg_files: bool,
     jobs: int | None,
+    with_diff: bool,
+    a_opts: str | None,
+    b_opts: str | None,
 ) -> None:
     """Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR."""
     from sheli.outputs.render import check_out_dir
@@ -63,7 +88,15 @@ def render(
         click.echo(f"sheli render: {exc}", err=True)
         sys.exit(2)
     t0 = time.perf_counter()
-    result = run_or_exit("render", rite)
+    against = None
+    if with_diff or a_opts is not None or b_opts is not None:
+        # as `sheli diff`: run B drawn, run A's bodies as ghosts
+        a_choices, b_choices = pair_choices(run_choices(), a_opts, b_opts)
+        against = run_with(rite, a_choices, "render")
+    if b_opts is not None:
+        result = run_with(rite, b_choices, "render")
+    else:
+        result = run_or_exit("render", rite)
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -94,6 +127,7 @@ def render(
                 svg_files=svg_files,
                 jobs=jobs,
                 progress=progress,
+                against=against,
             )
         except OSError as exc:
             click.echo(f"sheli render: cannot write {target}: {exc.strerror or exc}", err=True)

@@ -42,12 +42,14 @@ from sheli.outputs.labels import (
     text_width,
 )
 from sheli.place.model import Venue
+from sheli.rite.ranks import load_ranks
 
 __all__ = [
     "FACING",
     "VIEWS",
     "Hou",
     "View",
+    "beast_hou",
     "choose_view",
     "clear_caches",
     "label_boxes",
@@ -174,6 +176,32 @@ def targets(venue_key: str) -> tuple[Hou, ...]:
         fa = "乏" if name in ("侯", "矦") else f"{name}之乏"
         out.append(Hou(name, f.x, f.y, w, w * (mid / top), fa if fa in venue.fixtures else None))
     return tuple(out)
+
+
+#: The colour of a 侯's 地 by its 質 (注 xiangshe:336 白質赤質皆謂采其地); others as the
+#: venue's 侯 (a 布侯 or 采侯, 鄉射's).
+QUALITY = {"赤質": "#c0392b", "白質": "#f4f1e8"}
+_HOU = "#a33"
+
+
+@lru_cache(maxsize=8)
+def _beast_of(rank: str) -> tuple[str, str] | None:
+    hou = load_ranks().cell(rank, "燕射").get("侯").value
+    return (hou[0].名, hou[0].質 or "") if hou else None
+
+
+def beast_hou(scene: dict[str, Any]) -> tuple[str, str] | None:
+    """The 獸侯 a run's one 侯 is, where the run names the host's rank (the 燕射's option
+    ``rank``): its name and 質 for that rank's 燕射 (記 xiangshe:336 諸矦麋矦赤質; 注 此所謂獸矦
+    也燕射則張之; ranks.yaml). None for a run that names no rank (the 鄉射's 侯 is the venue's).
+
+    >>> beast_hou({"params": {"options": {"rank": "諸侯"}}})
+    ('麋侯', '赤質')
+    >>> beast_hou({"params": {"options": {}}}) is None
+    True
+    """
+    rank = ((scene.get("params") or {}).get("options") or {}).get("rank")
+    return _beast_of(str(rank)) if rank else None
 
 
 def _default_hou(venue_key: str) -> Hou | None:
@@ -400,10 +428,18 @@ def _wrap_uncached(text: str, size: float, width: float) -> list[str]:
 # -- fixtures --------------------------------------------------------------------------------
 
 
-def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: list[Label]) -> None:
+def _fixtures(
+    c: _Canvas,
+    v: View,
+    venue: Venue,
+    frame: Frame | None,
+    labels: list[Label],
+    beast: tuple[str, str] | None = None,
+) -> None:
     """The plan: 庭 walls and 門, 堂 with 序, 楹, 階, 棟/楣, the 物, 席, 尊, 洗, 縣, 侯, 乏 …
     Shapes that labels must keep clear of go into ``c.fixture_boxes``; the fixture labels
-    are returned in ``labels`` for the placer (they go first)."""
+    are returned in ``labels`` for the placer (they go first). ``beast``: the 獸侯 the
+    venue's one 侯 is (:func:`beast_hou`), named and coloured by its 質."""
     fx = venue.fixtures
     s = v.scale
 
@@ -571,14 +607,27 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: li
         a, b2 = v.px(h.x - h.width / 2, y), v.px(h.x + h.width / 2, y)
         m0, m1 = v.px(h.x - h.mid / 2, y), v.px(h.x + h.mid / 2, y)
         bx = Box(a[0], a[1] - 3, b2[0], a[1] + 3)
-        shape(
+        one = beast is not None and h.name in ("侯", "矦")
+        colour = QUALITY.get(beast[1], _HOU) if one and beast else _HOU
+        # a 地 lighter than the plan's ground gets an edge, so that a 白質 shows
+        edge = (
             f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b2[0])}" y2="{_f(b2[1])}" '
-            f'stroke="#a33" stroke-width="4"/><line x1="{_f(m0[0])}" y1="{_f(m0[1])}" '
-            f'x2="{_f(m1[0])}" y2="{_f(m1[1])}" stroke="#fff" stroke-width="2"/>',
+            'stroke="#555" stroke-width="6"/>'
+            if colour == QUALITY["白質"]
+            else ""
+        )
+        mid = "#fff" if colour != QUALITY["白質"] else "#a33"
+        shape(
+            f'{edge}<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b2[0])}" y2="{_f(b2[1])}" '
+            f'stroke="{colour}" stroke-width="4"/><line x1="{_f(m0[0])}" y1="{_f(m0[1])}" '
+            f'x2="{_f(m1[0])}" y2="{_f(m1[1])}" stroke="{mid}" stroke-width="2"/>',
             bx,
             h.name,
         )
-        lab(h.name, h.x, y, (b2[0] - a[0]) / 2)
+        shown = None
+        if one and beast:  # 麋侯（赤質）
+            shown = f"{beast[0]}（{beast[1]}）" if beast[1] else beast[0]
+        lab(h.name, h.x, y, (b2[0] - a[0]) / 2, text=shown)
         if h.name not in ("侯", "矦"):
             continue
         for n in ("右植", "左植"):
@@ -605,7 +654,7 @@ def _fixtures(c: _Canvas, v: View, venue: Venue, frame: Frame | None, labels: li
 
 @lru_cache(maxsize=256)
 def _static_plan(
-    venue_key: str, v: View
+    venue_key: str, v: View, beast: tuple[str, str] | None = None
 ) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...], Any]:
     """The fixed plan of a venue in a view (what ``_fixtures`` draws, which depends on
     nothing else): its SVG (the parts joined as ``render_svg`` joins them), the fixtures'
@@ -614,7 +663,7 @@ def _static_plan(
     ``View`` is frozen and compared by value, so the key is everything that is drawn."""
     c = _Canvas()
     labels: list[Label] = []
-    _fixtures(c, v, _venue(venue_key), None, labels)
+    _fixtures(c, v, _venue(venue_key), None, labels, beast)
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
@@ -1188,7 +1237,9 @@ def _scale_bar(v: View, m_per: float, y: float) -> str:
 
 
 @lru_cache(maxsize=64)
-def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple[str, View]:
+def _inset_plan(
+    venue_key: str, x: float, y: float, w: float, h: float, beast: tuple[str, str] | None = None
+) -> tuple[str, View]:
     """The fixed part of the inset (its frame, the 堂, 侯, 乏 and the hall view's frame),
     drawn once per (venue, place), and its view."""
     venue = _venue(venue_key)
@@ -1210,15 +1261,18 @@ def _inset_plan(venue_key: str, x: float, y: float, w: float, h: float) -> tuple
             f'<rect x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(c[0] - a[0])}" '
             f'height="{_f(c[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e"/>'
         )
-    marks = [(t.name, "#a33", t.width / 2 * s) for t in targets(venue_key)]
+    marks = [(t.name, _HOU, t.width / 2 * s) for t in targets(venue_key)]
     marks += [(n, "#8a6d3b", 3 * s) for n in fx if n.endswith("乏")]
     for n, col, half in marks:
         if n in fx:
             px, py = v.px(fx[n].x, fx[n].y)
+            shown = n
+            if beast is not None and n in ("侯", "矦"):  # the 燕射's 獸侯 (beast_hou)
+                shown, col = beast[0], QUALITY.get(beast[1], col)
             out.append(
                 f'<line x1="{_f(px - half)}" y1="{_f(py)}" x2="{_f(px + half)}" y2="{_f(py)}" '
                 f'stroke="{col}" stroke-width="2"/><text x="{_f(px + half + 2)}" '
-                f'y="{_f(py + 3)}" font-size="9">{n}</text>'
+                f'y="{_f(py + 3)}" font-size="9">{shown}</text>'
             )
     hb = _layout("hall", 900)
     a, c = v.px(hb.x0, hb.y1), v.px(hb.x1, hb.y0)
@@ -1240,9 +1294,17 @@ def _inset_dots(v: View, pts: tuple[tuple[float, float, bool], ...]) -> str:
     return "".join(out)
 
 
-def _inset(frame: Frame, venue_key: str, x: float, y: float, w: float, h: float) -> str:
+def _inset(
+    frame: Frame,
+    venue_key: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    beast: tuple[str, str] | None = None,
+) -> str:
     """The whole range, small, with everyone as a dot and the hall view's frame."""
-    head, v = _inset_plan(venue_key, x, y, w, h)
+    head, v = _inset_plan(venue_key, x, y, w, h, beast)
     me = frame.actor
     d = _MEMO.dots
     plist = frame.plist  # type: ignore[attr-defined]
@@ -1378,7 +1440,7 @@ def _layout_all(
     v = _layout(name, width, frame, highlight, scene.get("venue") or "xie")
     c = _Canvas()
     venue_key = scene.get("venue") or "xie"
-    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(venue_key, v)
+    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(venue_key, v, beast_hou(scene))
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
@@ -1835,6 +1897,8 @@ def render_svg_parts(
     out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6))
     if v.name == "hall" and _inset_w(width):
         venue_key = scene.get("venue") or "xie"
-        out.append(_inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0))
+        out.append(
+            _inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0, beast_hou(scene))
+        )
     out.append("</svg>")
     return out

@@ -226,13 +226,42 @@ def _reading_sources(a: Any, b: Any) -> list[dict[str, Any]]:
     return out
 
 
+def alignment(
+    sa: list[dict[str, Any]], sb: list[dict[str, Any]]
+) -> list[tuple[str, int, int, int, int]]:
+    """The step lines of two runs aligned on (cite, actor, verb): difflib's opcodes
+    (``equal``, ``replace``, ``delete``, ``insert``, with the index ranges in A and in B).
+
+    >>> s = lambda *vs: [{"cite": "x:1", "actor": "司射", "verb": v} for v in vs]
+    >>> alignment(s("升", "命", "降"), s("升", "降"))
+    [('equal', 0, 1, 0, 1), ('delete', 1, 2, 1, 1), ('equal', 2, 3, 1, 2)]
+    """
+    ka, kb = [_key(e) for e in sa], [_key(e) for e in sb]
+    return list(SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes())
+
+
+def step_map(sa: list[dict[str, Any]], sb: list[dict[str, Any]]) -> list[int]:
+    """For each step of B (by index), the index of the step of A it stands against: its
+    aligned step; in a block the alignment could not match, A's step at the same offset in
+    A's block (its last, if A's block is shorter); for steps only B has, A's step before.
+
+    >>> s = lambda *vs: [{"cite": "x:1", "actor": "司射", "verb": v} for v in vs]
+    >>> step_map(s("升", "命", "降"), s("升", "降", "退"))
+    [0, 2, 2]
+    """
+    out: list[int] = []
+    for _op, i1, i2, j1, j2 in alignment(sa, sb):
+        for k in range(j2 - j1):
+            out.append(i1 + min(k, i2 - i1 - 1) if i2 > i1 else max(i1 - 1, 0))
+    return out
+
+
 def diff_runs(a: Any, b: Any) -> RunDiff:
     """Compare two :class:`sheli.engine.Run` of one rite (A the reference, B the other)."""
     sa = [e for e in a.events if e["type"] == "step"]
     sb = [e for e in b.events if e["type"] == "step"]
-    ka, kb = [_key(e) for e in sa], [_key(e) for e in sb]
     items: list[Difference] = []
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in alignment(sa, sb):
         if op == "equal":
             for ea, eb in zip(sa[i1:i2], sb[j1:j2], strict=True):
                 items += _compare_pair(ea, eb)

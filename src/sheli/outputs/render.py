@@ -55,6 +55,7 @@ from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
 from sheli.outputs.diagram import render_svg, render_svg_parts
 from sheli.outputs.frames import build_frames
+from sheli.outputs.ghosts import ghost_data
 from sheli.outputs.viewer import asset
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
@@ -937,9 +938,13 @@ def viewer_html(data: dict[str, Any], blobs: Iterable[bytes] = ()) -> str:
     return head + first_svg(blobs) + mid + blob_text(blobs) + tail
 
 
-def _page(result: Any) -> tuple[tuple[bytes, ...], int]:
-    """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps."""
+def _page(result: Any, against: Any = None) -> tuple[tuple[bytes, ...], int]:
+    """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps;
+    with ``against`` (another run of the rite), its ghosts and the differences as ``diff``
+    (:func:`sheli.outputs.ghosts.ghost_data`, ``against`` as run A)."""
     data = viewer_data(result)
+    if against is not None:
+        data["diff"] = ghost_data(against, result)
     return tuple(t.encode("utf-8") for t in viewer_page(data)), len(data["steps"])
 
 
@@ -1027,9 +1032,12 @@ def render(
     svg_files: bool = True,
     jobs: int | None = None,
     progress: Progress | None = None,
+    against: Any = None,
 ) -> RenderReport:
     """Write the viewer of ``result`` (a run) to ``out/index.html`` and each step's SVG to
-    ``out/svg/step-NNNN.svg`` (NNNN the step's seq).
+    ``out/svg/step-NNNN.svg`` (NNNN the step's seq). With ``against``, another run of the
+    rite (a reading, a venue or an option apart), the viewer also draws its bodies as ghosts
+    and lists the steps where the runs differ (docs/viewer.md, "Two readings").
 
     Everything is written into a temporary directory beside ``out`` and moved into place
     at the end, so an interrupted render leaves ``out`` as it was. An existing ``out`` is
@@ -1055,7 +1063,7 @@ def render(
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
-            text = _Child(_page, result)
+            text = _Child(_page, result, against)
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
@@ -1067,7 +1075,7 @@ def render(
             progress=progress,
             svg_dir=sd if svg_files else None,
         )
-        (head, mid, tail), n_steps = _page(result) if text is None else text.result()
+        (head, mid, tail), n_steps = _page(result, against) if text is None else text.result()
         if len(frames) != n_steps:
             raise RuntimeError(f"{len(frames)} diagrams for {n_steps} steps")
         first = first_svg(blobs).encode("utf-8")

@@ -10,6 +10,9 @@ three of 大射儀) stand side by side at the heights they are hung at (dashe:6,
 >>> svg = target_svg([Target(50, "二正", "采侯")], metre_per_chi=0.231)
 >>> svg.startswith("<svg") and 'data-part="中" data-chi="10"' in svg
 True
+>>> svg = target_svg([Target(50, "畫獸", "麋侯", ground="赤質")], metre_per_chi=0.231)
+>>> 'data-ground="赤質"' in svg and 'fill="#c0392b"' in svg and "麋首" in svg
+True
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ ZHENG = {"五正": ["#b8322a", "#f4f1e8", "#3f6f68", "#d2a126", "#202030"],
          "三正": ["#b8322a", "#f4f1e8", "#3f6f68"],
          "二正": ["#b8322a", "#3d7f45"]}  # fmt: skip
 HIDE = "#b89468"  # the 鵠 of skin
+# the 地 of a 獸侯 by its 質 (記 xiangshe:336 熊矦白質 … 麋矦赤質; 注 白質赤質皆謂采其地, 其地不采者
+# 白布也): painted white or red; an unpainted 布 is the cloth
+GROUND = {"白質": "#f7f5ee", "赤質": "#c0392b"}
 
 
 def _n(x: float) -> str:
@@ -92,10 +98,12 @@ def _rect(part: str, x: float, y: float, w_chi: float, h_chi: float, fill: str, 
 
 def _one(t: Target, cx: float, bottom: float) -> str:
     """One 侯 centred on ``cx`` with its lower edge at ``bottom`` (SVG y grows downwards)."""
-    g = [f'<g data-hou="{escape(t.name)}" data-dao="{_n(t.dao)}">']
+    ground = f' data-ground="{escape(t.ground)}"' if t.ground else ""
+    g = [f'<g data-hou="{escape(t.name)}" data-dao="{_n(t.dao)}"{ground}>']
+    fill = GROUND.get(t.ground or "", CLOTH)
     for b in t.bands():
         y = bottom - (b.bottom + b.height) * PX
-        g.append(_rect(b.name, cx - b.width / 2 * PX, y, b.width, b.height, CLOTH))
+        g.append(_rect(b.name, cx - b.width / 2 * PX, y, b.width, b.height, fill))
     # the 綱: from the corners of the 舌 one 尋 outwards (上綱與下綱出舌尋)
     for name, band in (("上綱", t.bands()[-1]), ("下綱", t.bands()[0])):
         y = bottom - (band.bottom + (band.height if name == "上綱" else 0)) * PX
@@ -126,6 +134,12 @@ def _one(t: Target, cx: float, bottom: float) -> str:
                 "畫獸", cx - s / 2 * PX, mid_y - s / 2 * PX, s, s, "none", ' stroke-dasharray="3 2"'
             )
         )
+        beast = t.name[:-1] if t.name.endswith(("侯", "矦")) else ""
+        if beast:  # 正面畫其頭 (注 xiangshe:336): named, not drawn
+            g.append(
+                f'<text data-part="畫獸名" x="{_n(cx)}" y="{_n(mid_y + 5)}" '
+                f'text-anchor="middle" font-size="14">{escape(beast)}首</text>'
+            )
     g.append("</g>")
     return "\n".join(g)
 

@@ -73,6 +73,8 @@ class Target:
     # 鄭眾 and 馬融 have 2/5 with a 正 of 1/5 inside (hu-size.zheng-zhong, in ranks.yaml).
     hu_fraction: Fraction = Fraction(1, 3)
     inner_fraction: Fraction | None = None
+    # the 質 of a 獸侯, the colour of its 地 (注 xiangshe:336 白質赤質皆謂采其地); None: 布
+    ground: str | None = None
 
     @property
     def 中(self) -> float:
@@ -148,6 +150,7 @@ class Target:
             "綱": self.綱,
             "height": self.height,
             "cloth": self.cloth,
+            "ground": self.ground,
             "sources": SOURCES,
         }
 

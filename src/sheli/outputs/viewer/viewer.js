@@ -387,6 +387,7 @@
     if (!svg) return;
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     mark(svg, i);
+    drawGhosts(svg, i);
     if (!animate) return;
     // each mover walks his path (in the diagram's own coordinates) into his new place:
     // he is wrapped in a group whose offset runs from (start - end) to zero
@@ -444,6 +445,7 @@
     const st = D.steps[i];
     const shown = showDiagram(i, animate, opts.duration || 500);
     showText(i);
+    showDiffs(i);
     $("pos").textContent = `${L("step")} ${st.q} / ${D.steps[N - 1].q}`;
     $("scrub").value = String(i);
     $("section").value = String(segIndex(D.sectionSegs, i));
@@ -485,6 +487,119 @@
     const dur = Math.min(600, interval() * 0.8);
     go(k, { animate: true, duration: dur });
     timer = setTimeout(tick, interval());
+  }
+
+  // ---- two readings (docs/viewer.md, "Two readings"): with D.diff, this run is B and the
+  // other, A, is drawn as ghosts (faint, dashed, named) where its people stand otherwise at
+  // the step of A that stands against this one; the steps where the runs differ are listed
+  // and can be stepped through; each reading apart is shown with its sources.
+  const X = D.diff || null;
+  function unruns(runs) {
+    const out = new Int32Array(N);
+    runs.forEach(([at, v], k) => out.fill(v, at, k + 1 < runs.length ? runs[k + 1][0] : N));
+    return out;
+  }
+  const ghostOf = X ? unruns(X.g) : null;
+  const atOf = X ? unruns(X.at) : null;
+  const diffSteps = X ? [...new Set(X.items.map((it) => it[0]))].sort((a, b) => a - b) : [];
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const GHOST = "#7d3c98";
+  const FACE = { N: [0, 1], S: [0, -1], E: [1, 0], W: [-1, 0], NE: [0.7071, 0.7071],
+    NW: [-0.7071, 0.7071], SE: [0.7071, -0.7071], SW: [-0.7071, -0.7071] };
+  function svgEl(tag, attrs) {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  }
+  function drawGhosts(svg, i) {
+    if (!X || ghostOf[i] < 0) return;
+    // plan (尺, y north) to the diagram's px, as the diagram itself gives them
+    const o = (svg.getAttribute("data-origin") || "").split(" ").map(Number);
+    const b = (svg.getAttribute("data-bounds") || "").split(" ").map(Number);
+    const s = Number(svg.getAttribute("data-scale"));
+    if (o.length < 4 || b.length < 4 || !(s > 0)) return;
+    const body = svg.querySelector("g.person circle.body");
+    const r = (body && Number(body.getAttribute("r"))) || 6;
+    const here = persons(svg);
+    const layer = svgEl("g", { class: "ghosts", "clip-path": "url(#plan-clip)" });
+    for (const [actor, x, y, facing] of X.G[ghostOf[i]]) {
+      if (x < b[0] || x > b[2] || y < b[1] || y > b[3]) continue;
+      const cx = o[0] + (x - o[2]) * s;
+      const cy = o[1] + (o[3] - y) * s;
+      const g = svgEl("g", { class: "ghost", "data-actor": actor, "data-x": x, "data-y": y,
+        "data-cx": cx.toFixed(2), "data-cy": cy.toFixed(2), "data-facing": facing, opacity: 0.75 });
+      const me = here.get(actor);
+      if (me) // where he stands in this run
+        g.appendChild(svgEl("line", { class: "ghost-link", x1: cx, y1: cy, x2: me.dataset.cx,
+          y2: me.dataset.cy, stroke: GHOST, "stroke-width": 0.8, "stroke-dasharray": "2 3" }));
+      g.appendChild(svgEl("circle", { cx, cy, r, fill: "none", stroke: GHOST,
+        "stroke-width": 1.2, "stroke-dasharray": "3 2" }));
+      const f = FACE[facing];
+      if (f) g.appendChild(svgEl("line", { x1: cx, y1: cy, x2: cx + f[0] * r * 1.6,
+        y2: cy - f[1] * r * 1.6, stroke: GHOST, "stroke-width": 1.2, "stroke-dasharray": "2 1" }));
+      const t = svgEl("text", { x: cx, y: cy - r - 3, "font-size": 10, "text-anchor": "middle",
+        fill: GHOST });
+      t.textContent = `${actor} (A)`;
+      g.appendChild(t);
+      layer.appendChild(g);
+    }
+    svg.appendChild(layer);
+  }
+  function showDiffs(i) {
+    if (!X) return;
+    $("ghostat").textContent = `A ${L("step")} ${D.steps[i].q + atOf[i]}`;
+    const ul = $("stepdiffs");
+    ul.textContent = "";
+    for (const [k, kind, cite, what] of X.items)
+      if (k === i) ul.appendChild(el("li", null, `${kind} · ${cite}：${what}`));
+    const at = diffSteps.indexOf(i);
+    $("difflist").value = at >= 0 ? String(at) : "";
+  }
+  function nextDiff(dir) {
+    const k = dir > 0 ? diffSteps.find((j) => j > cur) : [...diffSteps].reverse().find((j) => j < cur);
+    return k == null ? undefined : go(k);
+  }
+  function setupDiff() {
+    if (!X) return;
+    $("diffnav").hidden = false;
+    $("reading").hidden = false;
+    const list = $("difflist");
+    const none = document.createElement("option");
+    none.value = "";
+    none.textContent = `${diffSteps.length} 異`;
+    list.appendChild(none);
+    diffSteps.forEach((j, k) => {
+      const kinds = [...new Set(X.items.filter((it) => it[0] === j).map((it) => it[1]))];
+      const o = document.createElement("option");
+      o.value = String(k);
+      o.textContent = `${D.steps[j].q} ${D.steps[j].c} ${kinds.join(" ")}`;
+      list.appendChild(o);
+    });
+    list.onchange = (e) => {
+      if (e.target.value !== "") go(diffSteps[Number(e.target.value)]);
+      e.target.blur();
+    };
+    $("prevdiff").onclick = () => nextDiff(-1);
+    $("nextdiff").onclick = () => nextDiff(1);
+    const box = $("readings");
+    const setting = (w, x) =>
+      `${w}: ${x.venue}; ${(x.readings || []).join(", ") || "—"}; ` +
+      (Object.entries(x.options || {}).map(([k, v]) => `${k}=${v}`).join(", ") || "—");
+    box.appendChild(el("p", "rd", setting("B (drawn)", X.b)));
+    box.appendChild(el("p", "rd", setting("A (ghosts)", X.a)));
+    for (const q of X.readings) {
+      box.appendChild(el("h3", null, q.group));
+      for (const rd of q.runs) {
+        const d = el("div", `rd run-${rd.run}`);
+        d.appendChild(el("b", null, rd.run.toUpperCase()));
+        d.appendChild(el("code", null, rd.id));
+        d.appendChild(document.createTextNode(` ${rd.text}`));
+        const ul = el("ul");
+        for (const src of rd.sources) ul.appendChild(el("li", null, src));
+        d.appendChild(ul);
+        box.appendChild(d);
+      }
+    }
   }
 
   // ---- wiring
@@ -538,6 +653,7 @@
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(N - 1);
     else if (e.key === "z") zoom();
+    else if (X && (e.key === "n" || e.key === "p")) nextDiff(e.key === "n" ? 1 : -1);
     else if (e.key === "PageDown") {
       const k = segIndex(D.sectionSegs, cur);
       if (k + 1 < D.sectionSegs.length) go(D.sectionSegs[k + 1][1]);
@@ -567,6 +683,7 @@
   window.addEventListener("resize", setBar);
 
   fillMenus();
+  setupDiff();
   setBar();
   if (!stage.querySelector("svg")) stage.textContent = "…"; // (the page's first diagram stays)
   await (fromHash() || go(0, { keepHash: true }));
@@ -580,6 +697,8 @@
       return cur;
     },
     blobs: () => ({ lines: LINES.length, inflated: counts.inflated, kept: cache.size }),
+    // with two runs: the steps where they differ (indices), and a jump to the next/previous
+    diff: X ? { steps: diffSteps, next: () => nextDiff(1), prev: () => nextDiff(-1) } : null,
   };
   document.body.dataset.ready = "1";
 })();
