@@ -57,3 +57,55 @@ def report_console() -> tuple[Any, bool]:
         highlight=False,
     )
     return console, tty
+
+
+def _choose_lang(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from sheli.i18n import use
+
+    use(value)
+    return value
+
+
+def lang_option(f: Any) -> Any:
+    """``--lang``, shared by the commands: ``zh-Hant`` (the text's characters, the default),
+    ``zh-Hans`` (simplified, as ``--simplified``) or ``en`` (English, the text's terms in
+    brackets). It chooses the gettext catalogue (:func:`sheli.i18n.use`) before the command
+    runs; the command reads the choice as its ``lang`` parameter.
+
+    >>> @click.command()
+    ... @lang_option
+    ... def hello(lang: str) -> None:
+    ...     from sheli.i18n import tr
+    ...     click.echo(localize(tr("飲不勝者"), lang))
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(hello, ["--lang", "en"]).output
+    'the losers drink\\n'
+    >>> CliRunner().invoke(hello, ["--lang", "zh-Hans"]).output
+    '饮不胜者\\n'
+    """
+    from sheli.i18n import DEFAULT, LANGS
+
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGS),
+        default=DEFAULT,
+        show_default=True,
+        is_eager=True,
+        callback=_choose_lang,
+        help="the language of the output: zh-Hant (the text's characters), zh-Hans "
+        "(simplified) or en (English, the text's terms in brackets)",
+    )(f)
+
+
+def localize(text: str, lang: str) -> str:
+    """``text`` as printed in ``lang``: in simplified characters for ``zh-Hans`` (OpenCC),
+    as it is otherwise (the catalogue has already translated it).
+
+    >>> localize("右賢於左", "zh-Hans"), localize("右賢於左", "zh-Hant")
+    ('右贤于左', '右賢於左')
+    """
+    if lang == "zh-Hans":
+        from sheli.text.variants import to_simplified  # deferred: OpenCC loads its tables
+
+        return to_simplified(text)
+    return text
