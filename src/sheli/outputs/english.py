@@ -25,8 +25,10 @@ from rich.table import Table
 
 from sheli.glossary import english, parts
 from sheli.i18n import ngettext, tr, use
+from sheli.outputs.cues import dress_words, hold_words, metres_words
 from sheli.place.loader import VENUES
 from sheli.scoring import announce, pure_odd, winner
+from sheli.text.english import english as passage_english
 
 __all__ = [
     "CJK_OUTSIDE_BRACKETS",
@@ -57,18 +59,18 @@ ROUNDS_EN = {
 _NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
 # the directions a place name ends with (中之西南: southwest of the tally vessel)
 _DIRECTIONS = {
-    "東": "east",
-    "西": "west",
-    "南": "south",
-    "北": "north",
-    "東北": "northeast",
-    "東南": "southeast",
-    "西北": "northwest",
-    "西南": "southwest",
-    "前": "in front",
+    "東": "east of",
+    "西": "west of",
+    "南": "south of",
+    "北": "north of",
+    "東北": "northeast of",
+    "東南": "southeast of",
+    "西北": "northwest of",
+    "西南": "southwest of",
+    "前": "in front of",
     "後": "behind",
-    "下": "below",
-    "上": "above",
+    "下": "at the foot of",  # 西階下
+    "上": "at the top of",  # 西階上
 }
 _PREPOSITIONS = (
     "at ",
@@ -89,6 +91,8 @@ _PREPOSITIONS = (
     "east of",
     "west of",
     "in front",
+    "at the top",
+    "at the foot",
 )
 
 
@@ -155,7 +159,7 @@ def _english_name(name: str, *kinds: str) -> str | None:
         if name.endswith(direction) and base:
             of = _english_name(base, *kinds) or _english_name(base)
             if of is not None:
-                return f"{_DIRECTIONS[direction]} of {_the(of)}"
+                return f"{_DIRECTIONS[direction]} {_the(of)}"
     pieces = parts(name, *kinds)
     if not pieces:
         return None
@@ -194,8 +198,19 @@ def third_person(verb: str) -> str:
     return first + sep + rest
 
 
-def step_sentence(e: Any) -> str:
-    """One step (a :class:`~sheli.engine.records.Step` or its log line) as an English sentence.
+def _plural(en: str) -> bool:
+    """Whether an English role names several people (the verb then agrees).
+
+    >>> _plural("the other guests (衆賓)"), _plural("the guest (賓)"), _plural("the young men")
+    (True, False, True)
+    """
+    head = en.split(" (")[0].split(" of ")[0].split()[-1]
+    return head in ("men", "people") or (head.endswith("s") and not head.endswith(("ss", "'s")))
+
+
+def step_sentence(e: Any, subject: str | None = None) -> str:
+    """One step (a :class:`~sheli.engine.records.Step` or its log line) as an English sentence;
+    ``subject`` in place of the actor (``He`` for the person's next act in one beat).
 
     >>> s = step_sentence({"seq": 3, "actor": "上耦上射", "verb": "揖", "place": "西階前",
     ...     "facing": "N", "cite": "xiangshe:120"})
@@ -206,16 +221,26 @@ def step_sentence(e: Any) -> str:
     if hasattr(e, "to_json"):
         e = e.to_json()
     actor = term(e["actor"], "roles")
+    many = _plural(actor)
     actor = actor[0].upper() + actor[1:]
-    if e.get("name"):
+    if e.get("name") and f"({e['name']})" not in actor:
         actor += f" ({e['name']})"
+    if subject is not None:
+        actor = subject
     verb_en = english(e["verb"], "verbs")
-    verb = f"{third_person(verb_en)} ({e['verb']})" if verb_en else f"does ({e['verb']})"
+    if verb_en:
+        verb = f"{verb_en if many else third_person(verb_en)} ({e['verb']})"
+    else:
+        verb = f"{'do' if many else 'does'} ({e['verb']})"
     words = [actor, verb]
     if e.get("obj"):
         count = e.get("count")
         obj = term(e["obj"], "objects", "dress", "places", "roles")
-        words.append(f"{count} × {obj}" if count not in (None, 1) else obj)
+        if count not in (None, 1):
+            obj = f"{count} × " + term(
+                e["obj"], "objects", "dress", "places", "roles", article=False
+            )
+        words.append(obj)
     if e.get("side"):
         words.append(f"({e['side']})")
     if e.get("to"):
@@ -399,3 +424,120 @@ def _summary(
         )
     console.print()
     console.print(table)
+
+
+_GLOSSED = re.compile(r"([^,()]+?) \(([^()]*)\)")
+
+
+def _gloss_first(words: str) -> str:
+    """``張弓 (strung bow), 袒`` → ``strung bow (張弓), (袒)``: the English first, the
+    text's word in brackets (the cue sheets' holds and dress).
+
+    >>> _gloss_first("張弓 (strung bow), 袒")
+    'strung bow (張弓), (袒)'
+    """
+    out = []
+    for item in words.split(", "):
+        m = _GLOSSED.fullmatch(item)
+        out.append(f"{m.group(2)} ({m.group(1)})" if m else f"({item})")
+    return ", ".join(out)
+
+
+def _after_sentence(row: Any, role: str) -> str:
+    before = [b.acts[0].after for b in row.beats]
+    first = before[0]
+    if first is None:
+        return tr("the first step of the run")
+    if all(a is not None and a["actor"] == role for a in before):
+        return tr("straight on from your previous act")
+    said = step_sentence(first)
+    if len(before) > 1:
+        said += " " + tr("(and {n} like it)").format(n=len(before) - 1)
+    return said
+
+
+def english_cue_text(book: Any, width: int = 100) -> str:
+    """The role sheets of a cue book (:func:`sheli.outputs.cues.build_book`) as plain text in
+    English: each act a sentence, the passage in sheli's translation, the text's words in
+    brackets. The floor plan's table follows as the Chinese sheet gives it, names bracketed.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.cues import build_book
+    >>> t = english_cue_text(build_book(run("xiangshe", seed=1), ["釋獲者"], floor=False))
+    >>> "say (「左右鈞」)" in t, cjk_outside_brackets(t)
+    (True, [])
+    """
+    use("en")
+    lines: list[str] = []
+    add = lines.append
+    for sh in book.sheets:
+        add("=" * width)
+        who = term(sh.role, "roles").removeprefix("the ")
+        who = who[0].upper() + who[1:] + (f" ({sh.name})" if sh.name else "")
+        add(
+            tr("{who}: cue sheet, ({title}), ({venue}) ({key})").format(
+                who=who, title=book.title, venue=book.venue_title, key=book.venue_key
+            )
+        )
+        add(tr("{acts} acts, {n} times addressed (←)").format(acts=sh.acts, n=sh.addressed))
+        sc = book.scale
+        add(
+            tr(
+                "Scale ×{factor:.3f}. One chi (尺) = {m:g} m; the target range (侯道) of "
+                "{chi:g} chi is {range:.1f} m on this floor."
+            ).format(factor=sc.factor, m=sc.metre_per_chi, chi=sc.hou_dao_chi, range=sc.hou_dao_m)
+        )
+        add(
+            tr(
+                "Origin 0,0: the middle of the edge of the hall (堂廉); x runs east (E), "
+                "y north (N), towards the hall (堂)."
+            )
+        )
+        for sec in sh.sections:
+            add("")
+            cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
+            add(tr("Section {n}").format(n=sec.section) + f" ({sec.topic}){cites}")
+            add("-" * width)
+            for b in sec.blocks:
+                indent = "  "
+                if b.reps > 1:
+                    add(
+                        "  ┌ "
+                        + tr("repeat ×{reps}: these acts in this order (seq {seqs})").format(
+                            reps=b.reps, seqs=", ".join(map(str, b.rows[0].seqs))
+                        )
+                    )
+                    indent = "  │ "
+                for row in b.rows:
+                    s, c, z = row.step, row.first, row.last
+                    times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
+                    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+                    if c.addressed:
+                        add(f"{indent}{head} ← {step_sentence(s)}{times}")
+                    else:
+                        said = " ".join(
+                            step_sentence(a.step, subject=None if i == 0 else tr("He"))
+                            for i, a in enumerate(row.acts)
+                        )
+                        add(f"{indent}{head} {said}{times}")
+                    pad = indent + " " * 21
+                    t = passage_english(s["cite"])
+                    text = f"{t.text} " if t else ""
+                    add(f"{pad}{tr('Text')}: {text}({s.get('jing', '')})")
+                    for w in row.says:
+                        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
+                    if not c.addressed:
+                        where = metres_words(z.x_m, z.y_m)
+                        add(f"{pad}{tr('tape')}: {where}")
+                        holds = " … ".join(
+                            _gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds
+                        )
+                        dress = z.step.get("dress")
+                        dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
+                        add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
+                        add(f"{pad}{tr('cue')}: {_after_sentence(row, sh.role)}")
+                    for n in row.notes:
+                        add(f"{pad}· ({n})")
+                if b.reps > 1:
+                    add("  └")
+    return "\n".join(lines) + "\n"
