@@ -45,3 +45,21 @@ def test_every_interface_string_has_its_english() -> None:
         return all(s) if isinstance(s, tuple) else bool(s)
 
     assert [m.id for m in catalog if m.id and not done(m)] == []
+
+
+def test_lang_is_shared_by_the_table_commands() -> None:
+    from sheli.cli.coverage import coverage
+    from sheli.cli.params import params
+    from sheli.cli.place import place
+
+    runner = CliRunner()
+    out = runner.invoke(params, ["--rank", "諸侯", "--occasion", "大射", "--lang", "en"]).output
+    assert "archery (射): rank × occasion" in out
+    assert "pair (耦)" in out
+    out = runner.invoke(place, ["--lang", "en"]).output
+    assert "east steps (阼階)" in out
+    out = runner.invoke(coverage, ["xiangshe", "--lang", "en"]).output
+    # the passage in sheli's translation beside the text
+    assert "The rite of the district archery" in out
+    out = runner.invoke(coverage, ["xiangshe", "--lang", "zh-Hans"]).output
+    assert "乡射之礼" in out and "鄉射之禮" not in out

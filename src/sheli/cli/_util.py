@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -63,7 +65,23 @@ def _choose_lang(ctx: click.Context, param: click.Parameter, value: str) -> str:
     from sheli.i18n import use
 
     use(value)
+    if value == "zh-Hans":
+        # whatever the command prints (click or rich) reaches stdout in simplified characters
+        # when the command ends
+        ctx.with_resource(_simplified_stdout())
     return value
+
+
+@contextlib.contextmanager
+def _simplified_stdout() -> Iterator[None]:
+    out = sys.stdout
+    buf = io.StringIO()
+    sys.stdout = buf
+    try:
+        yield
+    finally:
+        sys.stdout = out
+        out.write(localize(buf.getvalue(), "zh-Hans"))
 
 
 def lang_option(f: Any) -> Any:

@@ -13,7 +13,6 @@ The right wins: the right exceeds the left by two pairs and a single (右賢於�
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from sheli.cli._util import lang_option, localize
+from sheli.cli._util import lang_option
 from sheli.i18n import current, tr
 from sheli.scoring import (
     OutcomesError,
@@ -177,23 +176,16 @@ def score(
     sheli score 7 7          → 左右鈞             (xiangshe:204)
     sheli score --outcomes shots.csv -e
     """
-    console = Console(highlight=False, record=lang == "zh-Hans")
-    if lang == "zh-Hans":
-        # printed once, in simplified characters, at the end
-        console.file = io.StringIO()
+    console = Console(highlight=False)
     if outcomes_file is not None:
         if right is not None or left is not None:
             raise click.UsageError("give either RIGHT LEFT or --outcomes FILE, not both")
         _score_file(console, outcomes_file, explain)
-        if lang == "zh-Hans":
-            click.echo(localize(console.export_text(), lang), nl=False)
         return
     if right is None or left is None:
         raise click.UsageError("give the counts RIGHT LEFT (e.g. `sheli score 19 14`)")
-    click.echo(localize(_announce(right, left), lang))
+    click.echo(_announce(right, left))
     if explain:
         _explain(console, right, left)
     if show_count:
         _print_count(console, right, left)
-    if lang == "zh-Hans":
-        click.echo(localize(console.export_text(), lang), nl=False)

@@ -541,3 +541,13 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                 if b.reps > 1:
                     add("  └")
     return "\n".join(lines) + "\n"
+
+
+def label(name: str, *kinds: str) -> str:
+    """A name for a table cell or a diagram label in English: ``east steps (阼階)``, or the
+    name alone in brackets when the glossary has no English for it.
+
+    >>> label("阼階", "places"), label("諸侯", "roles"), label("乏", "places")
+    ('east steps (阼階)', '(諸侯)', 'blind (乏)')
+    """
+    return term(name, *kinds, article=False)
