@@ -146,7 +146,8 @@ def term(name: str, *kinds: str, article: bool = True) -> str:
         return f"({name})"
     if article and not en.startswith(("the ", "a ", "an ")) and not en.startswith(_PREPOSITIONS):
         en = "the " + en
-    return f"{en} ({name})"
+    # the glossary's English may carry the term already (young men (弟子))
+    return en if en.endswith(f"({name})") else f"{en} ({name})"
 
 
 def _english_name(name: str, *kinds: str) -> str | None:
@@ -176,6 +177,7 @@ def _the(en: str) -> str:
 
 
 _ES = ("s", "sh", "ch", "x", "z", "o")
+_DIRECT = frozenset("命作請揖迎")
 
 
 def third_person(verb: str) -> str:
@@ -244,10 +246,13 @@ def step_sentence(e: Any, subject: str | None = None) -> str:
     if e.get("side"):
         words.append(f"({e['side']})")
     if e.get("to"):
-        words.append(tr("to") + " " + term(e["to"], "roles", "places"))
+        whom = term(e["to"], "roles", "places")
+        # ordering, calling up, asking, saluting or meeting someone: he is the object
+        words.append(whom if e["verb"] in _DIRECT else tr("to") + " " + whom)
     if e.get("at"):
-        words.append(tr("at") + " " + term(e["at"], "places", "objects"))
-    if e.get("place"):
+        at = term(e["at"], "places", "objects")
+        words.append(at if at.startswith(_PREPOSITIONS) else tr("at") + " " + at)
+    if e.get("place") and e["place"] != e.get("at"):
         place = term(e["place"], "places", "objects")
         if not place.startswith(_PREPOSITIONS):
             place = tr("at") + " " + place
