@@ -63,3 +63,12 @@ def test_lang_is_shared_by_the_table_commands() -> None:
     assert "The rite of the district archery" in out
     out = runner.invoke(coverage, ["xiangshe", "--lang", "zh-Hans"]).output
     assert "乡射之礼" in out and "鄉射之禮" not in out
+
+
+def test_a_file_written_in_simplified_characters(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sheli.cli.run import run
+
+    out = tmp_path / "yizhu.txt"
+    result = CliRunner().invoke(run, ["xiangshe", "--lang", "zh-Hans", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text("utf-8").startswith("乡射礼 仪注")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import lang_option, localize
 from sheli.cli.run import run_choices, run_options, run_or_exit
 from sheli.files import write_text
 
@@ -125,7 +125,8 @@ def cues(
 
             text = english_cue_text(book)
         else:
-            text = cuesmod.render_text(book)
+            # localize: a file (-o) is not printed through the option's simplified stdout
+            text = localize(cuesmod.render_text(book), lang)
         if output is None:
             click.echo(text, nl=False)
             return

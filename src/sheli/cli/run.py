@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import lang_option, localize
 
 
 def _venue(value: str | None) -> str | None:
@@ -268,7 +268,8 @@ def run(rite: str, fmt: str, output: str | None, lang: str) -> None:
 
         text = to_jsonl(result.events)
     elif lang != "zh-Hant":
-        text = _yizhu_text(result, width=120, lang=lang)
+        # localize: a file (-o) is not printed through the option's simplified stdout
+        text = localize(_yizhu_text(result, width=120, lang=lang), lang)
     elif output is None and sys.stdout.isatty():
         _print_yizhu_tty(result)
         return
