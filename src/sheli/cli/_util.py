@@ -100,6 +100,8 @@ def lang_option(f: Any) -> Any:
     'the losers drink\\n'
     >>> CliRunner().invoke(hello, ["--lang", "zh-Hans"]).output
     '饮不胜者\\n'
+    >>> CliRunner().invoke(hello, []).output
+    '飲不勝者\\n'
     """
     from sheli.i18n import DEFAULT, LANGS
 

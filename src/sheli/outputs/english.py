@@ -24,11 +24,16 @@ from rich.console import Console
 from rich.table import Table
 
 from sheli.glossary import english, parts
-from sheli.i18n import ngettext, tr, use
+from sheli.i18n import translation
 from sheli.outputs.cues import dress_words, hold_words, metres_words
 from sheli.place.loader import VENUES
 from sheli.scoring import announce, pure_odd, winner
 from sheli.text.english import english as passage_english
+
+# This module's strings are always English, whatever --lang the command chose: the English
+# catalogue is read directly (tr and ngettext are the names `make messages` extracts).
+tr = translation("en").gettext
+ngettext = translation("en").ngettext
 
 __all__ = [
     "CJK_OUTSIDE_BRACKETS",
@@ -313,7 +318,6 @@ def english_lines(
           ⟶ the second round of shooting, the count (數獲): right 19, left 14
     The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).
     """
-    use("en")
     topic_of = topics if callable(topics) else (topics or {}).get
     section: tuple[Any, Any] = (-1, None)
     rnd: int | None = None
@@ -472,7 +476,6 @@ def english_cue_text(book: Any, width: int = 100) -> str:
     >>> "say (「左右鈞」)" in t, cjk_outside_brackets(t)
     (True, [])
     """
-    use("en")
     lines: list[str] = []
     add = lines.append
     for sh in book.sheets:
