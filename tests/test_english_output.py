@@ -54,3 +54,11 @@ def test_a_term_without_english_stands_alone_in_brackets() -> None:
 def test_the_default_is_still_the_text_s_own_terms() -> None:
     out = CliRunner().invoke(run, ["xiangshe"]).output
     assert out.startswith("鄉射禮 儀注")
+
+
+def test_dashe_in_english_has_no_cjk_outside_brackets() -> None:
+    # 大射儀's notes include one cut short with a bracket left open: it is closed
+    result = CliRunner().invoke(run, ["dashe", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "The palace keeper (司宮) goes to (適) the target attendants' wine jars" in result.output
+    assert cjk_outside_brackets(result.output) == []

@@ -240,6 +240,7 @@ def step_sentence(e: Any, subject: str | None = None) -> str:
     else:
         verb = f"{'do' if many else 'does'} ({e['verb']})"
     words = [actor, verb]
+    goes_to = bool(verb_en) and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
     if e.get("obj"):
         count = e.get("count")
         obj = term(e["obj"], "objects", "dress", "places", "roles")
@@ -256,10 +257,10 @@ def step_sentence(e: Any, subject: str | None = None) -> str:
         words.append(whom if e["verb"] in _DIRECT else tr("to") + " " + whom)
     if e.get("at"):
         at = term(e["at"], "places", "objects")
-        words.append(at if at.startswith(_PREPOSITIONS) else tr("at") + " " + at)
+        words.append(at if at.startswith(_PREPOSITIONS) or goes_to else tr("at") + " " + at)
     if e.get("place") and e["place"] != e.get("at"):
         place = term(e["place"], "places", "objects")
-        if not place.startswith(_PREPOSITIONS):
+        if not place.startswith(_PREPOSITIONS) and not goes_to:
             place = tr("at") + " " + place
         words.append(place)
     sentence = " ".join(words)
@@ -274,7 +275,9 @@ def step_sentence(e: Any, subject: str | None = None) -> str:
         mark = tr("hit") if s["hit"] else tr("miss")
         sentence += f" [{mark}{', ' + tr('counted') if s['counted'] else ''}]"
     if e.get("note"):
-        sentence += f" ({e['note']})"
+        # a note cut short may leave a bracket open: close it, or the rest reads as inside
+        note = e["note"] + ")" * max(0, e["note"].count("(") - e["note"].count(")"))
+        sentence += f" ({note})"
     if e.get("assumes"):
         sentence += " [" + ",".join(e["assumes"]) + "]"
     return sentence
