@@ -4,7 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean browser
+.PHONY: run test lint format bench clean browser messages
+
+# The interface's gettext catalogues (src/sheli/i18n.py): each .po compiled to its .mo.
+PO_FILES := $(wildcard src/sheli/locale/*/LC_MESSAGES/sheli.po)
+MO_FILES := $(PO_FILES:.po=.mo)
 
 # Debian's chromium (the browser tests and PDF cue sheets) and a CJK font to draw the text with.
 # A browser download of Playwright's own fails on this kind of machine: we use the system one.
@@ -17,10 +21,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+%.mo: %.po $(STAMP)
+	$(VENV)/bin/pybabel compile -i $< -o $@
+
+# after changing the interface strings: extract them and update each language's .po
+messages: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k tr -k ngettext:1,2 --no-location \
+	  --sort-output --no-wrap --project sheli -o src/sheli/locale/sheli.pot .
+	$(VENV)/bin/pybabel update -i src/sheli/locale/sheli.pot -d src/sheli/locale -D sheli --no-wrap
+
+run: $(STAMP) $(MO_FILES)
 	$(VENV)/bin/sheli run xiangshe
 
-test: $(STAMP) browser lint
+test: $(STAMP) $(MO_FILES) browser lint
 	$(VENV)/bin/pytest
 
 browser:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -57,3 +59,73 @@ def report_console() -> tuple[Any, bool]:
         highlight=False,
     )
     return console, tty
+
+
+def _choose_lang(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from sheli.i18n import use
+
+    use(value)
+    if value == "zh-Hans":
+        # whatever the command prints (click or rich) reaches stdout in simplified characters
+        # when the command ends
+        ctx.with_resource(_simplified_stdout())
+    return value
+
+
+@contextlib.contextmanager
+def _simplified_stdout() -> Iterator[None]:
+    out = sys.stdout
+    buf = io.StringIO()
+    sys.stdout = buf
+    try:
+        yield
+    finally:
+        sys.stdout = out
+        out.write(localize(buf.getvalue(), "zh-Hans"))
+
+
+def lang_option(f: Any) -> Any:
+    """``--lang``, shared by the commands: ``zh-Hant`` (the text's characters, the default),
+    ``zh-Hans`` (simplified, as ``--simplified``) or ``en`` (English, the text's terms in
+    brackets). It chooses the gettext catalogue (:func:`sheli.i18n.use`) before the command
+    runs; the command reads the choice as its ``lang`` parameter.
+
+    >>> @click.command()
+    ... @lang_option
+    ... def hello(lang: str) -> None:
+    ...     from sheli.i18n import tr
+    ...     click.echo(localize(tr("飲不勝者"), lang))
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(hello, ["--lang", "en"]).output
+    'the losers drink\\n'
+    >>> CliRunner().invoke(hello, ["--lang", "zh-Hans"]).output
+    '饮不胜者\\n'
+    >>> CliRunner().invoke(hello, []).output
+    '飲不勝者\\n'
+    """
+    from sheli.i18n import DEFAULT, LANGS
+
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGS),
+        default=DEFAULT,
+        show_default=True,
+        is_eager=True,
+        callback=_choose_lang,
+        help="the language of the output: zh-Hant (the text's characters), zh-Hans "
+        "(simplified) or en (English, the text's terms in brackets)",
+    )(f)
+
+
+def localize(text: str, lang: str) -> str:
+    """``text`` as printed in ``lang``: in simplified characters for ``zh-Hans`` (OpenCC),
+    as it is otherwise (the catalogue has already translated it).
+
+    >>> localize("右賢於左", "zh-Hans"), localize("右賢於左", "zh-Hant")
+    ('右贤于左', '右賢於左')
+    """
+    if lang == "zh-Hans":
+        from sheli.text.variants import to_simplified  # deferred: OpenCC loads its tables
+
+        return to_simplified(text)
+    return text

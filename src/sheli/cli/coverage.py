@@ -14,7 +14,9 @@ import sys
 
 import click
 
-from sheli.cli._util import report_console
+from sheli.cli._util import lang_option, report_console
+from sheli.i18n import tr
+from sheli.text.english import english as passage_english
 
 STATUS = {"step": "enacted", "rule": "rule", "uncovered": "not enacted", "gap": "GAP"}
 
@@ -23,7 +25,8 @@ STATUS = {"step": "enacted", "rule": "rule", "uncovered": "not enacted", "gap": 
 @click.argument("rite", default="xiangshe")
 @click.option("--json", "as_json", is_flag=True, help="the report as JSON, for machines")
 @click.option("--gaps", is_flag=True, help="list only the gaps (no step, no rule, no reason)")
-def coverage(rite: str, as_json: bool, gaps: bool) -> None:
+@lang_option
+def coverage(rite: str, as_json: bool, gaps: bool, lang: str) -> None:
     """Report which passages of RITE's scope are enacted, by which steps, and why not."""
     from sheli.engine.coverage import coverage as build
     from sheli.rite.loader import SpecError
@@ -40,8 +43,9 @@ def coverage(rite: str, as_json: bool, gaps: bool) -> None:
     from rich.table import Table
 
     console, tty = report_console()
-    table = Table(title=f"{report.rite}: coverage of the text", show_lines=False)
-    for col in ("passage", "status", "by", "text"):
+    title = tr("{rite}: coverage of the text").format(rite=report.rite)
+    table = Table(title=title, show_lines=False)
+    for col in (tr("passage"), tr("status"), tr("by"), tr("text")):
         table.add_column(col, overflow="fold")
     for p in report.passages:
         if gaps and p.status != "gap":
@@ -59,17 +63,17 @@ def coverage(rite: str, as_json: bool, gaps: bool) -> None:
         else:
             by = "no step and no stated reason"
         style = {"gap": "bold red", "uncovered": "yellow", "rule": "cyan"}.get(p.status)
-        table.add_row(
-            f"{report.chapter}:{p.n}",
-            STATUS[p.status],
-            by,
-            p.text if len(p.text) <= 30 else p.text[:29] + "…",
-            style=style,
-        )
+        text = p.text if len(p.text) <= 30 else p.text[:29] + "…"
+        if lang == "en":
+            # the passage in sheli's translation, the text in brackets
+            t = passage_english(f"{report.chapter}:{p.n}")
+            by = f"({by})" if by and p.status == "step" else by
+            text = (f"{t.text} " if t else "") + f"({text})"
+        table.add_row(f"{report.chapter}:{p.n}", STATUS[p.status], by, text, style=style)
     console.print(table)
     counts = ", ".join(
         f"{STATUS[s]} {report.count(s)}" for s in ("step", "rule", "uncovered", "gap")
     )
-    console.print(f"{len(report.passages)} passages: {counts}")
-    console.print(f"coverage: {report.share * 100:.1f}%")
+    console.print(tr("{n} passages: {counts}").format(n=len(report.passages), counts=counts))
+    console.print(tr("coverage: {share:.1f}%").format(share=report.share * 100))
     click.echo(console.export_text(styles=tty), nl=False)

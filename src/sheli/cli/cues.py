@@ -20,6 +20,7 @@ from pathlib import Path
 
 import click
 
+from sheli.cli._util import lang_option, localize
 from sheli.cli.run import run_choices, run_options, run_or_exit
 from sheli.files import write_text
 
@@ -68,6 +69,7 @@ from sheli.files import write_text
     type=click.Path(dir_okay=False),
     help="write FILE: .html (self-contained, prints one role a page), .pdf (via chromium), .txt",
 )
+@lang_option
 def cues(
     rite: str,
     roles_: tuple[str, ...],
@@ -77,6 +79,7 @@ def cues(
     no_addressed: bool,
     diagrams: str,
     output: str | None,
+    lang: str,
 ) -> None:
     """Cue sheets of RITE for each role, and the floor plan with taping measurements.
 
@@ -116,7 +119,13 @@ def cues(
     except cuesmod.CuesError as exc:
         _fail(str(exc))
     if fmt == "txt":
-        text = cuesmod.render_text(book)
+        if lang == "en":
+            from sheli.outputs.english import english_cue_text
+
+            text = english_cue_text(book)
+        else:
+            # localize: a file (-o) is not printed through the option's simplified stdout
+            text = localize(cuesmod.render_text(book), lang)
         if output is None:
             click.echo(text, nl=False)
             return

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from sheli.cli._util import lang_option
 from sheli.files import write_text
+from sheli.i18n import current, tr
 
 if TYPE_CHECKING:
     # imported where used: the table's models (pydantic) and rich cost a sixth of a second,
@@ -36,6 +38,12 @@ def _fail(message: str) -> None:
 
 
 def _show(r: Resolved) -> str:
+    if current() == "en":
+        return f"({_show_zh(r)})" if any(ord(c) > 0x2E80 for c in _show_zh(r)) else _show_zh(r)
+    return _show_zh(r)
+
+
+def _show_zh(r: Resolved) -> str:
     v = r.value
     if r.field == "侯":
         parts = []
@@ -49,18 +57,32 @@ def _show(r: Resolved) -> str:
     return str(v)
 
 
+def _label(name: str) -> str:
+    """A rank, occasion or field: in English with the text's word in brackets (``--lang en``)."""
+    if current() != "en":
+        return name
+    from sheli.outputs.english import label  # deferred: the outputs layer loads rich
+
+    return label(name)
+
+
 def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    grid = Table(title="射: rank × occasion", show_lines=True)
-    for col in ("rank", "occasion", "", "value", "reading", "source"):
+    grid = Table(title=tr("射: rank × occasion"), show_lines=True)
+    for col in (tr("rank"), tr("occasion"), "", tr("value"), tr("reading"), tr("source")):
         grid.add_column(col, overflow="fold")
     for c in cells:
         if c.absent is not None:
             grid.add_row(
-                c.rank, c.occasion, "—", c.absent.note or "", "", "\n".join(c.absent.source)
+                _label(c.rank),
+                _label(c.occasion),
+                "—",
+                c.absent.note or "",
+                "",
+                "\n".join(c.absent.source),
             )
             continue
         first = True
@@ -69,9 +91,9 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
             if r.readings:
                 reading = r.reading + ("" if r.default else " *") if r.reading else ""
             grid.add_row(
-                c.rank if first else "",
-                c.occasion if first else "",
-                name,
+                _label(c.rank) if first else "",
+                _label(c.occasion) if first else "",
+                _label(name),
                 _show(r),
                 reading,
                 "\n".join(r.source) + (f"\nnote: {r.note}" if r.note else ""),
@@ -151,6 +173,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
     default=None,
     help="Write the --target 侯 as SVG to this file.",
 )
+@lang_option
 def params(
     rank: str | None,
     occasion: str | None,
@@ -158,6 +181,7 @@ def params(
     as_json: bool,
     target: str | None,
     svg_path: Path | None,
+    lang: str,
 ) -> None:
     """The archery by rank and occasion (周禮 射人, 司裘, 梓人; 射義; 鄉射記; 大射儀): 耦, 侯 and
     侯道, music and the 節 heard before the arrows, 中 and 旌 — each value with its source, and

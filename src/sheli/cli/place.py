@@ -12,6 +12,9 @@ import json
 
 import click
 
+from sheli.cli._util import lang_option
+from sheli.i18n import tr
+
 
 def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v)}"
@@ -40,6 +43,7 @@ def _fmt(v: float) -> str:
     help="Print the bodies model instead: footprint, spacing, offsets, formations, the text's "
     "placements and the roles that are several people, each with its source (docs/place.md).",
 )
+@lang_option
 def place(
     venue_name: str,
     metres: bool,
@@ -47,6 +51,7 @@ def place(
     what: str | None,
     sketch: str | None,
     bodies: bool,
+    lang: str,
 ) -> None:
     """Print the plan of a venue: each fixture's x (east) and y (north) in 尺, its source
     (passage id) or the assumption it rests on, then the parameters and default offsets."""
@@ -58,6 +63,7 @@ def place(
     from rich.console import Console
     from rich.table import Table
 
+    from sheli.outputs.english import label  # deferred: the outputs layer loads rich
     from sheli.place import PlaceError, load_venue
 
     try:
@@ -102,7 +108,9 @@ def place(
 
     console = Console()
     table = Table(
-        title=f"{venue.title} ({venue.key}) — 尺, x 東 y 北, origin 堂廉之中",
+        title=tr("{title} ({key}) — 尺, x 東 y 北, origin 堂廉之中").format(
+            title=venue.title, key=venue.key
+        ),
         show_lines=False,
         expand=False,
     )
@@ -123,7 +131,11 @@ def place(
             )
         if r.note:
             why += f"\n[dim]{r.note}[/]"
-        cells = [r.name, _fmt(r.x), _fmt(r.y)]
+        cells = [
+            label(r.name, "places", "objects") if lang == "en" else r.name,
+            _fmt(r.x),
+            _fmt(r.y),
+        ]
         if metres:
             cells += [f"{r.x * mpc:.2f}", f"{r.y * mpc:.2f}"]
         table.add_row(*cells, why)

@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from sheli.cli._util import lang_option, localize
+
 
 def _venue(value: str | None) -> str | None:
     from sheli.engine import VENUES
@@ -257,7 +259,8 @@ def _option_values(spec: Any) -> dict[str, set[Any]]:
     help="yizhu (text): the readable 儀注; jsonl: the event log (docs/event-log.md)",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="write to FILE")
-def run(rite: str, fmt: str, output: str | None) -> None:
+@lang_option
+def run(rite: str, fmt: str, output: str | None, lang: str) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
     result = run_or_exit("run", rite)
     if fmt == "jsonl":
@@ -267,10 +270,14 @@ def run(rite: str, fmt: str, output: str | None) -> None:
             sys.stderr.close()  # the reader stopped (sheli run | head): not an error
             sys.exit(0)
         return
-    if output is None and sys.stdout.isatty():
+    if lang != "zh-Hant":
+        # localize: a file (-o) is not printed through the option's simplified stdout
+        text = localize(_yizhu_text(result, width=120, lang=lang), lang)
+    elif output is None and sys.stdout.isatty():
         _print_yizhu_tty(result)
         return
-    text = _yizhu_text(result, width=120)
+    else:
+        text = _yizhu_text(result, width=120)
     try:
         _emit(text, output, len(result.steps))
     except BrokenPipeError:
@@ -312,10 +319,19 @@ def _emit(text: str, output: str | None, steps: int) -> None:
         click.echo(text, nl=False)
 
 
-def _yizhu_text(result: object, width: int | None) -> str:
-    """The 儀注 as plain text (for files and pipes)."""
+def _yizhu_text(result: object, width: int | None, lang: str = "zh-Hant") -> str:
+    """The 儀注 as plain text (for files and pipes); in English for ``lang`` en."""
+    from sheli.outputs.english import english_yizhu_text
     from sheli.outputs.yizhu import yizhu_text
 
+    if lang == "en":
+        return english_yizhu_text(
+            result.events,  # type: ignore[attr-defined]
+            topics=_topics(result),
+            drank=result.drank,  # type: ignore[attr-defined]
+            assumptions=result.assumptions,  # type: ignore[attr-defined]
+            width=width or 120,
+        )
     return yizhu_text(
         result,
         topics=_topics(result),

@@ -9,6 +9,8 @@ archer and round from it instead; ``--votes FILE`` gives the 五物 the 衆庶 a
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(score, ["19", "14"]).output
 '右賢於左二純一奇\\n'
+>>> print(CliRunner().invoke(score, ["19", "14", "--lang", "en"]).output.strip())
+The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from sheli.cli._util import lang_option
 from sheli.engine.records import Shot
+from sheli.i18n import current, tr
 from sheli.scoring import (
     OutcomesError,
     RecordedOutcomes,
@@ -38,6 +42,7 @@ from sheli.scoring import (
     to_chinese,
 )
 from sheli.scoring.five import judge_five, load_votes, tally_wuwu, xiangchi_places
+from sheli.text.english import english
 
 _SIDE = {"right": "右", "left": "左", None: "—"}
 _KEPT = {True: "yes", False: "no", None: "—"}
@@ -104,24 +109,42 @@ def _votes(path: Path, outcomes_file: Path | None, as_json: bool) -> None:
         click.echo(f"        易氏: {r.yi}")
 
 
+def _announce(right: int, left: int) -> str:
+    """The announcement in the chosen language: English says it with the text's words after."""
+    from sheli.i18n import current
+
+    if current() == "en":
+        from sheli.outputs.english import announcement_en  # deferred: the outputs layer
+
+        return announcement_en(right, left)
+    return announce(right, left)
+
+
 def _explain(console: Console, right: int, left: int) -> None:
     diff = abs(right - left)
     pure, odd = pure_odd(diff)
     table = Table(show_header=False, box=None)
-    table.add_row("右獲 (上射)", f"{right} 算 = {_layout(right)}", "xiangshe:193–198")
-    table.add_row("左獲 (下射)", f"{left} 算 = {_layout(left)}", "xiangshe:199–201")
-    table.add_row("賢獲", f"{diff} 算 = {pure} 純 {odd} 奇", "xiangshe:202 注「齊之而取其餘」")
+    rods = tr("{n} 算 = {layout}")
+    table.add_row(
+        tr("右獲 (上射)"), rods.format(n=right, layout=_layout(right)), "xiangshe:193–198"
+    )
+    table.add_row(tr("左獲 (下射)"), rods.format(n=left, layout=_layout(left)), "xiangshe:199–201")
+    table.add_row(
+        tr("賢獲"),
+        tr("{n} 算 = {pure} 純 {odd} 奇").format(n=diff, pure=pure, odd=odd),
+        tr("xiangshe:202 注「齊之而取其餘」"),
+    )
     if right != left:
-        held = f"執賢獲{to_chinese(diff)}算"
+        held = tr("執賢獲{cn}算").format(cn=to_chinese(diff), n=diff)
     else:  # 0 : 0 leaves no 算 to hold (the text does not foresee it)
-        held = "左右皆執一算" if right else "no 算 on either side to hold"
-    table.add_row("告于賓", f"{announce(right, left)}  ({held})", "xiangshe:203–204")
+        held = tr("左右皆執一算") if right else tr("no 算 on either side to hold")
+    table.add_row(tr("告于賓"), f"{_announce(right, left)}  ({held})", "xiangshe:203–204")
     loser = losers(right, left)
     table.add_row(
-        "飲不勝者",
-        f"{_SIDE[loser]} ({'上射' if loser == 'right' else '下射'})"
+        tr("飲不勝者"),
+        (tr("右 (上射)") if loser == "right" else tr("左 (下射)"))
         if loser
-        else "鈞: no 不勝者 (sheli's reading; the text is silent)",
+        else tr("鈞: no 不勝者 (sheli's reading; the text is silent)"),
         "xiangshe:205–220",
     )
     console.print(table)
@@ -131,18 +154,26 @@ def _layout(n: int) -> str:
     lay = count_layout(n)
     parts = []
     if lay.heaps:
-        parts.append(f"{lay.heaps} 委 of 十純")
+        parts.append(tr("{n} 委 of 十純").format(n=lay.heaps))
     if lay.rest_pures:
-        parts.append(f"{lay.rest_pures} 純 横")
+        parts.append(tr("{n} 純 横").format(n=lay.rest_pures))
     if lay.odd:
-        parts.append("1 奇")
-    return ", ".join(parts) or "none"
+        parts.append(tr("1 奇"))
+    return ", ".join(parts) or tr("none")
 
 
 def _print_count(console: Console, right: int, left: int) -> None:
     for side, n in (("right", right), ("left", left)):
         for act in count_procedure(n, side):
-            console.print(f"  {act.cite}  {act.jing}　{act.description}", highlight=False)
+            if current() == "en":
+                # the passage in sheli's translation, the text and the act in brackets
+                t = english(act.cite)
+                console.print(
+                    f"  {act.cite}  {t.text if t else ''} ({act.jing}) ({act.description})",
+                    highlight=False,
+                )
+            else:
+                console.print(f"  {act.cite}  {act.jing}　{act.description}", highlight=False)
 
 
 def _score_file(console: Console, path: Path, explain: bool) -> None:
@@ -160,15 +191,19 @@ def _score_file(console: Console, path: Path, explain: bool) -> None:
             counts[o.round][side_of(o.archer)] += 1
     for rnd in sorted({o.round for o in outcomes.entries.values()}):
         if rnd == 1:
-            click.echo(f"round 1: {hits[1]} hit(s), 獲而未釋獲 (xiangshe:150)")
+            console.print(
+                tr("round 1: {hits} hit(s), 獲而未釋獲 (xiangshe:150)").format(hits=hits[1])
+            )
             continue
         right, left = counts[rnd]["right"], counts[rnd]["left"]
-        click.echo(f"round {rnd}: 右 {right} 左 {left}  {announce(right, left)}")
+        line = tr("round {n}: 右 {right} 左 {left}").format(n=rnd, right=right, left=left)
+        console.print(f"{line}  {_announce(right, left)}")
         if explain:
             _explain(console, right, left)
             for d in drinking(right, left, list(pairs[rnd])):
-                extra = "" if d.partner_ascends else " (耦不升)"
-                console.print(f"  {d.order}. {d.name} {d.rank}{extra}", highlight=False)
+                extra = "" if d.partner_ascends else " " + tr("(耦不升)")
+                name = f"{d.name} ({d.rank})" if current() == "en" else f"{d.name} {d.rank}"
+                console.print(f"  {d.order}. {name}{extra}", highlight=False)
 
 
 # A side's count: the numerals of the announcement go further, but a rite's 箭籌八十
@@ -205,6 +240,7 @@ MAX_COUNT = 9999
     help="The 衆庶's answers to the 五物 (CSV pair,archer,question,voter,answer).",
 )
 @click.option("--json", "as_json", is_flag=True, help="With --five or --votes: JSON output.")
+@lang_option
 def score(
     right: int | None,
     left: int | None,
@@ -215,6 +251,7 @@ def score(
     rite: str | None,
     votes_file: Path | None,
     as_json: bool,
+    lang: str,
 ) -> None:
     """Announce the count: RIGHT and LEFT are the 筭 of the right (上射) and left (下射),
     0 to 9999 each.
@@ -246,7 +283,7 @@ def score(
         return
     if right is None or left is None:
         raise click.UsageError("give the counts RIGHT LEFT (e.g. `sheli score 19 14`)")
-    click.echo(announce(right, left))
+    click.echo(_announce(right, left))
     if explain:
         _explain(console, right, left)
     if show_count:

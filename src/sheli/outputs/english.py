@@ -1,0 +1,564 @@
+"""The 儀注 in English: each typed step as a sentence, with the text's term kept in brackets.
+
+A step's actor, verb, object, place, facing and words said are read through the glossary
+(``sheli/data/glossary.yaml``); the text's own term follows the English in brackets, so a
+reader who knows none of the language still knows which term the text uses. A term the
+glossary does not give stands alone in brackets: nothing Chinese is printed outside them.
+
+>>> print(step_sentence({"type": "step", "seq": 7, "actor": "司射", "verb": "袒",
+...     "place": "堂西", "facing": "W", "cite": "xiangshe:96"}))
+The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.
+>>> announcement_en(19, 14)
+'The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).'
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sheli.glossary import english, parts
+from sheli.i18n import translation
+from sheli.outputs.cues import dress_words, hold_words, metres_words
+from sheli.place.loader import VENUES
+from sheli.scoring import announce, pure_odd, winner
+from sheli.text.english import english as passage_english
+
+# This module's strings are always English, whatever --lang the command chose: the English
+# catalogue is read directly (tr and ngettext are the names `make messages` extracts).
+tr = translation("en").gettext
+ngettext = translation("en").ngettext
+
+__all__ = [
+    "CJK_OUTSIDE_BRACKETS",
+    "announcement_en",
+    "cjk_outside_brackets",
+    "english_lines",
+    "english_yizhu_text",
+    "step_sentence",
+    "term",
+]
+
+FACING_EN = {
+    "N": "north",
+    "S": "south",
+    "E": "east",
+    "W": "west",
+    "NE": "northeast",
+    "NW": "northwest",
+    "SE": "southeast",
+    "SW": "southwest",
+}
+ROUNDS_EN = {
+    0: "outside the rounds",
+    1: "the first round of shooting",
+    2: "the second round of shooting",
+    3: "the third round of shooting",
+}
+_NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
+# the directions a place name ends with (中之西南: southwest of the tally vessel)
+_DIRECTIONS = {
+    "東": "east of",
+    "西": "west of",
+    "南": "south of",
+    "北": "north of",
+    "東北": "northeast of",
+    "東南": "southeast of",
+    "西北": "northwest of",
+    "西南": "southwest of",
+    "前": "in front of",
+    "後": "behind",
+    "下": "at the foot of",  # 西階下
+    "上": "at the top of",  # 西階上
+}
+_PREPOSITIONS = (
+    "at ",
+    "in ",
+    "on ",
+    "by ",
+    "below ",
+    "above ",
+    "between ",
+    "before ",
+    "behind ",
+    "outside ",
+    "inside ",
+    "north",
+    "south",
+    "east ",
+    "west ",
+    "east of",
+    "west of",
+    "in front",
+    "at the top",
+    "at the foot",
+)
+
+
+def number_word(n: int) -> str:
+    """A small count in words, as an announcement says it; larger ones in digits.
+
+    >>> number_word(2), number_word(12)
+    ('two', '12')
+    """
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def announcement_en(right: int, left: int) -> str:
+    """The 告獲 (xiangshe:203–204) in English, the text's words in brackets.
+
+    注: the surplus is told 「以純數告」, in pairs of rods (純), and a rod left over is a
+    single (奇).
+
+    >>> announcement_en(7, 7)
+    'Left and right are equal (左右鈞).'
+    >>> announcement_en(3, 5)
+    'The left wins: the left exceeds the right by one pair (左賢於右一純).'
+    """
+    words = announce(right, left)
+    win = winner(right, left)
+    if win is None:
+        return tr("Left and right are equal ({words}).").format(words=words)
+    pure, odd = pure_odd(abs(right - left))
+    amount = []
+    if pure:
+        amount.append(ngettext("{n} pair", "{n} pairs", pure).format(n=number_word(pure)))
+    if odd:
+        amount.append(tr("a single"))
+    side, other = (tr("right"), tr("left")) if win == "right" else (tr("left"), tr("right"))
+    return tr("The {side} wins: the {side} exceeds the {other} by {amount} ({words}).").format(
+        side=side, other=other, amount=tr(" and ").join(amount), words=words
+    )
+
+
+def term(name: str, *kinds: str, article: bool = True) -> str:
+    """A term of the text in English with the term itself in brackets; a term without
+    English in brackets alone.
+
+    >>> term("司射", "roles"), term("大侯之乏", "places"), term("飛鳥", "roles")
+    ('the director of archery (司射)', 'the blind of the great target (大侯之乏)', '(飛鳥)')
+    >>> term("中之西南", "places")
+    'southwest of the tally vessel (中之西南)'
+    """
+    en = _english_name(name, *kinds)
+    if en is None:
+        return f"({name})"
+    if article and not en.startswith(("the ", "a ", "an ")) and not en.startswith(_PREPOSITIONS):
+        en = "the " + en
+    # the glossary's English may carry the term already (young men (弟子))
+    return en if en.endswith(f"({name})") else f"{en} ({name})"
+
+
+def _english_name(name: str, *kinds: str) -> str | None:
+    whole = english(name, *kinds)
+    if whole is not None:
+        return whole
+    for direction in sorted(_DIRECTIONS, key=len, reverse=True):
+        # a place named from another: 中之西南, 階西
+        base = name[: -len(direction)].removesuffix("之")
+        if name.endswith(direction) and base:
+            of = _english_name(base, *kinds) or _english_name(base)
+            if of is not None:
+                return f"{_DIRECTIONS[direction]} {_the(of)}"
+    pieces = parts(name, *kinds)
+    if not pieces:
+        return None
+    words = [english(p, *kinds) or p for p in pieces]
+    # 大侯之乏, 大夫耦下射: the last is the thing, the ones before it what it belongs to
+    out = words[-1]
+    for w in reversed(words[:-1]):
+        out = f"{out} of {_the(w)}"
+    return out
+
+
+def _the(en: str) -> str:
+    return en if en.startswith(("the ", "a ", "an ")) else "the " + en
+
+
+_ES = ("s", "sh", "ch", "x", "z", "o")
+_DIRECT = frozenset("命作請揖迎")
+
+
+def third_person(verb: str) -> str:
+    """An English verb phrase of the glossary with its first word in the third person.
+
+    >>> third_person("go up"), third_person("carry"), third_person("wash"), third_person("be at")
+    ('goes up', 'carries', 'washes', 'is at')
+    """
+    first, sep, rest = verb.partition(" ")
+    if first == "be":
+        first = "is"
+    elif first == "have":
+        first = "has"
+    elif first.endswith("y") and first[-2:-1] not in "aeiou":
+        first = first[:-1] + "ies"
+    elif first.endswith(_ES):
+        first += "es"
+    else:
+        first += "s"
+    return first + sep + rest
+
+
+def _plural(en: str) -> bool:
+    """Whether an English role names several people (the verb then agrees).
+
+    >>> _plural("the other guests (衆賓)"), _plural("the guest (賓)"), _plural("the young men")
+    (True, False, True)
+    """
+    head = en.split(" (")[0].split(" of ")[0].split()[-1]
+    return head in ("men", "people") or (head.endswith("s") and not head.endswith(("ss", "'s")))
+
+
+def step_sentence(e: Any, subject: str | None = None) -> str:
+    """One step (a :class:`~sheli.engine.records.Step` or its log line) as an English sentence;
+    ``subject`` in place of the actor (``He`` for the person's next act in one beat).
+
+    >>> s = step_sentence({"seq": 3, "actor": "上耦上射", "verb": "揖", "place": "西階前",
+    ...     "facing": "N", "cite": "xiangshe:120"})
+    >>> print(s.replace(" salutes ", "\\nsalutes "))
+    The upper archer of the upper pair (上耦上射)
+    salutes (揖) in front of the west steps (西階前), facing north.
+    """
+    if hasattr(e, "to_json"):
+        e = e.to_json()
+    actor = term(e["actor"], "roles")
+    many = _plural(actor)
+    actor = actor[0].upper() + actor[1:]
+    if e.get("name") and f"({e['name']})" not in actor:
+        actor += f" ({e['name']})"
+    if subject is not None:
+        actor = subject
+    verb_en = english(e["verb"], "verbs")
+    if verb_en:
+        verb = f"{verb_en if many else third_person(verb_en)} ({e['verb']})"
+    else:
+        verb = f"{'do' if many else 'does'} ({e['verb']})"
+    words = [actor, verb]
+    goes_to = bool(verb_en) and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
+    if e.get("obj"):
+        count = e.get("count")
+        obj = term(e["obj"], "objects", "dress", "places", "roles")
+        if count not in (None, 1):
+            obj = f"{count} × " + term(
+                e["obj"], "objects", "dress", "places", "roles", article=False
+            )
+        words.append(obj)
+    if e.get("side"):
+        words.append(f"({e['side']})")
+    if e.get("to"):
+        whom = term(e["to"], "roles", "places")
+        # ordering, calling up, asking, saluting or meeting someone: he is the object
+        words.append(whom if e["verb"] in _DIRECT else tr("to") + " " + whom)
+    if e.get("at"):
+        at = term(e["at"], "places", "objects")
+        words.append(at if at.startswith(_PREPOSITIONS) or goes_to else tr("at") + " " + at)
+    if e.get("place") and e["place"] != e.get("at"):
+        place = term(e["place"], "places", "objects")
+        if not place.startswith(_PREPOSITIONS) and not goes_to:
+            place = tr("at") + " " + place
+        words.append(place)
+    sentence = " ".join(words)
+    if e.get("facing"):
+        facing = FACING_EN.get(e["facing"])
+        sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e['facing']})")
+    if e.get("says"):
+        sentence += ", " + tr("and says ({words})").format(words=f"「{e['says']}」")
+    sentence += "."
+    if e.get("shot"):
+        s = e["shot"]
+        mark = tr("hit") if s["hit"] else tr("miss")
+        sentence += f" [{mark}{', ' + tr('counted') if s['counted'] else ''}]"
+    if e.get("note"):
+        # a note cut short may leave a bracket open: close it, or the rest reads as inside
+        note = e["note"] + ")" * max(0, e["note"].count("(") - e["note"].count(")"))
+        sentence += f" ({note})"
+    if e.get("assumes"):
+        sentence += " [" + ",".join(e["assumes"]) + "]"
+    return sentence
+
+
+_CJK = re.compile(
+    r"[\u2e80-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003ffff]"
+)
+_BRACKETED = re.compile(r"\([^()]*\)")
+CJK_OUTSIDE_BRACKETS = _CJK
+
+
+def cjk_outside_brackets(text: str) -> list[str]:
+    """The lines of ``text`` with a CJK character outside round brackets (nested ones too).
+
+    >>> cjk_outside_brackets("The guest (賓) bows.\\nThe 賓 bows.")
+    ['The 賓 bows.']
+    """
+    # a bracket may run over a line (a wrapped table cell): strip them over the whole text
+    stripped, n = text, 1
+    while n:
+        stripped, n = _BRACKETED.subn(lambda m: "\n" * m.group().count("\n"), stripped)
+    bad = []
+    for line, kept in zip(text.splitlines(), stripped.splitlines(), strict=False):
+        if _CJK.search(kept):
+            bad.append(line)
+    return bad
+
+
+def english_lines(
+    events: Iterable[Any],
+    topics: dict[int, str] | Callable[[int], str] | None,
+    shots: dict[int, list[dict[str, Any]]],
+    tallies: list[dict[str, Any]],
+) -> Iterator[str]:
+    """The English 儀注 line by line; fills ``shots`` and ``tallies`` for the summary.
+
+    >>> line = list(english_lines([{"type": "tally", "round": 2, "right": 19, "left": 14,
+    ...     "announcement": "右賢於左二純一奇"}], None, defaultdict(list), []))[0]
+    >>> print(line.replace(" — ", "\\n"))
+          ⟶ the second round of shooting, the count (數獲): right 19, left 14
+    The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).
+    """
+    topic_of = topics if callable(topics) else (topics or {}).get
+    section: tuple[Any, Any] = (-1, None)
+    rnd: int | None = None
+    for e in events:
+        if hasattr(e, "to_json"):
+            e = e.to_json()
+        kind = e.get("type")
+        if kind == "scene":
+            title = e.get("title") or e.get("rite")
+            venue = str(VENUES.get(e.get("venue"), e.get("venue"))).split("—")[0].strip()
+            yield tr("Order of ceremony (儀注) of ({title}) — venue ({venue})").format(
+                title=title, venue=venue
+            )
+            cast = [
+                term(c["actor"], "roles") + (f" ({c['name']})" if c.get("name") else "")
+                for c in e.get("cast", [])
+            ]
+            if cast:
+                yield tr("cast") + ": " + "; ".join(cast)
+            continue
+        if kind == "shot":
+            shots[e["round"]].append(e)
+            continue
+        if kind == "tally":
+            tallies.append(e)
+            yield (
+                f"      ⟶ {tr(ROUNDS_EN.get(e['round'], str(e['round'])))}, "
+                + tr("the count (數獲): right {right}, left {left}").format(
+                    right=e["right"], left=e["left"]
+                )
+                + f" — {announcement_en(e['right'], e['left'])}"
+            )
+            continue
+        if kind != "step":
+            continue
+        if e.get("round") != rnd:
+            rnd = e.get("round")
+            if rnd:
+                yield f"── {tr(ROUNDS_EN.get(rnd, str(rnd)))} ──"
+        if (e.get("section"), e.get("section_of")) != section:
+            section = (e.get("section"), e.get("section_of"))
+            if section[0] is not None:
+                yield ""
+                topic = e.get("topic", "") if section[1] else (topic_of(section[0]) or "")
+                base = f" ({section[1]})" if section[1] else ""
+                yield (
+                    tr("Section {n}").format(n=section[0]) + base + (f" ({topic})" if topic else "")
+                )
+        yield f"{e['seq']:>5} {step_sentence(e)}  {e['cite']}" + (
+            f" (as at {e['as']['cite']})" if e.get("as") and e["as"]["cite"] != e["cite"] else ""
+        )
+
+
+def english_yizhu_text(
+    events: Iterable[Any],
+    topics: dict[int, str] | Callable[[int], str] | None = None,
+    drank: dict[int, list[str]] | None = None,
+    assumptions: dict[str, tuple[str, str]] | None = None,
+    width: int = 120,
+) -> str:
+    """The English 儀注 as plain text, with the round summaries and the assumptions.
+
+    >>> print(english_yizhu_text([{"type": "step", "seq": 1, "round": 0, "section": 14,
+    ...     "cite": "xiangshe:127", "actor": "司射", "verb": "立", "place": "中之西南",
+    ...     "facing": "E"}], topics={14: "司射誘射教三耦射法之事"}).replace(", f", ",\\nf").strip())
+    Section 14 (司射誘射教三耦射法之事)
+        1 The director of archery (司射) stands (立) southwest of the tally vessel (中之西南),
+    facing east.  xiangshe:127
+    """
+    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    tallies: list[dict[str, Any]] = []
+    out = list(english_lines(events, topics, shots, tallies))
+    tail = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    _summary(tail, shots, tallies, drank or {})
+    if assumptions:
+        tail.print()
+        tail.print(tr("Assumptions (what the text does not say)"), markup=False)
+        for key, (what, why) in assumptions.items():
+            tail.print(f"  [{key}] ({what}) — ({why})", markup=False, highlight=False)
+    return "\n".join(out) + "\n" + tail.export_text()
+
+
+def _summary(
+    console: Console,
+    shots: dict[int, list[dict[str, Any]]],
+    tallies: list[dict[str, Any]],
+    drank: dict[int, list[str]],
+) -> None:
+    if not shots and not tallies:
+        return
+    table = Table(title=tr("Summary of each round"))
+    for col in ("round", "arrows", "hits", "counted", "right", "left", "announcement", "drank"):
+        table.add_column(tr(col))
+    by_round = {t["round"]: t for t in tallies}
+    for r in sorted(set(shots) | set(by_round)):
+        if r == 0:
+            continue
+        ss = shots.get(r, [])
+        t = by_round.get(r)
+        if t:
+            said = announcement_en(t["right"], t["left"])
+        else:
+            said = tr("hits not counted (獲而未釋獲, xiangshe:150)") if r == 1 else "—"
+        table.add_row(
+            tr(ROUNDS_EN.get(r, str(r))),
+            str(len(ss)),
+            str(sum(1 for s in ss if s["hit"])),
+            str(sum(1 for s in ss if s["counted"])),
+            str(t["right"]) if t else "—",
+            str(t["left"]) if t else "—",
+            said,
+            "; ".join(term(d, "roles") for d in drank.get(r, [])) or "—",
+        )
+    console.print()
+    console.print(table)
+
+
+_GLOSSED = re.compile(r"([^,()]+?) \(([^()]*)\)")
+
+
+def _gloss_first(words: str) -> str:
+    """``張弓 (strung bow), 袒`` → ``strung bow (張弓), (袒)``: the English first, the
+    text's word in brackets (the cue sheets' holds and dress).
+
+    >>> _gloss_first("張弓 (strung bow), 袒")
+    'strung bow (張弓), (袒)'
+    """
+    out = []
+    for item in words.split(", "):
+        m = _GLOSSED.fullmatch(item)
+        out.append(f"{m.group(2)} ({m.group(1)})" if m else f"({item})")
+    return ", ".join(out)
+
+
+def _after_sentence(row: Any, role: str) -> str:
+    before = [b.acts[0].after for b in row.beats]
+    first = before[0]
+    if first is None:
+        return tr("the first step of the run")
+    if all(a is not None and a["actor"] == role for a in before):
+        return tr("straight on from your previous act")
+    said = step_sentence(first)
+    if len(before) > 1:
+        said += " " + tr("(and {n} like it)").format(n=len(before) - 1)
+    return said
+
+
+def english_cue_text(book: Any, width: int = 100) -> str:
+    """The role sheets of a cue book (:func:`sheli.outputs.cues.build_book`) as plain text in
+    English: each act a sentence, the passage in sheli's translation, the text's words in
+    brackets. The floor plan's table follows as the Chinese sheet gives it, names bracketed.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.cues import build_book
+    >>> t = english_cue_text(build_book(run("xiangshe", seed=1), ["釋獲者"], floor=False))
+    >>> "say (「左右鈞」)" in t, cjk_outside_brackets(t)
+    (True, [])
+    """
+    lines: list[str] = []
+    add = lines.append
+    for sh in book.sheets:
+        add("=" * width)
+        who = term(sh.role, "roles").removeprefix("the ")
+        who = who[0].upper() + who[1:] + (f" ({sh.name})" if sh.name else "")
+        add(
+            tr("{who}: cue sheet, ({title}), ({venue}) ({key})").format(
+                who=who, title=book.title, venue=book.venue_title, key=book.venue_key
+            )
+        )
+        add(tr("{acts} acts, {n} times addressed (←)").format(acts=sh.acts, n=sh.addressed))
+        sc = book.scale
+        add(
+            tr(
+                "Scale ×{factor:.3f}. One chi (尺) = {m:g} m; the target range (侯道) of "
+                "{chi:g} chi is {range:.1f} m on this floor."
+            ).format(factor=sc.factor, m=sc.metre_per_chi, chi=sc.hou_dao_chi, range=sc.hou_dao_m)
+        )
+        add(
+            tr(
+                "Origin 0,0: the middle of the edge of the hall (堂廉); x runs east (E), "
+                "y north (N), towards the hall (堂)."
+            )
+        )
+        for sec in sh.sections:
+            add("")
+            cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
+            add(tr("Section {n}").format(n=sec.section) + f" ({sec.topic}){cites}")
+            add("-" * width)
+            for b in sec.blocks:
+                indent = "  "
+                if b.reps > 1:
+                    add(
+                        "  ┌ "
+                        + tr("repeat ×{reps}: these acts in this order (seq {seqs})").format(
+                            reps=b.reps, seqs=", ".join(map(str, b.rows[0].seqs))
+                        )
+                    )
+                    indent = "  │ "
+                for row in b.rows:
+                    s, c, z = row.step, row.first, row.last
+                    times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
+                    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+                    if c.addressed:
+                        add(f"{indent}{head} ← {step_sentence(s)}{times}")
+                    else:
+                        said = " ".join(
+                            step_sentence(a.step, subject=None if i == 0 else tr("He"))
+                            for i, a in enumerate(row.acts)
+                        )
+                        add(f"{indent}{head} {said}{times}")
+                    pad = indent + " " * 21
+                    t = passage_english(s["cite"])
+                    text = f"{t.text} " if t else ""
+                    add(f"{pad}{tr('Text')}: {text}({s.get('jing', '')})")
+                    for w in row.says:
+                        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
+                    if not c.addressed:
+                        where = metres_words(z.x_m, z.y_m)
+                        add(f"{pad}{tr('tape')}: {where}")
+                        holds = " … ".join(
+                            _gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds
+                        )
+                        dress = z.step.get("dress")
+                        dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
+                        add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
+                        add(f"{pad}{tr('cue')}: {_after_sentence(row, sh.role)}")
+                    for n in row.notes:
+                        add(f"{pad}· ({n})")
+                if b.reps > 1:
+                    add("  └")
+    return "\n".join(lines) + "\n"
+
+
+def label(name: str, *kinds: str) -> str:
+    """A name for a table cell or a diagram label in English: ``east steps (阼階)``, or the
+    name alone in brackets when the glossary has no English for it.
+
+    >>> label("阼階", "places"), label("諸侯", "roles"), label("乏", "places")
+    ('east steps (阼階)', '(諸侯)', 'blind (乏)')
+    """
+    return term(name, *kinds, article=False)
