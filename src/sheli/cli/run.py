@@ -301,8 +301,10 @@ def _emit_log(events: Any, output: str | None, steps: int) -> None:
         click.echo(f"wrote {output} ({steps} steps)", err=True)
     else:
         sys.stdout.flush()
-        sys.stdout.buffer.writelines(jsonl_lines(events))
-        sys.stdout.buffer.flush()
+        out = sys.stdout.buffer
+        for line in jsonl_lines(events):  # write() each: not every stream copies writelines()
+            out.write(line)
+        out.flush()
 
 
 def _emit(text: str, output: str | None, steps: int) -> None:

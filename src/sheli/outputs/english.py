@@ -456,7 +456,7 @@ def _gloss_first(words: str) -> str:
 
 
 def _after_sentence(row: Any, role: str) -> str:
-    before = [b.acts[0].after for b in row.beats]
+    before = [None if b.acts[0].after is None else _line(b.acts[0].after) for b in row.beats]
     first = before[0]
     if first is None:
         return tr("the first step of the run")
@@ -520,14 +520,14 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                     )
                     indent = "  │ "
                 for row in b.rows:
-                    s, c, z = row.step, row.first, row.last
+                    s, c, z = _line(row.step), row.first, row.last
                     times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
                     head = f"{row.seqs[0]:>5} {s['cite']:<14}"
                     if c.addressed:
                         add(f"{indent}{head} ← {step_sentence(s)}{times}")
                     else:
                         said = " ".join(
-                            step_sentence(a.step, subject=None if i == 0 else tr("He"))
+                            step_sentence(_line(a.step), subject=None if i == 0 else tr("He"))
                             for i, a in enumerate(row.acts)
                         )
                         add(f"{indent}{head} {said}{times}")
@@ -543,7 +543,7 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                         holds = " … ".join(
                             _gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds
                         )
-                        dress = z.step.get("dress")
+                        dress = _line(z.step).get("dress")
                         dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
                         add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
                         add(f"{pad}{tr('cue')}: {_after_sentence(row, sh.role)}")
@@ -552,6 +552,15 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                 if b.reps > 1:
                     add("  └")
     return "\n".join(lines) + "\n"
+
+
+def _line(step: Any) -> dict[str, Any]:
+    """A step as its line of the log: the cue sheets hold the typed record, the 儀注 the line.
+
+    >>> _line({"cite": "xiangshe:1"})
+    {'cite': 'xiangshe:1'}
+    """
+    return step if isinstance(step, dict) else step.to_json()
 
 
 def label(name: str, *kinds: str) -> str:

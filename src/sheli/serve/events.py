@@ -47,6 +47,11 @@ def _title_of(path: Path, default: str) -> str:
     return m.group(1).strip("'\"") if m else default
 
 
+#: specs not offered live: the 主皮之射 makes its pairs as it goes (勝者又射: the winners paired
+#: again), and a live event's scorer links are made for the pairs it starts with
+NOT_LIVE = frozenset({"zhupi"})
+
+
 @cache
 def rites() -> list[dict[str, str]]:
     """The rites a director can stage: the specs shipped with sheli (鄉射禮 first).
@@ -54,7 +59,9 @@ def rites() -> list[dict[str, str]]:
     >>> rites()[0]
     {'key': 'xiangshe', 'title': '鄉射禮'}
     """
-    out = [{"key": k, "title": _title_of(p, k)} for k, p in list_specs().items()]
+    out = [
+        {"key": k, "title": _title_of(p, k)} for k, p in list_specs().items() if k not in NOT_LIVE
+    ]
     return sorted(out, key=lambda r: r["key"] != "xiangshe")
 
 
