@@ -173,6 +173,10 @@ class Bodies:
                 cell.append((name, x, y))
 
     def _free(self, name: str, x: float, y: float) -> bool:
+        return self._occupant(name, x, y) is None
+
+    def _occupant(self, name: str, x: float, y: float) -> str | None:
+        """Who other than ``name`` stands nearer than the gap to (x, y), or None."""
         # the cells are twice the gap wide: the disc of the gap around (x, y) meets at most
         # two of them each way
         c, g = self._cell, self._gap
@@ -184,8 +188,8 @@ class Bodies:
             for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
                 for other, ox, oy in grid.get((ix, iy), ()):
                     if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
-                        return False
-        return True
+                        return other
+        return None
 
     def _level(self, x: float, y: float) -> Any:
         """Where a body may stand, as a key: on the 堂 or not, on which 階, inside the 庭's
@@ -456,17 +460,10 @@ class Bodies:
 
     def _taken_by(self, name: str, slots: tuple[Vec, ...]) -> str | None:
         """Who stands where one of ``slots`` would stand (nearer than the gap), or None."""
-        c, g = self._cell, self._gap
-        grid = self._grid
-        gap2 = self._gap2
         for x, y in slots:
-            ix0, ix1 = int((x - g) // c), int((x + g) // c)
-            iy0, iy1 = int((y - g) // c), int((y + g) // c)
-            for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
-                for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
-                    for other, ox, oy in grid.get((ix, iy), ()):
-                        if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
-                            return other
+            other = self._occupant(name, x, y)
+            if other is not None:
+                return other
         return None
 
     def _candidates(self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any) -> Any:
