@@ -400,6 +400,31 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     assert ev.derived() is not ahead.get(ev.run_key(ev.outcomes()))
 
 
+def test_before_the_first_arrow_each_round_first_arrow_is_foreseen() -> None:
+    """With nothing recorded, the runs computed ahead are the first arrow of each round as a
+    hit (scorers may leave the first round, 不釋獲, unrecorded), and they are kept when the
+    event's first run is made meanwhile, then used by whichever round begins."""
+    from sheli.serve.live import LiveEvent, compute_derived
+
+    config = {"id": "e", "created_ms": 0, "rite": "xiangshe", "venue": "xie", "pairs": 0}
+    config |= {"guests_shoot": False, "dafu": 1, "cast": [], "options": {"feast": False}}
+    ev = LiveEvent(config)
+    jobs = ev.speculation_jobs()
+    firsts = [next(iter(o)) for _, o in jobs]
+    assert [k[0] for k in firsts] == [1, 2, 3]
+    assert all(k[1] == "上耦" and k[2] == "上射" and k[3] == 1 for k in firsts)
+    assert [o[k] for (_, o), k in zip(jobs, firsts, strict=True)][2] == (True, True)
+    for key, outcomes in jobs:
+        ev.store_ahead(key, compute_derived(ev.config, ev.factor, ev.names, outcomes))
+    ev.derived()  # the first run, made after the runs ahead were stored
+    assert len(ev.ahead_runs) == 3
+    ahead = ev.ahead_runs[jobs[1][0]]
+    body = {"round": 2, "pair": "上耦", "seat": "上射", "arrow": 1, "hit": True, "on_beat": None}
+    ev.apply({"kind": "arrow", "body": body, "t_ms": 0, "seq": 1})
+    assert ev.derived() is ahead
+    assert not ev.ahead_runs  # the other rounds' firsts no longer hold what was recorded
+
+
 def test_timing_elapsed_late_remaining() -> None:
     """Elapsed time runs from the first advance; late = arrival behind the estimate plus the
     current step's overrun; remaining = the rest of this step and all after it."""

@@ -633,7 +633,11 @@ class LiveEvent:
             self.run_rev += 1
         self._derived = d
         self._derived_key = key
-        self.ahead_runs.clear()
+        # a run computed ahead stays worth keeping while its outcomes hold all of these (the
+        # runs foreseen before the first arrow, say, computed while the first state was)
+        now = set(key)
+        for k in [k for k in self.ahead_runs if not now.issubset(k)]:
+            del self.ahead_runs[k]
 
     def has_plan(self) -> bool:
         """Whether the arrows of the event are known (:meth:`set_plan`)."""
@@ -696,7 +700,16 @@ class LiveEvent:
         last = max((a.input_seq, k) for k, a in self.arrows.items()) if self.arrows else None
         pos = order.get(last[1], -1) if last else -1
         nxt = sorted(self.next_arrows(), key=lambda kv: (order[kv[0]] - pos - 1) % len(order))
-        for k, v in nxt[:1]:
+        likely = nxt[:1]
+        if not self.arrows:
+            # nothing recorded yet: the scorers may begin with any round (the first, 不釋獲,
+            # is often left unrecorded), so the first arrow of each round is foreseen, once,
+            # before the event starts
+            firsts: dict[int, ArrowKey] = {}
+            for k in order:
+                firsts.setdefault(k[0], k)
+            likely = [(k, (True, True if k[0] == 3 else None)) for k in firsts.values()]
+        for k, v in likely:
             outcomes = {**base, k: v}
             key = self.run_key(outcomes)
             if key != self._derived_key and key not in self.ahead_runs and key not in self.pending:
