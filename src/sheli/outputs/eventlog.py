@@ -13,8 +13,10 @@ the order they happen. Text is written as UTF-8, not escaped.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import TracebackType
 from typing import Any, TextIO
 
 try:  # msgspec, when installed, writes the same JSON ten times faster
@@ -51,6 +53,76 @@ def jsonl_lines(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     else:
         for e in events:
             yield (dumps(e) + "\n").encode("utf-8")
+
+
+def line_of(event: dict[str, Any]) -> bytes:
+    """One event as its line of the log in UTF-8, newline included (as :func:`jsonl_lines`).
+
+    >>> line_of({"type": "tally", "winner": "tie"})
+    b'{"type":"tally","winner":"tie"}\\n'
+    """
+    if _encode is not None:
+        return _encode(event) + b"\n"
+    return (dumps(event) + "\n").encode("utf-8")
+
+
+class SpooledLog:
+    """The lines of a log kept on disk as a run makes them, not in memory; then read back
+    after a first line that is known only at the end (the scene names the cast and fixtures
+    the run used). A run that fails leaves nothing: the temporary file is gone on close.
+
+    ``add`` takes a record (anything with ``to_json()``); ``steps`` counts the step lines.
+
+    >>> from sheli.engine.records import Tally
+    >>> with SpooledLog() as log:
+    ...     log.add(Tally(2, 1, 0, "right", "右勝"))
+    ...     b"".join(log.lines({"type": "scene"})).decode("utf-8").splitlines()[1][:23]
+    '{"type":"tally","round"'
+    """
+
+    #: the bytes read back at a time
+    CHUNK = 1 << 20
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._write = self._file.write
+        self.steps = 0
+        #: the error that stopped a write (a full disk), if one did
+        self.failed: OSError | None = None
+
+    def add(self, record: Any) -> None:
+        e = record.to_json()
+        if e["type"] == "step":
+            self.steps += 1
+        try:
+            self._write(line_of(e))
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def lines(self, first: dict[str, Any]) -> Iterator[bytes]:
+        """``first``'s line, then the lines added, in order, read back in chunks of bytes (a
+        chunk may end inside a line)."""
+        yield line_of(first)
+        f = self._file
+        f.flush()
+        f.seek(0)
+        while chunk := f.read(self.CHUNK):
+            yield chunk
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> SpooledLog:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
 def to_jsonl(events: Iterable[dict[str, Any]]) -> str:
