@@ -151,10 +151,12 @@ def test_yizhu_states_the_assumptions_it_rests_on() -> None:
 
 
 def test_fast_jsonl_writer_matches_the_standard_library() -> None:
-    from sheli.outputs.eventlog import dumps, to_jsonl
+    from sheli.outputs.eventlog import dumps, jsonl_lines, line_of
 
     events = run(MINI, seed=2).events
-    assert to_jsonl(events) == "".join(dumps(e) + "\n" for e in events)
+    want = "".join(dumps(e) + "\n" for e in events)
+    assert b"".join(jsonl_lines(events)).decode("utf-8") == want
+    assert b"".join(map(line_of, events)).decode("utf-8") == want
     line = dumps(events[1])
     assert "\\u" not in line and json.loads(line) == events[1]  # UTF-8 text, not escaped
 

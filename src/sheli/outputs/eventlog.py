@@ -125,12 +125,6 @@ class SpooledLog:
         self.close()
 
 
-def to_jsonl(events: Iterable[dict[str, Any]]) -> str:
-    """The whole log as one string (the same text with or without msgspec): for a small log
-    only; a log of a run is written by :func:`jsonl_lines`."""
-    return b"".join(jsonl_lines(events)).decode("utf-8")
-
-
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read an event log back (for tests and tools)."""
     with open(path, encoding="utf-8") as f:
