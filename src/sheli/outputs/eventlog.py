@@ -19,12 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-try:  # msgspec, when installed, writes the same JSON ten times faster
-    import msgspec as _msgspec
+import msgspec
 
-    _encode = _msgspec.json.Encoder().encode
-except ImportError:  # pragma: no cover - the standard library is enough
-    _encode = None
+# msgspec writes the same JSON as the standard library's (dumps), ten times faster
+_encode = msgspec.json.Encoder().encode
 
 
 def dumps(event: dict[str, Any]) -> str:
@@ -41,18 +39,15 @@ def write_jsonl(events: Iterable[dict[str, Any]], out: TextIO) -> None:
 
 def jsonl_lines(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     """Each event as one line of JSON in UTF-8, its newline included, one after another (the
-    same bytes with or without msgspec): a log of any length is written a line at a time,
-    never held whole.
+    bytes of :func:`dumps`, made by msgspec): a log of any length is written a line at a
+    time, never held whole.
 
     >>> list(jsonl_lines([{"type": "step", "actor": "司射"}]))[0].decode("utf-8")
     '{"type":"step","actor":"司射"}\\n'
     """
-    if _encode is not None:
-        for e in events:
-            yield _encode(e) + b"\n"
-    else:
-        for e in events:
-            yield (dumps(e) + "\n").encode("utf-8")
+    encode = _encode
+    for e in events:
+        yield encode(e) + b"\n"
 
 
 def line_of(event: dict[str, Any]) -> bytes:
@@ -61,9 +56,7 @@ def line_of(event: dict[str, Any]) -> bytes:
     >>> line_of({"type": "tally", "winner": "tie"})
     b'{"type":"tally","winner":"tie"}\\n'
     """
-    if _encode is not None:
-        return _encode(event) + b"\n"
-    return (dumps(event) + "\n").encode("utf-8")
+    return _encode(event) + b"\n"
 
 
 class SpooledLog:
