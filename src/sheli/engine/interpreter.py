@@ -831,7 +831,7 @@ class Interpreter:
                     p.place,
                     p.dress(),
                     line,
-                    {"note": sub.note, "count": sub.count, "side": act.side, **file},
+                    self._shared({"note": sub.note, "count": sub.count, "side": act.side, **file}),
                     objects,
                 )
             )
