@@ -304,13 +304,14 @@ def _run_log(rite: str, output: str | None) -> None:
     with log:
         try:
             result = run_or_exit("run", rite, sink=log.add)
+            lines = log.lines(result.records[0].to_json())
         except OSError as exc:
             if exc is not log.failed:
                 raise
             where = tempfile.gettempdir()
             click.echo(f"sheli run: cannot write the log in {where}: {exc.strerror}", err=True)
             sys.exit(2)
-        _emit_log(log.lines(result.records[0].to_json()), output, log.steps)
+        _emit_log(lines, output, log.steps)
 
 
 def _emit_log(lines: Iterable[bytes], output: str | None, steps: int) -> None:
