@@ -280,7 +280,7 @@ def run(rite: str, fmt: str, output: str | None, lang: str) -> None:
     else:
         text = _yizhu_text(result, width=120)
     try:
-        _emit(text, output, len(result.steps))
+        _emit(text, output, _count_steps(result))
     except BrokenPipeError:
         # the reader stopped (sheli run | head): not an error
         sys.stderr.close()
@@ -331,6 +331,13 @@ def _emit_log(lines: Iterable[bytes], output: str | None, steps: int) -> None:
         for line in lines:  # write() each: not every stream copies writelines()
             out.write(line)
         out.flush()
+
+
+def _count_steps(result: Any) -> int:
+    """The run's steps, counted on its records (its ``steps`` would make every line's dict)."""
+    from sheli.engine.records import Step
+
+    return sum(type(r) is Step for r in result.records)
 
 
 def _emit(text: str, output: str | None, steps: int) -> None:
