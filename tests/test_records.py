@@ -102,3 +102,22 @@ def test_shot_lines_carry_the_release_decision(seed: int) -> None:
             "type": "tally", "round": t.round, "right": t.right, "left": t.left,
             "winner": t.winner, "announcement": announce(t.right, t.left), "seq": t.seq,
         }  # fmt: skip
+
+
+def test_steps_share_their_optional_fields_by_value() -> None:
+    steps = [r for r in run("xiangshe", pairs=20).records if type(r) is Step]
+    kept = {id(s.more): s.more for s in steps}
+    assert len(kept) < len(steps) / 5  # one dict for each distinct value, not one a step
+    by_json = {}
+    for more in kept.values():
+        key = repr(list(more.items()))
+        assert key not in by_json, "two dicts of one value kept"
+        by_json[key] = more
+
+
+def test_a_sink_takes_the_records_and_the_run_keeps_the_scene() -> None:
+    taken: list[Any] = []
+    r = run("xiangshe", pairs=1, sink=taken.append)
+    whole = run("xiangshe", pairs=1)
+    assert r.records == whole.records[:1]
+    assert taken == whole.records[1:]

@@ -56,6 +56,30 @@ def test_broken_spec_leaves_no_output_file(tmp_path: Path) -> None:
     assert "bad_pu_up.yaml:17 (xiangshe:153, 升 by 司射)" in res.output
 
 
+def test_a_run_that_fails_midway_prints_no_line_of_its_log(tmp_path: Path) -> None:
+    # the log is written as the run makes it, but reaches stdout only once the run has ended
+    rec = tmp_path / "o.csv"
+    rec.write_text("round,pair,archer,arrow,hit,on_beat\n1,上耦,上射,1,true,\n", "utf-8")
+    res = invoke(str(MINI), "--outcomes", str(rec), "--format", "jsonl")
+    assert res.exit_code == 2 and "no outcome recorded" in res.stderr
+    assert res.stdout == ""
+
+
+def test_the_streamed_log_is_the_runs_log_byte_for_byte(tmp_path: Path) -> None:
+    from sheli.outputs.eventlog import jsonl_lines
+
+    events = run("xiangshe", pairs=2, seed=3).events
+    want = b"".join(jsonl_lines(events))
+    res = invoke("xiangshe", "--pairs", "2", "--seed", "3", "--format", "jsonl")
+    assert res.exit_code == 0, res.output
+    assert res.stdout_bytes == want
+    out = tmp_path / "run.jsonl"
+    res = invoke("xiangshe", "--pairs", "2", "--seed", "3", "--format", "jsonl", "-o", str(out))
+    assert res.exit_code == 0 and out.read_bytes() == want
+    n = sum(1 for e in events if e["type"] == "step")
+    assert f"({n} steps)" in res.stderr
+
+
 def test_bad_outcomes_file_is_one_message(tmp_path: Path) -> None:
     bad = tmp_path / "o.csv"
     bad.write_text("round,pair,archer,arrow,hit,on_beat\n2,上耦,上射,9,true,\n", "utf-8")
@@ -127,10 +151,12 @@ def test_yizhu_states_the_assumptions_it_rests_on() -> None:
 
 
 def test_fast_jsonl_writer_matches_the_standard_library() -> None:
-    from sheli.outputs.eventlog import dumps, to_jsonl
+    from sheli.outputs.eventlog import dumps, jsonl_lines, line_of
 
     events = run(MINI, seed=2).events
-    assert to_jsonl(events) == "".join(dumps(e) + "\n" for e in events)
+    want = "".join(dumps(e) + "\n" for e in events)
+    assert b"".join(jsonl_lines(events)).decode("utf-8") == want
+    assert b"".join(map(line_of, events)).decode("utf-8") == want
     line = dumps(events[1])
     assert "\\u" not in line and json.loads(line) == events[1]  # UTF-8 text, not escaped
 

@@ -12,7 +12,7 @@ half-written (``-o`` writes atomically).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -62,9 +62,10 @@ def _keep(
 
 RUN_KEY = "sheli.run"
 
-# Each 耦 adds some 1.6 MB and 10 ms of CPU to `sheli run` (its steps, its log): 1000 衆耦,
-# the largest the benchmarks measure and far past any 鄉's 衆賓, are a run of 1.6 GB and 11 s;
-# more is refused at once rather than left to grow.
+# Each 耦 adds some 515 steps and 20 ms of CPU to `sheli run`: 1000 衆耦, the largest the
+# benchmarks measure and far past any 鄉's 衆賓, are 21 s of CPU, and 154 MiB for the log
+# (written as it is made) or 400 MiB for the run the 儀注 and the outputs keep, before what
+# they make of it; more is refused at once rather than left to grow.
 MAX_PAIRS = 1000
 MAX_DAFU = 50
 
@@ -146,11 +147,12 @@ def run_choices() -> dict[str, Any]:
     return dict(click.get_current_context().meta.get(RUN_KEY, {}))
 
 
-def run_or_exit(command: str, rite: str) -> Any:
+def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = None) -> Any:
     """Run RITE with the choices the :func:`run_options` of the current command collected; on
     a broken spec or outcomes file, or choices the spec refuses (:func:`check_choices`), print
     ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2. The run's
-    warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line."""
+    warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line.
+    ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`)."""
     from sheli.engine import run as run_rite
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
@@ -158,7 +160,7 @@ def run_or_exit(command: str, rite: str) -> Any:
     choices = run_choices()
     try:
         check_choices(rite, choices)
-        result = run_rite(rite, **choices)
+        result = run_rite(rite, **choices, sink=sink)
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)
@@ -262,14 +264,14 @@ def _option_values(spec: Any) -> dict[str, set[Any]]:
 @lang_option
 def run(rite: str, fmt: str, output: str | None, lang: str) -> None:
     """Run RITE (xiangshe, 鄉射禮 …, or a spec file) and print its 儀注 or its event log."""
-    result = run_or_exit("run", rite)
     if fmt == "jsonl":
         try:
-            _emit_log(result.events, output, len(result.steps))
+            _run_log(rite, output)
         except BrokenPipeError:
             sys.stderr.close()  # the reader stopped (sheli run | head): not an error
             sys.exit(0)
         return
+    result = run_or_exit("run", rite)
     if lang != "zh-Hant":
         # localize: a file (-o) is not printed through the option's simplified stdout
         text = localize(_yizhu_text(result, width=120, lang=lang), lang)
@@ -279,22 +281,47 @@ def run(rite: str, fmt: str, output: str | None, lang: str) -> None:
     else:
         text = _yizhu_text(result, width=120)
     try:
-        _emit(text, output, len(result.steps))
+        _emit(text, output, _count_steps(result))
     except BrokenPipeError:
         # the reader stopped (sheli run | head): not an error
         sys.stderr.close()
         sys.exit(0)
 
 
-def _emit_log(events: Any, output: str | None, steps: int) -> None:
-    """The event log, a line at a time (a log of any length is never one string)."""
-    from sheli.outputs.eventlog import jsonl_lines
+def _run_log(rite: str, output: str | None) -> None:
+    """The event log, written as the run makes it: its lines go to a temporary file and, once
+    the run has ended without error, after the scene's line to stdout or the file (-o). A run
+    that fails writes nothing; a log of any length is never held in memory."""
+    import tempfile
 
+    from sheli.outputs.eventlog import SpooledLog
+
+    try:
+        log = SpooledLog()
+    except OSError as exc:
+        where = tempfile.gettempdir()
+        click.echo(f"sheli run: cannot write a temporary file in {where}: {exc.strerror}", err=True)
+        sys.exit(2)
+    with log:
+        try:
+            result = run_or_exit("run", rite, sink=log.add)
+            lines = log.lines(result.records[0].to_json())
+        except OSError as exc:
+            if exc is not log.failed:
+                raise
+            where = tempfile.gettempdir()
+            click.echo(f"sheli run: cannot write the log in {where}: {exc.strerror}", err=True)
+            sys.exit(2)
+        _emit_log(lines, output, log.steps)
+
+
+def _emit_log(lines: Iterable[bytes], output: str | None, steps: int) -> None:
+    """The event log's lines (bytes), written one piece at a time, never joined."""
     if output:
         from sheli.files import write_lines
 
         try:
-            write_lines(output, jsonl_lines(events))
+            write_lines(output, lines)
         except OSError as exc:
             click.echo(f"sheli run: cannot write {output}: {exc.strerror}", err=True)
             sys.exit(2)
@@ -302,9 +329,16 @@ def _emit_log(events: Any, output: str | None, steps: int) -> None:
     else:
         sys.stdout.flush()
         out = sys.stdout.buffer
-        for line in jsonl_lines(events):  # write() each: not every stream copies writelines()
+        for line in lines:  # write() each: not every stream copies writelines()
             out.write(line)
         out.flush()
+
+
+def _count_steps(result: Any) -> int:
+    """The run's steps, counted on its records (its ``steps`` would make every line's dict)."""
+    from sheli.engine.records import Step
+
+    return sum(type(r) is Step for r in result.records)
 
 
 def _emit(text: str, output: str | None, steps: int) -> None:

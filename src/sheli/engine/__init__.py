@@ -12,6 +12,7 @@ docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer ove
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -233,6 +234,7 @@ def run(
     env: Env | None = None,
     readings: list[str] | None = None,
     options: dict[str, Any] | None = None,
+    sink: Callable[[Record], object] | None = None,
 ) -> Run:
     """Run a rite spec (key, alias or path) and return its :class:`Run`.
 
@@ -242,6 +244,16 @@ def run(
     ``readings`` (ids of the spec's ``readings:`` to follow instead of their group's default),
     ``options`` (the spec's ``params.options`` to change). Defaults come from the spec's
     ``params:``. A broken spec raises :class:`SpecError`.
+
+    With ``sink``, each record after the scene is handed to it as the run makes it and not
+    kept: the :class:`Run`'s records are its scene alone, made at the end (it names the cast
+    and fixtures the run used), so a log of any length is written in bounded memory. A run
+    that fails has already handed some records over: the sink's owner drops them.
+
+    >>> kept = []
+    >>> r = run("xiangshe", sink=kept.append)
+    >>> len(r.records), [e.to_json() for e in kept] == run("xiangshe").events[1:]
+    (1, True)
     """
     loaded = load_spec(rite)
     spec = loaded.spec
@@ -279,7 +291,7 @@ def run(
     if env is None:
         source = outcome_source(seed, outcomes, pair_names(params, spec))
         env = default_env(params["venue"], source, spec.chapter)
-    result = run_spec(loaded, params, env)
+    result = run_spec(loaded, params, env, sink)
     # the file's own warnings (a round-3 hit with no on_beat is not counted), as `sheli score`
     result.warnings.extend(getattr(source, "warnings", ()))
     unused = getattr(source, "unused", None)
@@ -310,13 +322,21 @@ def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
     return sorted(picked.values(), key=list(by_id).index)
 
 
-def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
-    """Run an already loaded spec with explicit parameters and environment."""
+def run_spec(
+    loaded: LoadedSpec,
+    params: dict[str, Any],
+    env: Env,
+    sink: Callable[[Record], object] | None = None,
+) -> Run:
+    """Run an already loaded spec with explicit parameters and environment; with ``sink``,
+    the records after the scene go to it, not into the :class:`Run` (see :func:`run`)."""
     spec = loaded.spec
     if not (loaded.checked and env.passage is passage_info):
         check_spec(spec, loaded.file, env)
         loaded.checked = env.passage is passage_info  # a stand-in text is checked every time
     interp = Interpreter(spec, loaded.file, env, params)
+    if sink is not None:
+        interp.events = _Sink(sink)  # the interpreter only appends to its records
     interp.run()
     scene = make_scene(loaded, params, env, interp)
     return Run(
@@ -326,11 +346,20 @@ def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
         title=spec.title,
         venue=params["venue"],
         params=params,
-        records=[scene, *interp.events],
+        records=[scene] if sink is not None else [scene, *interp.events],
         world=interp.world,
         spec=loaded,
         plan=env.venue,
     )
+
+
+class _Sink:
+    """Stands for the interpreter's list of records: what it appends goes to ``append``."""
+
+    __slots__ = ("append",)
+
+    def __init__(self, append: Callable[[Record], object]) -> None:
+        self.append = append
 
 
 def _fixture_line(name: str, p: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.paths import Paths, load_paths, route_words
-from sheli.engine.records import Step
+from sheli.engine.records import Shared, Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.variants import find_variant
 from sheli.engine.verbs import REACH, VERBS, Ctx
@@ -209,6 +209,7 @@ class Interpreter:
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
         self._act_info: dict[int, tuple[Any, ...]] = {}
+        self._shared = Shared()  # the steps' optional fields, once for each value
         self.warnings: list[str] = []
         self._file: str | None = None  # the part file of the step being run (None: the spec's)
         self._ctx = Ctx(self.world, _NOBODY, None, "", env, {})  # type: ignore[arg-type]
@@ -563,7 +564,7 @@ class Interpreter:
             ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
-            new_step = _new_step
+            new_step, shared = _new_step, self._shared
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -621,6 +622,7 @@ class Interpreter:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
+                more = shared(more)
                 via = ctx.via
                 self._walked(p, act, body, via, jing, line, cite, vname)
                 append(
@@ -829,7 +831,7 @@ class Interpreter:
                     p.place,
                     p.dress(),
                     line,
-                    {"note": sub.note, "count": sub.count, "side": act.side, **file},
+                    self._shared({"note": sub.note, "count": sub.count, "side": act.side, **file}),
                     objects,
                 )
             )

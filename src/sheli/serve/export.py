@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
@@ -33,7 +34,7 @@ from sheli.outputs.cues import (
     venue_scale,
 )
 from sheli.outputs.diagram import render_svg
-from sheli.outputs.eventlog import to_jsonl
+from sheli.outputs.eventlog import line_of
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
 from sheli.scoring.five import (
@@ -64,7 +65,9 @@ def cell(value: Any) -> Any:
 class PerformedLog(BaseVisitor):
     """The reader of an event's run that writes its log as performed: each record's line
     (its ``to_json()``, the contract) with the live event's fields added; ``shots`` keeps
-    each shot with its line, for the results."""
+    each shot with its line, for the results. ``scene_line`` … ``tally_line`` make one line
+    each (:func:`export_jsonl_lines` writes them one at a time); as a visitor it keeps them
+    in ``lines``."""
 
     def __init__(self, ev: LiveEvent, t_of_seq: dict[int, int]) -> None:
         self.ev = ev
@@ -72,7 +75,7 @@ class PerformedLog(BaseVisitor):
         self.lines: list[dict[str, Any]] = []
         self.shots: list[tuple[Shot, dict[str, Any]]] = []
 
-    def begin_run(self, scene: Scene) -> None:
+    def scene_line(self, scene: Scene) -> dict[str, Any]:
         ev = self.ev
         e = scene.to_json()
         e["cast"] = [
@@ -85,17 +88,17 @@ class PerformedLog(BaseVisitor):
             "hou_dao_m": ev.config.get("hou_dao_m"),
             "inputs": ev.version,
         }
-        self.lines.append(e)
+        return e
 
-    def visit_step(self, step: Step) -> None:
+    def step_line(self, step: Step) -> dict[str, Any]:
         e = step.to_json()
         if step.actor in self.ev.names:
             e["name"] = self.ev.names[step.actor]
         if step.seq in self.t_of_seq:
             e["t"] = iso(self.t_of_seq[step.seq])
-        self.lines.append(e)
+        return e
 
-    def visit_shot(self, shot: Shot) -> None:
+    def shot_line(self, shot: Shot) -> dict[str, Any]:
         e = shot.to_json()
         if shot.pair != "誘射":
             key = (shot.round, shot.pair, shot.archer, shot.arrow)
@@ -116,25 +119,44 @@ class PerformedLog(BaseVisitor):
                 # where it struck, 白矢, its release …, as the scorer gave them
                 for name, value in self.ev.detail(rec.key).items():
                     e.setdefault(name, value)
+        return e
+
+    def tally_line(self, tally: Tally) -> dict[str, Any]:
+        e = tally.to_json()
+        if tally.seq in self.t_of_seq:
+            e["t"] = iso(self.t_of_seq[tally.seq])
+        return e
+
+    def begin_run(self, scene: Scene) -> None:
+        self.lines.append(self.scene_line(scene))
+
+    def visit_step(self, step: Step) -> None:
+        self.lines.append(self.step_line(step))
+
+    def visit_shot(self, shot: Shot) -> None:
+        e = self.shot_line(shot)
         self.lines.append(e)
         self.shots.append((shot, e))
 
     def visit_tally(self, tally: Tally) -> None:
-        e = tally.to_json()
-        if tally.seq in self.t_of_seq:
-            e["t"] = iso(self.t_of_seq[tally.seq])
-        self.lines.append(e)
+        self.lines.append(self.tally_line(tally))
 
     def result(self) -> PerformedLog:
         return self
 
 
-def performed_log(ev: LiveEvent) -> PerformedLog:
-    """The event's run read as performed (see :class:`PerformedLog`)."""
+def _performed(ev: LiveEvent) -> tuple[PerformedLog, Any]:
+    """A reader of the event's run as performed, not yet run, and the run."""
     d = ev.derived()
     reached = ev.reached_at(d)
     t_of_seq = {d.steps[i]["seq"]: t for i, t in reached.items()}
-    return d.run.accept(PerformedLog(ev, t_of_seq))
+    return PerformedLog(ev, t_of_seq), d.run
+
+
+def performed_log(ev: LiveEvent) -> PerformedLog:
+    """The event's run read as performed (see :class:`PerformedLog`)."""
+    log, run = _performed(ev)
+    return run.accept(log)
 
 
 def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
@@ -142,8 +164,28 @@ def performed_events(ev: LiveEvent) -> list[dict[str, Any]]:
     return performed_log(ev).lines
 
 
+def export_jsonl_lines(ev: LiveEvent) -> Iterator[bytes]:
+    """The event log as performed (:class:`PerformedLog`), each line in UTF-8 with its
+    newline, made and given one at a time: the export is never one string.
+
+    >>> from sheli.serve.live import LiveEvent
+    >>> ev = LiveEvent({"id": "e1", "created_ms": 0, "rite": "xiangshe", "venue": "xie",
+    ...                 "pairs": 0, "guests_shoot": False, "dafu": 1, "cast": []})
+    >>> next(export_jsonl_lines(ev))[:16]
+    b'{"type":"scene",'
+    """
+    log, run = _performed(ev)
+    line = {Step: log.step_line, Shot: log.shot_line, Tally: log.tally_line}
+    it = iter(run.records)
+    yield line_of(log.scene_line(next(it)))
+    for r in it:
+        yield line_of(line[type(r)](r))
+
+
 def export_jsonl(ev: LiveEvent) -> str:
-    return to_jsonl(performed_events(ev))
+    """The event log as performed as one string, for a test or a small event; the download
+    writes :func:`export_jsonl_lines` a line at a time."""
+    return b"".join(export_jsonl_lines(ev)).decode("utf-8")
 
 
 RESULT_FIELDS = (
