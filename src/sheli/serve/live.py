@@ -33,12 +33,16 @@ from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
 from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
+from sheli.i18n import translation
 from sheli.outputs.cues import roles
+from sheli.outputs.english import ROUNDS_EN, announcement_en, label
+from sheli.outputs.render import EnglishTable, bracket_terms
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
 from sheli.serve import wuwu
 from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
+from sheli.text.english import english as passage_english
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
 #: an arrow's outcome as the run needs it: (hit, on_beat), or (hit, on_beat, struck) when it
@@ -474,6 +478,7 @@ def passage(cite: str) -> dict[str, Any]:
                 shu.append(n.text)
     except Exception:  # the commentary is optional; the passage is enough to perform
         pass
+    en = passage_english(cite)
     return {
         "cite": cite,
         "text": p.text,
@@ -481,6 +486,44 @@ def passage(cite: str) -> dict[str, Any]:
         "section": p.section,
         "zhu": zhu,
         "shu": shu,
+        "en": bracket_terms(en.text) if en else None,
+    }
+
+
+#: each act's English sentence, made once (the audience screen's English, docs/serve.md)
+_SENTENCES = EnglishTable()
+
+
+def english_step(step: dict[str, Any]) -> str:
+    """A step's English sentence as the audience screen shows it (outputs/english.py).
+
+    >>> english_step({"actor": "司射", "verb": "袒", "place": "堂西", "facing": "W"})
+    'The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.'
+    """
+    return _SENTENCES.text(_SENTENCES.sentence(step))
+
+
+@cache
+def audience_english() -> dict[str, str]:
+    """The audience screen's interface strings in English, from the gettext catalogue (the
+    message ids are the screen's own words); the page holds them, not every state.
+
+    >>> audience_english()["drink"]
+    'the losers drink'
+    """
+    tr = translation("en").gettext
+    return {
+        "hou": tr("侯 · 矢之所著"),
+        "announce": tr("釋獲者告"),
+        "tally": tr("獲"),
+        "right": tr("右"),
+        "left": tr("左"),
+        "history": tr("告 · 飲"),
+        "drink": tr("飲不勝者"),
+        "section": tr("賈疏"),
+        "notCounted": tr("獲而未釋獲"),
+        "drum": tr("不鼓不釋"),
+        **{f"round{k}": v for k, v in ROUNDS_EN.items()},
     }
 
 
@@ -759,6 +802,9 @@ class LiveEvent:
             if s["round"] == rnd and s["counted"] and s["archer"] == "下射" and s["seq"] <= seq
         )
         tally: dict[str, Any] = {"round": rnd, "right": right, "left": left, "announcement": None}
+        # the English for the audience screen's switch (docs/serve.md): the step's sentence,
+        # each announcement's, the drinker's name; the passage's is in its cached dict
+        step["en"] = english_step(step)
         announcements = []
         for t in d.tallies:
             if t["seq"] <= seq:
@@ -770,13 +816,21 @@ class LiveEvent:
                         "left": t["left"],
                         "winner": t.get("winner"),
                         "seq": t["seq"],
+                        "en": announcement_en(t["right"], t["left"]),
                     }
                 )
                 if t["round"] == rnd:
                     tally.update(right=t["right"], left=t["left"], announcement=t["announcement"])
+                    tally["en"] = announcements[-1]["en"]
                     tally["winner"] = t.get("winner")
         drinks = [
-            {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
+            {
+                "round": r,
+                "who": who,
+                "name": self.names.get(who),
+                "cite": cite,
+                "en": label(who, "roles"),
+            }
             for r, who, cite, at in d.drink_seq
             if at is not None and at <= seq
         ]
