@@ -208,7 +208,7 @@ def _goto(director: Any, index: int) -> None:
 
 def _audience_in_english(audience: Any, step: dict[str, Any], artifacts: Path) -> None:
     """The audience screen switched to English (its button) and back (key l): the step's
-    sentence, the passage's translation and the tally's announcement in English, nothing of
+    sentence and the tally's announcement in English, nothing of
     the text's script outside brackets; then the text's own words again."""
     audience.click("#lang")
     audience.wait_for_selector("body[data-lang='en']")
@@ -223,15 +223,14 @@ def _audience_in_english(audience: Any, step: dict[str, Any], artifacts: Path) -
     assert audience.text_content("#announce-text") == told
     assert audience.text_content("#tally-en") == told
     assert told in audience.text_content("#history")
-    assert "He gives the number in pairs" in audience.text_content("#jing-en")
-    for sel in ("#sentence", "#announce", "#tally-box", "#history", "#jing-en", "#round-name"):
+    for sel in ("#sentence", "#announce", "#tally-box", "#history", "#round-name"):
         text = audience.inner_text(sel)
         assert text and cjk_outside_brackets(text) == [], (sel, text)
     assert audience.text_content("#right-count") == "7"  # the count itself is unchanged
     audience.screenshot(path=str(artifacts / "serve-audience-english.png"))
     audience.keyboard.press("l")
     audience.wait_for_selector("body[data-lang='zh-Hant']")
-    assert audience.is_hidden("#sentence") and audience.is_hidden("#jing-en")
+    assert audience.is_hidden("#sentence") and audience.is_hidden("#tally-en")
     assert audience.text_content("#announce-text") == "右賢於左一純一奇"
     assert audience.text_content("#tally-box h2").startswith("獲")
     assert audience.text_content("#actor") == step["actor"]
