@@ -35,14 +35,13 @@ from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
 from sheli.i18n import translation
 from sheli.outputs.cues import roles
-from sheli.outputs.english import ROUNDS_EN, announcement_en, label
-from sheli.outputs.render import EnglishTable, bracket_terms
+from sheli.outputs.english import ROUNDS_EN, announcement_en
+from sheli.outputs.render import EnglishTable
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
 from sheli.serve import wuwu
 from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
-from sheli.text.english import english as passage_english
 
 ArrowKey = tuple[int, str, str, int]  # round, pair, seat (上射/下射), arrow
 #: an arrow's outcome as the run needs it: (hit, on_beat), or (hit, on_beat, struck) when it
@@ -478,7 +477,6 @@ def passage(cite: str) -> dict[str, Any]:
                 shu.append(n.text)
     except Exception:  # the commentary is optional; the passage is enough to perform
         pass
-    en = passage_english(cite)
     return {
         "cite": cite,
         "text": p.text,
@@ -486,7 +484,6 @@ def passage(cite: str) -> dict[str, Any]:
         "section": p.section,
         "zhu": zhu,
         "shu": shu,
-        "en": bracket_terms(en.text) if en else None,
     }
 
 
@@ -802,8 +799,9 @@ class LiveEvent:
             if s["round"] == rnd and s["counted"] and s["archer"] == "下射" and s["seq"] <= seq
         )
         tally: dict[str, Any] = {"round": rnd, "right": right, "left": left, "announcement": None}
-        # the English for the audience screen's switch (docs/serve.md): the step's sentence,
-        # each announcement's, the drinker's name; the passage's is in its cached dict
+        # the English for the audience screen's switch (docs/serve.md): the step's sentence
+        # and each announcement's (the tally's is its round's); kept to these, as every
+        # screen gets every state (the drinkers' names stay the text's, in brackets)
         step["en"] = english_step(step)
         announcements = []
         for t in d.tallies:
@@ -821,16 +819,9 @@ class LiveEvent:
                 )
                 if t["round"] == rnd:
                     tally.update(right=t["right"], left=t["left"], announcement=t["announcement"])
-                    tally["en"] = announcements[-1]["en"]
                     tally["winner"] = t.get("winner")
         drinks = [
-            {
-                "round": r,
-                "who": who,
-                "name": self.names.get(who),
-                "cite": cite,
-                "en": label(who, "roles"),
-            }
+            {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
             for r, who, cite, at in d.drink_seq
             if at is not None and at <= seq
         ]

@@ -3,8 +3,8 @@
    what is said, the 筭 right (上射) and left (下射) of the round as they fall — one rod a 筭,
    two together for a 純 — each announcement as the engine words it (右賢於左… / 左右鈞), and
    who drinks. Nothing here can change the event. In English (the button, key l, #lang=en in
-   the address), the state's English is shown instead: the step's sentence, the passage's
-   translation, each announcement's; the screen's own words come with the page (#english). */
+   the address), the state's English is shown instead: the step's sentence, each
+   announcement's; the screen's own words come with the page (#english). */
 
 import { $, el, fill, live, statusLine, markedPassage, nameOf, roundName, diagramLoader } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
@@ -100,8 +100,6 @@ function render(s) {
   $("cite").textContent = p.cite || st.cite || "";
   $("section").textContent = st.section != null ? `${E ? EN.section : "賈疏"} §${st.section}` : "";
   markedPassage($("jing"), p.text || st.jing || "", st.jing);
-  $("jing-en").hidden = !E || !p.en;
-  $("jing-en").textContent = E ? p.en || "" : "";
 
   const t = s.tally || {};
   const round = t.round ?? null;
@@ -114,8 +112,11 @@ function render(s) {
   $("tally-round").textContent = round ? roundOf(round) : "";
   const note = round === 1 ? ["notCounted", "獲而未釋獲", 150] : round === 3 ? ["drum", "不鼓不釋", 248] : null;
   $("tally-note").textContent = note ? `${E ? EN[note[0]] : note[1]} (xiangshe:${note[2]})` : "";
-  $("tally-en").hidden = !E || !t.en;
-  $("tally-en").textContent = E ? t.en || "" : "";
+  // the count's announcement in English: its round's, in the announcements so far
+  const told = t.announcement ? (s.announcements || []).find((a) => a.round === round) : null;
+  const tEn = (told && told.en) || "";
+  $("tally-en").hidden = !E || !tEn;
+  $("tally-en").textContent = E ? tEn : "";
   $("right-count").textContent = String(right);
   $("left-count").textContent = String(left);
   rods($("right-rods"), right, shown.right);
@@ -124,7 +125,7 @@ function render(s) {
 
   const box = $("announce");
   box.hidden = !t.announcement;
-  $("announce-text").textContent = (E ? t.en : t.announcement) || "";
+  $("announce-text").textContent = (E ? tEn : t.announcement) || "";
   document.body.dataset.announcement = t.announcement || "";
   document.body.dataset.right = String(right);
   document.body.dataset.left = String(left);
@@ -137,7 +138,7 @@ function render(s) {
   ));
   fill($("drinks"), ...(s.drinks || []).map((d) =>
     E
-      ? el("li", {}, `${roundOf(d.round)}: ${EN.drink}: `, el("b", {}, d.en || `(${d.who || ""})`), d.name ? ` (${d.name})` : "")
+      ? el("li", {}, `${roundOf(d.round)}: ${EN.drink}: `, el("b", {}, `(${d.who || ""})`), d.name ? ` (${d.name})` : "")
       : el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
   ));
   renderMarks(s);
