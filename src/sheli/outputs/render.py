@@ -1038,8 +1038,10 @@ class ViewerData(BaseVisitor):
             }
             for c in scene.cast
         ]
+        in_cast = {c["a"] for c in cast}
         for rec in out_steps:  # anyone acting who is not in the cast still gets a menu entry
-            if all(c["a"] != rec["a"] for c in cast):
+            if rec["a"] not in in_cast:
+                in_cast.add(rec["a"])
                 cast.append({"a": rec["a"], "r": rec["a"], "n": -1, "p": -1})
 
         rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
