@@ -25,7 +25,8 @@ The step indices the director jumps to come from the live app's own derivation
 (``sheli.serve.live.engine_run`` with the arrows recorded so far), not from the pages.
 Screenshots (``test-artifacts/``): ``serve-home.png``, ``serve-director.png``,
 ``serve-scorer-shangshe.png`` (phone), ``serve-scorer-xiashe.png`` (tablet),
-``serve-scorer-conflict.png``, ``serve-audience.png``, ``serve-performer.png`` (the 釋獲者's
+``serve-scorer-conflict.png``, ``serve-audience.png``, ``serve-audience-english.png`` (the same
+in English, after the switch), ``serve-performer.png`` (the 釋獲者's
 cues on a phone), ``serve-scorer-round3.png``.
 """
 
@@ -40,6 +41,7 @@ from typing import Any
 
 import pytest
 
+from sheli.outputs.english import cjk_outside_brackets
 from sheli.scoring import announce
 from sheli.serve.live import LiveOutcomes, engine_run
 from sheli.serve.process import free_port, wait_until_serving
@@ -204,6 +206,36 @@ def _goto(director: Any, index: int) -> None:
     director.wait_for_selector(f"body[data-index='{index}']")
 
 
+def _audience_in_english(audience: Any, step: dict[str, Any], artifacts: Path) -> None:
+    """The audience screen switched to English (its button) and back (key l): the step's
+    sentence and the tally's announcement in English, nothing of
+    the text's script outside brackets; then the text's own words again."""
+    audience.click("#lang")
+    audience.wait_for_selector("body[data-lang='en']")
+    assert audience.evaluate("location.hash") == "#lang=en"
+    sentence = audience.text_content("#sentence")
+    # 釋獲者 … 告 (xiangshe:203), the words he says in brackets
+    assert sentence.startswith("The scorer (釋獲者) ")
+    assert "(「右賢於左一純一奇」)" in sentence
+    assert audience.is_hidden("#step .who")
+    # 7 against 4: three rods, one pair and a single (注: 以純數告, 若有奇者亦曰奇)
+    told = "The right wins: the right exceeds the left by one pair and a single (右賢於左一純一奇)."
+    assert audience.text_content("#announce-text") == told
+    assert audience.text_content("#tally-en") == told
+    assert told in audience.text_content("#history")
+    for sel in ("#sentence", "#announce", "#tally-box", "#history", "#round-name"):
+        text = audience.inner_text(sel)
+        assert text and cjk_outside_brackets(text) == [], (sel, text)
+    assert audience.text_content("#right-count") == "7"  # the count itself is unchanged
+    audience.screenshot(path=str(artifacts / "serve-audience-english.png"))
+    audience.keyboard.press("l")
+    audience.wait_for_selector("body[data-lang='zh-Hant']")
+    assert audience.is_hidden("#sentence") and audience.is_hidden("#tally-en")
+    assert audience.text_content("#announce-text") == "右賢於左一純一奇"
+    assert audience.text_content("#tally-box h2").startswith("獲")
+    assert audience.text_content("#actor") == step["actor"]
+
+
 def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     # 1. the home page: create the event
     home = pages.open("/", 1100, 900)
@@ -339,6 +371,7 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     audience.wait_for_selector(f"#diagram img[data-seq='{after.steps[told]['seq']}']")
     audience.wait_for_function("() => document.querySelector('#diagram img').naturalWidth > 0")
     audience.screenshot(path=str(artifacts / "serve-audience.png"))
+    _audience_in_english(audience, after.steps[told], artifacts)
     # the 釋獲者's own cue sheet has this act highlighted and in view
     now = scorer_cues.locator(f"#cues li.now[data-seq='{after.steps[told]['seq']}']")
     now.wait_for()

@@ -7,6 +7,8 @@ With ``--diff`` (or ``--a``/``--b``, as for ``sheli diff``), the viewer also dra
 run's bodies as ghosts and lists the steps where the two differ. A progress bar shows while
 the diagrams are drawn (on a terminal). Nothing is half-written:
 the files go into a temporary directory that replaces ``DIR`` only when complete.
+``--lang en`` (or ``zh-Hans``) opens the viewer in English (or simplified characters); its
+reader can switch at any time.
 
 >>> from click.testing import CliRunner
 >>> CliRunner().invoke(render, ["--help"]).exit_code
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import click
 
+from sheli.cli._util import lang_option
 from sheli.cli.diff import pair_choices, run_with
 from sheli.cli.run import run_choices, run_options, run_or_exit
 
@@ -68,6 +71,7 @@ from sheli.cli.run import run_choices, run_options, run_or_exit
     metavar="'OPTIONS'",
     help="the run drawn, as `sheli diff --b` (default: the options given); implies --diff",
 )
+@lang_option
 def render(
     rite: str,
     out: str,
@@ -76,6 +80,7 @@ def render(
     with_diff: bool,
     a_opts: str | None,
     b_opts: str | None,
+    lang: str,
 ) -> None:
     """Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR."""
     from sheli.outputs.render import check_out_dir
@@ -128,6 +133,7 @@ def render(
                 jobs=jobs,
                 progress=progress,
                 against=against,
+                lang=lang,
             )
         except OSError as exc:
             click.echo(f"sheli render: cannot write {target}: {exc.strerror or exc}", err=True)

@@ -14,6 +14,7 @@ The director of archery (司射) bares the arm (袒) west of the hall (堂西), 
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections import defaultdict
@@ -155,6 +156,7 @@ def term(name: str, *kinds: str, article: bool = True) -> str:
     return en if en.endswith(f"({name})") else f"{en} ({name})"
 
 
+@functools.lru_cache(maxsize=8192)  # a name recurs in every step it is in (the viewer's)
 def _english_name(name: str, *kinds: str) -> str | None:
     whole = english(name, *kinds)
     if whole is not None:

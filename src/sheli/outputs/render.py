@@ -53,12 +53,22 @@ from typing import Any
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
+from sheli.i18n import DEFAULT, translation
+from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
+from sheli.outputs.english import (
+    CJK_OUTSIDE_BRACKETS,
+    ROUNDS_EN,
+    announcement_en,
+    label,
+    step_sentence,
+)
 from sheli.outputs.frames import build_frames
 from sheli.outputs.ghosts import ghost_data
 from sheli.outputs.viewer import asset
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
+from sheli.text.english import english as passage_english
 from sheli.text.variants import to_simplified
 
 #: a full list of SVG lines every this many steps; the others are differences.
@@ -106,6 +116,14 @@ class Strings:
             n = self._ids[s] = len(self._list)
             self._list.append(s)
         return n
+
+    def text(self, n: int) -> str:
+        """The string numbered ``n``.
+
+        >>> t = Strings(); t.text(t.id("射"))
+        '射'
+        """
+        return self._list[n]
 
     def tables(self) -> tuple[list[str], list[str]]:
         """The traditional table and its simplified twin (OpenCC t2s, one call for all).
@@ -708,6 +726,168 @@ def draw_packed(
 
 
 # --------------------------------------------------------------------------------------
+# the viewer in English
+
+#: the optional fields of a step its English sentence reads
+#: (:func:`sheli.outputs.english.step_sentence`); its note is shown apart, as in the text's
+#: own pane, and its shot in the tally
+SENTENCE_FIELDS = ("name", "obj", "count", "side", "to", "at")
+
+
+def viewer_labels() -> dict[str, str]:
+    """The viewer's interface strings in English, from the gettext catalogue; each message
+    id is the string the viewer shows in the text's terms.
+
+    >>> viewer_labels()["notCounted"]
+    'hits not counted (獲而未釋獲)'
+    """
+    tr = translation("en").gettext
+    return {
+        "section": tr("賈疏"),
+        "round": tr("番"),
+        "role": tr("人"),
+        "only": tr("只看此人"),
+        "tally": tr("獲"),
+        "right": tr("右"),
+        "left": tr("左"),
+        "hits": tr("中/發"),
+        "none": tr("尚無"),
+        "notCounted": tr("獲而未釋獲"),
+        "announce": tr("釋獲者告"),
+        "all": tr("全部"),
+        "play": tr("播放"),
+        "pause": tr("暫停"),
+        "holds": tr("執"),
+        "dress": tr("服"),
+        "at": tr("位"),
+        "as": tr("如"),
+        "step": tr("步"),
+        "reading": tr("the reading followed"),
+        "lang": tr("中文 / English"),
+    }
+
+
+def holds_english(holding: Any) -> str | None:
+    """What is held in English, each thing's words in brackets (None: nothing).
+
+    >>> from sheli.engine.state import Holding
+    >>> holds_english(Holding(bow="張", fingers=1))
+    'strung bow (張弓), arrow between the fingers (挾矢一)'
+    >>> holds_english(Holding()) is None
+    True
+    """
+    words = holds_words(holding)
+    glosses = hold_glosses(holding)
+    out = [f"{g} ({w})" if g else f"({w})" for w, g in zip(words, glosses, strict=True)]
+    return ", ".join(out) or None
+
+
+def dress_english(dress: Sequence[str]) -> str | None:
+    """The dress in English, the text's words in brackets (None: none said).
+
+    >>> dress_english(["袒", "決遂"])
+    'left arm bared (袒), thumb ring and arm guard on (決遂)'
+    """
+    out = [f"{DRESS_PLAIN[d]} ({d})" if d in DRESS_PLAIN else f"({d})" for d in dress]
+    return ", ".join(out) or None
+
+
+_BRACKETED = re.compile(r"(\([^()]*\))")
+_CJK_RUN = re.compile(f"(?:{CJK_OUTSIDE_BRACKETS.pattern})+")
+
+
+def bracket_terms(text: str) -> str:
+    """``text`` with each run of the text's script that stands outside brackets put in
+    brackets (a term the translation quotes bare), so that an English line reads as the
+    English 儀注 does.
+
+    >>> bracket_terms("請 means he tells the guest (州長).")
+    '(請) means he tells the guest (州長).'
+    """
+    pieces = _BRACKETED.split(text)
+    for k in range(0, len(pieces), 2):  # the pieces outside brackets
+        pieces[k] = _CJK_RUN.sub(lambda m: f"({m.group()})", pieces[k])
+    return "".join(pieces)
+
+
+def reading_english(reading: str) -> str:
+    """The reading a translation follows, its commentator and any term it quotes in
+    brackets (``鄭: …`` → ``(鄭) …``), so that nothing of the text's script stands outside.
+
+    >>> reading_english("鄭: 請 means he tells the guest of the archery.")
+    '(鄭) (請) means he tells the guest of the archery.'
+    """
+    who, sep, rest = reading.partition(": ")
+    return bracket_terms(f"({who}) {rest}" if sep and len(who) <= 8 else reading)
+
+
+class EnglishTable:
+    """The English strings of the viewer, each once, numbered, and a step's sentence made
+    once for every distinct act (most acts recur: a 獲者 kneels at his 乏 forty times).
+
+    >>> from sheli.engine import run
+    >>> t = EnglishTable()
+    >>> st = run("xiangshe").steps[0]
+    >>> print(t.text(t.sentence(st)))
+    The guest (賓) is at (在) southwest of the gate (門之西南), facing east.
+    """
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self._ids: dict[str, int] = {}
+        self._acts: dict[tuple[Any, ...], int] = {}
+
+    def id(self, s: str) -> int:
+        """The number of ``s`` in the table (added if new)."""
+        n = self._ids.get(s)
+        if n is None:
+            n = self._ids[s] = len(self.strings)
+            self.strings.append(s)
+        return n
+
+    def text(self, n: int) -> str:
+        """The string numbered ``n``."""
+        return self.strings[n]
+
+    def sentence(self, step: Any) -> int:
+        """The number of the English sentence of ``step`` (a typed Step or its log line)."""
+        get = step.get
+        line = step if isinstance(step, dict) else None
+        head = (
+            (line["actor"], line["verb"], get("place"), get("facing"), get("says"))
+            if line is not None
+            else (step.actor, step.verb, step.place, step.facing, step.says)
+        )
+        more = tuple(get(k) for k in SENTENCE_FIELDS)
+        key = head + more
+        try:
+            n = self._acts.get(key)
+        except TypeError:  # a field that is a list: not remembered
+            n, key = None, None
+        if n is None:
+            e = dict(zip(("actor", "verb", "place", "facing", "says"), head, strict=True))
+            e.update((k, v) for k, v in zip(SENTENCE_FIELDS, more, strict=True) if v is not None)
+            n = self.id(step_sentence(e))
+            if key is not None:
+                self._acts[key] = n
+        return n
+
+
+def pack_english(data: dict[str, Any]) -> str:
+    """The viewer's English as it stands in the page: the JSON of ``data``, gzipped (no
+    time in its header, so the same data give the same bytes) and in base64. The viewer
+    inflates it with the browser's own ``DecompressionStream`` when English is first shown,
+    so that the page of a reader of the text's own terms carries it small.
+
+    >>> import base64, gzip, json
+    >>> json.loads(gzip.decompress(base64.b64decode(pack_english({"a": "right"}))))
+    {'a': 'right'}
+    """
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, GZIP_LEVEL, mtime=0)).decode("ascii")
+
+
+# --------------------------------------------------------------------------------------
 # the viewer's data
 
 
@@ -731,6 +911,11 @@ class ViewerData(BaseVisitor):
         # 告 steps and what they say, and each step's 如初 call: placed at the end
         self._said: list[tuple[int, str]] = []
         self._calls: dict[int, list[Any]] = {}
+        # the English (docs/viewer.md, "In English"): each step's sentence, and the English
+        # of the table's strings that have one (actors, places, what is held, dress …)
+        self.en = EnglishTable()
+        self.en_steps: list[int] = []
+        self.en_of: dict[int, str] = {}
 
     def add_passage(self, pid: str) -> None:
         if pid in self.passages:
@@ -769,23 +954,30 @@ class ViewerData(BaseVisitor):
         if st.section is not None:
             self.sections_used.add(st.section)
         dress = st.dress
-        self.out_steps.append(
-            {
-                "q": st.seq,
-                "r": st.round,
-                "s": st.section,
-                "c": st.cite,
-                "j": sid(st.jing),
-                "a": sid(st.actor),
-                "v": sid(st.verb),
-                "y": sid(st.says),
-                "p": sid(st.place),
-                "h": sid("、".join(holds_words(st.holding)) or None),
-                "d": sid("、".join(dress or []) or None),
-                "n": sid(st.get("note")),
-                "t": -1,
-            }
-        )
+        rec = {
+            "q": st.seq,
+            "r": st.round,
+            "s": st.section,
+            "c": st.cite,
+            "j": sid(st.jing),
+            "a": sid(st.actor),
+            "v": sid(st.verb),
+            "y": sid(st.says),
+            "p": sid(st.place),
+            "h": sid("、".join(holds_words(st.holding)) or None),
+            "d": sid("、".join(dress or []) or None),
+            "n": sid(st.get("note")),
+            "t": -1,
+        }
+        self.out_steps.append(rec)
+        self.en_steps.append(self.en.sentence(st))
+        en_of = self.en_of
+        if rec["h"] >= 0 and rec["h"] not in en_of:
+            en_of[rec["h"]] = holds_english(st.holding) or ""
+        if rec["d"] >= 0 and rec["d"] not in en_of:
+            en_of[rec["d"]] = dress_english(dress) or ""
+        if rec["p"] >= 0 and rec["p"] not in en_of:
+            en_of[rec["p"]] = label(st.place or "", "places", "objects")
         i = len(self.out_steps) - 1
         if st.says is not None and st.verb == "告":
             self._said.append((i, st.says))
@@ -807,6 +999,8 @@ class ViewerData(BaseVisitor):
         announced = {d["announcement"] for d in self.tally.done}
         out = self.out_steps
         said = {i for i, says in self._said if says in announced}
+        for d in self.tally.done:  # the announcement in English, by its words
+            self.en_of[self.strings.id(d["announcement"])] = announcement_en(d["right"], d["left"])
         for i in sorted(said | set(self._calls)):
             if i in said:
                 out[i]["an"] = 1
@@ -844,11 +1038,22 @@ class ViewerData(BaseVisitor):
             }
             for c in scene.cast
         ]
+        in_cast = {c["a"] for c in cast}
         for rec in out_steps:  # anyone acting who is not in the cast still gets a menu entry
-            if all(c["a"] != rec["a"] for c in cast):
+            if rec["a"] not in in_cast:
+                in_cast.add(rec["a"])
                 cast.append({"a": rec["a"], "r": rec["a"], "n": -1, "p": -1})
 
         rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
+        en_of = self.en_of
+        for c in cast:
+            for k in ("a", "r", "n"):
+                if c[k] >= 0 and c[k] not in en_of:
+                    en_of[c[k]] = label(self.strings.text(c[k]), "roles")
+        for k, v in ROUND_NAMES.items():
+            en_of[sid(v)] = f"{ROUNDS_EN[k]} ({v})"
+        title = scene.title or scene.rite
+        en_of[sid(title)] = label(title, "roles")
         meta = {
             "rite": scene.rite,
             "title": sid(scene.title or scene.rite),
@@ -857,6 +1062,14 @@ class ViewerData(BaseVisitor):
             "params": scene.params,
             "seed": self.seed,
             "steps": len(out_steps),
+            "lang": DEFAULT,  # the language the viewer opens in (see _page)
+        }
+        english = {
+            "L": viewer_labels(),
+            "t": self.en.strings,
+            "s": self.en_steps,
+            "x": {str(k): v for k, v in sorted(en_of.items()) if v},
+            "p": {pid: _passage_english(pid) for pid in self.passages},
         }
         t, s = self.strings.tables()
         return {
@@ -871,7 +1084,17 @@ class ViewerData(BaseVisitor):
             "roundSegs": segments("r"),
             "rounds": rounds,
             "cast": cast,
+            "E": pack_english(english),
         }
+
+
+def _passage_english(pid: str) -> list[str]:
+    """A passage's English and the reading it follows, for the viewer ([] where none)."""
+    t = passage_english(pid)
+    if t is None:
+        return []
+    text = bracket_terms(t.text)
+    return [text, reading_english(t.reading)] if t.reading else [text]
 
 
 def viewer_data(result: Any) -> dict[str, Any]:
@@ -938,11 +1161,13 @@ def viewer_html(data: dict[str, Any], blobs: Iterable[bytes] = ()) -> str:
     return head + first_svg(blobs) + mid + blob_text(blobs) + tail
 
 
-def _page(result: Any, against: Any = None) -> tuple[tuple[bytes, ...], int]:
+def _page(result: Any, against: Any = None, lang: str = DEFAULT) -> tuple[tuple[bytes, ...], int]:
     """:func:`viewer_page` of ``result``'s :func:`viewer_data`, in UTF-8, and its steps;
     with ``against`` (another run of the rite), its ghosts and the differences as ``diff``
-    (:func:`sheli.outputs.ghosts.ghost_data`, ``against`` as run A)."""
+    (:func:`sheli.outputs.ghosts.ghost_data`, ``against`` as run A); the viewer opens in
+    ``lang`` (``zh-Hant``, ``zh-Hans`` or ``en``)."""
     data = viewer_data(result)
+    data["meta"]["lang"] = lang
     if against is not None:
         data["diff"] = ghost_data(against, result)
     return tuple(t.encode("utf-8") for t in viewer_page(data)), len(data["steps"])
@@ -1033,11 +1258,13 @@ def render(
     jobs: int | None = None,
     progress: Progress | None = None,
     against: Any = None,
+    lang: str = DEFAULT,
 ) -> RenderReport:
     """Write the viewer of ``result`` (a run) to ``out/index.html`` and each step's SVG to
     ``out/svg/step-NNNN.svg`` (NNNN the step's seq). With ``against``, another run of the
     rite (a reading, a venue or an option apart), the viewer also draws its bodies as ghosts
-    and lists the steps where the runs differ (docs/viewer.md, "Two readings").
+    and lists the steps where the runs differ (docs/viewer.md, "Two readings"). The viewer
+    opens in ``lang`` (``zh-Hant``, ``zh-Hans`` or ``en``); a reader switches at will.
 
     Everything is written into a temporary directory beside ``out`` and moved into place
     at the end, so an interrupted render leaves ``out`` as it was. An existing ``out`` is
@@ -1063,7 +1290,7 @@ def render(
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
-            text = _Child(_page, result, against)
+            text = _Child(_page, result, against, lang)
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
@@ -1075,7 +1302,7 @@ def render(
             progress=progress,
             svg_dir=sd if svg_files else None,
         )
-        (head, mid, tail), n_steps = _page(result, against) if text is None else text.result()
+        (head, mid, tail), n_steps = _page(result, against, lang) if text is None else text.result()
         if len(frames) != n_steps:
             raise RuntimeError(f"{len(frames)} diagrams for {n_steps} steps")
         first = first_svg(blobs).encode("utf-8")

@@ -33,7 +33,10 @@ from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
 from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
+from sheli.i18n import translation
 from sheli.outputs.cues import roles
+from sheli.outputs.english import ROUNDS_EN, announcement_en
+from sheli.outputs.render import EnglishTable
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
 from sheli.serve import wuwu
@@ -484,6 +487,43 @@ def passage(cite: str) -> dict[str, Any]:
     }
 
 
+#: each act's English sentence, made once (the audience screen's English, docs/serve.md)
+_SENTENCES = EnglishTable()
+
+
+def english_step(step: dict[str, Any]) -> str:
+    """A step's English sentence as the audience screen shows it (outputs/english.py).
+
+    >>> english_step({"actor": "司射", "verb": "袒", "place": "堂西", "facing": "W"})
+    'The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.'
+    """
+    return _SENTENCES.text(_SENTENCES.sentence(step))
+
+
+@cache
+def audience_english() -> dict[str, str]:
+    """The audience screen's interface strings in English, from the gettext catalogue (the
+    message ids are the screen's own words); the page holds them, not every state.
+
+    >>> audience_english()["drink"]
+    'the losers drink'
+    """
+    tr = translation("en").gettext
+    return {
+        "hou": tr("侯 · 矢之所著"),
+        "announce": tr("釋獲者告"),
+        "tally": tr("獲"),
+        "right": tr("右"),
+        "left": tr("左"),
+        "history": tr("告 · 飲"),
+        "drink": tr("飲不勝者"),
+        "section": tr("賈疏"),
+        "notCounted": tr("獲而未釋獲"),
+        "drum": tr("不鼓不釋"),
+        **{f"round{k}": v for k, v in ROUNDS_EN.items()},
+    }
+
+
 class LiveEvent:
     """An event's inputs replayed into its current state (see the module's docstring)."""
 
@@ -772,6 +812,10 @@ class LiveEvent:
             if s["round"] == rnd and s["counted"] and s["archer"] == "下射" and s["seq"] <= seq
         )
         tally: dict[str, Any] = {"round": rnd, "right": right, "left": left, "announcement": None}
+        # the English for the audience screen's switch (docs/serve.md): the step's sentence
+        # and each announcement's (the tally's is its round's); kept to these, as every
+        # screen gets every state (the drinkers' names stay the text's, in brackets)
+        step["en"] = english_step(step)
         announcements = []
         for t in d.tallies:
             if t["seq"] <= seq:
@@ -783,6 +827,7 @@ class LiveEvent:
                         "left": t["left"],
                         "winner": t.get("winner"),
                         "seq": t["seq"],
+                        "en": announcement_en(t["right"], t["left"]),
                     }
                 )
                 if t["round"] == rnd:

@@ -9,8 +9,27 @@
   const stage = $("stage");
 
   // ---- the two scripts: T is the traditional table, S the simplified one (null = same)
-  let script = "t";
+  let script = D.meta.lang === "zh-Hans" ? "s" : "t";
   const str = (i) => (i == null || i < 0 ? null : script === "s" && D.S[i] != null ? D.S[i] : D.T[i]);
+  // ---- English (docs/viewer.md, "In English"): D.E is gzipped JSON in base64, inflated
+  // when English is first shown: L the interface strings, t the English strings, s each
+  // step's sentence (a number in t), x the English of strings of the table T by their
+  // number, p each passage's translation and the reading it follows. A string of T without
+  // English is shown whole in brackets: nothing of the text's script stands outside them.
+  let lang = D.meta.lang === "en" ? "en" : "zh";
+  let EN = null;
+  let enLoading = null;
+  function english() {
+    if (!enLoading)
+      enLoading = inflate(bytesOf(D.E)).then((t) => {
+        EN = JSON.parse(t);
+        return EN;
+      });
+    return enLoading;
+  }
+  const en = (i) => (i == null || i < 0 ? null : EN.x[i] != null ? EN.x[i] : `(${D.T[i]})`);
+  // a string of the table in the language shown
+  const tx = (i) => (lang === "en" ? en(i) : str(i));
   const LABELS = {
     t: { section: "賈疏", round: "番", role: "人", only: "只看此人", tally: "獲",
       right: "右", left: "左", hits: "中/發", none: "尚無", notCounted: "獲而未釋獲",
@@ -21,7 +40,8 @@
       announce: "释获者告", all: "全部", play: "播放", pause: "暂停", holds: "执",
       dress: "服", at: "位", as: "如", step: "步" },
   };
-  const L = (k) => LABELS[script][k];
+  const L = (k) => (lang === "en" ? EN.L[k] : LABELS[script][k]);
+  const langName = () => (lang === "en" ? "en" : script === "s" ? "zh-Hans" : "zh-Hant");
 
   // ---- diagrams (docs/viewer.md, "The diagrams inside"): in #sheli-svg, one blob per
   // chunk of steps (or more chunks a blob), each in base64, one a line: a head in 4-byte
@@ -178,7 +198,7 @@
     sec.textContent = "";
     D.sectionSegs.forEach(([n, i], k) => {
       const o = document.createElement("option");
-      const topic = D.sections[n] ? str(D.sections[n].t) : "";
+      const topic = D.sections[n] ? tx(D.sections[n].t) : "";
       o.value = String(k);
       o.dataset.step = String(i);
       o.dataset.section = String(n);
@@ -191,7 +211,7 @@
       o.value = String(k);
       o.dataset.step = String(i);
       o.dataset.round = String(r);
-      o.textContent = `${str(D.rounds[r])} (${D.steps[i].q})`;
+      o.textContent = `${tx(D.rounds[r])} (${D.steps[i].q})`;
       rnd.appendChild(o);
     });
     role.textContent = "";
@@ -206,17 +226,19 @@
     }
     for (const [r, members] of byRole) {
       const g = document.createElement("optgroup");
-      g.label = str(r);
+      g.label = tx(r);
       if (members.length > 1) {
         const o = document.createElement("option");
         o.value = `r:${r}`;
-        o.textContent = `${L("all")}${str(r)} (${members.length})`;
+        o.textContent = lang === "en" ? `${L("all")} ${tx(r)} (${members.length})` : `${L("all")}${str(r)} (${members.length})`;
         g.appendChild(o);
       }
       for (const c of members) {
         const o = document.createElement("option");
         o.value = `a:${c.a}`;
-        o.textContent = c.n >= 0 && str(c.n) !== str(c.a) ? `${str(c.a)}（${str(c.n)}）` : str(c.a);
+        const named = c.n >= 0 && str(c.n) !== str(c.a);
+        if (lang === "en") o.textContent = named ? `${tx(c.a)}, ${tx(c.n)}` : tx(c.a);
+        else o.textContent = named ? `${str(c.a)}（${str(c.n)}）` : str(c.a);
         g.appendChild(o);
       }
       role.appendChild(g);
@@ -226,7 +248,12 @@
     role.value = keepRole;
     for (const el of document.querySelectorAll("[data-l]")) el.textContent = L(el.dataset.l);
     $("script").textContent = script === "t" ? "简" : "繁";
-    document.documentElement.lang = script === "t" ? "zh-Hant" : "zh-Hans";
+    $("lang").textContent = lang === "en" ? "中文" : "EN";
+    $("lang").setAttribute("aria-pressed", String(lang === "en"));
+    $("title").textContent = tx(D.meta.title) || D.meta.titleText;
+    document.title = `${$("title").textContent} · sheli`;
+    document.documentElement.lang = langName();
+    document.body.dataset.lang = langName();
   }
   function segIndex(segs, i) {
     let k = 0;
@@ -243,27 +270,32 @@
   }
   function showText(i) {
     const st = D.steps[i];
+    const E = lang === "en";
     const who = $("who");
     who.textContent = "";
-    who.appendChild(el("span", "actor", str(st.a)));
-    who.appendChild(document.createTextNode(` ${str(st.v)}`));
+    if (E) who.appendChild(el("span", "sentence", EN.t[EN.s[i]])); // the words said are in it
+    else {
+      who.appendChild(el("span", "actor", str(st.a)));
+      who.appendChild(document.createTextNode(` ${str(st.v)}`));
+    }
     const says = $("says");
-    says.hidden = st.y < 0;
-    says.textContent = st.y < 0 ? "" : `「${str(st.y)}」`;
+    says.hidden = st.y < 0 || E;
+    says.textContent = st.y < 0 || E ? "" : `「${str(st.y)}」`;
     const ann = $("announce");
     ann.hidden = !st.an;
-    ann.textContent = st.an ? `${L("announce")}：${str(st.y)}` : "";
+    ann.textContent = !st.an ? "" : E ? `${L("announce")}: ${en(st.y)}` : `${L("announce")}：${str(st.y)}`;
     const bits = [];
-    if (st.p >= 0) bits.push(`${L("at")}：${str(st.p)}`);
-    if (st.h >= 0) bits.push(`${L("holds")}：${str(st.h)}`);
-    if (st.d >= 0) bits.push(`${L("dress")}：${str(st.d)}`);
-    $("state").textContent = bits.join("　");
-    $("stepnote").textContent = st.n >= 0 ? str(st.n) : "";
+    // in English the place and the facing are in the sentence
+    if (st.p >= 0 && !E) bits.push(`${L("at")}：${str(st.p)}`);
+    if (st.h >= 0) bits.push(E ? `${L("holds")}: ${en(st.h)}` : `${L("holds")}：${str(st.h)}`);
+    if (st.d >= 0) bits.push(E ? `${L("dress")}: ${en(st.d)}` : `${L("dress")}：${str(st.d)}`);
+    $("state").textContent = bits.join(E ? "; " : "　");
+    $("stepnote").textContent = st.n >= 0 ? tx(st.n) : "";
 
     const ps = D.passages[st.c];
     $("pid").textContent = st.c;
     const sec = D.sections[st.s];
-    $("sec").textContent = sec ? `§${st.s} ${str(sec.t)}` : "";
+    $("sec").textContent = sec ? `§${st.s} ${tx(sec.t)}` : "";
     const jing = $("jing");
     jing.textContent = "";
     const text = ps ? str(ps.t) : "";
@@ -280,9 +312,21 @@
         jing.appendChild(el("mark", null, words));
       }
     }
+    const ten = $("jingen");
+    const pe = E ? EN.p[st.c] : null;
+    ten.hidden = !pe || !pe.length;
+    ten.textContent = "";
+    if (pe && pe.length) {
+      ten.appendChild(document.createTextNode(pe[0]));
+      if (pe[1]) ten.appendChild(el("small", "reading", `${L("reading")}: ${pe[1]}`));
+    }
     const as = $("as");
     as.hidden = !st.as;
-    as.textContent = st.as ? `${L("as")} ${st.as[0]}：${str(st.as[1]) || ""} ${str(st.as[2]) ? `（${str(st.as[2])}）` : ""}` : "";
+    if (!st.as) as.textContent = "";
+    else if (E) {
+      as.textContent = `${L("as")} ${st.as[0]}: ${en(st.as[1]) || ""} ${en(st.as[2]) || ""}`.trim();
+    } else
+      as.textContent = `${L("as")} ${st.as[0]}：${str(st.as[1]) || ""} ${str(st.as[2]) ? `（${str(st.as[2])}）` : ""}`;
     const notes = $("notes");
     notes.textContent = "";
     for (const [ed, kind, body] of ps ? ps.n : []) {
@@ -310,7 +354,7 @@
         const v = t.rounds[r];
         const tr = el("tr");
         tr.dataset.round = r;
-        tr.appendChild(el("th", null, str(D.rounds[r])));
+        tr.appendChild(el("th", null, tx(D.rounds[r])));
         if (r === "1") {
           // round 1 records hits but releases no 筭 (xiangshe:150 獲而未釋獲)
           const td = el("td", null, L("notCounted"));
@@ -327,7 +371,10 @@
     const done = $("done");
     done.textContent = "";
     for (const d of t.done) {
-      const li = el("li", null, `${str(D.rounds[d.round])}：${script === "s" ? simp(d.announcement) : d.announcement}（${L("right")}${d.right} ${L("left")}${d.left}）`);
+      const li =
+        lang === "en"
+          ? el("li", null, `${tx(D.rounds[d.round])}: ${annEn(d.announcement)} (${L("right")} ${d.right}, ${L("left")} ${d.left})`)
+          : el("li", null, `${str(D.rounds[d.round])}：${script === "s" ? simp(d.announcement) : d.announcement}（${L("right")}${d.right} ${L("left")}${d.left}）`);
       done.appendChild(li);
     }
   }
@@ -337,6 +384,10 @@
     const i = tIndex.get(s);
     return i == null ? s : str(i);
   }
+  function annEn(s) {
+    const i = tIndex.get(s);
+    return i == null ? `(${s})` : en(i);
+  }
 
   // ---- the diagram and the walk from the step before
   function persons(svg) {
@@ -344,14 +395,25 @@
     for (const g of svg.querySelectorAll("g.person[data-actor]")) m.set(g.dataset.actor, g);
     return m;
   }
+  // the diagram draws a role that is several people (衆賓, 弟子) member by member: its head
+  // as the cast's actor, each other member as one not in the cast (衆賓2, with the head's
+  // data-role); he is one of the chosen when his head is, or when his role is chosen whole
+  const castNames = new Set(D.cast.map((c) => D.T[c.a]));
+  function chosenBy(names, roles, name, g) {
+    if (names.has(name)) return true;
+    if (castNames.has(name)) return false;
+    return names.has(name.replace(/\d+$/, "")) || roles.has(g.dataset.role);
+  }
   function mark(svg, i) {
     const set = chosenActors();
     const names = set ? new Set([...set].map((a) => D.T[a])) : null;
+    const roles = new Set(chosen[0] === "r" ? [D.T[Number(chosen.slice(2))]] : []);
     svg.classList.toggle("dim", !!names);
     const actor = D.T[D.steps[i].a];
-    for (const [name, g] of persons(svg)) {
+    for (const g of svg.querySelectorAll("g.person[data-actor]")) {
+      const name = g.dataset.actor;
       g.classList.toggle("current", name === actor);
-      g.classList.toggle("hl", !!names && names.has(name));
+      g.classList.toggle("hl", !!names && chosenBy(names, roles, name, g));
     }
   }
   // the walk of this act: the diagram draws the actor's path as polyline.actor-path, in
@@ -461,11 +523,13 @@
   // every step of a run of keys or of play
   const HASH_DELAY = 300;
   let hashTimer = null;
+  // the language, when not the one the page opens in, follows the step: #815&lang=en
+  const hashOf = (q) => `#${q}${langName() !== (D.meta.lang || "zh-Hant") ? `&lang=${langName()}` : ""}`;
   function setHash(q) {
     clearTimeout(hashTimer);
     hashTimer = setTimeout(() => {
       hashTimer = null;
-      if (location.hash !== `#${q}`) history.replaceState(null, "", `#${q}`);
+      if (location.hash !== hashOf(q)) history.replaceState(null, "", hashOf(q));
     }, HASH_DELAY);
   }
   function nextIndex(i, dir) {
@@ -640,7 +704,20 @@
     document.body.dataset.script = script;
     fillMenus();
     go(cur, { keepHash: true });
+    setHash(D.steps[cur].q);
   };
+  // the language: "en" or "zh-Hant"/"zh-Hans" (the script as chosen); English is inflated
+  // the first time it is shown
+  async function setLang(to) {
+    if (to === "en") await english();
+    else if (to === "zh-Hans" || to === "zh-Hant") script = to === "zh-Hans" ? "s" : "t";
+    lang = to === "en" ? "en" : "zh";
+    document.body.dataset.script = script;
+    fillMenus();
+    return go(cur, { keepHash: true });
+  }
+  const toggleLang = () => setLang(lang === "en" ? (script === "s" ? "zh-Hans" : "zh-Hant") : "en").then(() => setHash(D.steps[cur].q));
+  $("lang").onclick = toggleLang;
   document.addEventListener("keydown", (e) => {
     const t = e.target;
     if (t && (t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type !== "checkbox" && t.type !== "range")))
@@ -653,6 +730,7 @@
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(N - 1);
     else if (e.key === "z") zoom();
+    else if (e.key === "l") toggleLang();
     else if (X && (e.key === "n" || e.key === "p")) nextDiff(e.key === "n" ? 1 : -1);
     else if (e.key === "PageDown") {
       const k = segIndex(D.sectionSegs, cur);
@@ -668,20 +746,34 @@
   document.addEventListener("keyup", (e) => {
     if (e.key === " " && e.target && e.target.tagName === "BUTTON") e.preventDefault();
   });
+  // #815 or #815&lang=en: the step, and the language if it is given
+  function hashLang() {
+    const m = /[&?]lang=([A-Za-z-]+)/.exec(location.hash);
+    return m && ["en", "zh-Hant", "zh-Hans"].includes(m[1]) ? m[1] : null;
+  }
   function fromHash() {
     clearTimeout(hashTimer); // a link followed wins over a step not yet in the address
-    const q = Number(location.hash.slice(1));
+    const q = Number(location.hash.slice(1).split("&")[0]);
     if (!q) return false;
     const i = D.steps.findIndex((s) => s.q === q);
     return i >= 0 ? go(i, { keepHash: true }) || true : false;
   }
-  window.addEventListener("hashchange", fromHash);
+  window.addEventListener("hashchange", async () => {
+    const to = hashLang();
+    if (to && to !== langName()) await setLang(to);
+    fromHash();
+  });
 
   // the sticky diagram sits below the header, whose height depends on how it wraps
   const bar = $("bar");
   const setBar = () => document.documentElement.style.setProperty("--bar", `${bar.offsetHeight}px`);
   window.addEventListener("resize", setBar);
 
+  const first = hashLang() || D.meta.lang;
+  if (first === "en") await english();
+  if (first === "en") lang = "en";
+  else if (first === "zh-Hans") script = "s";
+  document.body.dataset.script = script;
   fillMenus();
   setupDiff();
   setBar();
@@ -697,6 +789,11 @@
       return cur;
     },
     blobs: () => ({ lines: LINES.length, inflated: counts.inflated, kept: cache.size }),
+    // the language shown ("en", "zh-Hant", "zh-Hans") and a way to choose it (a Promise)
+    get lang() {
+      return langName();
+    },
+    setLang,
     // with two runs: the steps where they differ (indices), and a jump to the next/previous
     diff: X ? { steps: diffSteps, next: () => nextDiff(1), prev: () => nextDiff(-1) } : null,
   };

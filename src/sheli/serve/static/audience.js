@@ -2,7 +2,9 @@
    server draws it: GET /api/diagram/{seq}.svg), the 經 passage with the step's words marked,
    what is said, the 筭 right (上射) and left (下射) of the round as they fall — one rod a 筭,
    two together for a 純 — each announcement as the engine words it (右賢於左… / 左右鈞), and
-   who drinks. Nothing here can change the event. */
+   who drinks. Nothing here can change the event. In English (the button, key l, #lang=en in
+   the address), the state's English is shown instead: the step's sentence, each
+   announcement's; the screen's own words come with the page (#english). */
 
 import { $, el, fill, live, statusLine, markedPassage, nameOf, roundName, diagramLoader } from "/static/api.js";
 import { beatIndicator } from "/static/drum.js";
@@ -29,13 +31,40 @@ const shown = { right: 0, left: 0, round: null };
 const hou = houFigure($("hou"));
 const vote = votePanel($("vote"));
 
+// ---- the language: "zh-Hant" (the text's own) or "en"
+const EN = JSON.parse($("english")?.textContent || "{}");
+let lang = /(^|[#&])lang=en\b/.test(location.hash) && EN.tally ? "en" : "zh-Hant";
+let last = null; // the state shown, drawn again when the language changes
+const english = () => lang === "en";
+const roundOf = (r) => (english() ? (EN[`round${r}`] ?? (r == null ? "" : `round ${r}`)) : roundName(r));
+function setLang(to) {
+  lang = to === "en" && EN.tally ? "en" : "zh-Hant";
+  document.documentElement.lang = lang;
+  document.body.dataset.lang = lang;
+  $("lang").textContent = english() ? "中文" : "EN";
+  $("lang").setAttribute("aria-pressed", String(english()));
+  for (const node of document.querySelectorAll("[data-l]")) {
+    if (node.dataset.zh == null) node.dataset.zh = node.textContent;
+    node.textContent = english() ? EN[node.dataset.l] + (node.dataset.sep ? ": " : "") : node.dataset.zh;
+  }
+  const hash = english() ? "#lang=en" : "";
+  if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname + location.search);
+  if (last) render(last);
+}
+$("lang").onclick = () => setLang(english() ? "zh-Hant" : "en");
+document.addEventListener("keydown", (e) => {
+  if (e.key === "l" && !e.altKey && !e.ctrlKey && !e.metaKey && !/^(INPUT|SELECT|TEXTAREA)$/.test(e.target?.tagName || ""))
+    setLang(english() ? "zh-Hant" : "en");
+});
+window.addEventListener("hashchange", () => setLang(/(^|[#&])lang=en\b/.test(location.hash) ? "en" : "zh-Hant"));
+
 /** The round's arrows on the 侯 where they struck (the marks the scorers tapped). */
 function renderMarks(s) {
   const marks = s.marks || [];
   $("hou-card").hidden = !marks.length;
   if (!marks.length) return;
   const name = marks[marks.length - 1].hou || "";
-  $("hou-name").textContent = name;
+  $("hou-name").textContent = english() && name ? `(${name})` : name;
   hou.show(name).then(() => hou.mark(marks.filter((m) => (m.hou || "") === name))).catch(() => {});
 }
 
@@ -51,19 +80,25 @@ function rods(node, n, before) {
 }
 
 function render(s) {
+  last = s;
+  const E = english();
   const st = s.step || {};
   // the hall when they act in the hall; the range when an arrow flies (射: the 侯 with him)
   showDiagram(st.seq, st.verb === "射" ? "range" : "");
-  $("round-name").textContent = roundName(st.round ?? s.round);
+  $("round-name").textContent = roundOf(st.round ?? s.round);
+  // in English the sentence says who does what, where, and the words said
+  document.querySelector("#step .who").hidden = E;
+  $("sentence").hidden = !E;
+  $("sentence").textContent = E ? st.en || "" : "";
   $("actor").textContent = st.actor || "";
   const name = st.name || nameOf(s.event, st.actor) || nameOf(event, st.actor);
   $("actor-name").textContent = name ? `(${name})` : "";
   $("verb").textContent = st.verb || "";
-  $("says").hidden = !st.says;
+  $("says").hidden = !st.says || E;
   $("says").textContent = st.says ? `「${st.says}」` : "";
   const p = s.passage || {};
   $("cite").textContent = p.cite || st.cite || "";
-  $("section").textContent = st.section != null ? `賈疏 §${st.section}` : "";
+  $("section").textContent = st.section != null ? `${E ? EN.section : "賈疏"} §${st.section}` : "";
   markedPassage($("jing"), p.text || st.jing || "", st.jing);
 
   const t = s.tally || {};
@@ -74,8 +109,14 @@ function render(s) {
     shown.right = 0;
     shown.left = 0;
   }
-  $("tally-round").textContent = round ? roundName(round) : "";
-  $("tally-note").textContent = round === 1 ? "獲而未釋獲 (xiangshe:150)" : round === 3 ? "不鼓不釋 (xiangshe:248)" : "";
+  $("tally-round").textContent = round ? roundOf(round) : "";
+  const note = round === 1 ? ["notCounted", "獲而未釋獲", 150] : round === 3 ? ["drum", "不鼓不釋", 248] : null;
+  $("tally-note").textContent = note ? `${E ? EN[note[0]] : note[1]} (xiangshe:${note[2]})` : "";
+  // the count's announcement in English: its round's, in the announcements so far
+  const told = t.announcement ? (s.announcements || []).find((a) => a.round === round) : null;
+  const tEn = (told && told.en) || "";
+  $("tally-en").hidden = !E || !tEn;
+  $("tally-en").textContent = E ? tEn : "";
   $("right-count").textContent = String(right);
   $("left-count").textContent = String(left);
   rods($("right-rods"), right, shown.right);
@@ -84,17 +125,21 @@ function render(s) {
 
   const box = $("announce");
   box.hidden = !t.announcement;
-  $("announce-text").textContent = t.announcement || "";
+  $("announce-text").textContent = (E ? tEn : t.announcement) || "";
   document.body.dataset.announcement = t.announcement || "";
   document.body.dataset.right = String(right);
   document.body.dataset.left = String(left);
   document.body.dataset.seq = String(st.seq ?? "");
 
   fill($("history"), ...(s.announcements || []).map((a) =>
-    el("li", { dataset: { round: String(a.round) } }, `${roundName(a.round)}：釋獲者告 `, el("b", {}, a.text || "")),
+    E
+      ? el("li", { dataset: { round: String(a.round) } }, `${roundOf(a.round)}: ${EN.announce}: `, el("b", {}, a.en || ""))
+      : el("li", { dataset: { round: String(a.round) } }, `${roundName(a.round)}：釋獲者告 `, el("b", {}, a.text || "")),
   ));
   fill($("drinks"), ...(s.drinks || []).map((d) =>
-    el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
+    E
+      ? el("li", {}, `${roundOf(d.round)}: ${EN.drink}: `, el("b", {}, `(${d.who || ""})`), d.name ? ` (${d.name})` : "")
+      : el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
   ));
   renderMarks(s);
   vote.update(s);
@@ -103,4 +148,5 @@ function render(s) {
   document.body.dataset.ready = "1";
 }
 
+setLang(lang);
 live(render, status);

@@ -14,7 +14,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from sheli.serve import auth, checks, export
+from sheli.serve import auth, checks, export, live
 from sheli.serve.errors import ApiError
 from sheli.serve.events import rite_options, rites, venues
 from sheli.serve.limits import MAX_PAIRS
@@ -60,6 +60,8 @@ async def view(srv: Server, request: Request) -> Response:
         "csrf": auth.csrf_for(srv.store.secret, tok["hash"]),
         "seat": tok["seat"],
         "performer_role": tok["performer_role"],
+        # the audience screen's words in English, for its language switch (docs/serve.md)
+        "english": live.audience_english() if tok["role"] == "audience" else None,
     }
     try:
         html = srv.render(TEMPLATE_OF[tok["role"]], **ctx)
