@@ -38,7 +38,7 @@ def glossary() -> dict[str, dict[str, str]]:
     data = yaml.safe_load(text)
     return {
         k: {str(t): str(e) for t, e in (data.get(k) or {}).items()}
-        for k in ("code", "short", *KINDS)
+        for k in ("code", "short", "texts", *KINDS)
     }
 
 

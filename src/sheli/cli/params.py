@@ -216,7 +216,9 @@ def params(
             from sheli.place import load_venue
 
             metre = load_venue("xie").metre_per_chi.value
-            svg = target_svg(targets, metre_per_chi=metre, title=title, hung=hung)
+            if lang == "en":
+                title = f"{_label(cell.rank)} {_label(cell.occasion)}"
+            svg = target_svg(targets, metre_per_chi=metre, title=title, hung=hung, lang=lang)
             try:
                 write_text(svg_path, svg)
             except OSError as exc:
