@@ -793,7 +793,7 @@ def label(name: str, *kinds: str) -> str:
     """A name for a table cell or a diagram label in English: ``east steps (阼階)``, or the
     name alone in brackets when the glossary has no English for it.
 
-    >>> label("阼階", "places"), label("諸侯", "roles"), label("乏", "places")
-    ('east steps (阼階)', '(諸侯)', 'blind (乏)')
+    >>> label("阼階", "places"), label("飛鳥", "roles"), label("乏", "places")
+    ('east steps (阼階)', '(飛鳥)', 'blind (乏)')
     """
     return term(name, *kinds, article=False)
