@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from sheli.cli.cues import cues
 from sheli.cli.params import params
+from sheli.cli.place import place
 from sheli.engine import ENGINE_ASSUMPTIONS
 from sheli.engine.variants import variant_assumptions
 from sheli.outputs.english import (
@@ -110,3 +111,10 @@ def test_target_drawing_in_english(tmp_path: Path) -> None:
     seen = _seen(out.read_text("utf-8"))
     assert "great target (大侯) · range 90 bow-lengths (弓)" in seen
     assert cjk_outside_brackets(seen) == []
+
+
+def test_place_in_english_glosses_its_sources_and_assumptions() -> None:
+    out = CliRunner().invoke(place, ["--lang", "en"]).output
+    assert "east steps (阼階)" in out
+    assert "assumed:" in out
+    assert cjk_outside_brackets(out) == []
