@@ -9,6 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from sheli.cli.coverage import coverage
 from sheli.cli.cues import cues
 from sheli.cli.params import params
 from sheli.cli.place import place
@@ -117,4 +118,10 @@ def test_place_in_english_glosses_its_sources_and_assumptions() -> None:
     out = CliRunner().invoke(place, ["--lang", "en"]).output
     assert "east steps (阼階)" in out
     assert "assumed:" in out
+    assert cjk_outside_brackets(out) == []
+
+
+def test_coverage_in_english_glosses_its_rules_and_reasons() -> None:
+    out = CliRunner().invoke(coverage, ["xiangshe", "--lang", "en"]).output
+    assert "rule: The cast has no (介)" in out or "companion (介)" in out
     assert cjk_outside_brackets(out) == []
