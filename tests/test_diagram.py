@@ -14,8 +14,10 @@ from sheli.engine import run
 from sheli.outputs import diagram as diagram_mod
 from sheli.outputs import labels as labels_mod
 from sheli.outputs.diagram import FACING, body_boxes, label_boxes, render_svg
+from sheli.outputs.english import cjk_outside_brackets
 from sheli.outputs.frames import FrameBuilder, build_frames
 from sheli.place import load_venue
+from sheli.text.english import english as passage_english
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -134,8 +136,8 @@ def test_range_is_to_scale(default_run) -> None:
     assert hou_y - wu_y == pytest.approx(300 * scale, abs=0.5)
 
 
-def _no_overlaps(frame, scene) -> None:
-    labels, fixtures = label_boxes(frame, scene)
+def _no_overlaps(frame, scene, lang: str = "zh-Hant") -> None:
+    labels, fixtures = label_boxes(frame, scene, lang=lang)
     boxes = [lab.box for lab in labels]
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
@@ -530,3 +532,53 @@ def test_labels_do_not_overlap_with_three_hou(sanhou) -> None:
             for i, a in enumerate(boxes):
                 assert not any(a.overlaps(b) for b in boxes[i + 1 :]), f.seq
                 assert not any(a.overlaps(b) for b in fixtures), f.seq
+
+
+# ------------------------------------------------------------------ in English
+
+
+def test_english_labels_every_step_of_the_default_run(default_run) -> None:
+    # every step: each label and every word of the drawing in English (a term without
+    # English in brackets), the labels clear of one another, of the fixtures and of bodies
+    scene, fr = default_run
+    for f in fr:
+        _no_overlaps(f, scene, lang="en")
+        labels, _ = label_boxes(f, scene, lang="en")
+        bodies = body_boxes(f, scene)
+        for lab in labels:
+            text = " ".join(t for line in lab.lines for t, _ in line)
+            assert cjk_outside_brackets(text) == [], (f.seq, lab.key, text)
+            assert not [n for n, b in bodies.items() if lab.box.overlaps(b)], (f.seq, lab.key)
+    for f in fr[::50]:
+        root = _svg(f, scene, lang="en")
+        words = [t.text or "" for t in root.iter(f"{{{NS['s']}}}text")]
+        words.append(root.find("s:title", NS).text or "")
+        assert cjk_outside_brackets("\n".join(words)) == [], f.seq
+
+
+def test_english_labels_read_the_glossary(default_run) -> None:
+    scene, fr = default_run
+    f = next(f for f in fr if f.actor == "司射" and f.verb == "袒")
+    labels, _ = label_boxes(f, scene, lang="en")
+    text = {lab.key: lab.lines[0][0][0] for lab in labels}
+    assert text["person:司射"] == "director"
+    assert text["fixture:阼階"] == "east steps"
+    assert text["person:上耦上射"] == "1st pair upper"
+    svg = render_svg(f, scene, lang="en")
+    assert ">director: bare the arm</text>" in svg  # the step, in the header
+    words = passage_english(f.cite).text.split()[:4]  # the passage in sheli's English
+    assert f'font-size="15">{" ".join(words)} ' in svg
+
+
+def test_languages_do_not_share_a_cached_drawing(default_run) -> None:
+    # the caches are keyed on the language: Chinese, English, Chinese again, each as fresh
+    scene, fr = default_run
+    picks = fr[::211]
+    first = {f.seq: render_svg(f, scene) for f in picks}
+    english = {f.seq: render_svg(f, scene, lang="en") for f in picks}
+    for f in picks:
+        assert render_svg(f, scene) == first[f.seq]
+        diagram_mod.clear_caches()
+        assert render_svg(f, scene, lang="en") == english[f.seq] != first[f.seq]
+    simplified = render_svg(picks[0], scene, lang="zh-Hans")
+    assert ">阼阶</text>" in simplified and ">阼階</text>" not in simplified  # data-name keeps 阼階

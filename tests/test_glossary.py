@@ -152,7 +152,7 @@ def test_code_names_are_readers_terms_too() -> None:
 
 def test_sections_and_entries() -> None:
     g = glossary()
-    assert set(g) == {"code", *KINDS}
+    assert set(g) == {"code", "short", "texts", *KINDS}
     for kind, entries in g.items():
         for term, en in entries.items():
             assert en.strip() and term.strip(), (kind, term)

@@ -21,7 +21,7 @@ from importlib import resources
 
 import yaml
 
-__all__ = ["GLOSSARY", "KINDS", "english", "glossary", "parts"]
+__all__ = ["GLOSSARY", "KINDS", "english", "glossary", "label", "parts"]
 
 # The sections of the data file a reader's English comes from, in the order they are searched.
 KINDS = ("roles", "verbs", "places", "objects", "dress", "states")
@@ -36,7 +36,10 @@ def glossary() -> dict[str, dict[str, str]]:
     """
     text = resources.files("sheli").joinpath("data", "glossary.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
-    return {k: {str(t): str(e) for t, e in (data.get(k) or {}).items()} for k in ("code", *KINDS)}
+    return {
+        k: {str(t): str(e) for t, e in (data.get(k) or {}).items()}
+        for k in ("code", "short", "texts", *KINDS)
+    }
 
 
 GLOSSARY: dict[str, str] = dict(glossary()["code"])
@@ -85,3 +88,56 @@ def parts(name: str, *kinds: str) -> list[str] | None:
             else:
                 return None
     return out
+
+
+# A drawing's label is short: no article, no bracketed term (the drawing keeps the term in
+# its data attributes), a person one person (衆賓2: other guest 2).
+_ARTICLE = re.compile(r"^(the|a|an) ")
+_BRACKETED_TERM = re.compile(r" \([^()]*[\u3400-\u9fff][^()]*\)$")
+_COUNTED = re.compile(r"^(.+?)([0-9]+|[一二三四五六七八九十]+)$")
+_NUMERALS = "一二三四五六七八九十"
+
+
+def _plain(en: str) -> str:
+    return _BRACKETED_TERM.sub("", _ARTICLE.sub("", en))
+
+
+@functools.cache
+def label(name: str, *kinds: str) -> str:
+    """The English of a name as a drawing's label shows it (docs/diagrams.md): the data
+    file's ``short`` English where it has one, else its English without article or bracketed
+    term; a name with a number keeps it (衆賓2), X之Y reads "Y of X", a compound its parts in
+    order; a name without English stands in brackets.
+
+    >>> label("司射"), label("洗", "places", "objects"), label("衆賓2", "roles")
+    ('director', 'basin', 'other guest 2')
+    >>> label("大夫耦1下射", "roles"), label("大侯之乏", "places"), label("飛鳥")
+    ("great officer's pair 1 lower", 'blind of great target', '(飛鳥)')
+    """
+    g = glossary()
+    if name in g["short"]:
+        return g["short"][name]
+    en = english(name, *kinds)
+    if en is not None:
+        return _plain(en)
+    m = _COUNTED.match(name)
+    if m:
+        base, n = m.groups()
+        num = n if n.isdigit() else str(_NUMERALS.index(n) + 1) if len(n) == 1 else n
+        inner = label(base, *kinds)
+        return f"{inner} {num}" if not inner.startswith("(") else f"({name})"
+    if "之" in name:
+        owner, _, thing = name.partition("之")
+        a, b = label(owner, *kinds), label(thing, *kinds)
+        if not a.startswith("(") and not b.startswith("("):
+            return f"{b} of {a}"
+    words: list[str] = []
+    for piece in re.split(r"([0-9]+)", name):
+        if piece.isdigit():
+            words.append(piece)
+        elif piece:
+            ps = parts(piece, *kinds)
+            if ps is None:
+                return f"({name})"
+            words += [g["short"].get(p) or _plain(english(p, *kinds) or p) for p in ps]
+    return " ".join(words) if words else f"({name})"

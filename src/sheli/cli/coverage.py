@@ -29,6 +29,7 @@ STATUS = {"step": "enacted", "rule": "rule", "uncovered": "not enacted", "gap": 
 def coverage(rite: str, as_json: bool, gaps: bool, lang: str) -> None:
     """Report which passages of RITE's scope are enacted, by which steps, and why not."""
     from sheli.engine.coverage import coverage as build
+    from sheli.outputs.english import gloss  # deferred: the outputs layer loads rich
     from sheli.rite.loader import SpecError
 
     try:
@@ -67,7 +68,7 @@ def coverage(rite: str, as_json: bool, gaps: bool, lang: str) -> None:
         if lang == "en":
             # the passage in sheli's translation, the text in brackets
             t = passage_english(f"{report.chapter}:{p.n}")
-            by = f"({by})" if by and p.status == "step" else by
+            by = f"({by})" if by and p.status == "step" else gloss(by)
             text = (f"{t.text} " if t else "") + f"({text})"
         table.add_row(f"{report.chapter}:{p.n}", STATUS[p.status], by, text, style=style)
     console.print(table)

@@ -115,6 +115,7 @@ def cues(
             seed=0
             if chosen.get("seed") is None and chosen.get("outcomes") is None
             else chosen.get("seed"),
+            lang=lang,
         )
     except cuesmod.CuesError as exc:
         _fail(str(exc))
@@ -131,12 +132,12 @@ def cues(
             return
         _write_text(output, text)
     elif fmt == "html":
-        _write_text(output, cuesmod.render_html(book))  # type: ignore[arg-type]
+        _write_text(output, _html(book, lang))  # type: ignore[arg-type]
     else:
         from sheli.outputs.pdf import PdfError, html_to_pdf
 
         try:
-            html_to_pdf(cuesmod.render_html(book), Path(output))  # type: ignore[arg-type]
+            html_to_pdf(_html(book, lang), Path(output))  # type: ignore[arg-type]
         except PdfError as exc:
             _fail(str(exc))
         except OSError as exc:
@@ -144,6 +145,18 @@ def cues(
     what = ", ".join(s.role for s in book.sheets) or "no role"
     plan = " + floor plan" if book.floor is not None else ""
     click.echo(f"wrote {output} ({what}{plan}; {book.scale.statement()})", err=True)
+
+
+def _html(book: object, lang: str) -> str:
+    """The book as HTML in ``lang``: English through the English sheets; the Chinese page
+    with its diagrams in ``lang`` otherwise."""
+    if lang == "en":
+        from sheli.outputs.english import english_cue_html  # deferred: only for --lang en
+
+        return english_cue_html(book)
+    from sheli.outputs.cues import render_html  # deferred: the cue sheets are heavy
+
+    return render_html(book)  # type: ignore[arg-type]
 
 
 def _positive(value: float | None, most: float) -> float | None:

@@ -66,6 +66,15 @@ def _label(name: str) -> str:
     return label(name)
 
 
+def _gloss(text: str) -> str:
+    """A source or a note: in English with each term glossed and kept in brackets."""
+    if current() != "en":
+        return text
+    from sheli.outputs.english import gloss  # deferred: the outputs layer loads rich
+
+    return gloss(text)
+
+
 def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -80,9 +89,9 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
                 _label(c.rank),
                 _label(c.occasion),
                 "—",
-                c.absent.note or "",
+                _gloss(c.absent.note or ""),
                 "",
-                "\n".join(c.absent.source),
+                _gloss("\n".join(c.absent.source)),
             )
             continue
         first = True
@@ -96,7 +105,7 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
                 _label(name),
                 _show(r),
                 reading,
-                "\n".join(r.source) + (f"\nnote: {r.note}" if r.note else ""),
+                _gloss("\n".join(r.source) + (f"\nnote: {r.note}" if r.note else "")),
             )
             first = False
     console.print(grid)
@@ -216,7 +225,9 @@ def params(
             from sheli.place import load_venue
 
             metre = load_venue("xie").metre_per_chi.value
-            svg = target_svg(targets, metre_per_chi=metre, title=title, hung=hung)
+            if lang == "en":
+                title = f"{_label(cell.rank)} {_label(cell.occasion)}"
+            svg = target_svg(targets, metre_per_chi=metre, title=title, hung=hung, lang=lang)
             try:
                 write_text(svg_path, svg)
             except OSError as exc:

@@ -63,7 +63,7 @@ def place(
     from rich.console import Console
     from rich.table import Table
 
-    from sheli.outputs.english import label  # deferred: the outputs layer loads rich
+    from sheli.outputs.english import gloss, label  # deferred: the outputs layer loads rich
     from sheli.place import PlaceError, load_venue
 
     try:
@@ -106,6 +106,9 @@ def place(
         click.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
 
+    # in English a source, an assumption or a note has each term glossed (docs/i18n.md)
+    en = gloss if lang == "en" else str
+    chi = "chi" if lang == "en" else "尺"
     console = Console()
     table = Table(
         title=tr("{title} ({key}) — 尺, x 東 y 北, origin 堂廉之中").format(
@@ -115,22 +118,22 @@ def place(
         expand=False,
     )
     table.add_column("name", no_wrap=True)
-    table.add_column("x 尺", justify="right")
-    table.add_column("y 尺", justify="right")
+    table.add_column(f"x {chi}", justify="right")
+    table.add_column(f"y {chi}", justify="right")
     if metres:
         table.add_column("x m", justify="right")
         table.add_column("y m", justify="right")
     table.add_column("source / assumption", overflow="fold")
     for r in rows:
-        why = r.source
+        why = en(r.source)
         if r.assumption:
             why = (
-                f"{why}\n[yellow]assumed:[/] {r.assumed}"
+                f"{why}\n[yellow]assumed:[/] {en(r.assumed)}"
                 if why
-                else f"[yellow]assumed:[/] {r.assumed}"
+                else f"[yellow]assumed:[/] {en(r.assumed)}"
             )
         if r.note:
-            why += f"\n[dim]{r.note}[/]"
+            why += f"\n[dim]{en(r.note)}[/]"
         cells = [
             label(r.name, "places", "objects") if lang == "en" else r.name,
             _fmt(r.x),
@@ -146,25 +149,26 @@ def place(
     pt = Table(title="parameters and default offsets", expand=False)
     pt.add_column("name", no_wrap=True)
     pt.add_column("value", justify="right")
-    pt.add_column("rule")
+    pt.add_column("rule", overflow="fold")
     pt.add_column("source / assumption", overflow="fold")
     for p in [*venue.params.values(), *venue.offsets.values()]:
-        why = p.source or f"[yellow]assumed:[/] {p.assumption}"
-        pt.add_row(p.name, _fmt(p.value), p.rule, why)
-    pt.add_row("1 尺", f"{mpc} m", "", f"[yellow]assumed:[/] {venue.metre_per_chi.assumption}")
+        why = en(p.source) if p.source else f"[yellow]assumed:[/] {en(p.assumption)}"
+        pt.add_row(en(p.name), _fmt(p.value), en(p.rule), why)
+    one = "1 chi (尺)" if lang == "en" else "1 尺"
+    pt.add_row(one, f"{mpc} m", "", f"[yellow]assumed:[/] {en(venue.metre_per_chi.assumption)}")
     console.print(pt)
 
     if venue.hou:
-        ht = Table(title="侯 in elevation, from the ground up (尺)", expand=False)
+        ht = Table(title=en("侯 in elevation, from the ground up (尺)"), expand=False)
         ht.add_column("band", no_wrap=True)
         ht.add_column("width", justify="right")
         ht.add_column("height", justify="right")
         ht.add_column("note", overflow="fold")
-        ht.add_row("(下綱)", "", _fmt(venue.hou["下綱高"]), "下綱不及地武 (xiangshe:10)")
+        ht.add_row("(下綱)", "", _fmt(venue.hou["下綱高"]), en("下綱不及地武 (xiangshe:10)"))
         for b in venue.hou["bands"]:
-            ht.add_row(b["name"], _fmt(b["width"]), _fmt(b["height"]), b["note"])
+            ht.add_row(en(b["name"]), _fmt(b["width"]), _fmt(b["height"]), en(b["note"]))
         console.print(ht)
-        console.print(f"[dim]{venue.hou['source']}[/]")
+        console.print(f"[dim]{en(venue.hou['source'])}[/]")
 
 
 def _print_bodies(as_json: bool) -> None:

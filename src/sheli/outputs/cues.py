@@ -41,6 +41,7 @@ from sheli.engine.env import chapter_sections
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
 from sheli.glossary import GLOSSARY
+from sheli.glossary import label as label_en
 from sheli.outputs import diagram
 from sheli.outputs.frames import build_frames
 from sheli.outputs.marks import Mark, by_performer, performer_marks
@@ -894,10 +895,16 @@ def _plan_body(
     width: int,
     numbered: dict[str, int] | None = None,
     labels: bool | set[str] = True,
+    lang: str = "zh-Hant",
 ) -> str:
     """The fixtures, the origin, a metre bar and the north mark of a view, as SVG elements.
 
-    ``labels``: True labels the landmark kinds, a set labels those names only."""
+    ``labels``: True labels the landmark kinds, a set labels those names only; ``lang`` en
+    names the fixtures in English (the glossary's label, docs/diagrams.md)."""
+
+    def name_of(n: str) -> str:
+        return label_en(n, "places", "objects", "dress") if lang == "en" else n
+
     k, height = _plan_geometry(view, width)
     fs = max(7.0, min(12.0, 2.2 * k))
 
@@ -951,8 +958,9 @@ def _plan_body(
             out.append(f'<circle cx="{cx}" cy="{cy}" r="1.6" fill="#555"/>')
         if numbered is not None and f.name in numbered:
             # The key's number; short names of the landmarks too, where they have room.
-            named = f.kind in _NAMED_KINDS and len(f.name) <= 2
-            text = f"{numbered[f.name]} {e(f.name)}" if named else f"{numbered[f.name]}"
+            # (in English the numbers alone: the names, longer, are in the key beside it)
+            named = f.kind in _NAMED_KINDS and len(f.name) <= 2 and lang != "en"
+            text = f"{numbered[f.name]} {e(name_of(f.name))}" if named else f"{numbered[f.name]}"
             out.append(
                 f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs * 0.8:.1f}" fill="#1a4f8a">'
                 f"{text}</text>"
@@ -960,7 +968,7 @@ def _plan_body(
         elif (f.name in labels) if isinstance(labels, set) else (labels and f.kind in _LABEL_KINDS):
             out.append(
                 f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs:.1f}" fill="#555">'
-                f"{e(f.name)}</text>"
+                f"{e(name_of(f.name))}</text>"
             )
     # The origin, marked as the director tapes it: a cross at the middle of the 堂廉.
     if inside(0, 0):
@@ -984,7 +992,7 @@ def _plan_body(
         f'<text x="{12 + blen:.1f}" y="{y0 + 3}" font-size="{fs * 0.85:.1f}">{step:g} m'
         f"{' (scaled)' if scale.scaled else ''}</text>"
         f'<text x="{width - 16}" y="{fs + 4}" font-size="{fs:.1f}" '
-        f'text-anchor="middle">北 N↑</text>'
+        f'text-anchor="middle">{"N↑" if lang == "en" else "北 N↑"}</text>'
     )
     return "".join(out)
 
@@ -1045,8 +1053,10 @@ def plan_svg(
     people: Sequence[tuple[str, float, float, str | None, bool]] = (),
     numbered: dict[str, int] | None = None,
     labels: bool = True,
+    lang: str = "zh-Hant",
 ) -> str:
-    """The plan as one SVG: fixtures, the origin, a metre bar at this scale, and people.
+    """The plan as one SVG: fixtures, the origin, a metre bar at this scale, and people;
+    ``lang`` en names the fixtures in English.
 
     ``people`` are (name, x 尺, y 尺, facing, highlighted); ``numbered`` puts a number on
     each named fixture (the floor plan's key). North (the 堂) is up.
@@ -1063,7 +1073,7 @@ def plan_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="plan" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
         f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">{_MARKERS}'
-        + _plan_body(venue, scale, view, width, numbered, labels)
+        + _plan_body(venue, scale, view, width, numbered, labels, lang)
         + _people_svg(view, width, people)
         + "</svg>"
     )
@@ -1230,7 +1240,9 @@ def positions_at(
 NEAR_WIDTH = 300  # px: the step diagram beside a cue
 
 
-def _near_diagrams(run: Any, scene: Scene, todo: Sequence[tuple[RoleSheet, Row]]) -> None:
+def _near_diagrams(
+    run: Any, scene: Scene, todo: Sequence[tuple[RoleSheet, Row]], lang: str = "zh-Hant"
+) -> None:
     """Step diagrams from :func:`sheli.outputs.diagram.render_svg` ("near" view, the person
     highlighted), each as an <img> of its own: their ids (clip paths, markers) stay apart
     and the header band (cite, 經, words, which the cue already shows) is cropped."""
@@ -1243,7 +1255,7 @@ def _near_diagrams(run: Any, scene: Scene, todo: Sequence[tuple[RoleSheet, Row]]
         if frame is None:
             continue
         svg = diagram.render_svg(
-            frame, scene_line, highlight=sh.role, width=NEAR_WIDTH, view="near"
+            frame, scene_line, highlight=sh.role, width=NEAR_WIDTH, view="near", lang=lang
         )
         m = re.search(r'height="([0-9.]+)"', svg)
         height = float(m.group(1)) if m else NEAR_WIDTH * 1.3
@@ -1297,6 +1309,7 @@ def build_book(
     addressed: bool = True,
     diagrams: bool | str = True,
     seed: int | None = None,
+    lang: str = "zh-Hant",
 ) -> CueBook:
     """Role sheets for ``roles_wanted`` (names as :func:`resolve_role` takes; None: all) and
     the floor plan.
@@ -1304,7 +1317,8 @@ def build_book(
     ``diagrams``: "near" (True) draws each cue with the step diagram of
     :mod:`sheli.outputs.diagram` in its view round the person (everyone near, what they
     hold, the walk); "plan" with the small plan of this module (lighter: the background is
-    drawn once per page); "none" (False) without.
+    drawn once per page); "none" (False) without. ``lang``: the language of the near
+    diagrams' words (docs/diagrams.md, "Labels in English").
 
     >>> from sheli.engine import run
     >>> b = build_book(run("xiangshe", seed=1), ["释获者"], floor=False)
@@ -1332,7 +1346,7 @@ def build_book(
                     if i == 0 or row.first.addressed or row.moves:
                         todo.append((sh, row))
         if style == "near":
-            _near_diagrams(run, scene, todo)
+            _near_diagrams(run, scene, todo, lang)
         else:
             snaps = positions_at(reader.steps, {row.last.seq for _, row in todo})
             for sh, row in todo:

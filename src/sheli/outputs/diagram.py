@@ -22,6 +22,8 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html import escape
@@ -29,6 +31,8 @@ from typing import Any
 
 from sheli.engine import venue_plan
 from sheli.engine.state import Holding
+from sheli.glossary import label as label_en
+from sheli.i18n import translation
 from sheli.outputs.frames import Frame, Person, shot_hou
 from sheli.outputs.labels import (
     LINE_HEIGHT,
@@ -43,6 +47,8 @@ from sheli.outputs.labels import (
 )
 from sheli.place.model import Venue
 from sheli.rite.ranks import load_ranks
+from sheli.text.english import english as passage_english
+from sheli.text.variants import to_simplified
 
 __all__ = [
     "FACING",
@@ -100,6 +106,81 @@ INSET_MARKS = 24
 
 def _inset_w(width: int) -> float:
     return INSET_W if width >= INSET_MIN_WIDTH else 0.0
+
+
+# -- the words of a drawing in its language (docs/diagrams.md, "Labels in English") ------------
+
+#: Where a thing's English is looked up (洗 is a basin here, not the verb "wash").
+_THINGS = ("places", "objects", "dress")
+_NUMERAL = {c: str(k) for k, c in enumerate("一二三四五六七八九十", 1)}
+
+
+@lru_cache(maxsize=4096)
+def _thing(name: str, lang: str) -> str:
+    """A fixture or a thing set down as its label names it.
+
+    >>> _thing("阼階", "en"), _thing("阼階", "zh-Hans"), _thing("阼階", "zh-Hant")
+    ('east steps', '阼阶', '阼階')
+    """
+    if lang == "en":
+        return label_en(name, *_THINGS)
+    return to_simplified(name) if lang == "zh-Hans" else name
+
+
+@lru_cache(maxsize=4096)
+def _person(actor: str, name: str | None, lang: str) -> str:
+    """A person's label: his role and, where the cast names him, his name.
+
+    >>> _person("司馬", "司正", "zh-Hant"), _person("司馬", "司正", "en")
+    ('司馬（司正）', 'marshal (overseer)')
+    """
+    if lang != "en":
+        text = f"{actor}（{name}）" if name and name != actor else actor
+        return to_simplified(text) if lang == "zh-Hans" else text
+    text = label_en(actor, "roles")
+    return f"{text} ({label_en(name, 'roles')})" if name and name != actor else text
+
+
+@lru_cache(maxsize=4096)
+def _hold(h: str, lang: str) -> str:
+    """What a person holds, shortened for his label (``搢三``, ``3 in belt``).
+
+    >>> [_hold(h, "en") for h in ("張弓", "搢矢三", "挾矢一", "爵(實)", "矢12", "搢扑")]
+    ['strung bow', '3 in belt', '1 held', 'goblet (full)', 'arrow ×12', 'rod in belt']
+    """
+    short = h.replace("搢矢", "搢").replace("挾矢", "挾")
+    if lang != "en":
+        return to_simplified(short) if lang == "zh-Hans" else short
+    tr = _tr(lang)
+    m = re.fullmatch(r"(搢|挾)([一二三四五六七八九十]|[0-9]+)", short)
+    if m:
+        n = _NUMERAL.get(m.group(2), m.group(2))
+        return (tr("{n} in belt") if m.group(1) == "搢" else tr("{n} held")).format(n=n)
+    if short in ("張弓", "弛弓"):
+        return tr("strung bow") if short == "張弓" else tr("unstrung bow")
+    if short.startswith("搢"):
+        return tr("{thing} in belt").format(thing=_thing(short[1:], lang))
+    m = re.fullmatch(r"(.+?)\((實|虛)\)", short)
+    if m:
+        state = label_en(m.group(2), "states")
+        return f"{_thing(m.group(1), lang)} ({state})"
+    m = re.fullmatch(r"(.+?)([一二三四五六七八九十]|[0-9]+)", short)
+    if m:
+        return f"{_thing(m.group(1), lang)} ×{_NUMERAL.get(m.group(2), m.group(2))}"
+    return _thing(short, lang)
+
+
+@lru_cache(maxsize=4)
+def _tr(lang: str) -> Callable[[str], str]:
+    """The drawing's strings (written as the default output reads) in ``lang``: through the
+    catalogue for English, in simplified characters for zh-Hans.
+
+    >>> _tr("en")("矢{n}（獲{h}）").format(n=4, h=1), _tr("zh-Hans")("矢{n}（獲{h}）")
+    ('arrows 4 (hits 1)', '矢{n}（获{h}）')
+    """
+    if lang == "zh-Hans":
+        return to_simplified
+    return translation(lang).gettext
 
 
 _DRESS_COLOUR = "#d9a066"  # the bared arm (袒)
@@ -435,6 +516,7 @@ def _fixtures(
     frame: Frame | None,
     labels: list[Label],
     beast: tuple[str, str] | None = None,
+    lang: str = "zh-Hant",
 ) -> None:
     """The plan: 庭 walls and 門, 堂 with 序, 楹, 階, 棟/楣, the 物, 席, 尊, 洗, 縣, 侯, 乏 …
     Shapes that labels must keep clear of go into ``c.fixture_boxes``; the fixture labels
@@ -454,7 +536,8 @@ def _fixtures(
     def lab(name: str, x: float, y: float, r: float = 3.0, text: str | None = None) -> None:
         ax, ay = v.px(x, y)
         if v.box.overlaps(Box(ax - 1, ay - 1, ax + 1, ay + 1)):
-            labels.append(Label(f"fixture:{name}", [[(text or name, FIX_SIZE)]], ax, ay, r))
+            shown = text or _thing(name, lang)
+            labels.append(Label(f"fixture:{name}", [[(shown, FIX_SIZE)]], ax, ay, r))
 
     # the 庭: its walls (lines, not obstacles) and the 門
     if "庭" in fx and fx["庭"].extent:
@@ -626,7 +709,10 @@ def _fixtures(
         )
         shown = None
         if one and beast:  # 麋侯（赤質）
-            shown = f"{beast[0]}（{beast[1]}）" if beast[1] else beast[0]
+            shown = _thing(beast[0], lang)
+            if beast[1]:
+                q = _thing(beast[1], lang)
+                shown += f" ({q})" if lang == "en" else f"（{q}）"
         lab(h.name, h.x, y, (b2[0] - a[0]) / 2, text=shown)
         if h.name not in ("侯", "矦"):
             continue
@@ -654,7 +740,7 @@ def _fixtures(
 
 @lru_cache(maxsize=256)
 def _static_plan(
-    venue_key: str, v: View, beast: tuple[str, str] | None = None
+    venue_key: str, v: View, beast: tuple[str, str] | None = None, lang: str = "zh-Hant"
 ) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...], Any]:
     """The fixed plan of a venue in a view (what ``_fixtures`` draws, which depends on
     nothing else): its SVG (the parts joined as ``render_svg`` joins them), the fixtures'
@@ -663,7 +749,7 @@ def _static_plan(
     ``View`` is frozen and compared by value, so the key is everything that is drawn."""
     c = _Canvas()
     labels: list[Label] = []
-    _fixtures(c, v, _venue(venue_key), None, labels, beast)
+    _fixtures(c, v, _venue(venue_key), None, labels, beast, lang)
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
@@ -674,14 +760,14 @@ def _static_plan(
 
 @lru_cache(maxsize=4096)
 def _things_of(
-    venue_key: str, v: View, objects: Any
+    venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
 ) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
     """What ``_things`` draws for these objects in this view: its SVG (joined as
     ``render_svg`` joins it), boxes and labels. ``Objects`` is frozen and compared by value,
     so the key is everything drawn; the things change seldom from step to step."""
     c = _Canvas()
     labels: list[Label] = []
-    _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels)
+    _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels, lang)
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
@@ -719,8 +805,11 @@ def _min_box(b: Box, m: float) -> Box:
 # -- movable things: 楅 and its arrows, 中 and 筭, 豐 and 觶, 旌, bows … ----------------------
 
 
-def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) -> None:
+def _things(
+    c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label], lang: str = "zh-Hant"
+) -> None:
     o = frame.objects
+    tr = _tr(lang)
     s = v.scale
     fx = venue.fixtures
     # the places of the 楅, 中 and 豐 as faint outlines, so the plan shows where they go
@@ -760,7 +849,9 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
                 f"{_box_attr(bx)}>{shape_svg}{arrows}</g>"
             )
             c.fixture_boxes.append(bx)
-            txt = "楅" + (f" 矢{n}" if n else "") + ("（乘）" if n and o.bi_counted else "")
+            txt = _thing("楅", lang)
+            if n:
+                txt += tr(" 矢{n}").format(n=n) + (tr("（乘）") if o.bi_counted else "")
             ax_, ay_ = v.px(p.x, p.y)
             labels.append(Label("fixture:楅", [[(txt, FIX_SIZE)]], ax_, ay_, (bx.x1 - bx.x0) / 2))
         elif name == "中":
@@ -773,8 +864,8 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
                 f'ry="{_f(h / 2)}" fill="#a0522d"/></g>'
             )
             c.fixture_boxes.append(bx)
-            form = venue.objects.get("中", {}).get("form", "中")
-            txt = f"{form} 筭{o.suan_zhong}" if o.suan_zhong else form
+            form = _thing(venue.objects.get("中", {}).get("form", "中"), lang)
+            txt = form + tr(" 筭{n}").format(n=o.suan_zhong) if o.suan_zhong else form
             labels.append(Label("fixture:中", [[(txt, FIX_SIZE)]], x, y, w / 2))
         elif name in ("豐", "觶", "旌", "扑"):
             grouped.setdefault((p.x, p.y), []).append(name)
@@ -800,7 +891,10 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
         counts: dict[str, int] = {}
         for n in names:
             counts[n] = counts.get(n, 0) + 1
-        txt = "·".join(f"{n}{k}" if k > 1 else n for n, k in counts.items())
+        txt = "·".join(
+            tr("{thing}{n}").format(thing=_thing(n, lang), n=k) if k > 1 else _thing(n, lang)
+            for n, k in counts.items()
+        )
         labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, half))
     # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
     # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
@@ -824,7 +918,7 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
             labels.append(
                 Label(
                     f"fixture:筭{side}",
-                    [[(f"{side}筭{n}", FIX_SIZE)]],
+                    [[((tr("右筭{n}") if side == "右" else tr("左筭{n}")).format(n=n), FIX_SIZE)]],
                     (bx.x0 + bx.x1) / 2,
                     (bx.y0 + bx.y1) / 2,
                     (bx.x1 - bx.x0) / 2,
@@ -852,7 +946,8 @@ def _things(c: _Canvas, v: View, venue: Venue, frame: Any, labels: list[Label]) 
         )
         x, y = v.px(h.x, h.y + 6)
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
-        labels.append(Label(key, [[(f"矢{n_arrows}（獲{n_hits}）", FIX_SIZE)]], x, y, 2))
+        txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
+        labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
 
 
 def _suan_rods(
@@ -1014,16 +1109,19 @@ _EMPTY = Holding()
 
 @lru_cache(maxsize=8192)
 def _person_lines(
-    label: str, holds: tuple[str, ...], says: str | None
+    label: str, holds: tuple[str, ...], says: str | None, lang: str = "zh-Hant"
 ) -> tuple[tuple[tuple[tuple[str, float], ...], ...], tuple[float, float]]:
     """A person's label: one line, the name, then what he holds in smaller type (a row of
     people 3 尺 apart can then be labelled beside its figures); the words spoken under it,
-    for the speaker. With its size."""
+    for the speaker. With its size. ``label`` is in ``lang`` already; the words spoken are
+    the text's own (in brackets in English)."""
     first: tuple[tuple[str, float], ...] = ((label, NAME_SIZE),)
-    ht = "·".join(h.replace("搢矢", "搢").replace("挾矢", "挾") for h in holds)
+    ht = "·".join(_hold(h, lang) for h in holds)
     if ht:
         first += ((ht, HOLD_SIZE),)
-    lines = (first,) if says is None else (first, ((f"「{says}」", SAYS_SIZE),))
+    if says is not None:
+        says = f"(「{says}」)" if lang == "en" else _tr(lang)(f"「{says}」")
+    lines = (first,) if says is None else (first, ((says, SAYS_SIZE),))
     return lines, size_of(lines)
 
 
@@ -1175,40 +1273,75 @@ def _person_svg(
 # -- the whole -------------------------------------------------------------------------------
 
 
-def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
+def _header(frame: Frame, scene: dict[str, Any], width: int, lang: str = "zh-Hant") -> str:
     s = frame.step
+    tr = _tr(lang)
+    en = lang == "en"
     title = scene.get("title") or scene.get("rite", "")
-    rnd = {0: "", 1: "第一番射", 2: "第二番射", 3: "第三番射"}.get(frame.round, "")
-    head = f"{title} {rnd} 疏§{frame.section}  {frame.cite}  #{frame.seq}".replace("  ", " ")
-    act = f"{frame.actor} {frame.verb}" + (f"（{frame.to}）" if frame.to else "")
+    title = f"({title})" if en else tr(title)
+    rnd = {0: "", 1: tr("第一番射"), 2: tr("第二番射"), 3: tr("第三番射")}.get(frame.round, "")
+    head = tr("{title} {round} 疏§{section}  {cite}  #{seq}").format(
+        title=title, round=rnd, section=frame.section, cite=frame.cite, seq=frame.seq
+    )
+    head = head.replace("  ", " ")
+    actor = _person(frame.actor or "", None, lang) if frame.actor else ""
+    if en:
+        act = f"{actor}: {label_en(frame.verb, 'verbs')}" if frame.verb else actor
+        act += f" ({label_en(frame.to, 'roles', 'places')})" if frame.to else ""
+    else:
+        act = f"{actor} {tr(frame.verb or '')}" + (f"（{tr(frame.to)}）" if frame.to else "")
     out = [
         f'<text class="cite" x="{MARGIN}" y="20" font-size="14">{escape(head)}</text>',
         f'<text class="act" x="{width - MARGIN}" y="20" font-size="14" text-anchor="end" '
         f'fill="{_ACTOR}">{escape(act)}</text>',
     ]
     y = 40.0
-    for line in _wrap_cached(s.get("jing") or "", 15, width - 2 * MARGIN)[:2]:
+    jing = s.get("jing") or ""
+    if en:
+        # the passage in the project's English (sheli.text.english), its words by line
+        t = passage_english(frame.cite) if frame.cite else None
+        lines = (
+            _wrap_words(t.text, 15, width - 2 * MARGIN) if t else ((f"({jing})",) if jing else ())
+        )
+    else:
+        lines = _wrap_cached(tr(jing), 15, width - 2 * MARGIN)
+    for k, line in enumerate(lines[:2]):
+        if k == 1 and len(lines) > 2:
+            line += " …"
         out.append(
             f'<text class="jing" x="{MARGIN}" y="{_f(y)}" font-size="15">{escape(line)}</text>'
         )
         y += 18
     if frame.says:
+        said = (
+            tr("{who} says ({words})").format(who=actor, words=f"「{frame.says}」")
+            if en
+            else f"{actor}曰{tr(f'「{frame.says}」')}"
+        )
         out.append(
             f'<text class="says" x="{MARGIN}" y="{_f(y + 2)}" font-size="15" '
-            f'font-weight="bold" fill="{_ACTOR}">{escape(frame.actor or "")}曰'
-            f"「{escape(frame.says)}」</text>"
+            f'font-weight="bold" fill="{_ACTOR}">{escape(said)}</text>'
         )
     o = frame.objects
     bits = []
     if o.arrows_hou:
-        bits.append(f"侯 矢{o.arrows_hou}（獲{o.hits_hou}）")
+        bits.append(tr("侯 矢{n}（獲{h}）").format(n=o.arrows_hou, h=o.hits_hou))
     if o.arrows_bi:
-        bits.append(f"楅 矢{o.arrows_bi}" + ("（乘）" if o.bi_counted else ""))
+        bits.append(tr("楅 矢{n}").format(n=o.arrows_bi) + (tr("（乘）") if o.bi_counted else ""))
     if o.suan_zhong or o.suan_right or o.suan_left:
-        bits.append(f"中 筭{o.suan_zhong}  右獲{o.suan_right} 左獲{o.suan_left}")
+        bits.append(
+            tr("中 筭{n}  右獲{right} 左獲{left}").format(
+                n=o.suan_zhong, right=o.suan_right, left=o.suan_left
+            )
+        )
     if frame.tally and frame.tally.get("round") == frame.round:
         t = frame.tally
-        bits.append(f"數獲 右{t['right']} 左{t['left']}：{t['announcement']}")
+        said = f"({t['announcement']})" if en else tr(t["announcement"])
+        bits.append(
+            tr("數獲 右{right} 左{left}：{said}").format(
+                right=t["right"], left=t["left"], said=said
+            )
+        )
     if bits:
         out.append(
             f'<text class="state" x="{width - MARGIN}" y="{_f(HEAD - 6)}" font-size="11" '
@@ -1217,28 +1350,59 @@ def _header(frame: Frame, scene: dict[str, Any], width: int) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=1024)
+def _wrap_words(text: str, size: float, width: float) -> tuple[str, ...]:
+    """English broken into lines at spaces, each at most ``width`` px (a word longer than a
+    line stands alone).
+
+    >>> _wrap_words("the director of archery", 10, 70)
+    ('the director', 'of archery')
+    """
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        nxt = f"{cur} {word}" if cur else word
+        if cur and text_width(nxt, size) > width:
+            lines.append(cur)
+            nxt = word
+        cur = nxt
+    if cur:
+        lines.append(cur)
+    return tuple(lines)
+
+
 @lru_cache(maxsize=256)
-def _scale_bar(v: View, m_per: float, y: float) -> str:
+def _scale_bar(v: View, m_per: float, y: float, lang: str = "zh-Hant") -> str:
     """A bar in 尺 and one in metres (``m_per``: the venue's metres to the 尺)."""
+    tr = _tr(lang)
     chi, metres = {"hall": (10, 2), "near": (5, 1)}.get(v.name, (50, 10))
     x0 = v.ox + 4
     w_chi = chi * v.scale
     w_m = metres / m_per * v.scale
+    chi_text = tr("{n} 尺").format(n=chi)
+    m_text = tr("（1 尺 = {m} m）").format(m=m_per)
     return (
         f'<g class="scale-bar" data-scale="{v.scale:.6f}">'
         f'<rect class="bar-chi" data-chi="{chi}" data-px="{_f(w_chi)}" x="{_f(x0)}" '
         f'y="{_f(y)}" width="{_f(w_chi)}" height="4" fill="#333"/>'
-        f'<text x="{_f(x0 + w_chi + 4)}" y="{_f(y + 5)}" font-size="10">{chi} 尺</text>'
+        f'<text x="{_f(x0 + w_chi + 4)}" y="{_f(y + 5)}" font-size="10">'
+        f"{chi_text}</text>"
         f'<rect class="bar-m" data-m="{metres}" data-px="{_f(w_m)}" x="{_f(x0)}" '
         f'y="{_f(y + 9)}" width="{_f(w_m)}" height="4" fill="#777"/>'
         f'<text x="{_f(x0 + w_m + 4)}" y="{_f(y + 14)}" font-size="10">{metres} m'
-        f"（1 尺 = {m_per} m）</text></g>"
+        f"{m_text}</text></g>"
     )
 
 
 @lru_cache(maxsize=64)
 def _inset_plan(
-    venue_key: str, x: float, y: float, w: float, h: float, beast: tuple[str, str] | None = None
+    venue_key: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    beast: tuple[str, str] | None = None,
+    lang: str = "zh-Hant",
 ) -> tuple[str, View]:
     """The fixed part of the inset (its frame, the 堂, 侯, 乏 and the hall view's frame),
     drawn once per (venue, place), and its view."""
@@ -1266,9 +1430,9 @@ def _inset_plan(
     for n, col, half in marks:
         if n in fx:
             px, py = v.px(fx[n].x, fx[n].y)
-            shown = n
+            shown = _thing(n, lang)
             if beast is not None and n in ("侯", "矦"):  # the 燕射's 獸侯 (beast_hou)
-                shown, col = beast[0], QUALITY.get(beast[1], col)
+                shown, col = _thing(beast[0], lang), QUALITY.get(beast[1], col)
             out.append(
                 f'<line x1="{_f(px - half)}" y1="{_f(py)}" x2="{_f(px + half)}" y2="{_f(py)}" '
                 f'stroke="{col}" stroke-width="2"/><text x="{_f(px + half + 2)}" '
@@ -1302,9 +1466,11 @@ def _inset(
     w: float,
     h: float,
     beast: tuple[str, str] | None = None,
+    lang: str = "zh-Hant",
 ) -> str:
     """The whole range, small, with everyone as a dot and the hall view's frame."""
-    head, v = _inset_plan(venue_key, x, y, w, h, beast)
+    head, v = _inset_plan(venue_key, x, y, w, h, beast, lang)
+    tr = _tr(lang)
     me = frame.actor
     d = _MEMO.dots
     plist = frame.plist  # type: ignore[attr-defined]
@@ -1328,10 +1494,11 @@ def _inset(
                     f'fill="{"#000" if hit else "#888"}"/>'
                 )
         which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
+        count_text = tr("矢{n}（獲{h}）").format(n=n, h=h)
         out.append(
             f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
             f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
-            f'text-anchor="middle">矢{n}（獲{h}）</text>'
+            f'text-anchor="middle">{count_text}</text>'
         )
     # the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays there while the
     # 司射 shoots): a pole with its flag, as on the plan
@@ -1354,10 +1521,8 @@ def _inset(
             'stroke-dasharray="2 2"/>'
         )
     b = v.box
-    out.append(
-        f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">'
-        f"全侯道（{_f(_hou_dao(venue_key))} 尺）</text>"
-    )
+    whole = tr("全侯道（{n} 尺）").format(n=_f(_hou_dao(venue_key)))
+    out.append(f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">{whole}</text>')
     out.append("</g>")
     return "".join(out)
 
@@ -1385,13 +1550,13 @@ class _Memo:
 _MEMO = _Memo()
 
 
-def _things_memo(venue_key: str, v: View, objects: Any) -> tuple[Any, ...]:
+def _things_memo(venue_key: str, v: View, objects: Any, lang: str = "zh-Hant") -> tuple[Any, ...]:
     """``_things_of``, taken from the last drawing in this view when it had these objects."""
     e = _MEMO.things.get(v.name)
-    if e is not None and e[2] is objects and e[1] is v and e[0] == venue_key:
+    if e is not None and e[2] is objects and e[1] is v and e[0] == venue_key and e[4] == lang:
         return e[3]  # type: ignore[no-any-return]
-    drawn = _things_of(venue_key, v, objects)
-    _MEMO.things[v.name] = (venue_key, v, objects, drawn)
+    drawn = _things_of(venue_key, v, objects, lang)
+    _MEMO.things[v.name] = (venue_key, v, objects, drawn, lang)
     return drawn
 
 
@@ -1433,21 +1598,28 @@ def _people_memo(
 
 
 def _layout_all(
-    frame: Frame, scene: dict[str, Any], highlight: str | None, width: int, view: str
+    frame: Frame,
+    scene: dict[str, Any],
+    highlight: str | None,
+    width: int,
+    view: str,
+    lang: str = "zh-Hant",
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
     v = _layout(name, width, frame, highlight, scene.get("venue") or "xie")
     c = _Canvas()
     venue_key = scene.get("venue") or "xie"
-    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(venue_key, v, beast_hou(scene))
+    plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(
+        venue_key, v, beast_hou(scene), lang
+    )
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
     fixture_labels = [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
-    things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects)
+    things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects, lang)
     if things_svg:
         c.add(things_svg)
     c.fixture_boxes.extend(things_boxes)
@@ -1472,11 +1644,17 @@ def _layout_all(
         if sizes[(gx, gy)] > CROWD and p.actor != actor:
             crowds.setdefault((gx, gy), []).append(p)
             continue
-        lines, size = _person_lines(p.label, p.holds, says if p.actor == speaker else None)
+        who = _person(p.actor, p.name, lang)
+        lines, size = _person_lines(who, p.holds, says if p.actor == speaker else None, lang)
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
     for (gx, gy), ps in crowds.items():
         # a crowd: one label, the first and last of it and how many (xiangshe:210 衆射者)
-        text = f"{ps[0].label} … {ps[-1].label}（{len(ps)}人）"
+        tr = _tr(lang)
+        text = tr("{first} … {last}（{n}人）").format(
+            first=_person(ps[0].actor, ps[0].name, lang),
+            last=_person(ps[-1].actor, ps[-1].name, lang),
+            n=len(ps),
+        )
         plabels.append(Label(f"group:{ps[0].actor}", (((text, NAME_SIZE),),), gx, gy, r2))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     figure_boxes = list(figure_boxes)
@@ -1602,6 +1780,7 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _wrap_cached.cache_clear()
+    _wrap_words.cache_clear()
     size_of.cache_clear()
 
 
@@ -1640,12 +1819,17 @@ class _FrameView:
 
 
 def label_boxes(
-    frame: Frame, scene: dict[str, Any], *, width: int = 900, view: str = "auto"
+    frame: Frame,
+    scene: dict[str, Any],
+    *,
+    width: int = 900,
+    view: str = "auto",
+    lang: str = "zh-Hant",
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
     draws them (for tests and for the viewer's hit-testing)."""
     frame = _FrameView(frame)  # type: ignore[assignment]
-    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view)
+    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang)
     return labels, list(c.fixture_boxes)
 
 
@@ -1677,7 +1861,7 @@ def body_boxes(
 
 
 @lru_cache(maxsize=256)
-def _view_parts(v: View) -> tuple[str, tuple[str, ...], str]:
+def _view_parts(v: View, lang: str = "zh-Hant") -> tuple[str, tuple[str, ...], str]:
     """What a diagram draws of its view alone: the root's view attributes, the plan's frame
     and clip path (its lines of the SVG), and the north arrow (北 up, as the 儀禮圖 draw it)."""
     b = v.box
@@ -1695,9 +1879,12 @@ def _view_parts(v: View) -> tuple[str, tuple[str, ...], str]:
         '<g clip-path="url(#plan-clip)">',
     )
     nx, ny = b.x1 - 14, b.y0 + 8
+    tr = _tr(lang)
+    north_text = tr("北")
     north = (
         f'<g class="north"><path d="M{_f(nx)} {_f(ny)}l5 14h-10z" fill="#333"/>'
-        f'<text x="{_f(nx)}" y="{_f(ny + 26)}" font-size="10" text-anchor="middle">北</text></g>'
+        f'<text x="{_f(nx)}" y="{_f(ny + 26)}" font-size="10" text-anchor="middle">'
+        f"{north_text}</text></g>"
     )
     return attrs, parts, north
 
@@ -1709,6 +1896,7 @@ def render_svg(
     highlight: str | None = None,
     width: int = 900,
     view: str = "auto",
+    lang: str = "zh-Hant",
 ) -> str:
     """The diagram of one step as a standalone SVG document (a string): the parts of
     :func:`render_svg_parts`, one line or more each, joined by newlines.
@@ -1720,7 +1908,9 @@ def render_svg(
     >>> render_svg(f, r.events[0]) == chr(10).join(render_svg_parts(f, r.events[0]))
     True
     """
-    return "\n".join(render_svg_parts(frame, scene, highlight=highlight, width=width, view=view))
+    return "\n".join(
+        render_svg_parts(frame, scene, highlight=highlight, width=width, view=view, lang=lang)
+    )
 
 
 def render_svg_parts(
@@ -1730,6 +1920,7 @@ def render_svg_parts(
     highlight: str | None = None,
     width: int = 900,
     view: str = "auto",
+    lang: str = "zh-Hant",
 ) -> list[str]:
     """The diagram of one step as a standalone SVG document, in parts: joined by newlines
     they are the document (:func:`render_svg`). A part is one line or several; a part
@@ -1739,7 +1930,9 @@ def render_svg_parts(
 
     ``scene`` is the event log's scene line; ``highlight`` the person to highlight (the
     step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
-    step's actor and his path; "hall" comes with an inset of the whole range).
+    step's actor and his path; "hall" comes with an inset of the whole range); ``lang``
+    the language of its words (zh-Hant, zh-Hans or en: docs/diagrams.md, "Labels in
+    English").
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
@@ -1749,21 +1942,26 @@ def render_svg_parts(
     (True, True)
     """
     frame = _FrameView(frame)  # type: ignore[assignment]
-    v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view)
+    v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view, lang)
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN
-    title = f"{scene.get('title', '')} {frame.cite} #{frame.seq} {frame.actor}{frame.verb}" + (
-        f"「{frame.says}」" if frame.says else ""
-    )
-    bounds_attrs, view_parts, north = _view_parts(v)
+    if lang == "en":
+        title = f"({scene.get('title', '')}) {frame.cite} #{frame.seq} " + (
+            f"{_person(frame.actor or '', None, lang)}: {label_en(frame.verb or '', 'verbs')}"
+        )
+        title += f" (「{frame.says}」)" if frame.says else ""
+    else:
+        title = f"{scene.get('title', '')} {frame.cite} #{frame.seq} {frame.actor}{frame.verb}"
+        title = _tr(lang)(title + (f"「{frame.says}」" if frame.says else ""))
+    bounds_attrs, view_parts, north = _view_parts(v, lang)
     out = [
         f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
         f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
         f'data-seq="{frame.seq}" {bounds_attrs}>',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
-        _header(frame, scene, width),
+        _header(frame, scene, width, lang),
         *view_parts,
         *c.parts,
         "</g>",
@@ -1894,11 +2092,20 @@ def render_svg_parts(
         memo[lab.key] = (lab.lines, bx, lab.leader, lab.ax, lab.ay, is_actor, svg)
         out.append(svg)
     out.append("</g>")
-    out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6))
+    out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
     if v.name == "hall" and _inset_w(width):
         venue_key = scene.get("venue") or "xie"
         out.append(
-            _inset(frame, venue_key, b.x1 + 8, b.y0, INSET_W - 8, b.y1 - b.y0, beast_hou(scene))
+            _inset(
+                frame,
+                venue_key,
+                b.x1 + 8,
+                b.y0,
+                INSET_W - 8,
+                b.y1 - b.y0,
+                beast_hou(scene),
+                lang,
+            )
         )
     out.append("</svg>")
     return out

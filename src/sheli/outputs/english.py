@@ -15,18 +15,27 @@ The director of archery (司射) bares the arm (袒) west of the hall (堂西), 
 from __future__ import annotations
 
 import functools
+import html
 import io
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from importlib import resources
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from sheli.glossary import english, parts
+from sheli.glossary import english, glossary, parts
 from sheli.i18n import translation
-from sheli.outputs.cues import dress_words, hold_words, metres_words
+from sheli.outputs.cues import (
+    HALL_VIEW,
+    dress_words,
+    hold_words,
+    metres_words,
+    plan_svg,
+    whole_view,
+)
 from sheli.place.loader import VENUES
 from sheli.scoring import announce, pure_odd, winner
 from sheli.text.english import english as passage_english
@@ -39,7 +48,9 @@ ngettext = translation("en").ngettext
 __all__ = [
     "CJK_OUTSIDE_BRACKETS",
     "announcement_en",
+    "assumption_english",
     "cjk_outside_brackets",
+    "english_cue_html",
     "english_lines",
     "english_yizhu_text",
     "step_sentence",
@@ -309,6 +320,104 @@ def cjk_outside_brackets(text: str) -> list[str]:
     return bad
 
 
+# a quotation of the text (「…」), a bracketed Chinese aside （…）, or a run of CJK characters
+_TERM_RUN = re.compile(
+    r"「[^」]*」|（[^）]*）|[\u3000-\u303f\uff00-\uffef\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]+"
+)
+
+
+_NOUNS = ("roles", "places", "objects", "dress")
+
+
+def gloss(text: str) -> str:
+    """English prose with the text's terms in it, each term given its English from the
+    glossary and kept in brackets (the assumptions, written in English with the terms in
+    line); a term or a quotation without English stands in brackets alone.
+
+    >>> gloss("The 主人 faces west: his 薦 are west of his 席 (注 xiangshe:33 「薦進」).")
+    "The host (主人) faces west: his dishes (薦) are west of his mat (席) (Zheng's \
+commentary (注) xiangshe:33 (「薦進」))."
+    >>> gloss("the 三耦 南面東上 xiangshe:110")
+    'the three pairs (三耦) (南面東上) xiangshe:110'
+    """
+
+    def one(m: re.Match[str]) -> str:
+        t = m.group()
+        if t[0] in "「（":
+            return f"({t})"
+        g = glossary_texts().get(t)
+        en = g or _prose_name(t)
+        if en is None:
+            return f"({t})"
+        return en if en.endswith(f"({t})") else f"{en} ({t})"
+
+    out = _TERM_RUN.sub(one, text)
+    # "the the three pairs": the prose's article before an English that has its own
+    return re.sub(r"\b(the|a|an) (the|a|an) ", r"\2 ", out, flags=re.IGNORECASE)
+
+
+def _prose_name(t: str) -> str | None:
+    """The English of a term in prose: a glossary entry, or a place named from one by a
+    direction (東序端之東) or by 之 (主人之贊者); never a phrase read word by word, which in
+    prose is a quotation of the text and stays in brackets.
+
+    >>> _prose_name("東序端之東"), _prose_name("主人之贊者"), _prose_name("笙入")
+    ('east of the end of the east wall', 'assistant of the host', None)
+    """
+    en = english(t, *_NOUNS) or english(t, "verbs", "states")
+    if en is not None:
+        return en
+    for direction in sorted(_DIRECTIONS, key=len, reverse=True):
+        base = t[: -len(direction)].removesuffix("之")
+        if t.endswith(direction) and base and len(base) < len(t):
+            of = english(base, *_NOUNS) or _prose_name(base)
+            if of is not None and direction not in ("上", "下"):
+                return f"{_DIRECTIONS[direction]} {_the(of)}"
+    owner, sep, thing = t.partition("之")
+    if sep and owner and thing:
+        a, b = english(owner, *_NOUNS), english(thing, *_NOUNS)
+        if a is not None and b is not None:
+            return f"{b} of {_the(a)}"
+    return None
+
+
+@functools.cache
+def assumption_translations() -> dict[str, tuple[str, str]]:
+    """The assumptions written in English for sheli (``sheli/text/data/en/assumptions.tsv``):
+    id → (what is assumed, why).
+
+    >>> assumption_translations()["A-sishe-start"][0].startswith("The director of archery")
+    True
+    """
+    f = resources.files("sheli.text").joinpath("data", "en", "assumptions.tsv")
+    rows = [ln for ln in f.read_text("utf-8").splitlines() if ln and not ln.startswith("#")]
+    out: dict[str, tuple[str, str]] = {}
+    for ln in rows[1:]:  # the first is the column header
+        key, what, why = ln.split("\t")
+        out[key] = (what, why)
+    return out
+
+
+def assumption_english(key: str, what: str, why: str) -> tuple[str, str]:
+    """An assumption in English: as written for sheli where the translation file has it,
+    else as the spec gives it with each term glossed (:func:`gloss`).
+
+    >>> assumption_english("X", "The 司射 waits.", "注 xiangshe:111")
+    ('The director of archery (司射) waits.', "Zheng's commentary (注) xiangshe:111")
+    """
+    done = assumption_translations().get(key)
+    return done if done is not None else (gloss(what), gloss(why))
+
+
+def glossary_texts() -> dict[str, str]:
+    """The glossary's names of the texts and commentaries (注, 疏, 記 …).
+
+    >>> glossary_texts()["注"]
+    "Zheng's commentary"
+    """
+    return glossary()["texts"]
+
+
 def english_lines(
     events: Iterable[Any],
     topics: dict[int, str] | Callable[[int], str] | None,
@@ -401,7 +510,8 @@ def english_yizhu_text(
         tail.print()
         tail.print(tr("Assumptions (what the text does not say)"), markup=False)
         for key, (what, why) in assumptions.items():
-            tail.print(f"  [{key}] ({what}) — ({why})", markup=False, highlight=False)
+            what, why = assumption_english(key, what, why)
+            tail.print(f"  [{key}] {what} — {why}", markup=False, highlight=False)
     return "\n".join(out) + "\n" + tail.export_text()
 
 
@@ -493,19 +603,7 @@ def english_cue_text(book: Any, width: int = 100) -> str:
             )
         )
         add(tr("{acts} acts, {n} times addressed (←)").format(acts=sh.acts, n=sh.addressed))
-        sc = book.scale
-        add(
-            tr(
-                "Scale ×{factor:.3f}. One chi (尺) = {m:g} m; the target range (侯道) of "
-                "{chi:g} chi is {range:.1f} m on this floor."
-            ).format(factor=sc.factor, m=sc.metre_per_chi, chi=sc.hou_dao_chi, range=sc.hou_dao_m)
-        )
-        add(
-            tr(
-                "Origin 0,0: the middle of the edge of the hall (堂廉); x runs east (E), "
-                "y north (N), towards the hall (堂)."
-            )
-        )
+        lines += _facts(book)
         for sec in sh.sections:
             add("")
             cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
@@ -522,38 +620,165 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                     )
                     indent = "  │ "
                 for row in b.rows:
-                    s, c, z = _line(row.step), row.first, row.last
-                    times = f" ×{row.count}" if row.count > 1 and b.reps == 1 else ""
-                    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
-                    if c.addressed:
-                        add(f"{indent}{head} ← {step_sentence(s)}{times}")
-                    else:
-                        said = " ".join(
-                            step_sentence(_line(a.step), subject=None if i == 0 else tr("He"))
-                            for i, a in enumerate(row.acts)
-                        )
-                        add(f"{indent}{head} {said}{times}")
-                    pad = indent + " " * 21
-                    t = passage_english(s["cite"])
-                    text = f"{t.text} " if t else ""
-                    add(f"{pad}{tr('Text')}: {text}({s.get('jing', '')})")
-                    for w in row.says:
-                        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
-                    if not c.addressed:
-                        where = metres_words(z.x_m, z.y_m)
-                        add(f"{pad}{tr('tape')}: {where}")
-                        holds = " … ".join(
-                            _gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds
-                        )
-                        dress = _line(z.step).get("dress")
-                        dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
-                        add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
-                        add(f"{pad}{tr('cue')}: {_after_sentence(row, sh.role)}")
-                    for n in row.notes:
-                        add(f"{pad}· ({n})")
+                    lines += _row_lines(row, b.reps, sh.role, indent)
                 if b.reps > 1:
                     add("  └")
     return "\n".join(lines) + "\n"
+
+
+_PAGE_CSS = """
+@page { size: A4; margin: 11mm 10mm 12mm 10mm; }
+body { font-family: "Noto Serif CJK TC", "Noto Serif CJK SC", serif; font-size: 10pt;
+       margin: 0 auto; max-width: 190mm; color: #1d1d1b; }
+h1 { font-size: 18pt; margin: 0 0 2pt; } h2 { font-size: 12pt; border-bottom: 2px solid; }
+.role { break-before: page; } .role:first-of-type { break-before: auto; }
+.floorplan { break-before: page; }
+.facts { font-size: 9pt; border: 1px solid #cfcabb; background: #faf8f2; padding: 4pt 6pt; }
+.cue { display: grid; grid-template-columns: 1fr auto; gap: 0 6pt; border-top: 1px solid #cfcabb;
+       padding: 4pt 0; break-inside: avoid; }
+.cue pre { white-space: pre-wrap; font-family: inherit; margin: 0; }
+.block { border: 1.5px solid; border-radius: 3pt; padding: 0 4pt; margin: 4pt 0; }
+table { border-collapse: collapse; width: 100%; font-size: 8pt; }
+td, th { border-bottom: 1px solid #cfcabb; padding: 1.5pt 3pt; text-align: left; }
+"""
+
+
+def english_cue_html(book: Any) -> str:
+    """The cue book (:func:`sheli.outputs.cues.build_book`) as one self-contained HTML page
+    in English: each role's sheet (the rows of :func:`english_cue_text`, each beside its
+    diagram, drawn in English where the book was built with ``lang="en"``), then the floor
+    plan's table with every fixture's English and its taping measurements. The text's words
+    stand in brackets.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.cues import build_book
+    >>> page = english_cue_html(build_book(run("xiangshe", seed=1), ["釋獲者"], diagrams="none"))
+    >>> page.startswith("<!DOCTYPE html>") and "Scorer (釋獲者): cue sheet" in page
+    True
+    """
+    e = html.escape
+    out = [
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
+        '<meta name="generator" content="sheli cues">',
+        "<title>(" + e(book.title) + "): " + e(tr("cue sheets")) + "</title>",
+        f"<style>{_PAGE_CSS}</style>\n</head>\n<body>",
+    ]
+    add = out.append
+    text_lines = english_cue_text(book).split("\n")
+    heads = [i for i, line in enumerate(text_lines) if line.startswith("=" * 10)]
+    for k, sh in enumerate(book.sheets):
+        # the sheet's heading lines, as the text gives them (who, title, acts, scale, origin)
+        head = text_lines[heads[k] + 1 : heads[k] + 6]
+        add(f'<section class="role" data-role="{e(sh.role)}">')
+        add(f"<h1>{e(head[0])}</h1>")
+        add('<div class="facts">' + "".join(f"<p>{e(x)}</p>" for x in head[1:] if x) + "</div>")
+        for sec in sh.sections:
+            cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
+            add(f"<h2>{e(tr('Section {n}').format(n=sec.section))} ({e(sec.topic)}){cites}</h2>")
+            for b in sec.blocks:
+                if b.reps > 1:
+                    seqs = ", ".join(map(str, b.rows[0].seqs))
+                    rep = tr("repeat ×{reps}: these acts in this order (seq {seqs})")
+                    add(f'<div class="block"><b>{e(rep.format(reps=b.reps, seqs=seqs))}</b>')
+                for row in b.rows:
+                    lines = [x.strip() for x in _row_lines(row, b.reps, sh.role, "")]
+                    pic = sh.diagrams.get(row.last.seq, "") if book.diagrams != "none" else ""
+                    add(
+                        f'<div class="cue" data-seqs="{" ".join(map(str, row.all_seqs))}">'
+                        f"<pre>{e(chr(10).join(lines))}</pre><div>{pic}</div></div>"
+                    )
+                if b.reps > 1:
+                    add("</div>")
+        add("</section>")
+    if book.floor is not None:
+        add('<section class="floorplan">')
+        add("<h1>" + e(tr("Floor plan")) + f" ({e(book.title)})</h1>")
+        add('<div class="facts">' + "".join(f"<p>{e(x)}</p>" for x in _facts(book)) + "</div>")
+        numbered = {f.name: f.number for f in book.floor}
+        plans = (
+            plan_svg(book.venue, book.scale, HALL_VIEW, 470, numbered=numbered, lang="en"),
+            plan_svg(
+                book.venue, book.scale, whole_view(book.venue), 175, numbered=numbered, lang="en"
+            ),
+        )
+        add(f'<div class="plans">{"".join(plans)}</div>')
+        cols = ("#", tr("fixture"), "x m", "y m", tr("extent m"), tr("source"))
+        add("<table><thead><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr></thead>")
+        for f in book.floor:
+            ext = "{:.2f}, {:.2f} – {:.2f}, {:.2f}".format(*f.extent_m) if f.extent_m else ""
+            src = f"({f.source})" + (f" ({f.assumed})" if f.assumed else "")
+            add(
+                f'<tr data-name="{e(f.name)}"><td>{f.number}</td>'
+                f"<td>{'● ' if f.used else ''}{e(label(f.name, 'places', 'objects'))}</td>"
+                f"<td>{f.x_m:.2f}</td><td>{f.y_m:.2f}</td><td>{ext}</td><td>{e(src)}</td></tr>"
+            )
+        add("</table>")
+        if book.marks:
+            add("<h2>" + e(tr("Every performer's marks")) + "</h2><table>")
+            for who, ms in book.performers:
+                where = "; ".join(
+                    f"{term(m.place, 'places', 'objects') if m.place else '—'} — "
+                    f"{m.x_m:.2f}, {m.y_m:.2f} ({m.cite})"
+                    for m in ms
+                )
+                add(
+                    f'<tr data-performer="{e(who)}"><td>{e(label(who, "roles"))}</td>'
+                    f"<td>{e(where)}</td></tr>"
+                )
+            add("</table>")
+        add("</section>")
+    add("</body>\n</html>\n")
+    return "\n".join(out)
+
+
+def _facts(book: Any) -> list[str]:
+    """The scale and the origin of a cue book, in English."""
+    sc = book.scale
+    return [
+        tr(
+            "Scale ×{factor:.3f}. One chi (尺) = {m:g} m; the target range (侯道) of "
+            "{chi:g} chi is {range:.1f} m on this floor."
+        ).format(factor=sc.factor, m=sc.metre_per_chi, chi=sc.hou_dao_chi, range=sc.hou_dao_m),
+        tr(
+            "Origin 0,0: the middle of the edge of the hall (堂廉); x runs east (E), "
+            "y north (N), towards the hall (堂)."
+        ),
+    ]
+
+
+def _row_lines(row: Any, reps: int, role: str, indent: str = "  ") -> list[str]:
+    """One row of a role's sheet in English: the act, the passage, the words, the tape, the
+    holds, the cue (the lines of :func:`english_cue_text` and :func:`english_cue_html`)."""
+    lines: list[str] = []
+    add = lines.append
+    s, c, z = _line(row.step), row.first, row.last
+    times = f" ×{row.count}" if row.count > 1 and reps == 1 else ""
+    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+    if c.addressed:
+        add(f"{indent}{head} ← {step_sentence(s)}{times}")
+    else:
+        said = " ".join(
+            step_sentence(_line(a.step), subject=None if i == 0 else tr("He"))
+            for i, a in enumerate(row.acts)
+        )
+        add(f"{indent}{head} {said}{times}")
+    pad = indent + " " * 21
+    t = passage_english(s["cite"])
+    text = f"{t.text} " if t else ""
+    add(f"{pad}{tr('Text')}: {text}({s.get('jing', '')})")
+    for w in row.says:
+        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
+    if not c.addressed:
+        where = metres_words(z.x_m, z.y_m)
+        add(f"{pad}{tr('tape')}: {where}")
+        holds = " … ".join(_gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds)
+        dress = _line(z.step).get("dress")
+        dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
+        add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
+        add(f"{pad}{tr('cue')}: {_after_sentence(row, role)}")
+    for n in row.notes:
+        add(f"{pad}· ({n})")
+    return lines
 
 
 def _line(step: Any) -> dict[str, Any]:
@@ -569,7 +794,7 @@ def label(name: str, *kinds: str) -> str:
     """A name for a table cell or a diagram label in English: ``east steps (阼階)``, or the
     name alone in brackets when the glossary has no English for it.
 
-    >>> label("阼階", "places"), label("諸侯", "roles"), label("乏", "places")
-    ('east steps (阼階)', '(諸侯)', 'blind (乏)')
+    >>> label("阼階", "places"), label("飛鳥", "roles"), label("乏", "places")
+    ('east steps (阼階)', '(飛鳥)', 'blind (乏)')
     """
     return term(name, *kinds, article=False)

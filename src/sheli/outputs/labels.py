@@ -44,8 +44,32 @@ __all__ = [
 LINE_HEIGHT = 1.25
 
 
+# Latin letters as the diagrams' first font (Noto Serif CJK TC) draws them, in em, rounded
+# up to 0.05 (measured in Chromium): an English label is as wide as its letters.
+_LATIN = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        map(
+            float,
+            ".6 .65 .55 .65 .55 .4 .6 .7 .35 .35 .65 .35 1 .7 .6 .65 .65 .5 .5 .4 .65 .55 .85 .6"
+            " .55 .5 .75 .7 .7 .8 .65 .65 .75 .85 .4 .4 .75 .65 1 .8 .8 .65 .8 .75 .6 .7 .8 .75"
+            " 1.05 .7 .7 .6".split(),
+        ),
+        strict=True,
+    )
+)
+
+
 def _em(ch: str) -> float:
-    """Width of one character in em: 1 for wide and full-width (CJK), else 0.6."""
+    """Width of one character in em: 1 for wide and full-width (CJK), a Latin letter its
+    own, else 0.6.
+
+    >>> _em("射"), _em("m"), _em("i"), _em("1")
+    (1.0, 1.0, 0.35, 0.6)
+    """
+    latin = _LATIN.get(ch)
+    if latin is not None:
+        return latin
     return 1.0 if unicodedata.east_asian_width(ch) in ("W", "F", "A") else 0.6
 
 

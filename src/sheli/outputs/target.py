@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from sheli.glossary import label
 from sheli.place.target import Target, raised, 尋, 幅, 武
 
 PX = 8.0  # pixels per 尺
@@ -49,8 +50,10 @@ def target_svg(
     metre_per_chi: float,
     title: str = "",
     hung: bool = True,
+    lang: str = "zh-Hant",
 ) -> str:
-    """SVG of ``targets`` (farthest first) side by side, to one scale.
+    """SVG of ``targets`` (farthest first) side by side, to one scale; ``lang`` en writes
+    its words in English (the text's terms in brackets).
 
     ``hung``: at the heights of 大射儀's 張法 (each 鵠 seen above the nearer 侯, dashe:6) when
     there are several; otherwise every 侯 with its 下綱 one 武 above the ground (xiangshe:10).
@@ -77,13 +80,19 @@ def target_svg(
     x0 = MARGIN
     for t, lift, span_t in zip(targets, heights, widths, strict=True):
         cx = x0 + span_t / 2 * PX
-        out.append(_one(t, cx, ground - lift * PX))
+        out.append(_one(t, cx, ground - lift * PX, lang))
+        if lang == "en":
+            words = (
+                f"{label(t.name or '侯', 'places', 'objects')} ({t.name or '侯'}) · range "
+                f"{_n(t.dao)} bow-lengths (弓) · middle (中) {_chi(t.中)} chi"
+            )
+        else:
+            words = f"{t.name or '侯'} · 侯道 {_n(t.dao)} 弓 · 中 {_chi(t.中)} 尺"
         out.append(
-            f'<text x="{_n(cx)}" y="{_n(ground + 16)}" text-anchor="middle">'
-            f"{escape(t.name or '侯')} · 侯道 {_n(t.dao)} 弓 · 中 {_chi(t.中)} 尺</text>"
+            f'<text x="{_n(cx)}" y="{_n(ground + 16)}" text-anchor="middle">{escape(words)}</text>'
         )
         x0 += (span_t + 尋) * PX
-    out.append(_scale_bar(MARGIN, ground + 40, bar_chi, metre_per_chi))
+    out.append(_scale_bar(MARGIN, ground + 40, bar_chi, metre_per_chi, lang))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -96,7 +105,7 @@ def _rect(part: str, x: float, y: float, w_chi: float, h_chi: float, fill: str, 
     )
 
 
-def _one(t: Target, cx: float, bottom: float) -> str:
+def _one(t: Target, cx: float, bottom: float, lang: str = "zh-Hant") -> str:
     """One 侯 centred on ``cx`` with its lower edge at ``bottom`` (SVG y grows downwards)."""
     ground = f' data-ground="{escape(t.ground)}"' if t.ground else ""
     g = [f'<g data-hou="{escape(t.name)}" data-dao="{_n(t.dao)}"{ground}>']
@@ -138,13 +147,15 @@ def _one(t: Target, cx: float, bottom: float) -> str:
         if beast:  # 正面畫其頭 (注 xiangshe:336): named, not drawn
             g.append(
                 f'<text data-part="畫獸名" x="{_n(cx)}" y="{_n(mid_y + 5)}" '
-                f'text-anchor="middle" font-size="14">{escape(beast)}首</text>'
+                f'text-anchor="middle" font-size="14">'
+                + (f"({escape(beast)}首)" if lang == "en" else f"{escape(beast)}首")
+                + "</text>"
             )
     g.append("</g>")
     return "\n".join(g)
 
 
-def _scale_bar(x: float, y: float, chi: float, metre_per_chi: float) -> str:
+def _scale_bar(x: float, y: float, chi: float, metre_per_chi: float, lang: str = "zh-Hant") -> str:
     """A bar of ``chi`` 尺 in 10-尺 steps, and under it the same length in metres."""
     parts = [f'<g data-part="scale" data-chi="{_chi(chi)}" data-metre-per-chi="{metre_per_chi}">']
     steps = int(chi // 10)
@@ -158,7 +169,8 @@ def _scale_bar(x: float, y: float, chi: float, metre_per_chi: float) -> str:
         parts.append(
             f'<text x="{_n(x + i * 10 * PX)}" y="{_n(y - 4)}" text-anchor="middle">{i * 10}</text>'
         )
-    parts.append(f'<text x="{_n(x + chi * PX + 8)}" y="{_n(y + 6)}">尺</text>')
+    unit = "chi (尺)" if lang == "en" else "尺"
+    parts.append(f'<text x="{_n(x + chi * PX + 8)}" y="{_n(y + 6)}">{unit}</text>')
     metres = chi * metre_per_chi
     step_m = 1.0 if metres < 12 else 2.0
     n = int(metres // step_m)
@@ -175,7 +187,7 @@ def _scale_bar(x: float, y: float, chi: float, metre_per_chi: float) -> str:
         f'x2="{_n(x + n * step_m / metre_per_chi * PX)}" y2="{_n(y + 18)}" stroke="#333"/>'
     )
     parts.append(
-        f'<text x="{_n(x + chi * PX + 8)}" y="{_n(y + 36)}">m (1 尺 = {metre_per_chi} m)</text>'
+        f'<text x="{_n(x + chi * PX + 8)}" y="{_n(y + 36)}">m (1 {unit} = {metre_per_chi} m)</text>'
     )
     parts.append("</g>")
     return "\n".join(parts)
