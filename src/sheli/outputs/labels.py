@@ -141,12 +141,13 @@ class Obstacles:
     ((0, 0, 1, 1),)
     """
 
-    __slots__ = ("boxes",)
+    __slots__ = ("boxes", "set")
 
     def __init__(self, boxes: Iterable[Box]) -> None:
         self.boxes: tuple[tuple[float, float, float, float], ...] = tuple(
             (b.x0, b.y0, b.x1, b.y1) for b in boxes
         )
+        self.set = frozenset(self.boxes)
 
 
 def obstacle_grid(boxes: Iterable[Box]) -> Obstacles:
@@ -246,6 +247,7 @@ class _Ref:
         "obst_list",
         "params",
         "rows",
+        "still",
     )
 
     def __init__(self, base: Any, params: Any, obst_list: list[_T], obst: set[_T]) -> None:
@@ -253,16 +255,17 @@ class _Ref:
         self.params = params
         self.obst_list = obst_list
         self.obst = obst
-        # label → (its geometry, index, box, leader, footprint, box as a tuple, and for
-        # one in the overflow column, where the column goes on after it); footprint None:
-        # never reused (placed at the last resort)
-        self.map: dict[str, tuple[Any, int, Box, bool, _T | None, _T, float | None]] = {}
+        # label → (its geometry, index, box, leader, the runs of candidates taken, box as a
+        # tuple, for one in the overflow column where the column goes on after it, and the
+        # candidate it took); runs None: never reused (placed at the last resort)
+        self.map: dict[str, tuple[Any, ...]] = {}
         self.keys: list[str] = []  # the labels' keys, in order
         self.geoms: list[Any] = []  # and their size, anchor and radius
-        self.rows: list[tuple[Box, bool, _T | None, _T, float | None]] = []  # (box … column)
+        self.rows: list[tuple[Any, ...]] = []  # (box … where its search ended)
         self.boxes: list[_T] = []  # the labels' boxes, in order
         self.ids: list[int] = []  # their ids (of these very tuples)
         self.byid: dict[int, _T] = {}  # and back
+        self.still: _Grid | None = None  # the fixed boxes and obstacles by cell
 
 
 #: The last placements, most recent first (one per set of fixed obstacles and parameters).
@@ -322,15 +325,18 @@ def place_labels(
     False
     """
     # The placement is greedy: each label takes the first free candidate, in a fixed
-    # order, of those round its anchor. So its place is decided by the boxes that meet the
-    # candidates it tried (its "footprint": the box round every candidate it tried, up to
-    # and including the one it took). Consecutive steps differ little, so the placement
-    # made last time with the same fixed obstacles is the reference: a label whose size and
-    # anchor are the same as there takes the same box again, unless some box present then
-    # and not now, or now and not then (an obstacle, or a label placed before it), meets its
-    # footprint. Then every candidate it tried is free or taken as it was, so the greedy
-    # choice is the same: the result is exactly that of placing everything anew (the tests
-    # check it on every step of a run). The others are placed anew.
+    # order, of those round its anchor. So its place is decided by the boxes that took the
+    # candidates before the one it took (kept as runs: a candidate, and the box that took
+    # it and those after it up to the next run), and by that one being free. Consecutive
+    # steps differ little, so the placement made last time with the same fixed obstacles is
+    # the reference: a label whose size and anchor are the same as there takes the same
+    # box again if every box that took a candidate then is here now (an obstacle, or a
+    # label placed before it) and no box here now and not then (an obstacle, or a label
+    # placed before it) meets the box it took. Where some box that took candidates is gone,
+    # only those candidates are tried again; where the box it took is no longer free, the
+    # search goes on from there. Each candidate before the one taken is taken as the plain
+    # greedy finds it, so the choice is the same: the result is exactly that of placing
+    # everything anew (the tests check it on every step of a run).
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
     params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
     params = (*params, gap, rings, ring_step)
@@ -342,8 +348,8 @@ def place_labels(
     obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
     obst_set = set(obst)
     new = _Ref(base, params, obst, obst_set)
-    rmap: dict[str, tuple[Any, int, Box, bool, _T | None, _T, float | None]] = {}
-    changed: list[tuple[_T, list[_T]]] = []  # obstacles there then or now, not both
+    rmap: dict[str, tuple[Any, ...]] = {}
+    added: list[tuple[_T, list[_T]]] = []  # obstacles there now and not then
     ref_boxes: list[_T] = []
     same = False  # everything so far as in the reference (obstacles, labels, boxes)
     if ref is not None:
@@ -352,15 +358,17 @@ def place_labels(
             same = True
         else:
             ro = ref.obst
-            diff = [t for t in obst if t not in ro]
-            diff += [t for t in ref.obst_list if t not in obst_set]
-            changed = _chunks(diff)
+            added = _chunks([t for t in obst if t not in ro])
     fixed = base.boxes if base is not None else ()
-    grid: _Grid | None = None  # every box so far, by cell: made at the first search
-    gridded = 0  # the labels placed so far that are in ``grid``
+    # the fixed boxes and obstacles by cell (made at the first search, or the reference's
+    # if its obstacles were these), and the labels placed so far
+    still: _Grid | None = ref.still if same and ref is not None else None
+    lgrid: _Grid | None = None
+    gridded = 0  # the labels placed so far that are in ``lgrid``
     low: list[_T] | None = None  # the boxes that may meet the overflow column from here
     lowed = 0  # the labels placed so far looked at for ``low``
     placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
+    fixed_set = base.set if base is not None else frozenset()
     out_map = new.map
     # a label is known by its key (person:…, fixture:…) and matched by its geometry
     keys = new.keys = [lab.key for lab in labels]
@@ -379,7 +387,7 @@ def place_labels(
             and geoms[start] == rg[start]
             and rr[start][2] is not None
         ):
-            box, leader, _, _, ov = row = rr[start]
+            box, leader, _, _, ov, _ = row = rr[start]
             if ov is not None:  # in the overflow column: the column's next place after it
                 ov_y = ov
             lab = labels[start]
@@ -388,6 +396,7 @@ def place_labels(
             out_map.setdefault(keys[start], (geoms[start], start, *row))
             start += 1
         placed.extend(ref_boxes[:start])
+    placed_set = set(placed)  # and by value
     # the labels placed so far, by the identity of their box tuples: a label that takes its
     # box from the reference shares the reference's tuple, so the two sets differ only by
     # labels placed differently (or anew: a conservative difference, never a missed one,
@@ -403,6 +412,23 @@ def place_labels(
     diff: set[int] = set()
     dj = start
     bx0, by0, bx1, by1 = bt
+    cands = _candidates(rings)
+    ncand = len(cands)
+
+    def grids() -> tuple[Any, Any]:
+        """The grids' tests, the labels' grid holding every label placed so far."""
+        nonlocal still, lgrid, gridded
+        if still is None:
+            still = _Grid(gap)
+            still.add_all(fixed)
+            still.add_all(obst)
+        if lgrid is None:
+            lgrid = _Grid(gap)
+        if gridded < len(placed):
+            lgrid.add_all(placed[gridded:])
+            gridded = len(placed)
+        return still.blocked, lgrid.blocked
+
     for i in range(start, len(labels)):
         lab = labels[i]
         key = keys[i]
@@ -411,95 +437,124 @@ def place_labels(
         hit = rmap.get(key) if key not in out_map else None  # (a twin label: anew)
         chosen: Box | None = None
         leader = False
-        fp_: _T | None = None
+        # the candidates found taken, as runs (the first candidate of a run, the box that
+        # takes it and those after it up to the next run's), and where the search goes on
+        runs: list[tuple[int, _T]] = []
+        k = 0
         if hit is not None and hit[4] is not None and hit[0] == geom:
-            _, j, box, leader, fp, t, ov = hit
-            f0, f1, f2, f3 = fp
-            ok = True
-            for (c0, c1, c2, c3), run in changed:
-                if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
-                    for b in run:
+            _, j, box, leader, blk, t, ov, kc = hit
+            gone = False  # some box that took a candidate then is not here now
+            for _, b in blk:
+                if b not in obst_set and b not in placed_set and b not in fixed_set:
+                    gone = True
+                    break
+            if not gone and ov is None:  # the one it took: free now?
+                ok = True
+                f0, f1, f2, f3 = t
+                for (c0, c1, c2, c3), run in added:
+                    if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
+                        for b in run:
+                            if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                                if b[1] < f3 + gap:
+                                    ok = False
+                                    break
+                        if not ok:
+                            break
+                if ok and not (aligned and j == i):  # of the labels before it, as then
+                    if j >= dj:
+                        for q in ref_ids[dj:j]:
+                            if q in diff:
+                                diff.remove(q)
+                            else:
+                                diff.add(q)
+                    else:
+                        diff = placed_ids.symmetric_difference(ref_ids[:j])
+                    dj = j
+                    for q in diff:
+                        b = byid.get(q) or rbyid[q]
                         if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
                             if b[1] < f3 + gap:
                                 ok = False
                                 break
-                    if not ok:
-                        break
-            if ok and not (aligned and j == i):  # the labels before it: as then?
-                if j >= dj:
-                    for k in ref_ids[dj:j]:
-                        if k in diff:
-                            diff.remove(k)
-                        else:
-                            diff.add(k)
-                else:
-                    diff = placed_ids.symmetric_difference(ref_ids[:j])
-                dj = j
-                for k in diff:
-                    b = byid.get(k) or rbyid[k]
-                    if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
-                        if b[1] < f3 + gap:
-                            ok = False
-                            break
-            if ok and ov is None:
-                if j != i:
-                    aligned = False
-                lab.box, lab.leader = box, leader
-                placed.append(t)
-                byid[id(t)] = t
-                placed_ids.add(id(t))
-                _toggle(diff, id(t))
-                rows.append((box, leader, fp, t, None))
-                out_map[key] = (geom, i, box, leader, fp, t, None)
-                continue
-            if ok:  # no room round it, as then: to the overflow column, stacked anew
-                fp_ = fp
-        if fp_ is None:
-            aligned = False
-            # anew: each candidate in turn against the boxes in the cells it covers
-            if grid is None:  # the fixed boxes and obstacles, once a placement
-                grid = _Grid(gap)
-                grid.add_all(fixed)
-                grid.add_all(obst)
-            if gridded < len(placed):
-                grid.add_all(placed[gridded:])
-                gridded = len(placed)
-            g0 = g1 = math.inf
-            g2 = g3 = -math.inf
-            blocked = grid.blocked
-            block: _T | None = None  # the box that blocked the last candidate (tried first)
-            for ring in range(rings + 1):
-                dist = r + 2.0 + ring * ring_step
-                for dx, dy in _NEAR if ring == 0 else _ring_dirs(ring):
-                    # inline _at: this loop runs for every candidate of every label
-                    cx, cy = ax + dx * dist, ay + dy * dist
-                    x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
-                    y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
-                    x1, y1 = x0 + w, y0 + h
-                    if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                if ok:
+                    if j != i:
+                        aligned = False
+                    lab.box, lab.leader = box, leader
+                    placed.append(t)
+                    placed_set.add(t)
+                    byid[id(t)] = t
+                    placed_ids.add(id(t))
+                    _toggle(diff, id(t))
+                    row = (box, leader, blk, t, None, kc)
+                    rows.append(row)
+                    out_map[key] = (geom, i, *row)
+                    continue
+            leader = False
+            if not gone:  # every candidate before ``kc`` is taken as then
+                runs, k = list(blk), kc
+            else:
+                # only the candidates whose box is gone are tried again, in order
+                sblocked, lblocked = grids()
+                block: _T | None = None
+                for n, (k0, b) in enumerate(blk):
+                    if b in obst_set or b in placed_set or b in fixed_set:
+                        runs.append((k0, b))
+                        block = b
                         continue
-                    if x0 < g0:
-                        g0 = x0
-                    if y0 < g1:
-                        g1 = y0
-                    if x1 > g2:
-                        g2 = x1
-                    if y1 > g3:
-                        g3 = y1
-                    if block is not None:
-                        b = block
-                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
-                            if b[1] < y1 + gap:
-                                continue
-                    b = blocked(x0, y0, x1, y1)
-                    if b is None:
-                        chosen, leader = Box(x0, y0, x1, y1), ring > 0
+                    for q in range(k0, blk[n + 1][0] if n + 1 < len(blk) else kc):
+                        ring, dx, dy = cands[q]
+                        dist = r + 2.0 + ring * ring_step
+                        cx, cy = ax + dx * dist, ay + dy * dist
+                        x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                        y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                        x1, y1 = x0 + w, y0 + h
+                        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                            continue
+                        if block is not None:
+                            c = block
+                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                                if c[1] < y1 + gap:
+                                    continue
+                        c = sblocked(x0, y0, x1, y1) or lblocked(x0, y0, x1, y1)
+                        if c is None:
+                            chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
+                            break
+                        runs.append((q, c))
+                        block = c
+                    if chosen is not None:
                         break
-                    block = b
-                if chosen is not None:
+                else:
+                    k = kc
+        if chosen is None and k < ncand:
+            # the search, from candidate ``k`` on: each against the boxes in its cells
+            sblocked, lblocked = grids()
+            # the obstacles first: a box that took a candidate is kept as a reason for the
+            # verdict, and an obstacle (a figure, a fixture) moves less than a label
+            block = runs[-1][1] if runs else None
+            for q in range(k, ncand):
+                ring, dx, dy = cands[q]
+                # inline _at: this loop runs for every candidate of every label
+                dist = r + 2.0 + ring * ring_step
+                cx, cy = ax + dx * dist, ay + dy * dist
+                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                x1, y1 = x0 + w, y0 + h
+                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                    continue
+                if block is not None:
+                    c = block
+                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                        if c[1] < y1 + gap:
+                            continue
+                c = sblocked(x0, y0, x1, y1) or lblocked(x0, y0, x1, y1)
+                if c is None:
+                    chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                     break
-            # what decided it: every candidate tried (none, if it must go to the column)
-            fp_ = (g0, g1, g2, g3)
+                runs.append((q, c))
+                block = c
+        blockers: tuple[tuple[int, _T], ...] | None = tuple(runs)
+        if chosen is None:
+            k = ncand
         ov = None
         if chosen is None and overflow is not None:
             # the column: stacked under the labels put there before, clear of every box;
@@ -523,7 +578,7 @@ def place_labels(
             chosen, leader, ov = b, True, ov_y
         if chosen is None:  # no overflow column: the last resort is the anchor itself
             chosen = _at(lab, 1, 0, lab.r + 2.0)
-            fp_ = None  # (never reused)
+            blockers = None  # (never reused)
         lab.box, lab.leader = chosen, leader
         t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
         if hit is not None and hit[5] == t:
@@ -533,12 +588,15 @@ def place_labels(
         if hit is None or t is not hit[5] or hit[1] != i:
             aligned = False
         placed.append(t)
+        placed_set.add(t)
         byid[id(t)] = t
         placed_ids.add(id(t))
         _toggle(diff, id(t))
-        rows.append((chosen, leader, fp_, t, ov))
-        out_map.setdefault(key, (geom, i, chosen, leader, fp_, t, ov))
+        row = (chosen, leader, blockers, t, ov, k)
+        rows.append(row)
+        out_map.setdefault(key, (geom, i, *row))
     new.byid = byid
+    new.still = still
     new.ids = [id(t) for t in placed]
     _REFS.insert(0, new)
     del _REFS[_REFS_MAX:]
@@ -551,6 +609,18 @@ def _toggle(s: set[int], k: int) -> None:
         s.remove(k)
     else:
         s.add(k)
+
+
+@lru_cache(maxsize=16)
+def _candidates(rings: int) -> list[tuple[int, float, float]]:
+    """Every candidate round an anchor, in the order tried: (ring, dx, dy).
+
+    >>> _candidates(1)[:2], len(_candidates(1))
+    ([(0, 1, 0), (0, -1, 0)], 20)
+    """
+    return [(0, dx, dy) for dx, dy in _NEAR] + [
+        (ring, dx, dy) for ring in range(1, rings + 1) for dx, dy in _ring_dirs(ring)
+    ]
 
 
 @lru_cache(maxsize=64)
