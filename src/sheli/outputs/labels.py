@@ -212,22 +212,26 @@ class _Grid:
                     else:
                         c.append(b)
 
-    def blocked(self, x0: float, y0: float, x1: float, y1: float) -> _T | None:
-        """A box that meets (x0, y0, x1, y1) within ``gap``, or None."""
+    def blocked(
+        self, x0: float, y0: float, x1: float, y1: float, then: _Grid | None = None
+    ) -> _T | None:
+        """A box that meets (x0, y0, x1, y1) within ``gap``, or None; with ``then``, a box
+        of this grid, else of ``then``."""
         gap = self.gap
-        for b in self.big:
+        for b in self.big if then is None else (*self.big, *then.big):
             if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap and b[1] < y1 + gap:
                 return b
-        cells = self.cells
         j0, j1 = int(y0 // _CELL), int(y1 // _CELL) + 1
-        for i in range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW):
-            for k in range(i + j0, i + j1):
-                c = cells.get(k)
-                if c is not None:
-                    for b in c:
-                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
-                            if b[1] < y1 + gap:
-                                return b
+        ks = range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW)
+        for cells in (self.cells,) if then is None else (self.cells, then.cells):
+            for i in ks:
+                for k in range(i + j0, i + j1):
+                    c = cells.get(k)
+                    if c is not None:
+                        for b in c:
+                            if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
+                                if b[1] < y1 + gap:
+                                    return b
         return None
 
 
@@ -415,8 +419,8 @@ def place_labels(
     cands = _candidates(rings)
     ncand = len(cands)
 
-    def grids() -> tuple[Any, Any]:
-        """The grids' tests, the labels' grid holding every label placed so far."""
+    def grids() -> tuple[_Grid, _Grid]:
+        """The grids, the labels' holding every label placed so far."""
         nonlocal still, lgrid, gridded
         if still is None:
             still = _Grid(gap)
@@ -427,7 +431,7 @@ def place_labels(
         if gridded < len(placed):
             lgrid.add_all(placed[gridded:])
             gridded = len(placed)
-        return still.blocked, lgrid.blocked
+        return still, lgrid
 
     for i in range(start, len(labels)):
         lab = labels[i]
@@ -494,7 +498,8 @@ def place_labels(
                 runs, k = list(blk), kc
             else:
                 # only the candidates whose box is gone are tried again, in order
-                sblocked, lblocked = grids()
+                sg, lg = grids()
+                blocked = sg.blocked
                 block: _T | None = None
                 for n, (k0, b) in enumerate(blk):
                     if b in obst_set or b in placed_set or b in fixed_set:
@@ -515,7 +520,7 @@ def place_labels(
                             if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                                 if c[1] < y1 + gap:
                                     continue
-                        c = sblocked(x0, y0, x1, y1) or lblocked(x0, y0, x1, y1)
+                        c = blocked(x0, y0, x1, y1, lg)
                         if c is None:
                             chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                             break
@@ -527,7 +532,8 @@ def place_labels(
                     k = kc
         if chosen is None and k < ncand:
             # the search, from candidate ``k`` on: each against the boxes in its cells
-            sblocked, lblocked = grids()
+            sg, lg = grids()
+            blocked = sg.blocked
             # the obstacles first: a box that took a candidate is kept as a reason for the
             # verdict, and an obstacle (a figure, a fixture) moves less than a label
             block = runs[-1][1] if runs else None
@@ -546,7 +552,7 @@ def place_labels(
                     if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                         if c[1] < y1 + gap:
                             continue
-                c = sblocked(x0, y0, x1, y1) or lblocked(x0, y0, x1, y1)
+                c = blocked(x0, y0, x1, y1, lg)
                 if c is None:
                     chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                     break
