@@ -173,6 +173,9 @@ _T = tuple[float, float, float, float]
 
 #: The side in px of a cell of :class:`_Grid` (a label is a cell or two across).
 _CELL = 24.0
+#: A candidate is first tried against the boxes that took the last this many runs of
+#: candidates (the boxes round the label), then against the grid.
+_RECENT = 24
 #: A box over more cells than this is tested against every candidate instead.
 _BIG_CELLS = 48
 _ROW = 1 << 20  # a cell's key: its column times this, plus its row
@@ -520,7 +523,12 @@ def place_labels(
                             if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                                 if c[1] < y1 + gap:
                                     continue
-                        c = blocked(x0, y0, x1, y1, lg)
+                        for _, c in runs[-_RECENT:]:
+                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                                if c[1] < y1 + gap:
+                                    break
+                        else:
+                            c = blocked(x0, y0, x1, y1, lg)
                         if c is None:
                             chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                             break
@@ -552,7 +560,12 @@ def place_labels(
                     if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                         if c[1] < y1 + gap:
                             continue
-                c = blocked(x0, y0, x1, y1, lg)
+                for _, c in runs[-_RECENT:]:
+                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                        if c[1] < y1 + gap:
+                            break
+                else:
+                    c = blocked(x0, y0, x1, y1, lg)
                 if c is None:
                     chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                     break
