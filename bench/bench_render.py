@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_render.py [--repeat 3] [--repeat-big 1] [--jobs N] [--write]
         [--cli 5] [--cli-no-svg 5] [--skip-big]
+    .venv/bin/python bench/bench_render.py --sample 12 [--sample-steps 32] [--src DIR]
 
 For each case, ``--repeat`` times (``--repeat-big`` for 100 衆耦, which takes minutes): the
 run (:func:`sheli.engine.run`) and then :func:`sheli.outputs.render.render` into a fresh
@@ -16,6 +17,13 @@ The 100 衆耦 case is rendered without the per-step SVG files (``--no-svg``): a
 0.2 MB a step they would be some 10 GB; the diagrams are drawn all the same and packed into
 the viewer. ``--write`` puts the table, with the machine, under ``## Render`` in
 docs/benchmarks.md (other sections are kept).
+
+``--sample K`` measures the drawing alone where a whole 100 衆耦 render takes too long for a
+loaded machine: K runs of ``--sample-steps`` consecutive steps, spread evenly over the 100
+衆耦 run, each drawn in order in this process (as a drawing process draws its chunks, the
+first step of each with nothing remembered), CPU ms a step; the mean times the steps is
+the drawing's CPU for the whole run. ``--src DIR`` imports sheli from DIR (another
+checkout's ``src``), to compare two versions in one sitting.
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+_src = sys.argv[sys.argv.index("--src") + 1] if "--src" in sys.argv else str(ROOT / "src")
+sys.path.insert(0, _src)
 
 from _common import machine, write_section  # noqa: E402
 
@@ -92,6 +101,31 @@ def cli_once(*extra: str) -> dict[str, float]:
         shutil.rmtree(d, ignore_errors=True)
 
 
+def sample(k: int, n: int) -> None:
+    """Draw ``k`` runs of ``n`` steps of the 100 衆耦 run; print CPU ms a step."""
+    from sheli.outputs.diagram import clear_caches, render_svg_parts
+    from sheli.outputs.frames import build_frames
+
+    r = run("xiangshe", pairs=100)
+    frames = build_frames(r)
+    scene = r.events[0]
+    per = []
+    for s in range(k):
+        a = (len(frames) - n) * s // max(k - 1, 1)
+        clear_caches()
+        c0 = time.process_time()
+        for f in frames[a : a + n]:
+            render_svg_parts(f, scene, highlight=f.actor)
+        per.append((time.process_time() - c0) / n * 1000)
+        print(f"steps {a}–{a + n - 1}: {per[-1]:.1f} ms a step (CPU)", flush=True)
+    mean = statistics.fmean(per)
+    print(
+        f"{_src}: {len(frames)} steps; CPU ms a step: median {statistics.median(per):.1f}, "
+        f"mean {mean:.1f}, min {min(per):.1f}, max {max(per):.1f}; the whole run's drawing "
+        f"≈ {mean * len(frames) / 1000:.0f} s of CPU; load {os.getloadavg()[0]:.1f}"
+    )
+
+
 def median(rows: list[dict[str, float]]) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
@@ -105,7 +139,13 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     ap.add_argument("--cli", type=int, default=0, help="times to run the command itself")
     ap.add_argument("--cli-no-svg", type=int, default=0, help="times to run it with --no-svg")
+    ap.add_argument("--sample", type=int, default=0, help="only sample the 100 衆耦 drawing")
+    ap.add_argument("--sample-steps", type=int, default=32, help="steps in each sample")
+    ap.add_argument("--src", help="import sheli from this directory")
     args = ap.parse_args()
+    if args.sample:
+        sample(args.sample, args.sample_steps)
+        return
 
     cli_rows: list[dict[str, float]] = []
     nosvg_rows: list[dict[str, float]] = []

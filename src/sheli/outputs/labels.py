@@ -9,6 +9,8 @@ Placement is greedy: labels are placed in priority order, each at the first free
 around its anchor (8 positions next to it, then rings further out with a leader line), free
 meaning inside the bounds and clear of every obstacle and every label already placed. If no
 ring is free, the label goes to an overflow column outside the plan, with a leader line.
+A candidate is tested only against the boxes in the cells of a grid that it covers, so a
+crowd of two hundred labels costs about what a few do.
 
 >>> b = Box(0, 0, 10, 10)
 >>> b.overlaps(Box(5, 5, 20, 20)), b.overlaps(Box(10, 0, 20, 10))
@@ -163,12 +165,13 @@ class Obstacles:
     ((0, 0, 1, 1),)
     """
 
-    __slots__ = ("boxes",)
+    __slots__ = ("boxes", "set")
 
     def __init__(self, boxes: Iterable[Box]) -> None:
         self.boxes: tuple[tuple[float, float, float, float], ...] = tuple(
             (b.x0, b.y0, b.x1, b.y1) for b in boxes
         )
+        self.set = frozenset(self.boxes)
 
 
 def obstacle_grid(boxes: Iterable[Box]) -> Obstacles:
@@ -192,9 +195,71 @@ def _at(lab: Label, dx: float, dy: float, dist: float) -> Box:
 
 _T = tuple[float, float, float, float]
 
-#: A label placed anew tries its rings in stages, each against only the boxes near enough
-#: to meet its candidates: ring 0 (most labels find room there), rings 1–2, then the rest.
-_STAGES = (0, 2)
+#: The side in px of a cell of :class:`_Grid` (a label is a cell or two across).
+_CELL = 24.0
+#: A candidate is first tried against the boxes that took the last this many runs of
+#: candidates (the boxes round the label), then against the grid.
+_RECENT = 24
+#: A box over more cells than this is tested against every candidate instead.
+_BIG_CELLS = 48
+_ROW = 1 << 20  # a cell's key: its column times this, plus its row
+
+
+class _Grid:
+    """Boxes by the cells of a square grid they come near (within ``gap`` and a px more),
+    so that a candidate is tested only against the boxes in the cells it covers: a box
+    meets a candidate only if they share a point, which lies in a cell of both.
+
+    >>> g = _Grid(1.0)
+    >>> g.add_all([(0, 0, 10, 10), (100, 100, 110, 110)])
+    >>> g.blocked(10.5, 0, 20, 5), g.blocked(12, 0, 20, 5)
+    ((0, 0, 10, 10), None)
+    """
+
+    __slots__ = ("big", "cells", "gap")
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+        self.cells: dict[int, list[_T]] = {}
+        self.big: list[_T] = []
+
+    def add_all(self, boxes: Iterable[_T]) -> None:
+        cells, m = self.cells, self.gap + 1.0
+        for b in boxes:
+            i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
+            j0, j1 = int((b[1] - m) // _CELL), int((b[3] + m) // _CELL)
+            if (i1 - i0 + 1) * (j1 - j0 + 1) > _BIG_CELLS:
+                self.big.append(b)
+                continue
+            for i in range(i0 * _ROW, i1 * _ROW + 1, _ROW):
+                for k in range(i + j0, i + j1 + 1):
+                    c = cells.get(k)
+                    if c is None:
+                        cells[k] = [b]
+                    else:
+                        c.append(b)
+
+    def blocked(
+        self, x0: float, y0: float, x1: float, y1: float, then: _Grid | None = None
+    ) -> _T | None:
+        """A box that meets (x0, y0, x1, y1) within ``gap``, or None; with ``then``, a box
+        of this grid, else of ``then``."""
+        gap = self.gap
+        for b in self.big if then is None else (*self.big, *then.big):
+            if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap and b[1] < y1 + gap:
+                return b
+        j0, j1 = int(y0 // _CELL), int(y1 // _CELL) + 1
+        ks = range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW)
+        for cells in (self.cells,) if then is None else (self.cells, then.cells):
+            for i in ks:
+                for k in range(i + j0, i + j1):
+                    c = cells.get(k)
+                    if c is not None:
+                        for b in c:
+                            if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
+                                if b[1] < y1 + gap:
+                                    return b
+        return None
 
 
 class _Ref:
@@ -213,6 +278,7 @@ class _Ref:
         "obst_list",
         "params",
         "rows",
+        "still",
     )
 
     def __init__(self, base: Any, params: Any, obst_list: list[_T], obst: set[_T]) -> None:
@@ -220,15 +286,17 @@ class _Ref:
         self.params = params
         self.obst_list = obst_list
         self.obst = obst
-        # label → (its index, box, leader, footprint, box as a tuple); footprint None:
-        # never reused (placed in the overflow column, or at the last resort)
-        self.map: dict[str, tuple[Any, int, Box, bool, _T | None, _T]] = {}
+        # label → (its geometry, index, box, leader, the runs of candidates taken, box as a
+        # tuple, for one in the overflow column where the column goes on after it, and the
+        # candidate it took); runs None: never reused (placed at the last resort)
+        self.map: dict[str, tuple[Any, ...]] = {}
         self.keys: list[str] = []  # the labels' keys, in order
         self.geoms: list[Any] = []  # and their size, anchor and radius
-        self.rows: list[tuple[Box, bool, _T | None, _T]] = []  # and their (box … tuple)
+        self.rows: list[tuple[Any, ...]] = []  # (box … where its search ended)
         self.boxes: list[_T] = []  # the labels' boxes, in order
         self.ids: list[int] = []  # their ids (of these very tuples)
         self.byid: dict[int, _T] = {}  # and back
+        self.still: _Grid | None = None  # the fixed boxes and obstacles by cell
 
 
 #: The last placements, most recent first (one per set of fixed obstacles and parameters).
@@ -288,15 +356,18 @@ def place_labels(
     False
     """
     # The placement is greedy: each label takes the first free candidate, in a fixed
-    # order, of those round its anchor. So its place is decided by the boxes that meet the
-    # candidates it tried (its "footprint": the box round every candidate it tried, up to
-    # and including the one it took). Consecutive steps differ little, so the placement
-    # made last time with the same fixed obstacles is the reference: a label whose size and
-    # anchor are the same as there takes the same box again, unless some box present then
-    # and not now, or now and not then (an obstacle, or a label placed before it), meets its
-    # footprint. Then every candidate it tried is free or taken as it was, so the greedy
-    # choice is the same: the result is exactly that of placing everything anew (the tests
-    # check it on every step of a run). The others are placed anew.
+    # order, of those round its anchor. So its place is decided by the boxes that took the
+    # candidates before the one it took (kept as runs: a candidate, and the box that took
+    # it and those after it up to the next run), and by that one being free. Consecutive
+    # steps differ little, so the placement made last time with the same fixed obstacles is
+    # the reference: a label whose size and anchor are the same as there takes the same
+    # box again if every box that took a candidate then is here now (an obstacle, or a
+    # label placed before it) and no box here now and not then (an obstacle, or a label
+    # placed before it) meets the box it took. Where some box that took candidates is gone,
+    # only those candidates are tried again; where the box it took is no longer free, the
+    # search goes on from there. Each candidate before the one taken is taken as the plain
+    # greedy finds it, so the choice is the same: the result is exactly that of placing
+    # everything anew (the tests check it on every step of a run).
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
     params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
     params = (*params, gap, rings, ring_step)
@@ -308,8 +379,8 @@ def place_labels(
     obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
     obst_set = set(obst)
     new = _Ref(base, params, obst, obst_set)
-    rmap: dict[str, tuple[Any, int, Box, bool, _T | None, _T]] = {}
-    changed: list[tuple[_T, list[_T]]] = []  # obstacles there then or now, not both
+    rmap: dict[str, tuple[Any, ...]] = {}
+    added: list[tuple[_T, list[_T]]] = []  # obstacles there now and not then
     ref_boxes: list[_T] = []
     same = False  # everything so far as in the reference (obstacles, labels, boxes)
     if ref is not None:
@@ -318,17 +389,23 @@ def place_labels(
             same = True
         else:
             ro = ref.obst
-            diff = [t for t in obst if t not in ro]
-            diff += [t for t in ref.obst_list if t not in obst_set]
-            changed = _chunks(diff)
+            added = _chunks([t for t in obst if t not in ro])
     fixed = base.boxes if base is not None else ()
-    still: list[_T] | None = None
+    # the fixed boxes and obstacles by cell (made at the first search, or the reference's
+    # if its obstacles were these), and the labels placed so far
+    still: _Grid | None = ref.still if same and ref is not None else None
+    lgrid: _Grid | None = None
+    gridded = 0  # the labels placed so far that are in ``lgrid``
+    low: list[_T] | None = None  # the boxes that may meet the overflow column from here
+    lowed = 0  # the labels placed so far looked at for ``low``
     placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
+    fixed_set = base.set if base is not None else frozenset()
     out_map = new.map
     # a label is known by its key (person:…, fixture:…) and matched by its geometry
     keys = new.keys = [lab.key for lab in labels]
     geoms = new.geoms = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
     rows = new.rows
+    ov_y = overflow.y0 if overflow else 0.0
     start = 0
     if same and ref is not None:
         # the labels that begin as the reference's began, with the same obstacles, are
@@ -341,13 +418,16 @@ def place_labels(
             and geoms[start] == rg[start]
             and rr[start][2] is not None
         ):
-            box, leader, _, _ = row = rr[start]
+            box, leader, _, _, ov, _ = row = rr[start]
+            if ov is not None:  # in the overflow column: the column's next place after it
+                ov_y = ov
             lab = labels[start]
             lab.box, lab.leader = box, leader
             rows.append(row)
             out_map.setdefault(keys[start], (geoms[start], start, *row))
             start += 1
         placed.extend(ref_boxes[:start])
+    placed_set = set(placed)  # and by value
     # the labels placed so far, by the identity of their box tuples: a label that takes its
     # box from the reference shares the reference's tuple, so the two sets differ only by
     # labels placed differently (or anew: a conservative difference, never a missed one,
@@ -362,113 +442,172 @@ def place_labels(
     # keep their order, so this costs a few steps a label instead of a set of all of them)
     diff: set[int] = set()
     dj = start
-    ov_y = overflow.y0 if overflow else 0.0
     bx0, by0, bx1, by1 = bt
+    cands = _candidates(rings)
+    ncand = len(cands)
+
+    def grids() -> tuple[_Grid, _Grid]:
+        """The grids, the labels' holding every label placed so far."""
+        nonlocal still, lgrid, gridded
+        if still is None:
+            still = _Grid(gap)
+            still.add_all(fixed)
+            still.add_all(obst)
+        if lgrid is None:
+            lgrid = _Grid(gap)
+        if gridded < len(placed):
+            lgrid.add_all(placed[gridded:])
+            gridded = len(placed)
+        return still, lgrid
+
     for i in range(start, len(labels)):
         lab = labels[i]
         key = keys[i]
         geom = geoms[i]
         w, h, ax, ay, r = geom
         hit = rmap.get(key) if key not in out_map else None  # (a twin label: anew)
+        chosen: Box | None = None
+        leader = False
+        # the candidates found taken, as runs (the first candidate of a run, the box that
+        # takes it and those after it up to the next run's), and where the search goes on
+        runs: list[tuple[int, _T]] = []
+        k = 0
         if hit is not None and hit[4] is not None and hit[0] == geom:
-            _, j, box, leader, fp, t = hit
-            f0, f1, f2, f3 = fp
-            ok = True
-            for (c0, c1, c2, c3), run in changed:
-                if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
-                    for b in run:
+            _, j, box, leader, blk, t, ov, kc = hit
+            gone = False  # some box that took a candidate then is not here now
+            for _, b in blk:
+                if b not in obst_set and b not in placed_set and b not in fixed_set:
+                    gone = True
+                    break
+            if not gone and ov is None:  # the one it took: free now?
+                ok = True
+                f0, f1, f2, f3 = t
+                for (c0, c1, c2, c3), run in added:
+                    if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
+                        for b in run:
+                            if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                                if b[1] < f3 + gap:
+                                    ok = False
+                                    break
+                        if not ok:
+                            break
+                if ok and not (aligned and j == i):  # of the labels before it, as then
+                    if j >= dj:
+                        for q in ref_ids[dj:j]:
+                            if q in diff:
+                                diff.remove(q)
+                            else:
+                                diff.add(q)
+                    else:
+                        diff = placed_ids.symmetric_difference(ref_ids[:j])
+                    dj = j
+                    for q in diff:
+                        b = byid.get(q) or rbyid[q]
                         if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
                             if b[1] < f3 + gap:
                                 ok = False
                                 break
-                    if not ok:
-                        break
-            if ok and not (aligned and j == i):  # the labels before it: as then?
-                if j >= dj:
-                    for k in ref_ids[dj:j]:
-                        if k in diff:
-                            diff.remove(k)
-                        else:
-                            diff.add(k)
-                else:
-                    diff = placed_ids.symmetric_difference(ref_ids[:j])
-                dj = j
-                for k in diff:
-                    b = byid.get(k) or rbyid[k]
-                    if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
-                        if b[1] < f3 + gap:
-                            ok = False
-                            break
-            if ok:
-                if j != i:
-                    aligned = False
-                lab.box, lab.leader = box, leader
-                placed.append(t)
-                byid[id(t)] = t
-                placed_ids.add(id(t))
-                _toggle(diff, id(t))
-                rows.append((box, leader, fp, t))
-                out_map[key] = (geom, i, box, leader, fp, t)
-                continue
-        aligned = False
-        # anew: first against the boxes near enough to meet the first rings' candidates
-        chosen: Box | None = None
-        leader = False
-        fp_: _T | None = None
-        g0 = g1 = math.inf
-        g2 = g3 = -math.inf
-        r0 = 0
-        block: _T | None = None  # the box that blocked the last candidate (tried first)
-        for last in (*_STAGES, rings):
-            if r0 > last:
-                break
-            reach = r + 2.0 + last * ring_step + gap
-            lx0, lx1 = ax - reach - w, ax + reach + w
-            ly0, ly1 = ay - reach - h, ay + reach + h
-            if still is None:  # the fixed boxes and obstacles, once a placement
-                still = [*fixed, *obst]
-            near = [b for b in still if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]]
-            near += [b for b in placed if b[0] < lx1 and lx0 < b[2] and b[1] < ly1 and ly0 < b[3]]
-            for ring in range(r0, last + 1):
-                dist = r + 2.0 + ring * ring_step
-                for dx, dy in _NEAR if ring == 0 else _ring_dirs(ring):
-                    # inline _at: this loop runs for every candidate of every label
-                    cx, cy = ax + dx * dist, ay + dy * dist
-                    x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
-                    y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
-                    x1, y1 = x0 + w, y0 + h
-                    if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                if ok:
+                    if j != i:
+                        aligned = False
+                    lab.box, lab.leader = box, leader
+                    placed.append(t)
+                    placed_set.add(t)
+                    byid[id(t)] = t
+                    placed_ids.add(id(t))
+                    _toggle(diff, id(t))
+                    row = (box, leader, blk, t, None, kc)
+                    rows.append(row)
+                    out_map[key] = (geom, i, *row)
+                    continue
+            leader = False
+            if not gone:  # every candidate before ``kc`` is taken as then
+                runs, k = list(blk), kc
+            else:
+                # only the candidates whose box is gone are tried again, in order
+                sg, lg = grids()
+                blocked = sg.blocked
+                block: _T | None = None
+                for n, (k0, b) in enumerate(blk):
+                    if b in obst_set or b in placed_set or b in fixed_set:
+                        runs.append((k0, b))
+                        block = b
                         continue
-                    if x0 < g0:
-                        g0 = x0
-                    if y0 < g1:
-                        g1 = y0
-                    if x1 > g2:
-                        g2 = x1
-                    if y1 > g3:
-                        g3 = y1
-                    if block is not None:
-                        b = block
-                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
-                            if b[1] < y1 + gap:
-                                continue
-                    for b in near:
-                        if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
-                            if b[1] < y1 + gap:
-                                block = b
-                                break
-                    else:
-                        chosen, leader = Box(x0, y0, x1, y1), ring > 0
+                    for q in range(k0, blk[n + 1][0] if n + 1 < len(blk) else kc):
+                        ring, dx, dy = cands[q]
+                        dist = r + 2.0 + ring * ring_step
+                        cx, cy = ax + dx * dist, ay + dy * dist
+                        x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                        y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                        x1, y1 = x0 + w, y0 + h
+                        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                            continue
+                        if block is not None:
+                            c = block
+                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                                if c[1] < y1 + gap:
+                                    continue
+                        for _, c in runs[-_RECENT:]:
+                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                                if c[1] < y1 + gap:
+                                    break
+                        else:
+                            c = blocked(x0, y0, x1, y1, lg)
+                        if c is None:
+                            chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
+                            break
+                        runs.append((q, c))
+                        block = c
+                    if chosen is not None:
                         break
-                if chosen is not None:
+                else:
+                    k = kc
+        if chosen is None and k < ncand:
+            # the search, from candidate ``k`` on: each against the boxes in its cells
+            sg, lg = grids()
+            blocked = sg.blocked
+            # the obstacles first: a box that took a candidate is kept as a reason for the
+            # verdict, and an obstacle (a figure, a fixture) moves less than a label
+            block = runs[-1][1] if runs else None
+            for q in range(k, ncand):
+                ring, dx, dy = cands[q]
+                # inline _at: this loop runs for every candidate of every label
+                dist = r + 2.0 + ring * ring_step
+                cx, cy = ax + dx * dist, ay + dy * dist
+                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                x1, y1 = x0 + w, y0 + h
+                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                    continue
+                if block is not None:
+                    c = block
+                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                        if c[1] < y1 + gap:
+                            continue
+                for _, c in runs[-_RECENT:]:
+                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                        if c[1] < y1 + gap:
+                            break
+                else:
+                    c = blocked(x0, y0, x1, y1, lg)
+                if c is None:
+                    chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
                     break
-            if chosen is not None:
-                fp_ = (g0, g1, g2, g3)
-                break
-            r0 = last + 1
+                runs.append((q, c))
+                block = c
+        blockers: tuple[tuple[int, _T], ...] | None = tuple(runs)
+        if chosen is None:
+            k = ncand
+        ov = None
         if chosen is None and overflow is not None:
-            every = [*fixed, *obst, *placed]
+            # the column: stacked under the labels put there before, clear of every box;
+            # the boxes that end above where it is now can meet nothing further down
+            if low is None:
+                low = [o for o in (*fixed, *obst) if o[3] + gap > ov_y]
+            low.extend(o for o in placed[lowed:] if o[3] + gap > ov_y)
+            lowed = len(placed)
             while True:
+                low = [o for o in low if o[3] + gap > ov_y]
                 b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
                 ov_y += h + gap + 1
                 if not any(
@@ -476,25 +615,31 @@ def place_labels(
                     and o[0] < b.x1 + gap
                     and b.y0 < o[3] + gap
                     and o[1] < b.y1 + gap
-                    for o in every
+                    for o in low
                 ):
                     break
-            chosen, leader = b, True
+            chosen, leader, ov = b, True, ov_y
         if chosen is None:  # no overflow column: the last resort is the anchor itself
             chosen = _at(lab, 1, 0, lab.r + 2.0)
+            blockers = None  # (never reused)
         lab.box, lab.leader = chosen, leader
         t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
         if hit is not None and hit[5] == t:
             # placed anew where it was: the reference's very tuple, so that the labels
             # after it do not see it as changed
             t = hit[5]
+        if hit is None or t is not hit[5] or hit[1] != i:
+            aligned = False
         placed.append(t)
+        placed_set.add(t)
         byid[id(t)] = t
         placed_ids.add(id(t))
         _toggle(diff, id(t))
-        rows.append((chosen, leader, fp_, t))
-        out_map.setdefault(key, (geom, i, chosen, leader, fp_, t))
+        row = (chosen, leader, blockers, t, ov, k)
+        rows.append(row)
+        out_map.setdefault(key, (geom, i, *row))
     new.byid = byid
+    new.still = still
     new.ids = [id(t) for t in placed]
     _REFS.insert(0, new)
     del _REFS[_REFS_MAX:]
@@ -507,6 +652,18 @@ def _toggle(s: set[int], k: int) -> None:
         s.remove(k)
     else:
         s.add(k)
+
+
+@lru_cache(maxsize=16)
+def _candidates(rings: int) -> list[tuple[int, float, float]]:
+    """Every candidate round an anchor, in the order tried: (ring, dx, dy).
+
+    >>> _candidates(1)[:2], len(_candidates(1))
+    ([(0, 1, 0), (0, -1, 0)], 20)
+    """
+    return [(0, dx, dy) for dx, dy in _NEAR] + [
+        (ring, dx, dy) for ring in range(1, rings + 1) for dx, dy in _ring_dirs(ring)
+    ]
 
 
 @lru_cache(maxsize=64)
