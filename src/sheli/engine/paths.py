@@ -177,6 +177,15 @@ class Paths:
         self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
         # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
         self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
+        # each room's door (户 of the 室, 房户 of the 房): the door in the south wall of its box
+        self.doors: list[tuple[tuple[float, float, float, float], Vec]] = []
+        for n, f in fixtures.items():
+            if n in ("室", "房") and f.extent is not None:
+                r = f.extent
+                for d in fixtures.values():
+                    e = d.extent
+                    if d.kind == "door" and e is not None and r.x0 <= e.x0 and e.x1 <= r.x1:
+                        self.doors.append(((r.x0, r.y0, r.x1, r.y1), ((e.x0 + e.x1) / 2, e.y0)))
 
     def _on(self, p: Vec) -> bool:
         """Whether p is on the 堂 (Venue.on_tang, without the call)."""
@@ -296,6 +305,8 @@ class Paths:
             if not (self._on(a) or self._on(b)):
                 out.append(b)
                 continue  # a walk in the 庭 passes no 楹 and no 序
+            if self.doors and self._crosses(a, b):
+                out.extend(self._by_door(a, b))
             for _, w0, w1 in self.walls:
                 if _cross(a, b, w0, w1):
                     south = w0 if w0[1] <= w1[1] else w1
@@ -309,6 +320,18 @@ class Paths:
                     if near or wrong:
                         out.append(_around(a, b, c, k, side if passes else None))
             out.append(b)
+        return out
+
+    def _by_door(self, a: Vec, b: Vec) -> list[Vec]:
+        """Into or out of a 室 or 房 by its door (户, 房户; the venue's data): a step before it
+        on the 堂 and one inside, straight through it."""
+        out: list[Vec] = []
+        for (x0, y0, x1, y1), (dx, dy) in self.doors:
+            ins = [x0 < p[0] < x1 and y0 < p[1] <= y1 + 1e-9 for p in (a, b)]
+            if ins[0] == ins[1]:
+                continue
+            way = [(dx, dy - 1.5), (dx, dy + 1.5)]
+            out.extend(way[::-1] if ins[0] else way)
         return out
 
     def _round(self, pts: list[Vec]) -> list[Vec]:
