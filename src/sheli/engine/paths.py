@@ -243,6 +243,12 @@ class Paths:
         st = self.stairs.get(stair) if stair else None
         if st is not None and st.foot is not None and st.top is not None and verb in ("升", "降"):
             way = self.stair_way(st, name)
+            # up to the 堂, or only onto the 階 (盡階不升堂, xiangshe:97): then no further
+            end = b if verb == "升" else a
+            if not self._on(end):
+                e = st.extent
+                on_stair = e is not None and e.x0 <= end[0] <= e.x1 and e.y0 <= end[1] <= e.y1
+                way = way[:1] if on_stair else []
             pts.extend(way if verb == "升" else way[::-1])
         pts.append(b)
         return self._round(pts)
