@@ -1,6 +1,8 @@
-"""Walks: nobody walks through the 序 or off the routes the text names (鉤楹, 由楹内, 由楹外,
-由堂下, 由其階); the walks through a body, a 楹 or over the 堂's edge into a 室 that the runs
-still make are listed with their spec line (``Run.path_faults``) and may only become fewer.
+"""Walks: nobody walks through the 序 or a 楹, over the 堂's edge but by a 階 (into a 室 or 房
+but by its door), or off the routes the text names (鉤楹, 由楹内, 由楹外, 由堂下, 由其階); a
+walker goes round those who stand in his way, and the walks through a body the runs still make
+(no way round found) are listed with their spec line (``Run.path_faults``) and may only become
+fewer.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import re
 from typing import Any
 
 import pytest
-from test_world_rules import REFUSED, SPEC_CONFIGS
+from fixtures.standin import FixedOutcomes
+from test_world_rules import REFUSED, SPEC_CONFIGS, SPECS
 
 import sheli.engine.paths as paths_mod
 from sheli.engine import run
@@ -142,7 +145,8 @@ def test_a_path_fault_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) ->
     # a walk off a route the 經 names is refused with the spec file, line, passage and who:
     # the first walk of a step whose 經 names a route (由楹内, xiangshe:102) made to fail
     def strict(self: Paths, *a: Any, **k: Any) -> list[Fault]:
-        return [Fault("route", "由楹内: passes south of the 東楹")]
+        routes = a[5]
+        return [Fault("route", "由楹内: passes south of the 東楹")] if routes else []
 
     monkeypatch.setattr(paths_mod.Paths, "strict", strict)
     with pytest.raises(SpecError) as exc:
@@ -170,10 +174,35 @@ def _param(name: str) -> Any:
 
 @pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
 def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
-    # the engine refuses a walk through the 序 or off a named route: every configuration runs
+    # the engine refuses a walk off a named route, through the 序 or a 楹, or over the 堂's
+    # edge (into a 室 or 房 but by its door): every configuration runs
     rite, kw = SPEC_CONFIGS[name]
     r = run(rite, seed=0, **kw)
-    assert not [f for f in r.path_faults if "[P-route]" in f or "[P-wall]" in f]
+    assert r.steps and any(s["verb"] == "升" for s in r.steps)
+
+
+def test_a_walk_through_a_pillar_fails_with_file_and_line() -> None:
+    # a spec whose walk goes by way of the 西楹 itself: refused like every other check
+    spec = SPECS / "bad_walk_pillar.yaml"
+    with pytest.raises(SpecError) as info:
+        run(spec, outcomes=FixedOutcomes())
+    err = info.value
+    line = next(
+        n
+        for n, t in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
+        if t.rstrip().endswith("# ERROR")
+    )
+    assert (err.file, err.line, err.cite, err.what) == (
+        "bad_walk_pillar.yaml",
+        line,
+        "xiangshe:128",
+        "適 by 司射",
+    )
+    assert "walks through the 西楹 [P-pillar]" in str(err)
+
+
+def test_the_engine_refuses_the_kinds_of_fault_but_a_body() -> None:
+    assert {"route", "wall", "pillar", "edge"} == paths_mod.STRICT
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])

@@ -47,12 +47,12 @@ Vec = tuple[float, float]
 #: The side of a cell of the grid of standing bodies, in 尺.
 CELL = 16.0
 
-#: The kinds of fault the engine refuses (a step that goes through the 序 or off the route its
-#: 經 names fails like every other check). The others (through a body, a 楹, over the 堂's
-#: edge into a 室 or 房) are found in the runs of today and not yet resolved: they are listed
-#: in ``Run.path_faults`` with their spec file, line and passage, and counted in
+#: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
+#: the 序 or a 楹, or over the 堂's edge other than by a 階 (into a 室 or 房 other than by its
+#: door) fails like every other check. A walk through a body (where no way round is found) is
+#: listed in ``Run.path_faults`` with its spec file, line and passage, and counted in
 #: docs/place.md "Walks", rather than hidden.
-STRICT = frozenset({"route", "wall"})
+STRICT = frozenset({"route", "wall", "pillar", "edge"})
 
 __all__ = [
     "PATHS_FILE",
@@ -644,22 +644,34 @@ class Paths:
         role: str,
     ) -> list[Fault]:
         """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
-        the routes the step's 經 names, or through the 序. Checked as the run goes; the
-        others are found after it (:func:`walk_faults`)."""
+        the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other than
+        by a 階 (into a 室 or 房 other than by its door). Checked as the run goes; those
+        through a body are found after it (:func:`walk_faults`)."""
         out: list[Fault] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
             if math.dist(a, b) < 1e-9:
                 lead = False
                 continue
+            way = stair if stair is not None else self.stair_of(verb, a, b)
             pts = self.detour(
-                self.route(a, b, via if lead else None, verb, stair), self._side(routes)
+                self.route(a, b, via if lead else None, verb, way), self._side(routes)
             )
-            out.extend(self._routes(pts, verb, stair, routes, role))
+            if routes:
+                out.extend(self._routes(pts, verb, stair, routes, role))
             for s, t in itertools.pairwise(pts):
+                if self._crosses(s, t):
+                    out.append(
+                        Fault("edge", f"crosses the 堂's edge between {_xy(s)} and {_xy(t)}")
+                    )
+                if not (self._on(s) or self._on(t)):
+                    continue  # a walk in the 庭 passes no 楹 and no 序
                 for n, w0, w1 in self.walls:
-                    if (self._on(s) or self._on(t)) and _cross(s, t, w0, w1):
+                    if _cross(s, t, w0, w1):
                         out.append(Fault("wall", f"walks through the {n}"))
+                for n, c in self.pillars:
+                    if _seg_dist2(c, s, t) < self.pillar2:
+                        out.append(Fault("pillar", f"walks through the {n}"))
             lead = False
         return out
 
