@@ -69,7 +69,7 @@ def test_path_of_a_move(default_run) -> None:
     assert p.moved_at == f.seq
     assert p.path[0] == (-15.0, 1.0) and p.path[-1] == (p.x, p.y)
     via = p.path[1]
-    assert via[1] > 8.0 and abs(via[0] + 10.0) < 1e-6  # north of the 西楹 at (−10, 8)
+    assert via[1] > 8.0 and abs(via[0] + 9.0) < 1e-6  # north of the 西楹 at (−9, 8)
 
 
 def test_arrows_after_the_first_fetch(default_run) -> None:

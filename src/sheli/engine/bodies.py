@@ -127,6 +127,12 @@ class Bodies:
         e = ting.extent if ting is not None else None
         # the walls of the compound: east and west of the 庭, the 門 at its south edge
         self._walls = (e.x0, e.x1, e.y0) if e is not None else None
+        # the 室 and 房 of a 庠 (their walls): one does not step aside through a wall into them
+        self._rooms = [
+            (n, tuple(f.extent))
+            for n, f in fixtures.items()
+            if n in ("室", "房") and getattr(f, "extent", None) is not None
+        ]
         half = model.footprint / 2
         self._things = [
             (f.extent.x0 - half, f.extent.y0 - half, f.extent.x1 + half, f.extent.y1 + half)
@@ -203,7 +209,7 @@ class Bodies:
             got = self._levels[(x, y)] = self._level_at(x, y)
         return got
 
-    def _level_at(self, x: float, y: float) -> tuple[bool, str | None, bool, bool]:
+    def _level_at(self, x: float, y: float) -> tuple[bool, str | None, bool, bool, str | None]:
         """:meth:`_level` of a place, not kept (the places tried by a search are many)."""
         x0, y0, x1, y1 = self._platform_e
         stair = None
@@ -220,11 +226,17 @@ class Bodies:
                 if a <= x <= c and b <= y <= d:
                     on_thing = True
                     break
+        room = None
+        for n, (rx0, ry0, rx1, ry1) in self._rooms:
+            if rx0 < x < rx1 and ry0 < y < ry1:
+                room = n
+                break
         return (
             x0 <= x <= x1 and y0 <= y <= y1,
             stair,
             walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
             on_thing,
+            room,
         )
 
     # ---------------------------------------------------------------- placing
@@ -615,12 +627,13 @@ def _ring(r: int) -> list[tuple[int, int]]:
 def _fits(got: Any, want: Any) -> bool:
     """A place beside the one named may be taken: the same level, off the 階 or on the one
     named, on the same side of the walls (inside the 門 or outside it), off the things if the
-    place named is."""
+    place named is, in the 室 or 房 only if the place named is."""
     return (
         got[0] == want[0]
         and got[1] in (None, want[1])
         and got[2] == want[2]
         and (not got[3] or want[3])
+        and got[4] == want[4]
     )
 
 

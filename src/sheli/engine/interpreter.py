@@ -678,8 +678,6 @@ class Interpreter:
         if old is None or old == bodies:
             return
         routes = route_words(jing, self.paths.m)
-        if not routes:
-            return
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
         for f in self.paths.strict(old, bodies, verb, v, act.by, routes, p.role or p.name):
             raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")

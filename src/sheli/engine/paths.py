@@ -19,14 +19,15 @@ it, 由堂下 stays in the 庭, 由其階 goes by one's own 階 (sheli/place/pat
 >>> paths = Paths(load_paths(), load_venue("xie"), footprint=2.0)
 >>> paths.stand("甲", [(0.0, -20.0)])
 >>> paths.stand("乙", [(0.0, -25.0)])
->>> [f.kind for f in paths.walk("甲", [(0.0, -30.0)], verb="進")]   # straight through 乙
-['body']
->>> paths.walk("甲", [(3.0, -30.0)], verb="進")   # beside him is clear
+>>> paths.walk("甲", [(0.0, -30.0)], verb="進")   # 乙 is in his way: he goes round him
 []
+>>> [f.kind for f in paths.walk("甲", [(0.0, -20.0)], verb="進", via=(0.0, -25.0))]
+['body']
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Iterable
@@ -46,12 +47,12 @@ Vec = tuple[float, float]
 #: The side of a cell of the grid of standing bodies, in 尺.
 CELL = 16.0
 
-#: The kinds of fault the engine refuses (a step that goes through the 序 or off the route its
-#: 經 names fails like every other check). The others (through a body, a 楹, over the 堂's
-#: edge into a 室 or 房) are found in the runs of today and not yet resolved: they are listed
-#: in ``Run.path_faults`` with their spec file, line and passage, and counted in
-#: docs/place.md "Walks", rather than hidden.
-STRICT = frozenset({"route", "wall"})
+#: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
+#: the 序 or a 楹 fails like every other check. A walk over the 堂's edge other than by a 階
+#: (none in the four default runs; some with many 衆耦 and in a few readings) and one through a
+#: body (where no way round is found) are listed in ``Run.path_faults`` with their spec file,
+#: line and passage, and counted in docs/place.md "Walks", rather than hidden.
+STRICT = frozenset({"route", "wall", "pillar"})
 
 __all__ = [
     "PATHS_FILE",
@@ -176,6 +177,15 @@ class Paths:
         self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
         # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
         self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
+        # each room's door (户 of the 室, 房户 of the 房): the door in the south wall of its box
+        self.doors: list[tuple[tuple[float, float, float, float], Vec]] = []
+        for n, f in fixtures.items():
+            if n in ("室", "房") and f.extent is not None:
+                r = f.extent
+                for d in fixtures.values():
+                    e = d.extent
+                    if d.kind == "door" and e is not None and r.x0 <= e.x0 and e.x1 <= r.x1:
+                        self.doors.append(((r.x0, r.y0, r.x1, r.y1), ((e.x0 + e.x1) / 2, e.y0)))
 
     def _on(self, p: Vec) -> bool:
         """Whether p is on the 堂 (Venue.on_tang, without the call)."""
@@ -215,17 +225,67 @@ class Paths:
                 (x, y)
             )
 
-    def route(self, a: Vec, b: Vec, via: Vec | None, verb: str, stair: str | None) -> list[Vec]:
-        """The points of a walk from a to b: by ``via``, by the 階 (升, 降), round the 堂."""
+    def route(
+        self,
+        a: Vec,
+        b: Vec,
+        via: Vec | None,
+        verb: str,
+        stair: str | None,
+        name: str | None = None,
+    ) -> list[Vec]:
+        """The points of a walk from a to b: by ``via``, by the 階 (升, 降), round the 堂.
+        Where another (not ``name``) stands at the 階's foot or head, the walk keeps to the
+        side of the 階 clear of him (:meth:`stair_way`)."""
         pts: list[Vec] = [a]
         if via is not None:
             pts.append(via)
         st = self.stairs.get(stair) if stair else None
         if st is not None and st.foot is not None and st.top is not None and verb in ("升", "降"):
-            way = [(st.foot.x, st.foot.y), (st.top.x, st.top.y)]
+            way = self.stair_way(st, name)
+            # up to the 堂, or only onto the 階 (盡階不升堂, xiangshe:97): then no further
+            end = b if verb == "升" else a
+            if not self._on(end):
+                e = st.extent
+                on_stair = e is not None and e.x0 <= end[0] <= e.x1 and e.y0 <= end[1] <= e.y1
+                way = way[:1] if on_stair else []
             pts.extend(way if verb == "升" else way[::-1])
         pts.append(b)
         return self._round(pts)
+
+    def stair_way(self, st: Any, name: str | None) -> list[Vec]:
+        """The foot and the head of the way up a 階: its middle, or where another stands on
+        that line, its side clear of him (a 階 is 4 尺 wide, the venue's data; one keeps to it,
+        his body's middle within it, and steps onto the 堂 at its edge).
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> st = p.stairs["西階"]
+        >>> p.stair_way(st, "甲")
+        [(-15.0, -4.0), (-15.0, 1.0)]
+        >>> p.stand("主人", [(-15.0, 1.0)])
+        >>> p.stair_way(st, "甲")
+        [(-16.9, -4.0), (-16.9, 0.0)]
+        """
+        foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
+        if name is None:
+            return [foot, top]
+        e = st.extent
+        half = (e.x1 - e.x0) / 2 - 0.1 if e is not None else 0.0
+        edge = e.y1 if e is not None else top[1]
+        # the foot as far as one step up (1 尺), the head as far as the 堂's edge
+        up = 1.0 if top[1] > foot[1] else -1.0
+        for dx in (0.0, -half / 2, half / 2, -half, half):
+            for fy, ty in (
+                (foot[1], top[1]),
+                (foot[1], edge),
+                (foot[1] + up, top[1]),
+                (foot[1] + up, edge),
+            ):
+                f, t = (round(foot[0] + dx, 3), fy), (round(top[0] + dx, 3), ty)
+                if not self.blockers(name, [f, t]):
+                    return [f, t]
+        return [foot, top]
 
     def detour(self, pts: list[Vec], side: str | None = None) -> list[Vec]:
         """The walk on the 堂 goes round a 楹 it would walk through (on ``side``, north or
@@ -251,6 +311,8 @@ class Paths:
             if not (self._on(a) or self._on(b)):
                 out.append(b)
                 continue  # a walk in the 庭 passes no 楹 and no 序
+            if self.doors and self._crosses(a, b):
+                out.extend(self._by_door(a, b))
             for _, w0, w1 in self.walls:
                 if _cross(a, b, w0, w1):
                     south = w0 if w0[1] <= w1[1] else w1
@@ -264,6 +326,18 @@ class Paths:
                     if near or wrong:
                         out.append(_around(a, b, c, k, side if passes else None))
             out.append(b)
+        return out
+
+    def _by_door(self, a: Vec, b: Vec) -> list[Vec]:
+        """Into or out of a 室 or 房 by its door (户, 房户; the venue's data): a step before it
+        on the 堂 and one inside, straight through it."""
+        out: list[Vec] = []
+        for (x0, y0, x1, y1), (dx, dy) in self.doors:
+            ins = [x0 < p[0] < x1 and y0 < p[1] <= y1 + 1e-9 for p in (a, b)]
+            if ins[0] == ins[1]:
+                continue
+            way = [(dx, dy - 1.5), (dx, dy + 1.5)]
+            out.extend(way[::-1] if ins[0] else way)
         return out
 
     def _round(self, pts: list[Vec]) -> list[Vec]:
@@ -290,6 +364,244 @@ class Paths:
             out.append(b)
         return out
 
+    def clear(self, name: str, pts: list[Vec]) -> list[Vec]:
+        """The walk goes round the bodies that stand in its way: each leg that would pass
+        closer than a footprint to a standing body is replaced, where it is blocked, by the
+        shortest way round on a grid of GRID 尺 (round the end of a row or a crowd), kept to
+        the leg's level (the 堂 or the 庭) and clear of the 楹 and the 序, then drawn tight
+        (only the turns are kept). A leg whose end itself stands on another's body is left.
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> p.stand("乙", [(0.0, -25.0)])
+        >>> way = p.clear("甲", [(0.0, -20.0), (0.0, -30.0)])
+        >>> len(way) > 2, p.blockers("甲", way)
+        (True, [])
+        """
+        out = [pts[0]]
+        for a, b in itertools.pairwise(pts):
+            block = self.blockers(name, [a, b])
+            if block:
+                out.extend(self._go_round(name, a, b, block))
+            out.append(b)
+        return out
+
+    def blockers(self, name: str, pts: list[Vec]) -> list[Vec]:
+        """The standing bodies (not ``name``'s) closer than a footprint to the walk ``pts``."""
+        out: list[Vec] = []
+        for a, b in itertools.pairwise(pts):
+            for p in self._near(
+                name, min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
+            ):
+                if _seg_dist2(p, a, b) < self.gap2:
+                    out.append(p)
+        return out
+
+    def _near(self, name: str, x0: float, y0: float, x1: float, y1: float) -> list[Vec]:
+        """The bodies (not ``name``'s) within a footprint of the box x0, y0 – x1, y1."""
+        g = math.sqrt(self.gap2)
+        x0, y0, x1, y1 = x0 - g, y0 - g, x1 + g, y1 + g
+        out: list[Vec] = []
+        for ix in range(int(x0 // CELL), int(x1 // CELL) + 1):
+            for iy in range(int(y0 // CELL), int(y1 // CELL) + 1):
+                c = self.cells.get((ix, iy))
+                if not c:
+                    continue
+                for other, bs in c.items():
+                    if other != name:
+                        out.extend(p for p in bs if x0 <= p[0] <= x1 and y0 <= p[1] <= y1)
+        return out
+
+    def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec]) -> list[Vec]:
+        """The turns of the shortest clear way from a to b past ``block`` (none if there is
+        none within the search's reach: the walk stays straight and its fault is reported)."""
+        ln = math.dist(a, b)
+        if ln < 1e-9:
+            return []
+        ux, uy = (b[0] - a[0]) / ln, (b[1] - a[1]) / ln
+        ts = [(p[0] - a[0]) * ux + (p[1] - a[1]) * uy for p in block]
+        # the stretch of the leg where it is blocked, with room to turn before and after
+        s0, s1 = max(0.0, min(ts) - REACH), min(ln, max(ts) + REACH)
+        p_in = (a[0] + ux * s0, a[1] + uy * s0)
+        p_out = (a[0] + ux * s1, a[1] + uy * s1)
+        if self.blockers(name, [p_in, p_in]) or self.blockers(name, [p_out, p_out]):
+            return []  # he would stand on another's body where the walk turns: no way round
+        got = self._side_step(name, a, b, block, (ux, uy), ln)
+        if got is not None:
+            return got
+        for margin, h in ((REACH, 1.0), (REACH, GRID), (3 * REACH, 1.0)):
+            xs = [p_in[0], p_out[0], *(p[0] for p in block)]
+            ys = [p_in[1], p_out[1], *(p[1] for p in block)]
+            box = (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+            got = self._search(name, p_in, p_out, box, h)
+            if got is not None:
+                way = [a, p_in, *got, p_out, b] if s0 > 0 else [a, *got, p_out, b]
+                if s1 >= ln:
+                    way = way[:-1]
+                return self._tight(name, _dedupe(way))[1:-1]
+        return []
+
+    def _side_step(
+        self, name: str, a: Vec, b: Vec, block: list[Vec], u: Vec, ln: float
+    ) -> list[Vec] | None:
+        """The first try, cheap: past the whole cluster of those in the way (and those who
+        stand near them) on one side, the nearer side first, by two turns square to the leg."""
+        g = math.sqrt(self.gap2)
+        cluster = list(block)
+        seen = set(cluster)
+        i = 0
+        while i < len(cluster) and len(cluster) < 40:
+            c = cluster[i]
+            for q in self._near(name, c[0] - g, c[1] - g, c[0] + g, c[1] + g):
+                if q not in seen and math.dist(q, c) < 2 * g + 0.2:
+                    seen.add(q)
+                    cluster.append(q)
+            i += 1
+        nx, ny = -u[1], u[0]
+        ts = [(p[0] - a[0]) * u[0] + (p[1] - a[1]) * u[1] for p in cluster]
+        ss = [(p[0] - a[0]) * nx + (p[1] - a[1]) * ny for p in cluster]
+        t0, t1 = max(0.0, min(ts) - g), min(ln, max(ts) + g)
+        best: list[Vec] | None = None
+        best_len = math.inf
+        for side in (1.0, -1.0):
+            o = side * (max(side * x for x in ss) + g + 0.1)
+            w1 = (a[0] + u[0] * t0 + nx * o, a[1] + u[1] * t0 + ny * o)
+            w2 = (a[0] + u[0] * t1 + nx * o, a[1] + u[1] * t1 + ny * o)
+            way = [a, w1, w2, b]
+            if all(self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)):
+                n = sum(math.dist(p, q) for p, q in itertools.pairwise(way))
+                if n < best_len:
+                    best, best_len = way, n
+        if best is None:
+            return None
+        return self._tight(name, best)[1:-1]
+
+    def _search(
+        self, name: str, s: Vec, t: Vec, box: tuple[float, float, float, float], h: float
+    ) -> list[Vec] | None:
+        """A* on a grid of side h laid from t inside ``box``: the nodes between s and t."""
+        bodies = self._near(name, *box)
+        level = self._on(s)
+        pillars = [c for _, c in self.pillars] if level else []
+        walls = [(w0, w1) for _, w0, w1 in self.walls] if level else []
+        i0, i1 = math.floor((box[0] - t[0]) / h), math.ceil((box[2] - t[0]) / h)
+        j0, j1 = math.floor((box[1] - t[1]) / h), math.ceil((box[3] - t[1]) / h)
+        # the nodes a body or a 楹 covers (a little more than the clearance: a step between
+        # two clear nodes then keeps clear of it too)
+        blocked: set[tuple[int, int]] = set()
+        for cs, r in ((bodies, math.sqrt(self.gap2)), (pillars, math.sqrt(self.pillar2))):
+            r += h / 8
+            k = math.ceil(r / h)
+            for cx, cy in cs:
+                ci, cj = round((cx - t[0]) / h), round((cy - t[1]) / h)
+                for i in range(ci - k, ci + k + 1):
+                    for j in range(cj - k, cj + k + 1):
+                        if (t[0] + i * h - cx) ** 2 + (t[1] + j * h - cy) ** 2 < r * r:
+                            blocked.add((i, j))
+        free: dict[tuple[int, int], bool] = {}
+
+        def pt(n: tuple[int, int]) -> Vec:
+            return (t[0] + n[0] * h, t[1] + n[1] * h)
+
+        def ok(n: tuple[int, int]) -> bool:
+            got = free.get(n)
+            if got is None:
+                got = (
+                    i0 <= n[0] <= i1
+                    and j0 <= n[1] <= j1
+                    and n not in blocked
+                    and self._on(pt(n)) == level
+                )
+                free[n] = got
+            return got
+
+        def seg_ok(p: Vec, q: Vec) -> bool:
+            return (
+                all(_seg_dist2(c, p, q) >= self.gap2 for c in bodies)
+                and all(_seg_dist2(c, p, q) >= self.pillar2 for c in pillars)
+                and not any(_cross(p, q, w0, w1) for w0, w1 in walls)
+            )
+
+        # the first and the last step: straight to any clear node near the ends
+        k = int(ENDS / h)
+        si, sj = round((s[0] - t[0]) / h), round((s[1] - t[1]) / h)
+        start: dict[tuple[int, int], float] = {}
+        ends: dict[tuple[int, int], float] = {}
+        for di in range(-k, k + 1):
+            for dj in range(-k, k + 1):
+                n = (si + di, sj + dj)
+                if ok(n) and seg_ok(s, pt(n)):
+                    start[n] = math.dist(s, pt(n))
+                n = (di, dj)
+                if ok(n) and seg_ok(pt(n), t):
+                    ends[n] = math.dist(pt(n), t)
+        if not start or not ends:
+            return None
+        dist: dict[tuple[int, int], float] = dict(start)
+        came: dict[tuple[int, int], tuple[int, int] | None] = dict.fromkeys(start)
+        # a weighted A*: the way is drawn tight afterwards, the fewest nodes looked at matter
+        w = 1.5 * h
+        heap = [(g + w * math.hypot(*n), g, n) for n, g in start.items()]
+        heapq.heapify(heap)
+        done: set[tuple[int, int]] = set()
+        best: tuple[float, tuple[int, int]] | None = None
+        while heap:
+            f, g, n = heapq.heappop(heap)
+            if n in done:
+                continue
+            if best is not None and f >= best[0]:
+                break
+            done.add(n)
+            if len(done) > LOOK:
+                return None  # boxed in: no way round worth the look
+            e = ends.get(n)
+            if e is not None and (best is None or g + e < best[0]):
+                best = (g + e, n)
+                break
+            for di, dj, c in _STEPS:
+                m = (n[0] + di, n[1] + dj)
+                if m in done or not ok(m):
+                    continue
+                if walls and not seg_ok(pt(n), pt(m)):
+                    continue
+                g2 = g + c * h
+                if g2 < dist.get(m, math.inf):
+                    dist[m] = g2
+                    came[m] = n
+                    heapq.heappush(heap, (g2 + w * math.hypot(*m), g2, m))
+        if best is None:
+            return None
+        way: list[Vec] = []
+        n2: tuple[int, int] | None = best[1]
+        while n2 is not None:
+            way.append(pt(n2))
+            n2 = came[n2]
+        return way[::-1]
+
+    def _tight(self, name: str, way: list[Vec]) -> list[Vec]:
+        """The way drawn tight: from each turn straight to the farthest point clear of it."""
+        out = [way[0]]
+        i = 0
+        while i < len(way) - 1:
+            j = len(way) - 1
+            while j > i + 1 and not self._leg_ok(name, way[i], way[j]):
+                j -= 1
+            out.append(way[j])
+            i = j
+        return out
+
+    def _leg_ok(self, name: str, a: Vec, b: Vec) -> bool:
+        if self.blockers(name, [a, b]):
+            return False
+        if self._crosses(a, b):
+            return False
+        if self._on(a) or self._on(b):
+            if any(_seg_dist2(c, a, b) < self.pillar2 for _, c in self.pillars):
+                return False
+            if any(_cross(a, b, w0, w1) for _, w0, w1 in self.walls):
+                return False
+        return True
+
     def walk(
         self,
         name: str,
@@ -313,8 +625,8 @@ class Paths:
             if math.dist(a, b) < 1e-9:
                 lead = False
                 continue
-            pts = self.route(a, b, via if lead else None, verb, stair)
-            pts = self.detour(pts, self._side(routes))
+            pts = self.route(a, b, via if lead else None, verb, stair, name)
+            pts = self.clear(name, self.detour(pts, self._side(routes)))
             faults.extend(self._through(name, pts))
             if routes:
                 faults.extend(self._routes(pts, verb, stair, routes, role or name))
@@ -332,22 +644,29 @@ class Paths:
         role: str,
     ) -> list[Fault]:
         """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
-        the routes the step's 經 names, or through the 序. Checked as the run goes; the
-        others are found after it (:func:`walk_faults`)."""
+        the routes the step's 經 names, through the 序 or a 楹. Checked as the run goes; those
+        over the 堂's edge or through a body are found after it (:func:`walk_faults`)."""
         out: list[Fault] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
             if math.dist(a, b) < 1e-9:
                 lead = False
                 continue
+            way = stair if stair is not None else self.stair_of(verb, a, b)
             pts = self.detour(
-                self.route(a, b, via if lead else None, verb, stair), self._side(routes)
+                self.route(a, b, via if lead else None, verb, way), self._side(routes)
             )
-            out.extend(self._routes(pts, verb, stair, routes, role))
+            if routes:
+                out.extend(self._routes(pts, verb, stair, routes, role))
             for s, t in itertools.pairwise(pts):
+                if not (self._on(s) or self._on(t)):
+                    continue  # a walk in the 庭 passes no 楹 and no 序
                 for n, w0, w1 in self.walls:
-                    if (self._on(s) or self._on(t)) and _cross(s, t, w0, w1):
+                    if _cross(s, t, w0, w1):
                         out.append(Fault("wall", f"walks through the {n}"))
+                for n, c in self.pillars:
+                    if _seg_dist2(c, s, t) < self.pillar2:
+                        out.append(Fault("pillar", f"walks through the {n}"))
             lead = False
         return out
 
@@ -443,6 +762,26 @@ class Paths:
                 if stair != own and not (own == "阼階" and stair == "東階"):
                     out.append(Fault("route", f"{w}: goes by the {stair}, not his {own}"))
         return out
+
+
+#: The grid of the search for a way round, in 尺; how far from a blocked stretch one turns;
+#: how far from each end the first and the last step may reach.
+GRID = 0.5
+REACH = 6.0
+ENDS = 2.5
+#: The most nodes one search looks at.
+LOOK = 1500
+_STEPS = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0)] + [
+    (i, j, math.sqrt(2)) for i in (1, -1) for j in (1, -1)
+]
+
+
+def _dedupe(pts: list[Vec]) -> list[Vec]:
+    out = [pts[0]]
+    for p in pts[1:]:
+        if math.dist(p, out[-1]) > 1e-9:
+            out.append(p)
+    return out
 
 
 def _around(a: Vec, b: Vec, c: Vec, k: float, side: str | None) -> Vec:
