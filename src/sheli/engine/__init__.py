@@ -19,7 +19,7 @@ from typing import Any
 
 # the verbs of each part of the rites register themselves on import
 from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
-from sheli.engine.check import check_spec
+from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.outcomes import SeededOutcomes, load_outcomes
@@ -245,9 +245,7 @@ def run(
     """
     loaded = load_spec(rite)
     spec = loaded.spec
-    params = spec.params.model_dump()
-    params.pop("line", None)
-    params.pop("file", None)
+    params = spec.params.values()
     for key, val in (
         ("venue", venue),
         ("pairs", pairs),
@@ -313,9 +311,7 @@ def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
 def run_spec(loaded: LoadedSpec, params: dict[str, Any], env: Env) -> Run:
     """Run an already loaded spec with explicit parameters and environment."""
     spec = loaded.spec
-    if not (loaded.checked and env.passage is passage_info):
-        check_spec(spec, loaded.file, env)
-        loaded.checked = env.passage is passage_info  # a stand-in text is checked every time
+    check_loaded(loaded, env)
     interp = Interpreter(spec, loaded.file, env, params)
     interp.run()
     scene = make_scene(loaded, params, env, interp)

@@ -13,6 +13,7 @@ A spec is YAML; :func:`sheli.rite.load_spec` reads it with the line of every map
 
 from __future__ import annotations
 
+import copy
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -116,6 +117,19 @@ class Params(_Model):
         default_factory=dict,
         description="further choices of the rite, tested by if: {option: {name: value}}",
     )
+
+    def values(self) -> dict[str, Any]:
+        """The parameters as a new dict (``options`` a copy), without the line and file:
+        what ``model_dump()`` gives, without building the model's serializer.
+
+        >>> Params(pairs=2, options={"feast": True}).values()["pairs"]
+        2
+        >>> sorted(Params().values())
+        ['arrows_short', 'dafu', 'guests_shoot', 'options', 'pairs', 'venue']
+        """
+        out = {k: getattr(self, k) for k in type(self).model_fields if k not in ("line", "file")}
+        out["options"] = copy.deepcopy(self.options)
+        return out
 
     @field_validator("options", mode="before")
     @classmethod
