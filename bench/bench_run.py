@@ -11,11 +11,11 @@ docs/benchmarks.md (other sections of that file are kept).
 
 ``--phases N`` instead takes apart the start of ``sheli run RITE --format jsonl`` in N fresh
 processes, the CPU milliseconds of each part as the command meets them: Python's own
-start, click, pydantic, the rite layer and its schema, the rest of the engine's imports, the
-spec from the cache, the spec's checks, the run, and the event log's lines; with ``--vs
-PYTHON`` the same in another interpreter (another checkout's venv runs that checkout's code),
-the two alternated. Byte code is written and read as on a user's machine
-(``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm the caches.
+start, click, the rite layer, the rest of the engine's imports (and whether pydantic came
+with them), the spec from the cache, the spec's checks, the run, and the event log's
+lines; with ``--vs PYTHON`` the same in another interpreter (another checkout's venv runs
+that checkout's code), the two alternated. Byte code is written and read as on a user's
+machine (``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm the caches.
 """
 
 from __future__ import annotations
@@ -81,11 +81,8 @@ cpu = time.process_time
 marks = [("python", cpu())]
 import click
 marks.append(("click", cpu()))
-import pydantic
-from pydantic import BaseModel
-marks.append(("pydantic", cpu()))
-import sheli.rite.schema
-marks.append(("rite + schema", cpu()))
+import sheli.rite
+marks.append(("rite layer", cpu()))
 import sheli.engine as E
 from sheli.engine import check
 from sheli.engine.outcomes import SeededOutcomes
@@ -109,7 +106,9 @@ with open("/dev/null", "wb") as out:
     for line in jsonl_lines(r.events):
         out.write(line)
 marks.append(("log", cpu()))
-print(json.dumps({k: (t - marks[i - 1][1] if i else t) * 1000 for i, (k, t) in enumerate(marks)}))
+got = {k: (t - marks[i - 1][1] if i else t) * 1000 for i, (k, t) in enumerate(marks)}
+got["pydantic imported"] = 1000.0 * ("pydantic" in sys.modules)
+print(json.dumps(got))
 """
 
 
@@ -145,10 +144,15 @@ def main() -> None:
             f"{args.phases}; {' | '.join(pythons)}"
         )
         for k in got[0]:
+            if k == "pydantic imported":
+                print(f"{k:>15}: {' | '.join(str(bool(g[k][0])) for g in got)}")
+                continue
             cells = [
                 f"{statistics.median(g[k]):6.1f} ({min(g[k]):.1f}–{max(g[k]):.1f})" for g in got
             ]
             print(f"{k:>15}: {' | '.join(cells)}")
+        for g in got:
+            g.pop("pydantic imported", None)
         totals = [[sum(x) for x in zip(*g.values(), strict=True)] for g in got]
         print(f"{'total':>15}: {' | '.join(f'{statistics.median(t):6.1f}' for t in totals)}")
         return

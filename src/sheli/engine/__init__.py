@@ -34,7 +34,7 @@ from sheli.place.loader import VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
 from sheli.rite import LoadedSpec, load_spec, rules
 from sheli.rite.loader import SpecError
-from sheli.rite.schema import Spec
+from sheli.rite.nodes import Spec
 from sheli.text.variants import fold
 
 __all__ = [
@@ -203,7 +203,7 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
     if spec is None:
-        spec = Spec(rite="-", chapter="xiangshe")
+        spec = Spec(rite="-", chapter="xiangshe", pairs=None)
     w = build_world(spec, params)
     # the pairs a variant forms as it runs (主皮之射: 勝耦1 …), named in advance for a file
     return [*w.pairs, *find_variant(spec.rite).later_pairs(len(w.pairs))]

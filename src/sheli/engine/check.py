@@ -20,7 +20,7 @@ from sheli import diskcache
 from sheli.engine.env import Env, passage_info
 from sheli.engine.verbs import VERBS
 from sheli.rite.loader import SpecError
-from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep, Spec
+from sheli.rite.nodes import ActStep, CallStep, ForEachStep, IfStep, RoundStep, Spec
 
 _CITE = re.compile(r"^([a-z]+):(\d+)(?:-(\d+))?$")
 

@@ -28,7 +28,7 @@ from sheli.engine.verbs import REACH, VERBS, Ctx
 from sheli.engine.world_rules import WorldRules
 from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
-from sheli.rite.schema import (
+from sheli.rite.nodes import (
     ActStep,
     CallStep,
     Condition,
@@ -79,17 +79,14 @@ DEFAULT_PAIRS: list[dict[str, Any]] = [
 
 @cache
 def default_pairs() -> list[PairDecl]:
-    """:data:`DEFAULT_PAIRS` as the spec's ``pairs:`` would give them: constructed, not
-    validated (they are the code's own; validating would build the models' validators, which
-    a spec from the cache never needs otherwise). Shared by the runs: treat as read-only.
+    """:data:`DEFAULT_PAIRS` as the spec's ``pairs:`` would give them (the code's own: made as
+    nodes, not validated, so that a run never needs pydantic). Shared by the runs: read-only.
 
     >>> [d.name for d in default_pairs()][:4], default_pairs()[3].when.guests_shoot
     (['上耦', '次耦', '下耦', '賓耦'], True)
     """
     return [
-        PairDecl.model_construct(
-            **{**d, "when": Condition.model_construct(**d["when"]) if "when" in d else None}
-        )
+        PairDecl(**{**d, "when": Condition(**d["when"]) if "when" in d else None})
         for d in DEFAULT_PAIRS
     ]
 

@@ -28,6 +28,8 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from sheli.rite import nodes
+
 Facing = Literal["N", "S", "E", "W", "NE", "NW", "SE", "SW"]
 # A place: a fixture or person named as the text names it, or a relation {southwest_of: 中}.
 PlaceRef = str | dict[str, Any]
@@ -387,6 +389,13 @@ class Spec(_Model):
             }
         return v
 
+
+# the engine reads a spec as nodes (sheli.rite.nodes); a spec built from these models (a
+# test's, a stand-in's) is read the same: each model is its node class's, for isinstance
+for _name in nodes.__all__:
+    _node = getattr(nodes, _name)
+    if isinstance(_node, type):
+        _node.register(globals()[_name])
 
 # (no model_rebuild here: with defer_build, each model resolves its forward references and
 # builds its validator the first time it validates, which a spec from the cache never does)
