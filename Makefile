@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean browser messages
+.PHONY: run test lint format bench clean browser messages compile
 
 # The interface's gettext catalogues (src/sheli/i18n.py): each .po compiled to its .mo.
 PO_FILES := $(wildcard src/sheli/locale/*/LC_MESSAGES/sheli.po)
@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	$(MAKE) --no-print-directory compile
 	touch $(STAMP)
 
 %.mo: %.po $(STAMP)
@@ -30,7 +31,13 @@ messages: $(STAMP)
 	  --sort-output --no-wrap --project sheli -o src/sheli/locale/sheli.pot .
 	$(VENV)/bin/pybabel update -i src/sheli/locale/sheli.pot -d src/sheli/locale -D sheli --no-wrap
 
-run: $(STAMP) $(MO_FILES)
+# The package's byte code, written once: Python reads a .pyc even where it may not write one
+# (PYTHONDONTWRITEBYTECODE), and compiles a source again in memory only when the source is
+# newer than it, so an edited file is never run stale (docs/benchmarks.md, start-up).
+compile:
+	$(PY) -m compileall -q src
+
+run: $(STAMP) $(MO_FILES) compile
 	$(VENV)/bin/sheli run xiangshe
 
 test: $(STAMP) $(MO_FILES) browser lint

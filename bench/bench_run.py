@@ -1,17 +1,27 @@
 """Benchmark of ``sheli run``: time, steps per second and peak memory by number of 衆耦.
 
     .venv/bin/python bench/bench_run.py [--rite xiangshe] [--repeat 5] [--write]
+    .venv/bin/python bench/bench_run.py --phases 5 [--vs OTHER/.venv/bin/python]
 
 Times the run through the Python API (median of ``--repeat`` runs) and once through the CLI
 (``sheli run RITE --pairs N --format jsonl``, a fresh process, so it includes start-up and
 imports) for 0, 10, 100 and 1000 衆耦; peak memory is measured in a separate run with
 tracemalloc. ``--write`` puts the table, with the machine, under ``## Rite run`` in
 docs/benchmarks.md (other sections of that file are kept).
+
+``--phases N`` instead takes apart the start of ``sheli run RITE --format jsonl`` in N fresh
+processes, the CPU milliseconds of each part as the command meets them: Python's own
+start, click, the rite layer, the rest of the engine's imports (and whether pydantic came
+with them), the spec from the cache, the spec's checks, the run, and the event log's
+lines; with ``--vs PYTHON`` the same in another interpreter (another checkout's venv runs
+that checkout's code), the two alternated. Byte code is written and read as on a user's
+machine (``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm the caches.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -62,12 +72,90 @@ def time_cli(rite: str, pairs: int) -> float:
     return time.perf_counter() - t0
 
 
+# The start of `sheli run RITE --format jsonl`, part by part, in a fresh process: prints one
+# JSON object of CPU milliseconds. A checkout without the checks' disk cache (check_loaded)
+# checks the spec as its run_spec would.
+PHASES_SCRIPT = """
+import json, sys, time
+cpu = time.process_time
+marks = [("python", cpu())]
+import click
+marks.append(("click", cpu()))
+import sheli.rite
+marks.append(("rite layer", cpu()))
+import sheli.engine as E
+from sheli.engine import check
+from sheli.engine.outcomes import SeededOutcomes
+from sheli.outputs.eventlog import jsonl_lines
+marks.append(("engine imports", cpu()))
+from sheli.rite import load_spec
+loaded = load_spec(sys.argv[1])
+marks.append(("spec (cache)", cpu()))
+spec = loaded.spec
+env = E.default_env(E.VENUES.get(spec.params.venue, spec.params.venue), SeededOutcomes(0),
+                    spec.chapter)
+if hasattr(check, "check_loaded"):
+    check.check_loaded(loaded, env)
+else:
+    check.check_spec(spec, loaded.file, env)
+    loaded.checked = True
+marks.append(("checks", cpu()))
+r = E.run(sys.argv[1])
+marks.append(("run", cpu()))
+with open("/dev/null", "wb") as out:
+    for line in jsonl_lines(r.events):
+        out.write(line)
+marks.append(("log", cpu()))
+got = {k: (t - marks[i - 1][1] if i else t) * 1000 for i, (k, t) in enumerate(marks)}
+got["pydantic imported"] = 1000.0 * ("pydantic" in sys.modules)
+print(json.dumps(got))
+"""
+
+
+def phases(pythons: list[str], rite: str, n: int) -> list[dict[str, list[float]]]:
+    """The CPU ms of each part of the start, in ``n`` fresh processes of each of ``pythons``
+    (taken in turn)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    got: list[dict[str, list[float]]] = [{} for _ in pythons]
+    for _ in range(n):
+        for python, parts in zip(pythons, got, strict=True):
+            out = subprocess.run(
+                [python, "-c", PHASES_SCRIPT, rite], check=True, capture_output=True, env=env
+            ).stdout
+            for k, v in json.loads(out).items():
+                parts.setdefault(k, []).append(v)
+    return got
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rite", default="xiangshe")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    ap.add_argument("--phases", type=int, default=0, metavar="N", help="the start, part by part")
+    ap.add_argument("--vs", metavar="PYTHON", help="--phases: also in this interpreter")
     args = ap.parse_args()
+    if args.phases:
+        pythons = [sys.executable, *([args.vs] if args.vs else [])]
+        load = os.getloadavg()[0]
+        got = phases(pythons, args.rite, args.phases)
+        print(
+            f"load average {load:.2f} → {os.getloadavg()[0]:.2f}; CPU ms, median (min–max) of "
+            f"{args.phases}; {' | '.join(pythons)}"
+        )
+        for k in got[0]:
+            if k == "pydantic imported":
+                print(f"{k:>15}: {' | '.join(str(bool(g[k][0])) for g in got)}")
+                continue
+            cells = [
+                f"{statistics.median(g[k]):6.1f} ({min(g[k]):.1f}–{max(g[k]):.1f})" for g in got
+            ]
+            print(f"{k:>15}: {' | '.join(cells)}")
+        for g in got:
+            g.pop("pydantic imported", None)
+        totals = [[sum(x) for x in zip(*g.values(), strict=True)] for g in got]
+        print(f"{'total':>15}: {' | '.join(f'{statistics.median(t):6.1f}' for t in totals)}")
+        return
 
     run(args.rite, seed=1)  # warm the caches (text, plan) once, as a long-lived process would
     rows = []

@@ -18,7 +18,7 @@ from sheli.glossary import GLOSSARY, KINDS, english, glossary, parts
 from sheli.place import load_venue
 from sheli.place.loader import venue_key
 from sheli.rite import list_specs, load_spec
-from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, Spec
+from sheli.rite.nodes import ActStep, CallStep, ForEachStep, IfStep, Spec
 
 # Where a term of each kind may find its English: a place may be named by a person or an
 # object (at: 司射, to: 楅), a thing held may be a garment.

@@ -73,3 +73,37 @@ def test_a_corrupt_or_unreadable_cache_is_ignored(spec_copy: Path, tmp_path: Pat
     cache.store(loaded, blocker / "specs")
     assert cache.load(spec_copy, blocker / "specs") is None
     assert not list(tmp_path.glob("**/*.tmp"))
+
+
+def test_a_checked_spec_is_not_checked_again_until_a_file_changes(
+    spec_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sheli.engine import check, default_env
+    from sheli.engine.outcomes import SeededOutcomes
+    from sheli.rite.loader import SpecError
+
+    env = default_env("xie", SeededOutcomes(0))
+    checks: list[str] = []
+    real = check.check_spec
+    monkeypatch.setattr(
+        check, "check_spec", lambda spec, file, env: checks.append(file) or real(spec, file, env)
+    )
+    check.check_loaded(R.load_spec(spec_copy), env)
+    assert checks == ["xiangshe.yaml"]
+    assert (
+        check.check_entry(R.load_spec(spec_copy).files).parent
+        == cache.cache_dir().parent / "checks"
+    )
+    # another process (a spec loaded afresh, not yet checked): the verdict is read back
+    again = cache.load(spec_copy)
+    assert again is not None and not again.checked
+    check.check_loaded(again, env)
+    assert again.checked and checks == ["xiangshe.yaml"]
+    # a part's 經 changed so that it is no longer the passage's: checked again, and refused
+    part = spec_copy.parent / "xiangshe" / "after.yaml"
+    text = part.read_text("utf-8")
+    start = text.index("jing: ") + len("jing: ")
+    part.write_text(text[:start] + "飛鳥" + text[start:], "utf-8")
+    with pytest.raises(SpecError, match="is not in the passage"):
+        check.check_loaded(R.load_spec(spec_copy), env)
+    assert checks == ["xiangshe.yaml"] * 2

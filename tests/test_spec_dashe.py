@@ -19,7 +19,7 @@ from sheli.engine.check import all_steps
 from sheli.engine.coverage import coverage
 from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
-from sheli.rite.schema import ActStep
+from sheli.rite.nodes import ActStep
 
 COURT = list(range(1, 121)) + list(range(278, 325))  # this spec's own parts
 ARCHERY = list(range(121, 278))

@@ -24,7 +24,7 @@ from sheli.engine.check import all_steps, parse_cite
 from sheli.place import load_venue
 from sheli.place.model import Point
 from sheli.rite import load_spec
-from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep
+from sheli.rite.nodes import ActStep, CallStep, ForEachStep, IfStep, RoundStep
 from sheli.text import get_passage
 from sheli.text.variants import fold
 

@@ -18,7 +18,8 @@ from sheli.engine.state import Person, World
 from sheli.engine.verbs import VERBS, Ctx, VerbError
 from sheli.place import load_venue
 from sheli.rite import SpecError, load_spec
-from sheli.rite.schema import Act, ActStep
+from sheli.rite.nodes import ActStep
+from sheli.rite.schema import Act
 
 SEEDS = range(0, 8)
 

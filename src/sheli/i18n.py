@@ -22,9 +22,6 @@ import io
 from contextvars import ContextVar
 from importlib import resources
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 __all__ = ["DEFAULT", "LANGS", "current", "ngettext", "tr", "translation", "use"]
 
 # zh-Hant: the text's own characters (the default); zh-Hans: simplified; en: English.
@@ -55,6 +52,10 @@ def translation(lang: str) -> gettext.NullTranslations:
     mo = folder.joinpath(f"{DOMAIN}.mo")
     if mo.is_file():
         return gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    # deferred: Babel (a fifth of a short command's imports) only for a checkout not yet built
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po  # deferred: as write_mo
+
     buf = io.BytesIO()
     with folder.joinpath(f"{DOMAIN}.po").open("rb") as po:
         write_mo(buf, read_po(po, locale=lang))

@@ -227,10 +227,8 @@ def check_choices(rite: str, choices: dict[str, Any]) -> None:
 
 def _option_values(spec: Any) -> dict[str, set[Any]]:
     """The values each option is tested for in the spec's ``if: {option: …}`` conditions."""
-    from pydantic import BaseModel
-
     from sheli.rite.loader import FILE_KEY, LINE_KEY
-    from sheli.rite.schema import Condition
+    from sheli.rite.nodes import Condition, Node
 
     found: dict[str, set[Any]] = {}
     todo: list[Any] = [spec]
@@ -240,8 +238,8 @@ def _option_values(spec: Any) -> dict[str, set[Any]]:
             for k, v in x.option.items():
                 if k not in (LINE_KEY, FILE_KEY):
                     found.setdefault(k, set()).add(v)
-        if isinstance(x, BaseModel):
-            todo.extend(getattr(x, f) for f in type(x).model_fields)
+        if isinstance(x, Node):
+            todo.extend(vars(x).values())
         elif isinstance(x, list | tuple):
             todo.extend(x)
         elif isinstance(x, dict):

@@ -20,7 +20,7 @@ from typing import Any
 
 # the verbs of each part of the rites register themselves on import
 from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
-from sheli.engine.check import check_spec
+from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.outcomes import SeededOutcomes, load_outcomes
@@ -35,7 +35,7 @@ from sheli.place.loader import VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
 from sheli.rite import LoadedSpec, load_spec, rules
 from sheli.rite.loader import SpecError
-from sheli.rite.schema import Spec
+from sheli.rite.nodes import Spec
 from sheli.text.variants import fold
 
 __all__ = [
@@ -204,7 +204,7 @@ def pair_names(params: dict[str, Any], spec: Any = None) -> list[str]:
     ['上耦', '次耦', '下耦', '賓耦', '大夫耦1', '衆耦1', '衆耦2']
     """
     if spec is None:
-        spec = Spec(rite="-", chapter="xiangshe")
+        spec = Spec(rite="-", chapter="xiangshe", pairs=None)
     w = build_world(spec, params)
     # the pairs a variant forms as it runs (主皮之射: 勝耦1 …), named in advance for a file
     return [*w.pairs, *find_variant(spec.rite).later_pairs(len(w.pairs))]
@@ -257,9 +257,7 @@ def run(
     """
     loaded = load_spec(rite)
     spec = loaded.spec
-    params = spec.params.model_dump()
-    params.pop("line", None)
-    params.pop("file", None)
+    params = spec.params.values()
     for key, val in (
         ("venue", venue),
         ("pairs", pairs),
@@ -331,9 +329,7 @@ def run_spec(
     """Run an already loaded spec with explicit parameters and environment; with ``sink``,
     the records after the scene go to it, not into the :class:`Run` (see :func:`run`)."""
     spec = loaded.spec
-    if not (loaded.checked and env.passage is passage_info):
-        check_spec(spec, loaded.file, env)
-        loaded.checked = env.passage is passage_info  # a stand-in text is checked every time
+    check_loaded(loaded, env)
     interp = Interpreter(spec, loaded.file, env, params)
     if sink is not None:
         interp.events = _Sink(sink)  # the interpreter only appends to its records

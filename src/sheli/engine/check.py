@@ -3,18 +3,24 @@
 Each step's ``jing`` must be found in its passage after variant folding (so 矦/侯, 于/於 and
 the like do not matter); its ``cite`` must be a passage of the spec's chapter. The first fault
 is raised as a :class:`~sheli.rite.loader.SpecError` naming the line.
+
+A spec that passed is remembered on disk (:func:`check_loaded`), keyed by the bytes of its
+files, of the text's passages and of the code that checks them, so a later process running
+the same spec against the same text does not check it again.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from sheli.engine.env import Env
+from sheli import diskcache
+from sheli.engine.env import Env, passage_info
 from sheli.engine.verbs import VERBS
 from sheli.rite.loader import SpecError
-from sheli.rite.schema import ActStep, CallStep, ForEachStep, IfStep, RoundStep, Spec
+from sheli.rite.nodes import ActStep, CallStep, ForEachStep, IfStep, RoundStep, Spec
 
 _CITE = re.compile(r"^([a-z]+):(\d+)(?:-(\d+))?$")
 
@@ -52,6 +58,70 @@ def all_steps(spec: Spec) -> Iterator[tuple[Any, str | None, str | None]]:
     for name, proc in spec.procedures.items():
         for s, c in walk(proc.steps, proc.cite):
             yield s, c, name
+
+
+# What a check's verdict depends on besides the spec's own files: the checking code, the
+# verbs' vocabulary, the passages and their folding (the text layer's code and tables).
+_ENGINE = Path(__file__).parent
+_TEXT = _ENGINE.parent / "text"
+_INPUTS = (
+    (_ENGINE, ("check.py", "env.py", "verbs*.py")),
+    (_TEXT, ("corpus.py", "variants.py", "data/*.tsv")),
+)
+
+
+def _inputs() -> list[bytes]:
+    out = []
+    for folder, patterns in _INPUTS:
+        for pattern in patterns:
+            for p in sorted(folder.glob(pattern)):
+                out += [p.name.encode(), p.read_bytes()]
+    return out
+
+
+def check_entry(files: list[Path]) -> Path:
+    """The cache entry that says a spec built from ``files`` (the spec's, its parts') passed
+    the checks against the real text (``checks/`` in :mod:`sheli.diskcache`'s folder).
+
+    >>> from sheli.rite import load_spec
+    >>> loaded = load_spec("xiangshe")
+    >>> entry = check_entry(loaded.files)
+    >>> entry == check_entry(loaded.files), entry.parent.name
+    (True, 'checks')
+    """
+    return diskcache.cache_dir("checks") / diskcache.key(
+        *_inputs(), *(p.read_bytes() for p in files)
+    )
+
+
+def check_loaded(loaded: Any, env: Env) -> None:
+    """Check a :class:`~sheli.rite.LoadedSpec` once: against the real text, once per process
+    and once for all processes while nothing it depends on changes (:func:`check_entry`); a
+    stand-in text every time. Raises :class:`SpecError` like :func:`check_spec`.
+
+    >>> from sheli.engine import default_env
+    >>> from sheli.engine.outcomes import SeededOutcomes
+    >>> from sheli.rite import load_spec
+    >>> loaded = load_spec("yanshe")
+    >>> check_loaded(loaded, default_env("qin", SeededOutcomes(0), "yan")); loaded.checked
+    True
+    """
+    real = env.passage is passage_info
+    if loaded.checked and real:
+        return
+    entry = None
+    if real:
+        try:
+            entry = check_entry(loaded.files)
+        except OSError:  # a file gone since it was loaded: check, remember nothing
+            entry = None
+        if entry is not None and diskcache.read(entry) is True:
+            loaded.checked = True
+            return
+    check_spec(loaded.spec, loaded.file, env)
+    loaded.checked = real  # a stand-in text is checked every time
+    if entry is not None:
+        diskcache.write(entry, True)
 
 
 def check_spec(spec: Spec, spec_file: str, env: Env) -> None:

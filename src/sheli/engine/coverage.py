@@ -24,7 +24,7 @@ from typing import Any
 from sheli.engine.check import all_steps, check_spec, parse_cite
 from sheli.engine.env import Env, passage_info
 from sheli.rite import LoadedSpec, load_spec
-from sheli.rite.schema import ActStep, CallStep, IfStep
+from sheli.rite.nodes import ActStep, CallStep, IfStep
 from sheli.text import get_passage
 from sheli.text.variants import fold
 

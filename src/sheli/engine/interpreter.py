@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from sheli.engine.bodies import Bodies
@@ -28,7 +28,7 @@ from sheli.engine.verbs import REACH, VERBS, Ctx
 from sheli.engine.world_rules import WorldRules
 from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
-from sheli.rite.schema import (
+from sheli.rite.nodes import (
     ActStep,
     CallStep,
     Condition,
@@ -77,6 +77,20 @@ DEFAULT_PAIRS: list[dict[str, Any]] = [
 ]
 
 
+@cache
+def default_pairs() -> list[PairDecl]:
+    """:data:`DEFAULT_PAIRS` as the spec's ``pairs:`` would give them (the code's own: made as
+    nodes, not validated, so that a run never needs pydantic). Shared by the runs: read-only.
+
+    >>> [d.name for d in default_pairs()][:4], default_pairs()[3].when.guests_shoot
+    (['上耦', '次耦', '下耦', '賓耦'], True)
+    """
+    return [
+        PairDecl(**{**d, "when": Condition(**d["when"]) if "when" in d else None})
+        for d in DEFAULT_PAIRS
+    ]
+
+
 def _params_match(c: Any, params: dict[str, Any]) -> bool:
     """The keys of a condition that test the run's parameters (venue, guests_shoot, option,
     reading) hold; the other keys are not looked at."""
@@ -119,7 +133,7 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
     w = World(params=params, chapter=spec.chapter, rite=spec.rite)
     decls = spec.pairs
     if decls is None:
-        decls = [PairDecl.model_validate(d) for d in DEFAULT_PAIRS]
+        decls = default_pairs()
     names = {"pairs": params["pairs"], "dafu": params.get("dafu", 1)}
     pairs: list[Pair] = []
     roles: dict[str, str] = {}

@@ -24,7 +24,7 @@ from sheli.engine.records import Shot, Tally
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.state import Shot as Arrow
 from sheli.engine.variants import COMMON_RELEASE_OVERRIDES, find_variant
-from sheli.rite.schema import Act
+from sheli.rite.nodes import Act
 
 
 class CountAct(NamedTuple):

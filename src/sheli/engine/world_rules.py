@@ -29,10 +29,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sheli.engine.state import Person
 from sheli.engine.verbs import Ctx, VerbError
+from sheli.yamlfile import load_yaml
 
 RULES_FILE = Path(__file__).resolve().parent.parent / "rite" / "data" / "world-rules.yaml"
 
@@ -89,7 +88,8 @@ class RuleSet:
 @cache
 def load_world_rules(path: Path | None = None) -> RuleSet:
     """Read the rules (``world-rules.yaml``); every rule must give at least one source."""
-    raw = yaml.safe_load((path or RULES_FILE).read_text(encoding="utf-8"))
+    # libyaml's parse (sheli.yamlfile): the data yaml.safe_load gives, in a fraction of its time
+    raw = load_yaml((path or RULES_FILE).read_text(encoding="utf-8"))
     rules: dict[str, Rule] = {}
     for r in raw["rules"]:
         sources = tuple(str(s) for s in r.get("sources") or ())

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from sheli.rite import cache as disk_cache
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
+from sheli.rite.nodes import Spec, from_models
 
 if TYPE_CHECKING:
     # deferred for start-up time: the schema (pydantic's models, a fifth of a second to build)
     # is imported when a spec is validated, not by what needs only SpecError or the rank table
-    from sheli.rite.schema import Spec
+    from sheli.rite import schema
 
 SPEC_DIR = Path(__file__).parent / "specs"
 
@@ -28,7 +29,7 @@ __all__ = ["SPEC_DIR", "LoadedSpec", "SpecError", "find_spec", "list_specs", "lo
 
 @dataclass
 class LoadedSpec:
-    """A validated spec with the file it came from."""
+    """A validated spec (as :mod:`sheli.rite.nodes`) with the file it came from."""
 
     spec: Spec
     path: Path
@@ -117,7 +118,7 @@ def _cite_at(data: Any, loc: tuple[Any, ...]) -> str | None:
     return cite
 
 
-def validate_spec(data: Any, file: str) -> Spec:
+def validate_spec(data: Any, file: str) -> schema.Spec:
     """Validate parsed YAML against the schema; the first error becomes a :class:`SpecError`."""
     # deferred for start-up time (see the TYPE_CHECKING import above)
     from pydantic import ValidationError
@@ -380,7 +381,8 @@ def load_spec(name: str | Path) -> LoadedSpec:
             data = expand(data, path, deps)
         finally:
             _ROOT.pop()
-        loaded = LoadedSpec(validate_spec(data, path.name), path, parts=list(dict.fromkeys(deps)))
+        spec = from_models(validate_spec(data, path.name))
+        loaded = LoadedSpec(spec, path, parts=list(dict.fromkeys(deps)))
         disk_cache.store(loaded)
     deps = loaded.parts
     if key is not None:

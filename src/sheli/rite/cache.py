@@ -28,7 +28,7 @@ __all__ = ["CACHE_ENV", "cache_dir", "load", "store"]
 
 # a stored spec is the rite package's models and loaders at work: its modules are part of
 # the key, so that a changed schema never gives back a spec built by the old one
-_CODE = ("__init__.py", "loader.py", "schema.py", "readings.py", "ranks.py")
+_CODE = ("__init__.py", "loader.py", "schema.py", "nodes.py", "readings.py", "ranks.py")
 
 
 def cache_dir() -> Path:

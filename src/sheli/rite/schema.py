@@ -13,6 +13,7 @@ A spec is YAML; :func:`sheli.rite.load_spec` reads it with the line of every map
 
 from __future__ import annotations
 
+import copy
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,6 +27,8 @@ from pydantic import (
     model_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
+
+from sheli.rite import nodes
 
 Facing = Literal["N", "S", "E", "W", "NE", "NW", "SE", "SW"]
 # A place: a fixture or person named as the text names it, or a relation {southwest_of: 中}.
@@ -116,6 +119,19 @@ class Params(_Model):
         default_factory=dict,
         description="further choices of the rite, tested by if: {option: {name: value}}",
     )
+
+    def values(self) -> dict[str, Any]:
+        """The parameters as a new dict (``options`` a copy), without the line and file:
+        what ``model_dump()`` gives, without building the model's serializer.
+
+        >>> Params(pairs=2, options={"feast": True}).values()["pairs"]
+        2
+        >>> sorted(Params().values())
+        ['arrows_short', 'dafu', 'guests_shoot', 'options', 'pairs', 'venue']
+        """
+        out = {k: getattr(self, k) for k in type(self).model_fields if k not in ("line", "file")}
+        out["options"] = copy.deepcopy(self.options)
+        return out
 
     @field_validator("options", mode="before")
     @classmethod
@@ -373,6 +389,13 @@ class Spec(_Model):
             }
         return v
 
+
+# the engine reads a spec as nodes (sheli.rite.nodes); a spec built from these models (a
+# test's, a stand-in's) is read the same: each model is its node class's, for isinstance
+for _name in nodes.__all__:
+    _node = getattr(nodes, _name)
+    if isinstance(_node, type):
+        _node.register(globals()[_name])
 
 # (no model_rebuild here: with defer_build, each model resolves its forward references and
 # builds its validator the first time it validates, which a spec from the cache never does)

@@ -68,7 +68,10 @@ def chapter_key(name: str) -> str:
     >>> chapter_key("乡射礼"), chapter_key("大射"), chapter_key("燕禮")
     ('xiangshe', 'dashe', 'yan')
     """
-    key = _alias_map().get(fold(name.strip().lower()))
+    key = name.strip().lower()
+    if key in _ALIASES:
+        return key  # a key as written (every passage id): no folding, no OpenCC loaded
+    key = _alias_map().get(fold(key))
     if key is None:
         known = ", ".join(f"{k} ({SHORT_TITLES[k]})" for k in CHAPTER_KEYS)
         raise UnknownPassage(f"{name!r} is not a chapter of sheli's text; chapters: {known}")

@@ -27,8 +27,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
-import opencc
+if TYPE_CHECKING:
+    import opencc
+
 
 __all__ = [
     "Normalisation",
@@ -110,11 +113,15 @@ def normalise(s: str) -> str:
 
 @functools.cache
 def _t2s() -> opencc.OpenCC:
+    import opencc  # deferred: its tables load only when simplified forms are asked for
+
     return opencc.OpenCC("t2s")
 
 
 @functools.cache
 def _s2t() -> opencc.OpenCC:
+    import opencc  # deferred: as _t2s
+
     return opencc.OpenCC("s2t")
 
 

@@ -1,0 +1,241 @@
+"""A validated spec as plain objects: what :func:`sheli.rite.load_spec` gives and the cache keeps.
+
+The schema (:mod:`sheli.rite.schema`) validates a spec with pydantic; what the engine then
+reads is these objects, one class for each of the schema's models, the same names and the
+same attributes (a field's Python name: ``if_``, ``else_``, ``from_``, ``with_`` …), built
+from the validated models by :func:`from_models`. They are plain so that a spec from the
+disk cache is unpickled, and run, without importing pydantic (a fifth of a short command's
+start, docs/benchmarks.md). Treat them as read-only, like the models.
+
+Each class here is the schema's model too, for ``isinstance``: the schema registers its
+models with them (``isinstance(model, nodes.ActStep)`` holds), so the engine reads a spec
+built from the models (a test's, a stand-in's) as it reads one from the cache.
+
+>>> from sheli.rite import load_spec
+>>> step = load_spec("xiangshe").spec.steps[0]
+>>> isinstance(step, Node), type(step).__name__ in __all__
+(True, True)
+>>> c = Condition(guests_shoot=True)
+>>> c.guests_shoot, c.venue, c == Condition(guests_shoot=True)
+(True, None, True)
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta
+from typing import Any
+
+__all__ = [
+    "Act",
+    "ActStep",
+    "Assumption",
+    "CallStep",
+    "CastEntry",
+    "Condition",
+    "ForEachStep",
+    "IfStep",
+    "ObjectEntry",
+    "PairDecl",
+    "Params",
+    "Procedure",
+    "Reading",
+    "RoundStep",
+    "Rule",
+    "Spec",
+    "Uncovered",
+    "from_models",
+]
+
+
+class Node(metaclass=ABCMeta):  # noqa: B024 - an ABC for register(), not for abstract methods
+    """A mapping of a spec: its fields as attributes (a field not given reads its class
+    default, where the class has one)."""
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __eq__(self, other: object) -> bool:
+        if type(self) is not type(other):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the models
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in _fields(self).items())
+        return f"{type(self).__name__}({inner})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _fields(self)  # what is worked out from the fields is worked out again
+
+    def model_copy(self, update: dict[str, Any] | None = None) -> Any:
+        """A copy with some fields changed (the models' ``model_copy(update=…)``).
+
+        >>> Condition(venue="xie").model_copy(update={"venue": "xiang"}).venue
+        'xiang'
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(_fields(self))
+        new.__dict__.update(update or {})
+        return new
+
+
+def _fields(node: Node) -> dict[str, Any]:
+    return {k: v for k, v in node.__dict__.items() if not k.startswith("_")}
+
+
+class Assumption(Node):
+    pass
+
+
+class Rule(Node):
+    pass
+
+
+class Uncovered(Node):
+    pass
+
+
+class Reading(Node):
+    pass
+
+
+class CastEntry(Node):
+    pass
+
+
+class ObjectEntry(Node):
+    pass
+
+
+class Condition(Node):
+    # every key of a condition is optional; the engine makes some itself (the default pairs)
+    line = 0
+    file = None
+    venue = guests_shoot = option = reading = arrows_short = winner = no_hits = None
+    loser_is = has_dafu = hit = counted = struck = fault = bout_tie = round = None
+    last = first = bound = all = any = not_ = None
+
+
+class PairDecl(Node):
+    line = 0
+    file = None
+    upper_role = "上射"
+    lower_role = "下射"
+    repeat = None
+    when = None
+
+
+class Params(Node):
+    def values(self) -> dict[str, Any]:
+        """The parameters as a new dict (``options`` a copy), without the line and file.
+
+        >>> Params(venue="xie", pairs=0, options={"feast": True}, line=3).values()
+        {'venue': 'xie', 'pairs': 0, 'options': {'feast': True}}
+        """
+        out = {k: v for k, v in _fields(self).items() if k not in ("line", "file")}
+        out["options"] = _copy(self.__dict__.get("options", {}))
+        return out
+
+
+#: the fields of an act (the schema's ``_ActFields``, ``line`` and ``file`` with them): an
+#: inline step's act is made of its step's
+ACT_FIELDS = (
+    "line",
+    "file",
+    "actor",
+    "verb",
+    "to",
+    "at",
+    "from_",
+    "via",
+    "by",
+    "obj",
+    "count",
+    "state",
+    "side",
+    "facing",
+    "says",
+    "sets_position",
+    "jin_jie",
+    "row",
+    "assumes",
+    "note",
+)
+
+
+class Act(Node):
+    pass
+
+
+class ActStep(Node):
+    def acts(self) -> list[Act]:
+        """The acts of this step, inline or under ``do`` (the inline one made once)."""
+        if self.do is not None:
+            return self.do  # type: ignore[no-any-return]
+        got = self.__dict__.get("_acts")
+        if got is None:
+            got = self.__dict__["_acts"] = [Act(**{k: getattr(self, k) for k in ACT_FIELDS})]
+        return got  # type: ignore[no-any-return]
+
+
+class IfStep(Node):
+    pass
+
+
+class ForEachStep(Node):
+    pass
+
+
+class CallStep(Node):
+    pass
+
+
+class RoundStep(Node):
+    pass
+
+
+class Procedure(Node):
+    pass
+
+
+class Spec(Node):
+    # the optional fields that are not lists or mappings (a spec made by the engine itself)
+    line = 0
+    file = None
+    title = extends = pairs = None
+    excerpt = False
+
+
+_CLASSES = {c.__name__: c for c in Node.__subclasses__()}
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def from_models(value: Any) -> Any:
+    """``value`` with every pydantic model of the schema in it made the node of its name (its
+    fields' values converted likewise; lists, dicts and tuples copied).
+
+    >>> from sheli.rite.schema import Spec as Model
+    >>> spec = from_models(Model(rite="-", chapter="xiangshe", params={"pairs": 2}))
+    >>> type(spec).__name__, type(spec.params) is Params, spec.params.pairs, spec.steps
+    ('Spec', True, 2, [])
+    """
+    fields = getattr(type(value), "model_fields", None)
+    if fields is not None:
+        node = object.__new__(_CLASSES[type(value).__name__])
+        node.__dict__.update({k: from_models(getattr(value, k)) for k in fields})
+        return node
+    if isinstance(value, list):
+        return [from_models(v) for v in value]
+    if isinstance(value, dict):
+        return {k: from_models(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(from_models(v) for v in value)
+    return value
