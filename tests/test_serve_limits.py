@@ -5,17 +5,22 @@ idempotent creation, the Host allow-list, the database checked at start."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
+import pickle
 import sqlite3
 import subprocess
 import sys
+import time
+import weakref
 from pathlib import Path
 
 import pytest
 from test_serve_helpers import home_csrf, inputs_count, make_client, new_event
 
 from sheli.serve.limits import MAX_BODY, read_body
+from sheli.serve.live import compute_derived_pickled
 from sheli.serve.server import Server, Subscriber
 from sheli.serve.store import SCHEMA_1, SCHEMA_VERSION, Store, StoreError
 
@@ -345,3 +350,48 @@ def test_a_full_disk_is_a_507_and_the_server_writes_again_after(tmp_path) -> Non
     other = sqlite3.connect(path)
     assert other.execute("SELECT COUNT(*) FROM inputs WHERE key='after'").fetchone()[0] == 1
     other.close()
+
+
+def test_a_run_from_the_worker_holds_no_reference_cycle() -> None:
+    """unpickle_derived freezes a run out of the collector's sight on the ground that its
+    reference counts free it when it is dropped: with a cycle anywhere in it, each run the
+    server dropped would stay in memory until the next sweep."""
+    data = compute_derived_pickled(
+        {"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "feast": False}, 1.0, {}, {}
+    )
+    gc.collect()
+    gc.disable()
+    try:
+        d = pickle.loads(data)
+        assert len(d.run.records) > 1000
+        del d
+        assert gc.collect() == 0  # nothing of it was left for the collector to find
+    finally:
+        gc.enable()
+
+
+def test_the_server_sweeps_only_when_no_state_went_out_since() -> None:
+    srv = Server(":memory:")
+    try:
+        gc.collect()
+        cyclic = [[]]
+        cyclic[0].append(cyclic)  # garbage only a collection finds
+        ref = weakref.ref(weak_holder := _Holder(cyclic))
+        del cyclic, weak_holder
+        gc.freeze()  # as unpickle_derived does: the cycle is now out of sight
+        gc.collect()
+        assert ref() is not None
+        srv.last_sent = time.monotonic()
+        assert not srv.sweep(since=srv.last_sent - 1)
+        assert ref() is not None
+        assert srv.sweep(since=srv.last_sent)
+        assert ref() is None
+    finally:
+        gc.unfreeze()
+        srv.close()
+
+
+class _Holder:
+    def __init__(self, cycle: list) -> None:
+        self.cycle = cycle
+        cycle.append(self)

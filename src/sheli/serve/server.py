@@ -23,6 +23,7 @@ at a time, the newest only, as above.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import multiprocessing
@@ -76,6 +77,11 @@ WRITE_BUFFER = 16 * 1024
 #: next likely inputs: the screens take the state first, the worker's run (about 0.1 s of a
 #: CPU) comes after, long before the next arrow (some 10 s away at an event)
 AHEAD_AFTER_S = 0.1
+#: seconds after a state is sent, with no other sent meanwhile, before the whole heap is swept
+#: (a full collection, some 60 ms): past the screens' update and the runs ahead, well before
+#: the next arrow; at most once every SWEEP_EVERY_S
+SWEEP_QUIET_S = 0.5
+SWEEP_EVERY_S = 30.0
 
 
 def chunk(msg: bytes) -> bytes:
@@ -203,6 +209,8 @@ class Server:
         self.tallying: dict[str, asyncio.Task[None]] = {}
         self.creating = 0
         self.shed_logged = 0.0
+        self.last_sent = 0.0  # when a state was last sent (time.monotonic)
+        self.swept = 0.0  # when the heap was last swept
         self.jinja = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
             autoescape=True,  # every page escapes user-entered names
@@ -358,7 +366,11 @@ class Server:
                 subs = self.subs.get(ev.id)
                 if subs:
                     self.send(ev, subs)
-                asyncio.get_running_loop().call_later(AHEAD_AFTER_S, self.ahead, ev)
+                self.last_sent = now = time.monotonic()
+                loop = asyncio.get_running_loop()
+                if now - self.swept >= SWEEP_EVERY_S:
+                    loop.call_later(SWEEP_QUIET_S, self.sweep, now)
+                loop.call_later(AHEAD_AFTER_S, self.ahead, ev)
         except Exception:  # a run that failed: the streams keep the last state they had
             log.exception("sheli serve: the state of event %s could not be derived", ev.id)
 
@@ -420,6 +432,28 @@ class Server:
             for subs in list(self.subs.values()):
                 for sub in subs:
                     sub.keepalive()
+
+    def sweep(self, since: float) -> bool:
+        """A full collection over everything, runs included, if no state has been sent since
+        ``since`` (time.monotonic): what :func:`sheli.serve.live.unpickle_derived` froze
+        beside a run and has since become cyclic garbage is given back here, between arrows,
+        not while an arrow's state is on its way. Returns whether it swept.
+
+        >>> srv = Server(":memory:")
+        >>> srv.sweep(since=time.monotonic())
+        True
+        >>> srv.last_sent = time.monotonic()
+        >>> srv.sweep(since=srv.last_sent - 1)
+        False
+        >>> srv.close()
+        """
+        if self.last_sent > since:
+            return False  # another state went out meanwhile: its own sweep comes later
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.swept = time.monotonic()
+        return True
 
     def close_token(self, event_id: str, token_id: int) -> None:
         for sub in list(self.subs.get(event_id, ())):
