@@ -72,3 +72,18 @@ def test_a_file_written_in_simplified_characters(tmp_path) -> None:  # type: ign
     result = CliRunner().invoke(run, ["xiangshe", "--lang", "zh-Hans", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_text("utf-8").startswith("乡射礼 仪注")
+
+
+def test_the_five_shootings_and_five_things_in_english() -> None:
+    from sheli.cli.params import params
+    from sheli.outputs.english import cjk_outside_brackets
+
+    # wide enough that no table cell wraps: each row is one line, its brackets on it
+    runner = CliRunner(env={"COLUMNS": "2000"})
+    out = runner.invoke(params, ["--lang", "en"]).output
+    five = out[out.index("the five shootings (五射)") :]
+    assert cjk_outside_brackets(five) == []
+    assert "its head showing white beyond" in five  # 賈疏's 白矢, in English
+    assert "Yi's reading (易氏)" in five and "this is called (興舞)" in five
+    out = runner.invoke(params, []).output
+    assert "白矢者，矢在侯而貫侯過，見其鏃白" in out and "its head showing white" not in out

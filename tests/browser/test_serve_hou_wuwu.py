@@ -23,6 +23,7 @@ import httpx
 import pytest
 from test_serve_event import CONFIG, Pages, Serve
 
+from sheli.outputs.english import cjk_outside_brackets
 from sheli.serve.live import LiveOutcomes, engine_run
 from sheli.serve.process import free_port
 
@@ -104,7 +105,23 @@ def test_five_wu_and_the_hou(screens: Pages, five_server: str, artifacts: Path) 
     phone.wait_for_selector("#vote", state="hidden")
     ask(director, "容", "上耦上射")
     answer(phone, 2, True)
+    # the projector in English: the question, its reading and the answers, the terms kept in
+    # brackets; the event's title (none given) is the rite's name in English
+    audience.click("#lang")
+    audience.wait_for_selector("body[data-lang='en']")
+    audience.wait_for_selector("#vote[data-question='2']")
+    for sel in ("#vote", "header.bar h1"):
+        text = audience.inner_text(sel)
+        assert text and cjk_outside_brackets(text) == [], (sel, text)
+    assert audience.text_content("header.bar h1") == "District Archery (鄉射禮)"
+    assert audience.text_content("#vote-q").endswith(": bearing (容)?")
+    assert audience.text_content("#vote-yes") == "yes (是)"
     answer(audience, 2, True)
+    assert audience.text_content("#vote-msg") == "✓ yes (是)"
+    audience.keyboard.press("l")
+    audience.wait_for_selector("body[data-lang='zh-Hant']")
+    assert audience.text_content("#vote-q").endswith("容乎？")
+    assert audience.text_content("header.bar h1") == "鄉射禮"
     close(director)
     row = "#wuwu-totals tr[data-archer='上耦上射']"
     director.wait_for_selector(f"{row} td[data-item='和'][data-yes='1'][data-no='1']")

@@ -116,23 +116,39 @@ def _print_table(table: RankTable, cells: list[Cell], chosen: list[str]) -> None
 
 
 def _print_five(five: dict[str, Any]) -> None:
+    """The 五射 and 五物 tables, in English (the data's ``*_en`` fields, terms in brackets)
+    under ``--lang en``."""
     from rich.console import Console
     from rich.table import Table
 
+    en = current() == "en"
+
+    def tr(item: dict[str, Any], key: str) -> str:
+        return _gloss(str(item.get(f"{key}_en") or item[key])) if en else str(item[key])
+
     console = Console()
     wushe, wuwu = five["五射"], five["五物"]
-    grid = Table(title=f"五射 ({wushe['source']}: {wushe['text']})", show_lines=True)
-    for col in ("射", "definition", "source", "judged from"):
+    title = "the five shootings (五射)" if en else "五射"
+    grid = Table(title=f"{title} ({_gloss(wushe['source'])}: {tr(wushe, 'text')})", show_lines=True)
+    head = ("射", "definition", "source", "judged from")
+    for col in ("shooting (射)", *head[1:]) if en else head:
         grid.add_column(col, overflow="fold")
     for i in wushe["items"]:
-        grid.add_row(i["name"], i["definition"], i["source"], i["judged_from"])
+        name = _label(i["name"])
+        grid.add_row(name, tr(i, "definition"), _gloss(i["source"]), tr(i, "judged_from"))
     console.print(grid)
-    console.print(f"named by {wushe['named_by']}; {wushe['caveat']}")
-    grid = Table(title=f"五物 ({wuwu['source']})", show_lines=True)
-    for col in ("物", "when (易氏)", "鄭", "易氏"):
+    console.print(f"named by {tr(wushe, 'named_by')}; {tr(wushe, 'caveat')}")
+    title = "the five things asked of the multitude (五物)" if en else "五物"
+    grid = Table(title=f"{title} ({_gloss(wuwu['source'])})", show_lines=True)
+    if en:
+        head = ("thing (物)", "when (易氏)", "Zheng's reading (鄭)", "Yi's reading (易氏)")
+    else:
+        head = ("物", "when (易氏)", "鄭", "易氏")
+    for col in head:
         grid.add_column(col, overflow="fold")
     for i in wuwu["items"]:
-        grid.add_row(i["name"], i["when"], i["zheng"], i["yi"])
+        name = f"{_label(i['name'])}: {i['gloss_en']}" if en else i["name"]
+        grid.add_row(name, i["when"], tr(i, "zheng"), tr(i, "yi"))
     console.print(grid)
 
 

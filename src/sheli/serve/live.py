@@ -35,7 +35,7 @@ from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
 from sheli.i18n import translation
 from sheli.outputs.cues import roles
-from sheli.outputs.english import ROUNDS_EN, announcement_en
+from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label
 from sheli.outputs.render import EnglishTable
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
@@ -525,6 +525,10 @@ def audience_english() -> dict[str, str]:
         "section": tr("賈疏"),
         "notCounted": tr("獲而未釋獲"),
         "drum": tr("不鼓不釋"),
+        "vote": tr("五物 · 詢衆庶"),
+        "yes": tr("是"),
+        "no": tr("否"),
+        "answered": tr("此屏已答"),
         **{f"round{k}": v for k, v in ROUNDS_EN.items()},
     }
 
@@ -782,6 +786,8 @@ class LiveEvent:
             "id": self.id,
             "rite": c.get("rite"),
             "title": c.get("title") or d.run.title,
+            # a title the director gave is his own words, kept as given; else the rite's name
+            "title_en": c.get("title") or gloss(d.run.title),
             "venue": d.run.venue,
             "pairs": d.run.params.get("pairs"),
             "guests_shoot": d.run.params.get("guests_shoot"),
@@ -951,6 +957,12 @@ class LiveEvent:
             "name": self.names.get(q["archer"]),
             "reading": it.get("yi"),
             "answers": list(wuwu.ANSWERS),
+            # for the screen's English (docs/serve.md): the text's terms kept in brackets
+            "en": {
+                "item": f"{it['en']} ({q['item']})" if it.get("en") else f"({q['item']})",
+                "archer": label(q["archer"], "roles"),
+                "reading": gloss(it["yi_en"]) if it.get("yi_en") else None,
+            },
         }
 
     def wuwu(self, d: Derived, seq: int, rnd: int) -> dict[str, Any] | None:

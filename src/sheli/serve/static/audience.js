@@ -29,7 +29,7 @@ const showDiagram = diagramLoader(figure, {
 const drum = beatIndicator($("beat"));
 const shown = { right: 0, left: 0, round: null };
 const hou = houFigure($("hou"));
-const vote = votePanel($("vote"));
+const vote = votePanel($("vote"), () => (english() ? EN : null));
 
 // ---- the language: "zh-Hant" (the text's own) or "en"
 const EN = JSON.parse($("english")?.textContent || "{}");
@@ -46,6 +46,11 @@ function setLang(to) {
   for (const node of document.querySelectorAll("[data-l]")) {
     if (node.dataset.zh == null) node.dataset.zh = node.textContent;
     node.textContent = english() ? EN[node.dataset.l] + (node.dataset.sep ? ": " : "") : node.dataset.zh;
+  }
+  const h1 = document.querySelector("header.bar h1");
+  if (h1) {
+    if (h1.dataset.zh == null) h1.dataset.zh = h1.textContent;
+    h1.textContent = english() ? event.title_en || h1.dataset.zh : h1.dataset.zh;
   }
   const hash = english() ? "#lang=en" : "";
   if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname + location.search);

@@ -116,14 +116,21 @@ export function wuwuPanel(node) {
   return { update };
 }
 
-export function votePanel(node) {
+export function votePanel(node, english = () => null) {
+  // english(): the screen's English words (the audience page's #english) while it is in
+  // English, else null; the question carries its own English (q.en)
   const answered = new Map(); // question id → the answer this screen gave
   let Q = null;
+  const head = el("h2", {}, "五物 · 詢衆庶");
   const what = el("p", { class: "vote-q", id: "vote-q" });
   const reading = el("p", { class: "soft", id: "vote-reading" });
   const buttons = el("div", { class: "choice" });
   const msg = el("p", { class: "msg", role: "alert", id: "vote-msg" });
-  fill(node, el("h2", {}, "五物 · 詢衆庶"), what, reading, buttons, msg);
+  fill(node, head, what, reading, buttons, msg);
+  const said = (yes) => {
+    const E = english();
+    return E ? (yes ? E.yes : E.no) : yes ? "是" : "否";
+  };
 
   async function answer(yes) {
     if (!Q) return;
@@ -132,7 +139,9 @@ export function votePanel(node) {
       const res = await post("/api/votes", { question: q.id, answer: yes });
       const given = res.body && res.body.vote ? res.body.vote.answer : yes;
       answered.set(q.id, given);
-      msg.textContent = res.status === 200 ? `此屏已答 this screen has answered: ${given ? "是" : "否"}` : `✓ ${yes ? "是" : "否"}`;
+      const E = english();
+      const already = E ? E.answered : "此屏已答 this screen has answered";
+      msg.textContent = res.status === 200 ? `${already}: ${said(given)}` : `✓ ${said(yes)}`;
     } catch (e) {
       msg.textContent = e.message;
     }
@@ -143,11 +152,15 @@ export function votePanel(node) {
     node.hidden = !Q;
     node.dataset.question = Q ? String(Q.id) : "";
     if (!Q) return;
-    const who = Q.name ? `${Q.archer} (${Q.name})` : Q.archer;
-    what.textContent = `${who}：${Q.item}乎？`;
-    reading.textContent = Q.reading || "";
+    const E = english();
+    const en = (E && Q.en) || null;
+    head.textContent = E ? E.vote : "五物 · 詢衆庶";
+    const archer = en ? en.archer : Q.archer;
+    const who = Q.name ? (en ? `${archer}, ${Q.name}` : `${archer} (${Q.name})`) : archer;
+    what.textContent = en ? `${who}: ${en.item}?` : `${who}：${Q.item}乎？`;
+    reading.textContent = (en ? en.reading : Q.reading) || "";
     const given = answered.get(Q.id);
-    const [yes, no] = Q.answers || ["是", "否"];
+    const [yes, no] = E ? [E.yes, E.no] : Q.answers || ["是", "否"];
     fill(
       buttons,
       el("button", { type: "button", id: "vote-yes", class: "hit", disabled: given !== undefined, "aria-pressed": String(given === true), onclick: () => answer(true) }, yes),
