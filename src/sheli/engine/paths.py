@@ -36,9 +36,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
-
 from sheli.place.model import Point, Venue
+from sheli.yamlfile import load_yaml
 
 PATHS_FILE = Path(__file__).resolve().parent.parent / "place" / "paths.yaml"
 
@@ -93,7 +92,8 @@ def load_paths(path: Path | None = None) -> PathModel:
     >>> m.routes["鉤楹"]["pillar_side"], m.own_stair["主人"]
     ('north', '阼階')
     """
-    raw = yaml.safe_load((path or PATHS_FILE).read_text(encoding="utf-8"))
+    # libyaml's parse (sheli.yamlfile): the data yaml.safe_load gives, in a fraction of its time
+    raw = load_yaml((path or PATHS_FILE).read_text(encoding="utf-8"))
     routes = {str(k): dict(v) for k, v in raw["routes"].items()}
     for k, v in routes.items():
         if not v.get("source"):
@@ -175,6 +175,15 @@ class Paths:
         # the raised platform as a box, read once (on_tang and crosses cost a call each)
         e = venue.platform if venue is not None else None
         self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
+        # the box with the margin of a point on its edge, for _on (none: nothing is on it)
+        self._on_box = (
+            (e.x0 - 1e-9, e.y0 - 1e-9, e.x1 + 1e-9, e.y1 + 1e-9)
+            if e is not None
+            else (math.inf, math.inf, -math.inf, -math.inf)
+        )
+        # the corners the walks in the 庭 go round (_round), read once
+        c = model.corner
+        self._corners = ((e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)) if e is not None else None
         # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
         self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
         # each room's door (户 of the 室, 房户 of the 房): the door in the south wall of its box
@@ -189,12 +198,8 @@ class Paths:
 
     def _on(self, p: Vec) -> bool:
         """Whether p is on the 堂 (Venue.on_tang, without the call)."""
-        b = self.box
-        return (
-            b is not None
-            and b[0] - 1e-9 <= p[0] <= b[2] + 1e-9
-            and b[1] - 1e-9 <= p[1] <= b[3] + 1e-9
-        )
+        x0, y0, x1, y1 = self._on_box
+        return x0 <= p[0] <= x1 and y0 <= p[1] <= y1
 
     def _crosses(self, a: Vec, b: Vec) -> bool:
         """Venue.crosses, asked only when the walk comes near the platform at all."""
@@ -342,12 +347,9 @@ class Paths:
 
     def _round(self, pts: list[Vec]) -> list[Vec]:
         """A walk in the 庭 that would cut across the 堂 goes round its south corner(s)."""
-        v = self.venue
-        if v is None:
+        if self.venue is None or self._corners is None:
             return pts
-        e = v.platform
-        c = self.m.corner
-        sw, se = (e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)
+        sw, se = self._corners
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
             if not self._on(a) and not self._on(b) and self._crosses(a, b):
