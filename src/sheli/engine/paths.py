@@ -140,14 +140,24 @@ def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
 
 
 def _cross(a: Vec, b: Vec, c: Vec, d: Vec) -> bool:
-    """Whether the segments a–b and c–d cross (touching counts)."""
+    """Whether the segments a–b and c–d cross (touching counts).
 
-    def orient(p: Vec, q: Vec, r: Vec) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    d1, d2 = orient(c, d, a), orient(c, d, b)
-    d3, d4 = orient(a, b, c), orient(a, b, d)
-    return d1 * d2 <= 0 and d3 * d4 <= 0 and (d1, d2) != (0, 0)
+    >>> _cross((0, -1), (0, 1), (-1, 0), (1, 0)), _cross((0, 1), (0, 2), (-1, 0), (1, 0))
+    (True, False)
+    """
+    # the orientation of each end against the other segment, written out (a hot function:
+    # the walls are tried for every leg of every walk on the 堂)
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    dx, dy = d
+    d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if not d1 * d2 <= 0:
+        return False
+    d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    return d3 * d4 <= 0 and (d1, d2) != (0, 0)
 
 
 class Paths:
