@@ -241,6 +241,7 @@ class Interpreter:
         # the walks between those places (sheli/place/paths.yaml)
         self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
         self._bodies_at: dict[str, list[tuple[float, float]]] = {}  # name → his bodies
+        self._routes: dict[str | None, list[str]] = {}  # a step's 經 → the routes it names
         self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
 
     # -- errors
@@ -691,7 +692,9 @@ class Interpreter:
         self._bodies_at[p.name] = bodies
         if old is None or old == bodies:
             return
-        routes = route_words(jing, self.paths.m)
+        routes = self._routes.get(jing)
+        if routes is None:
+            routes = self._routes[jing] = route_words(jing, self.paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
         for f in self.paths.strict(old, bodies, verb, v, act.by, routes, p.role or p.name):
             raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")
