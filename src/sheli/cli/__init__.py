@@ -126,7 +126,8 @@ PAUSE_GC = frozenset({"run"})
 
 
 def main() -> None:
-    if sys.argv[1:2] and sys.argv[1] in PAUSE_GC:
+    paused = bool(sys.argv[1:2]) and sys.argv[1] in PAUSE_GC and gc.isenabled()
+    if paused:
         gc.disable()
     try:
         cli()
@@ -140,6 +141,9 @@ def main() -> None:
         where = f"{exc.filename}" if exc.filename else "cannot write the output"
         click.echo(f"sheli: {where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
+    finally:
+        if paused:  # a caller that catches the command's SystemExit goes on as it was
+            gc.enable()
 
 
 def _drop_stdout() -> None:
