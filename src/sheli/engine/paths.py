@@ -46,6 +46,9 @@ Vec = tuple[float, float]
 #: The side of a cell of the grid of standing bodies, in 尺.
 CELL = 16.0
 
+#: How many legs :meth:`Paths._crosses` remembers before it begins again.
+CROSSED = 50_000
+
 #: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
 #: the 序 or a 楹 fails like every other check. A walk over the 堂's edge other than by a 階
 #: (none in the four default runs; some with many 衆耦 and in a few readings) and one through a
@@ -191,6 +194,8 @@ class Paths:
             if e is not None
             else (math.inf, math.inf, -math.inf, -math.inf)
         )
+        # (from, to) → whether the straight leg crosses the platform's edge (_crosses)
+        self._crossed: dict[tuple[Vec, Vec], bool] = {}
         # the corners the walks in the 庭 go round (_round), read once
         c = model.corner
         self._corners = ((e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)) if e is not None else None
@@ -223,9 +228,16 @@ class Paths:
             return False
         if max(a[1], b[1]) < x[1] - 1e-6 or min(a[1], b[1]) > x[3] + 1e-6:
             return False
-        v = self.venue
-        assert v is not None
-        return v.crosses(Point(*a), Point(*b))
+        # the plan does not change: each leg is asked of the venue once (the same legs are
+        # walked round after round); a bound on what is kept, for runs of many 衆耦
+        got = self._crossed.get((a, b))
+        if got is None:
+            v = self.venue
+            assert v is not None
+            if len(self._crossed) >= CROSSED:
+                self._crossed.clear()
+            got = self._crossed[(a, b)] = v.crosses(Point(*a), Point(*b))
+        return got
 
     def stand(self, name: str, bodies: list[Vec]) -> None:
         """Where ``name``'s bodies stand now (after his step)."""
