@@ -580,6 +580,10 @@ class Interpreter:
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
             new_step, shared = _new_step, self._shared
+            # looked up once for the act's people, not once each
+            before, after = self.world_rules.before, self.world_rules.after
+            place, walked = self.bodies.place, self._walked
+            file = self._file or self.file
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -588,9 +592,9 @@ class Interpreter:
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
-                    pre = self.world_rules.before(p)
+                    pre = before(p)
                     fn(ctx)
-                    self.world_rules.after(ctx, p, pre, self._file or self.file)
+                    after(ctx, p, pre, file)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -632,14 +636,14 @@ class Interpreter:
                     if p.display:
                         more["name"] = p.display
                 # his body, and a group's members (docs/event-log.md)
-                body = self.bodies.place(p, cite, vname, act.row, "obj" in more)
+                body = place(p, cite, vname, act.row, "obj" in more)
                 if body.why:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
                 more = shared(more)
                 via = ctx.via
-                self._walked(p, act, body, via, jing, line, cite, vname)
+                walked(p, act, body, via, jing, line, cite, vname)
                 append(
                     new_step(
                         (
