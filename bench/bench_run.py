@@ -14,8 +14,10 @@ processes, the CPU milliseconds of each part as the command meets them: Python's
 start, click, the rite layer, the rest of the engine's imports (and whether pydantic came
 with them), the spec from the cache, the spec's checks, the run, and the event log's
 lines; with ``--vs PYTHON`` the same in another interpreter (another checkout's venv runs
-that checkout's code), the two alternated. Byte code is written and read as on a user's
-machine (``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm the caches.
+that checkout's code), the two alternated. Each pauses the cyclic collector from its start
+where its checkout's ``sheli run`` does (``sheli.cli.PAUSE_GC``). Byte code is written and
+read as on a user's machine (``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm
+the caches.
 """
 
 from __future__ import annotations
@@ -76,9 +78,11 @@ def time_cli(rite: str, pairs: int) -> float:
 # JSON object of CPU milliseconds. A checkout without the checks' disk cache (check_loaded)
 # checks the spec as its run_spec would.
 PHASES_SCRIPT = """
-import json, sys, time
+import gc, json, sys, time
 cpu = time.process_time
 marks = [("python", cpu())]
+if sys.argv[2:] == ["pause-gc"]:
+    gc.disable()  # as that checkout's `sheli run` does (sheli.cli.PAUSE_GC)
 import click
 marks.append(("click", cpu()))
 import sheli.rite
@@ -117,11 +121,17 @@ def phases(pythons: list[str], rite: str, n: int) -> list[dict[str, list[float]]
     (taken in turn)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     got: list[dict[str, list[float]]] = [{} for _ in pythons]
+    # whether each checkout's `sheli run` pauses the cyclic collector for its whole process
+    probe = "import sheli.cli as c; print('run' in getattr(c, 'PAUSE_GC', ()))"
+    pause = [
+        subprocess.run([p, "-c", probe], check=True, capture_output=True, env=env).stdout.strip()
+        == b"True"
+        for p in pythons
+    ]
     for _ in range(n):
-        for python, parts in zip(pythons, got, strict=True):
-            out = subprocess.run(
-                [python, "-c", PHASES_SCRIPT, rite], check=True, capture_output=True, env=env
-            ).stdout
+        for python, parts, paused in zip(pythons, got, pause, strict=True):
+            args = [python, "-c", PHASES_SCRIPT, rite, *(["pause-gc"] if paused else [])]
+            out = subprocess.run(args, check=True, capture_output=True, env=env).stdout
             for k, v in json.loads(out).items():
                 parts.setdefault(k, []).append(v)
     return got

@@ -16,6 +16,7 @@ or written only costs the time of parsing again.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -58,11 +59,18 @@ def read(entry: Path) -> Any:
     >>> read(Path("/nonexistent/entry.pickle")) is None
     True
     """
+    # a spec is thousands of small objects, none of them in a cycle: the cyclic collector,
+    # which their making would set off again and again, is paused while they are read
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         with entry.open("rb") as f:
             return pickle.load(f)
     except Exception:  # missing, unreadable, corrupt, or built by other code: parse again
         return None
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def write(entry: Path, value: Any) -> None:

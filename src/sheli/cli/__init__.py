@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 import errno
+import gc
 import importlib
 import importlib.util
 import os
@@ -116,7 +117,18 @@ def cli() -> None:
     """射禮: the archery rites of the 儀禮, executable."""
 
 
+#: The commands whose whole process runs with Python's cyclic collector paused: they make
+#: many small objects, in no cycle, from their start (the imports, the spec from the cache)
+#: to their end, and the collector would only scan them again and again (the engine pauses
+#: it for the run itself; docs/benchmarks.md, start-up). Not ``serve``, which runs for hours,
+#: nor those that keep the whole run to draw or compare it.
+PAUSE_GC = frozenset({"run"})
+
+
 def main() -> None:
+    paused = bool(sys.argv[1:2]) and sys.argv[1] in PAUSE_GC and gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         cli()
     except OSError as exc:
@@ -129,6 +141,9 @@ def main() -> None:
         where = f"{exc.filename}" if exc.filename else "cannot write the output"
         click.echo(f"sheli: {where}: {exc.strerror or exc}", err=True)
         sys.exit(1)
+    finally:
+        if paused:  # a caller that catches the command's SystemExit goes on as it was
+            gc.enable()
 
 
 def _drop_stdout() -> None:

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from sheli.engine.state import World
+from sheli.place.model import Venue
 from sheli.rite.loader import LINE_KEY
 from sheli.text import get_passage, load_chapter
 
@@ -148,6 +149,9 @@ class Env:
         key = ("__not_fixture__", name)
         if key in self._cache:
             return None
+        if not may_be_fixture(self.venue, name):
+            self._cache[key] = (None, [])
+            return None
         for attr in ("fixture", "point"):
             fn = getattr(self.venue, attr, None)
             if fn is None:
@@ -251,7 +255,7 @@ class Env:
         if isinstance(ref, str):
             key_name = ref
             fixture = getattr(self.venue, "fixture", None)
-            if fixture is not None:
+            if fixture is not None and may_be_fixture(self.venue, ref):
                 try:
                     key_name = fixture(ref).name  # 上物 → 右物: one name per fixture
                 except Exception:
@@ -262,6 +266,22 @@ class Env:
                 self.used_fixtures[n] = self._fixture_info(n)
         self._cache[key] = (None if personal else pt, names)
         return pt
+
+
+def may_be_fixture(venue: Any, name: str) -> bool:
+    """Whether ``venue`` may have a fixture called ``name``: False only for a
+    :class:`~sheli.place.model.Venue` that has no fixture and no other name of one so called
+    (asking it would make the message of its error, with its near names, for nothing).
+
+    >>> from sheli.place import load_venue
+    >>> may_be_fixture(load_venue("xie"), "上物"), may_be_fixture(load_venue("xie"), "中西")
+    (True, False)
+    >>> may_be_fixture(object(), "中西")  # a stand-in venue: ask it
+    True
+    """
+    if isinstance(venue, Venue):
+        return name in venue.fixtures or name in venue.aliases or name in venue.ambiguous
+    return True
 
 
 def _has_template(ref: Any) -> bool:

@@ -241,6 +241,7 @@ class Interpreter:
         # the walks between those places (sheli/place/paths.yaml)
         self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
         self._bodies_at: dict[str, list[tuple[float, float]]] = {}  # name → his bodies
+        self._routes: dict[str | None, list[str]] = {}  # a step's 經 → the routes it names
         self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
 
     # -- errors
@@ -579,6 +580,10 @@ class Interpreter:
             fn, vname, rnd = verb.fn, act.verb, w.round
             append = self.events.append
             new_step, shared = _new_step, self._shared
+            # looked up once for the act's people, not once each
+            before, after = self.world_rules.before, self.world_rules.after
+            place, walked = self.bodies.place, self._walked
+            file = self._file or self.file
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -587,9 +592,9 @@ class Interpreter:
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
-                    pre = self.world_rules.before(p)
+                    pre = before(p)
                     fn(ctx)
-                    self.world_rules.after(ctx, p, pre, self._file or self.file)
+                    after(ctx, p, pre, file)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -631,14 +636,14 @@ class Interpreter:
                     if p.display:
                         more["name"] = p.display
                 # his body, and a group's members (docs/event-log.md)
-                body = self.bodies.place(p, cite, vname, act.row, "obj" in more)
+                body = place(p, cite, vname, act.row, "obj" in more)
                 if body.why:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
                 more = shared(more)
                 via = ctx.via
-                self._walked(p, act, body, via, jing, line, cite, vname)
+                walked(p, act, body, via, jing, line, cite, vname)
                 append(
                     new_step(
                         (
@@ -691,7 +696,9 @@ class Interpreter:
         self._bodies_at[p.name] = bodies
         if old is None or old == bodies:
             return
-        routes = route_words(jing, self.paths.m)
+        routes = self._routes.get(jing)
+        if routes is None:
+            routes = self._routes[jing] = route_words(jing, self.paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
         for f in self.paths.strict(old, bodies, verb, v, act.by, routes, p.role or p.name):
             raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")

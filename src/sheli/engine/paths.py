@@ -36,9 +36,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
-
 from sheli.place.model import Point, Venue
+from sheli.yamlfile import load_yaml
 
 PATHS_FILE = Path(__file__).resolve().parent.parent / "place" / "paths.yaml"
 
@@ -46,6 +45,9 @@ Vec = tuple[float, float]
 
 #: The side of a cell of the grid of standing bodies, in 尺.
 CELL = 16.0
+
+#: How many legs :meth:`Paths._crosses` remembers before it begins again.
+CROSSED = 50_000
 
 #: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
 #: the 序 or a 楹 fails like every other check. A walk over the 堂's edge other than by a 階
@@ -93,7 +95,8 @@ def load_paths(path: Path | None = None) -> PathModel:
     >>> m.routes["鉤楹"]["pillar_side"], m.own_stair["主人"]
     ('north', '阼階')
     """
-    raw = yaml.safe_load((path or PATHS_FILE).read_text(encoding="utf-8"))
+    # libyaml's parse (sheli.yamlfile): the data yaml.safe_load gives, in a fraction of its time
+    raw = load_yaml((path or PATHS_FILE).read_text(encoding="utf-8"))
     routes = {str(k): dict(v) for k, v in raw["routes"].items()}
     for k, v in routes.items():
         if not v.get("source"):
@@ -140,14 +143,24 @@ def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
 
 
 def _cross(a: Vec, b: Vec, c: Vec, d: Vec) -> bool:
-    """Whether the segments a–b and c–d cross (touching counts)."""
+    """Whether the segments a–b and c–d cross (touching counts).
 
-    def orient(p: Vec, q: Vec, r: Vec) -> float:
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-
-    d1, d2 = orient(c, d, a), orient(c, d, b)
-    d3, d4 = orient(a, b, c), orient(a, b, d)
-    return d1 * d2 <= 0 and d3 * d4 <= 0 and (d1, d2) != (0, 0)
+    >>> _cross((0, -1), (0, 1), (-1, 0), (1, 0)), _cross((0, 1), (0, 2), (-1, 0), (1, 0))
+    (True, False)
+    """
+    # the orientation of each end against the other segment, written out (a hot function:
+    # the walls are tried for every leg of every walk on the 堂)
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    dx, dy = d
+    d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if not d1 * d2 <= 0:
+        return False
+    d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    return d3 * d4 <= 0 and (d1, d2) != (0, 0)
 
 
 class Paths:
@@ -175,6 +188,17 @@ class Paths:
         # the raised platform as a box, read once (on_tang and crosses cost a call each)
         e = venue.platform if venue is not None else None
         self.box = (e.x0, e.y0, e.x1, e.y1) if e is not None else None
+        # the box with the margin of a point on its edge, for _on (none: nothing is on it)
+        self._on_box = (
+            (e.x0 - 1e-9, e.y0 - 1e-9, e.x1 + 1e-9, e.y1 + 1e-9)
+            if e is not None
+            else (math.inf, math.inf, -math.inf, -math.inf)
+        )
+        # (from, to) → whether the straight leg crosses the platform's edge (_crosses)
+        self._crossed: dict[tuple[Vec, Vec], bool] = {}
+        # the corners the walks in the 庭 go round (_round), read once
+        c = model.corner
+        self._corners = ((e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)) if e is not None else None
         # a 庠 has a 室 and 房 on its platform, with walls a walk on the 堂 may cross
         self.rooms = any(n in ("室", "房") and f.extent is not None for n, f in fixtures.items())
         # each room's door (户 of the 室, 房户 of the 房): the door in the south wall of its box
@@ -189,12 +213,8 @@ class Paths:
 
     def _on(self, p: Vec) -> bool:
         """Whether p is on the 堂 (Venue.on_tang, without the call)."""
-        b = self.box
-        return (
-            b is not None
-            and b[0] - 1e-9 <= p[0] <= b[2] + 1e-9
-            and b[1] - 1e-9 <= p[1] <= b[3] + 1e-9
-        )
+        x0, y0, x1, y1 = self._on_box
+        return x0 <= p[0] <= x1 and y0 <= p[1] <= y1
 
     def _crosses(self, a: Vec, b: Vec) -> bool:
         """Venue.crosses, asked only when the walk comes near the platform at all."""
@@ -208,9 +228,16 @@ class Paths:
             return False
         if max(a[1], b[1]) < x[1] - 1e-6 or min(a[1], b[1]) > x[3] + 1e-6:
             return False
-        v = self.venue
-        assert v is not None
-        return v.crosses(Point(*a), Point(*b))
+        # the plan does not change: each leg is asked of the venue once (the same legs are
+        # walked round after round); a bound on what is kept, for runs of many 衆耦
+        got = self._crossed.get((a, b))
+        if got is None:
+            v = self.venue
+            assert v is not None
+            if len(self._crossed) >= CROSSED:
+                self._crossed.clear()
+            got = self._crossed[(a, b)] = v.crosses(Point(*a), Point(*b))
+        return got
 
     def stand(self, name: str, bodies: list[Vec]) -> None:
         """Where ``name``'s bodies stand now (after his step)."""
@@ -342,12 +369,9 @@ class Paths:
 
     def _round(self, pts: list[Vec]) -> list[Vec]:
         """A walk in the 庭 that would cut across the 堂 goes round its south corner(s)."""
-        v = self.venue
-        if v is None:
+        if self.venue is None or self._corners is None:
             return pts
-        e = v.platform
-        c = self.m.corner
-        sw, se = (e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)
+        sw, se = self._corners
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
             if not self._on(a) and not self._on(b) and self._crosses(a, b):

@@ -29,6 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from sheli.engine.env import may_be_fixture
 from sheli.engine.state import Person
 from sheli.engine.verbs import Ctx, VerbError
 from sheli.yamlfile import load_yaml
@@ -152,6 +153,8 @@ class WorldRules:
             found = []
             venue = getattr(self.env, "venue", None)
             for name in self.ruleset.vessels:
+                if not may_be_fixture(venue, name):
+                    continue  # not in this venue
                 try:
                     pt = venue.point(name)  # type: ignore[union-attr]
                 except (ValueError, KeyError, AttributeError):  # not in this venue (PlaceError)
