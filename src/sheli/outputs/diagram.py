@@ -1597,6 +1597,78 @@ def _people_memo(
     return (*layout, order)
 
 
+class _Crowds:
+    """The crowds of a step: the people labelled together by group (in cast order), every
+    one of them, and where each group's label is anchored (the middle of its block, and
+    the block's half width, so that the label goes beside the block)."""
+
+    __slots__ = ("anchors", "groups", "members")
+
+    def __init__(
+        self,
+        groups: dict[str, list[Person]],
+        anchors: dict[str, tuple[float, float, float]],
+    ) -> None:
+        self.groups = groups
+        self.anchors = anchors
+        self.members = frozenset(p.actor for ps in groups.values() for p in ps)
+
+
+def _crowds(
+    people: list[Person],
+    rank: dict[str, tuple[float, float, int]],
+    sizes: dict[tuple[float, float], int],
+    where: dict[str, tuple[float, float]],
+    r: float,
+    actor: str,
+) -> _Crowds:
+    """The people (those in the view, in cast order) labelled as a crowd: more than
+    ``CROWD`` at one point, or, each being a body at his own point, sent to one place word
+    (the 衆耦 waiting at 堂西); the actor keeps his own label. Each group is keyed by its
+    place word (or point), so that its label is the same one from step to step."""
+    by: dict[str, list[Person]] = {}
+    for p in people:
+        if p.member_of is not None:
+            continue
+        g = rank[p.actor]
+        if sizes[(g[0], g[1])] > CROWD:
+            k = f"@{_f(g[0])},{_f(g[1])}"
+        elif p.place:
+            k = p.place
+        else:
+            continue
+        by.setdefault(k, []).append(p)
+    groups: dict[str, list[Person]] = {}
+    anchors: dict[str, tuple[float, float, float]] = {}
+    for k, ps in by.items():
+        if len(ps) <= CROWD:
+            continue
+        xs = [where[p.actor][0] for p in ps]
+        ys = [where[p.actor][1] for p in ps]
+        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+        groups[k] = [p for p in ps if p.actor != actor]
+    return _Crowds(groups, anchors)
+
+
+def _people_crowds(
+    v: View,
+    rank: dict[str, tuple[float, float, int]],
+    sizes: dict[tuple[float, float], int],
+    where: dict[str, tuple[float, float]],
+    r: float,
+    actor: str,
+) -> _Crowds:
+    """:func:`_crowds` of the people of the last :func:`_people_memo`, remembered with it."""
+    e = _MEMO.people[v.name]
+    key = ("crowds", actor)
+    c = e[5].get(key)
+    if c is None:
+        people = [p for p in e[3] if v.contains(p.x, p.y)]
+        c = e[5][key] = _crowds(people, rank, sizes, where, r, actor)
+    return c  # type: ignore[no-any-return]
+
+
 def _layout_all(
     frame: Frame,
     scene: dict[str, Any],
@@ -1633,29 +1705,27 @@ def _layout_all(
         v, r, venue.offset("row"), frame.plist, actor or ""
     )
     plabels = []
-    crowds: dict[tuple[float, float], list[Person]] = {}
+    crowds = _people_crowds(v, rank, sizes, where, r, actor or "")
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
     for p in order:
-        if p.member_of is not None:
+        if p.member_of is not None or p.actor in crowds.members:
             continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
-        gx, gy, _ = rank[p.actor]
-        if sizes[(gx, gy)] > CROWD and p.actor != actor:
-            crowds.setdefault((gx, gy), []).append(p)
-            continue
         who = _person(p.actor, p.name, lang)
         lines, size = _person_lines(who, p.holds, says if p.actor == speaker else None, lang)
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
-    for (gx, gy), ps in crowds.items():
-        # a crowd: one label, the first and last of it and how many (xiangshe:210 衆射者)
+    for gkey, ps in crowds.groups.items():
+        # a crowd: one label beside its block, the first and last of it and how many
+        # (xiangshe:210 衆射者); each member is named in the viewer on hover or tap
         tr = _tr(lang)
         text = tr("{first} … {last}（{n}人）").format(
             first=_person(ps[0].actor, ps[0].name, lang),
             last=_person(ps[-1].actor, ps[-1].name, lang),
             n=len(ps),
         )
-        plabels.append(Label(f"group:{ps[0].actor}", (((text, NAME_SIZE),),), gx, gy, r2))  # type: ignore[arg-type]
+        gx, gy, half = crowds.anchors[gkey]
+        plabels.append(Label(f"group:{gkey}", (((text, NAME_SIZE),),), gx, gy, half))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     figure_boxes = list(figure_boxes)
     # and the actor's way, so that his label does not hide where he walked

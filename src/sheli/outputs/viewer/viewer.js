@@ -764,6 +764,28 @@
     fromHash();
   });
 
+  // a figure's name on hover or tap (a crowd, 衆耦 waiting at 堂西, has one label for all:
+  // each member is named here), from the figure's data-name or data-actor
+  const tip = document.createElement("div");
+  tip.id = "tip";
+  tip.hidden = true;
+  document.body.append(tip);
+  function nameTip(e) {
+    const g = e.target && e.target.closest ? e.target.closest("g.person[data-actor]") : null;
+    if (!g) {
+      tip.hidden = true;
+      return;
+    }
+    const name = g.dataset.name || g.dataset.actor;
+    tip.textContent = lang === "en" ? annEn(name) : simp(name);
+    tip.style.left = `${e.clientX + 12}px`;
+    tip.style.top = `${e.clientY + 12}px`;
+    tip.hidden = false;
+  }
+  stage.addEventListener("pointerover", nameTip);
+  stage.addEventListener("click", nameTip);
+  stage.addEventListener("pointerleave", () => (tip.hidden = true));
+
   // the sticky diagram sits below the header, whose height depends on how it wraps
   const bar = $("bar");
   const setBar = () => document.documentElement.style.setProperty("--bar", `${bar.offsetHeight}px`);
