@@ -1581,12 +1581,22 @@ def _people_memo(
     layout, orders = e[4], e[5]
     order = orders.get(actor)
     if order is None:
-        where, rank = layout[0], layout[1]
+        where, rank, sizes = layout[0], layout[1], layout[2]
+        visible = orders.get(_VISIBLE)
+        if visible is None:
+            # once for these people: those in the view, the crowds among them (labelled as
+            # one each) and the others, each labelled alone
+            visible = orders[_VISIBLE] = [p for p in plist if v.contains(p.x, p.y)]
+            crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
+            orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
+        solo = orders[_SOLO]
+        me = [p for p in visible if p.actor == actor and p.actor in orders[_CROWDS].members]
         # the actor first, then group by group from the nearest to him, each row in its
-        # order (so that a row's labels alternate beside their figures)
+        # order (so that a row's labels alternate beside their figures); a crowd's members
+        # have no label of their own (the actor has, wherever he stands)
         ax, ay = where.get(actor, (v.box.x0, v.box.y0))
         order = orders[actor] = sorted(
-            (p for p in plist if v.contains(p.x, p.y)),
+            solo + me if me else solo,
             key=lambda p: (
                 p.actor != actor,
                 round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
@@ -1594,7 +1604,11 @@ def _people_memo(
                 rank[p.actor][2],
             ),
         )
-    return (*layout, order)
+    return (*layout, order, orders[_VISIBLE], orders[_CROWDS])
+
+
+# keys of the things remembered with a layout besides the orders (by actor, a str)
+_VISIBLE, _CROWDS, _SOLO = (0,), (1,), (2,)
 
 
 class _Crowds:
@@ -1620,12 +1634,11 @@ def _crowds(
     sizes: dict[tuple[float, float], int],
     where: dict[str, tuple[float, float]],
     r: float,
-    actor: str,
 ) -> _Crowds:
     """The people (those in the view, in cast order) labelled as a crowd: more than
     ``CROWD`` at one point, or, each being a body at his own point, sent to one place word
-    (the 衆耦 waiting at 堂西); the actor keeps his own label. Each group is keyed by its
-    place word (or point), so that its label is the same one from step to step."""
+    (the 衆耦 waiting at 堂西). Each group is keyed by its place word (or point), so that
+    its label is the same one from step to step."""
     by: dict[str, list[Person]] = {}
     for p in people:
         if p.member_of is not None:
@@ -1647,26 +1660,8 @@ def _crowds(
         ys = [where[p.actor][1] for p in ps]
         gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
-        groups[k] = [p for p in ps if p.actor != actor]
+        groups[k] = ps
     return _Crowds(groups, anchors)
-
-
-def _people_crowds(
-    v: View,
-    rank: dict[str, tuple[float, float, int]],
-    sizes: dict[tuple[float, float], int],
-    where: dict[str, tuple[float, float]],
-    r: float,
-    actor: str,
-) -> _Crowds:
-    """:func:`_crowds` of the people of the last :func:`_people_memo`, remembered with it."""
-    e = _MEMO.people[v.name]
-    key = ("crowds", actor)
-    c = e[5].get(key)
-    if c is None:
-        people = [p for p in e[3] if v.contains(p.x, p.y)]
-        c = e[5][key] = _crowds(people, rank, sizes, where, r, actor)
-    return c  # type: ignore[no-any-return]
 
 
 def _layout_all(
@@ -1701,15 +1696,14 @@ def _layout_all(
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
     actor = highlight if highlight is not None else frame.actor
-    where, rank, sizes, figure_boxes, order = _people_memo(
+    where, _, _, figure_boxes, order, _, crowds = _people_memo(
         v, r, venue.offset("row"), frame.plist, actor or ""
     )
     plabels = []
-    crowds = _people_crowds(v, rank, sizes, where, r, actor or "")
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
     for p in order:
-        if p.member_of is not None or p.actor in crowds.members:
+        if p.member_of is not None:
             continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
         who = _person(p.actor, p.name, lang)
@@ -1717,7 +1711,10 @@ def _layout_all(
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
     for gkey, ps in crowds.groups.items():
         # a crowd: one label beside its block, the first and last of it and how many
-        # (xiangshe:210 衆射者); each member is named in the viewer on hover or tap
+        # (xiangshe:210 衆射者), but for the actor; each member is named in the viewer on
+        # hover or tap
+        if actor in crowds.members:
+            ps = [p for p in ps if p.actor != actor]
         tr = _tr(lang)
         text = tr("{first} … {last}（{n}人）").format(
             first=_person(ps[0].actor, ps[0].name, lang),
@@ -2080,9 +2077,8 @@ def render_svg_parts(
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
     persons = _MEMO.persons
-    for p in frame.plist:  # type: ignore[attr-defined]
-        if not v.contains(p.x, p.y):
-            continue
+    # everyone in the view, as the layout found them (the same people, in order)
+    for p in _MEMO.people[v.name][5][_VISIBLE]:
         x, y = where[p.actor]
         is_actor = p.actor == actor
         # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
