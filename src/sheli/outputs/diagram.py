@@ -23,7 +23,7 @@ import itertools
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html import escape
@@ -761,15 +761,16 @@ def _static_plan(
 @lru_cache(maxsize=4096)
 def _things_of(
     venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
-) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
-    """What ``_things`` draws for these objects in this view: its SVG (joined as
-    ``render_svg`` joins it), boxes and labels. ``Objects`` is frozen and compared by value,
+) -> tuple[tuple[str, ...], tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+    """What ``_things`` draws for these objects in this view: its SVG (in parts, each a
+    part of ``render_svg_parts``: a thing that does not change is stored once when many
+    steps are packed), boxes and labels. ``Objects`` is frozen and compared by value,
     so the key is everything drawn; the things change seldom from step to step."""
     c = _Canvas()
     labels: list[Label] = []
     _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels, lang)
     return (
-        "\n".join(c.parts),
+        tuple(c.parts),
         tuple(c.fixture_boxes),
         tuple(_label_args(lab) for lab in labels),
     )
@@ -1447,15 +1448,17 @@ def _inset_plan(
     return "".join(out), v
 
 
-@lru_cache(maxsize=4096)
-def _inset_dots(v: View, pts: tuple[tuple[float, float, bool], ...]) -> str:
-    """Everyone as a dot on the inset (the actor red): (x, y, actor or not) of each."""
-    out = []
-    for x, y, me in pts:
-        px, py = v.px(x, y)
-        col = _ACTOR if me else "#333"
-        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
-    return "".join(out)
+@lru_cache(maxsize=16384)
+def _inset_dot(v: View, x: float, y: float, me: bool) -> str:
+    """A person as a dot on the inset (the actor red)."""
+    px, py = v.px(x, y)
+    return f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{_ACTOR if me else "#333"}"/>'
+
+
+def _inset_dots(v: View, pts: Iterable[tuple[float, float]]) -> tuple[str, ...]:
+    """Everyone as a dot on the inset, each a part of its own: a part is stored once in a
+    packing, and a dot moves only with its person (the actor is drawn red over his)."""
+    return tuple(_inset_dot(v, x, y, False) for x, y in pts)
 
 
 def _inset(
@@ -1467,18 +1470,21 @@ def _inset(
     h: float,
     beast: tuple[str, str] | None = None,
     lang: str = "zh-Hant",
-) -> str:
-    """The whole range, small, with everyone as a dot and the hall view's frame."""
+) -> list[str]:
+    """The whole range, small, with everyone as a dot and the hall view's frame: parts of
+    the SVG (see :func:`render_svg_parts`)."""
     head, v = _inset_plan(venue_key, x, y, w, h, beast, lang)
     tr = _tr(lang)
     me = frame.actor
     d = _MEMO.dots
     plist = frame.plist  # type: ignore[attr-defined]
-    if not (
-        d[0] is v and d[2] == me and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))
-    ):
-        d[:] = [v, plist, me, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in plist))]
-    out = [head, d[3]]
+    if not (d[0] is v and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))):
+        d[:] = [v, plist, _inset_dots(v, [(p.x, p.y) for p in plist])]
+    parts = [head, *d[2]]
+    a = frame.people.get(me or "")
+    if a is not None:
+        parts.append(_inset_dot(v, a.x, a.y, True))
+    out: list[str] = []
     o = frame.objects
     # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
     # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
@@ -1524,7 +1530,8 @@ def _inset(
     whole = tr("全侯道（{n} 尺）").format(n=_f(_hou_dao(venue_key)))
     out.append(f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">{whole}</text>')
     out.append("</g>")
-    return "".join(out)
+    parts.append("".join(out))
+    return parts
 
 
 class _Memo:
@@ -1541,7 +1548,7 @@ class _Memo:
         self.people: dict[str, tuple[Any, ...]] = {}  # view name → (view, r, row, people, …)
         self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
         self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
-        self.dots: list[Any] = [None, None, None, None]  # inset view, people, actor, svg
+        self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -1687,8 +1694,8 @@ def _layout_all(
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
     things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects, lang)
-    if things_svg:
-        c.add(things_svg)
+    if any(things_svg):
+        c.parts.extend(things_svg)
     c.fixture_boxes.extend(things_boxes)
     fixture_labels += [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in things_labels
@@ -1840,7 +1847,7 @@ def clear_caches() -> None:
     _label_svg.cache_clear()
     _inset_plan.cache_clear()
     _view_parts.cache_clear()
-    _inset_dots.cache_clear()
+    _inset_dot.cache_clear()
     _scale_bar.cache_clear()
     _people_layout.cache_clear()
     _person_lines.cache_clear()
@@ -2161,7 +2168,7 @@ def render_svg_parts(
     out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
     if v.name == "hall" and _inset_w(width):
         venue_key = scene.get("venue") or "xie"
-        out.append(
+        out.extend(
             _inset(
                 frame,
                 venue_key,
