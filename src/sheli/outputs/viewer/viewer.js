@@ -3,7 +3,9 @@
    the diagrams (drawn and escaped by sheli's diagram layer) go in as markup. */
 "use strict";
 (async function () {
+  // the page's data is read once; its text is then let go (a big event's is megabytes)
   const D = JSON.parse(document.getElementById("sheli-data").textContent);
+  document.getElementById("sheli-data").textContent = "";
   const N = D.steps.length;
   const $ = (id) => document.getElementById(id);
   const stage = $("stage");
@@ -65,6 +67,7 @@
   }
   // the lines of #sheli-svg, and for each step its line (-1: none) and its chunk's first step
   const SVGTEXT = document.getElementById("sheli-svg").textContent;
+  document.getElementById("sheli-svg").textContent = ""; // (kept here, not twice)
   const LINES = [];
   const lineOf = new Int32Array(N).fill(-1);
   const firstOf = new Int32Array(N);
