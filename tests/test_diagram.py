@@ -172,6 +172,43 @@ def test_labels_do_not_overlap_three_pairs() -> None:
         _no_overlaps(f, r.events[0])
 
 
+def test_hundred_pairs_labelled_as_crowds() -> None:
+    """100 衆耦, a sample of steps: no label overlaps another label, a fixture or a body,
+    and the 衆耦 waiting at one place are one label (「… （N人）」) beside their block, not
+    two hundred: every one of them is still drawn, and named in his figure's data-*."""
+    r = run("xiangshe", seed=1, pairs=100)
+    fr = build_frames(r)
+    scene = r.events[0]
+    crowded = 0
+    for f in fr[:: len(fr) // 24]:
+        labels, fixtures = label_boxes(f, scene)
+        bodies = body_boxes(f, scene)
+        boxes = [lab.box for lab in labels]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not a.overlaps(b), (f.seq, a, b)
+            for b in fixtures:
+                assert not a.overlaps(b), (f.seq, a, b)
+            hit = [n for n, b in bodies.items() if a.overlaps(b)]
+            assert not hit, (f.seq, labels[i].key, hit)
+        people = [lab for lab in labels if lab.key.startswith("person:")]
+        groups = [lab for lab in labels if lab.key.startswith("group:")]
+        assert len(people) + len(groups) < 40, (f.seq, len(people))
+        for g in groups:
+            n = int(g.lines[0][0][0].rsplit("（", 1)[1].rstrip("人）"))
+            assert n > diagram_mod.CROWD
+            crowded += n
+    assert crowded > 24 * 100  # most of the 200 衆耦 are in a crowd most of the time
+    f = fr[len(fr) // 2]
+    root = _svg(f, scene)
+    named = {
+        g.get("data-actor")
+        for g in root.iter(f"{{{NS['s']}}}g")
+        if "person" in (g.get("class") or "").split()
+    }
+    assert {"衆耦100上射", "衆耦100下射", "衆耦1上射"} <= named
+
+
 def test_labels_as_drawn(default_run) -> None:
     """The label boxes in the SVG are those the placer gave (the test above checks them)."""
     scene, fr = default_run

@@ -335,6 +335,21 @@ def test_zoom_gives_the_diagram_the_full_width(page: Any) -> None:
     assert page.get_attribute("#zoom", "aria-pressed") == "false"
 
 
+def test_a_figure_is_named_on_hover_and_tap(page: Any) -> None:
+    """A figure's name shows beside the pointer (a crowd's members have no label each)."""
+    _drawn(page)
+    fig = page.locator("#stage g.person[data-actor]").last
+    name = fig.get_attribute("data-name") or fig.get_attribute("data-actor")
+    fig.hover()
+    assert page.locator("#tip").is_visible()
+    assert page.text_content("#tip") == name
+    page.locator("#bar").hover()
+    assert page.locator("#tip").is_hidden()
+    fig.click()
+    assert page.locator("#tip").is_visible()
+    assert page.text_content("#tip") == name
+
+
 def test_far_steps_inflate_only_their_blobs(
     page: Any, rendered: Path, steps: list[dict[str, Any]]
 ) -> None:

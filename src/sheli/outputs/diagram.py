@@ -23,7 +23,7 @@ import itertools
 import math
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html import escape
@@ -761,15 +761,16 @@ def _static_plan(
 @lru_cache(maxsize=4096)
 def _things_of(
     venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
-) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
-    """What ``_things`` draws for these objects in this view: its SVG (joined as
-    ``render_svg`` joins it), boxes and labels. ``Objects`` is frozen and compared by value,
+) -> tuple[tuple[str, ...], tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+    """What ``_things`` draws for these objects in this view: its SVG (in parts, each a
+    part of ``render_svg_parts``: a thing that does not change is stored once when many
+    steps are packed), boxes and labels. ``Objects`` is frozen and compared by value,
     so the key is everything drawn; the things change seldom from step to step."""
     c = _Canvas()
     labels: list[Label] = []
     _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels, lang)
     return (
-        "\n".join(c.parts),
+        tuple(c.parts),
         tuple(c.fixture_boxes),
         tuple(_label_args(lab) for lab in labels),
     )
@@ -1447,15 +1448,17 @@ def _inset_plan(
     return "".join(out), v
 
 
-@lru_cache(maxsize=4096)
-def _inset_dots(v: View, pts: tuple[tuple[float, float, bool], ...]) -> str:
-    """Everyone as a dot on the inset (the actor red): (x, y, actor or not) of each."""
-    out = []
-    for x, y, me in pts:
-        px, py = v.px(x, y)
-        col = _ACTOR if me else "#333"
-        out.append(f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{col}"/>')
-    return "".join(out)
+@lru_cache(maxsize=16384)
+def _inset_dot(v: View, x: float, y: float, me: bool) -> str:
+    """A person as a dot on the inset (the actor red)."""
+    px, py = v.px(x, y)
+    return f'<circle cx="{_f(px)}" cy="{_f(py)}" r="1.6" fill="{_ACTOR if me else "#333"}"/>'
+
+
+def _inset_dots(v: View, pts: Iterable[tuple[float, float]]) -> tuple[str, ...]:
+    """Everyone as a dot on the inset, each a part of its own: a part is stored once in a
+    packing, and a dot moves only with its person (the actor is drawn red over his)."""
+    return tuple(_inset_dot(v, x, y, False) for x, y in pts)
 
 
 def _inset(
@@ -1467,18 +1470,21 @@ def _inset(
     h: float,
     beast: tuple[str, str] | None = None,
     lang: str = "zh-Hant",
-) -> str:
-    """The whole range, small, with everyone as a dot and the hall view's frame."""
+) -> list[str]:
+    """The whole range, small, with everyone as a dot and the hall view's frame: parts of
+    the SVG (see :func:`render_svg_parts`)."""
     head, v = _inset_plan(venue_key, x, y, w, h, beast, lang)
     tr = _tr(lang)
     me = frame.actor
     d = _MEMO.dots
     plist = frame.plist  # type: ignore[attr-defined]
-    if not (
-        d[0] is v and d[2] == me and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))
-    ):
-        d[:] = [v, plist, me, _inset_dots(v, tuple((p.x, p.y, p.actor == me) for p in plist))]
-    out = [head, d[3]]
+    if not (d[0] is v and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))):
+        d[:] = [v, plist, _inset_dots(v, [(p.x, p.y) for p in plist])]
+    parts = [head, *d[2]]
+    a = frame.people.get(me or "")
+    if a is not None:
+        parts.append(_inset_dot(v, a.x, a.y, True))
+    out: list[str] = []
     o = frame.objects
     # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
     # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
@@ -1524,7 +1530,8 @@ def _inset(
     whole = tr("全侯道（{n} 尺）").format(n=_f(_hou_dao(venue_key)))
     out.append(f'<text x="{_f(b.x0)}" y="{_f(b.y1 + 12)}" font-size="9" fill="#555">{whole}</text>')
     out.append("</g>")
-    return "".join(out)
+    parts.append("".join(out))
+    return parts
 
 
 class _Memo:
@@ -1541,7 +1548,7 @@ class _Memo:
         self.people: dict[str, tuple[Any, ...]] = {}  # view name → (view, r, row, people, …)
         self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
         self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
-        self.dots: list[Any] = [None, None, None, None]  # inset view, people, actor, svg
+        self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -1581,12 +1588,22 @@ def _people_memo(
     layout, orders = e[4], e[5]
     order = orders.get(actor)
     if order is None:
-        where, rank = layout[0], layout[1]
+        where, rank, sizes = layout[0], layout[1], layout[2]
+        visible = orders.get(_VISIBLE)
+        if visible is None:
+            # once for these people: those in the view, the crowds among them (labelled as
+            # one each) and the others, each labelled alone
+            visible = orders[_VISIBLE] = [p for p in plist if v.contains(p.x, p.y)]
+            crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
+            orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
+        solo = orders[_SOLO]
+        me = [p for p in visible if p.actor == actor and p.actor in orders[_CROWDS].members]
         # the actor first, then group by group from the nearest to him, each row in its
-        # order (so that a row's labels alternate beside their figures)
+        # order (so that a row's labels alternate beside their figures); a crowd's members
+        # have no label of their own (the actor has, wherever he stands)
         ax, ay = where.get(actor, (v.box.x0, v.box.y0))
         order = orders[actor] = sorted(
-            (p for p in plist if v.contains(p.x, p.y)),
+            solo + me if me else solo,
             key=lambda p: (
                 p.actor != actor,
                 round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
@@ -1594,7 +1611,64 @@ def _people_memo(
                 rank[p.actor][2],
             ),
         )
-    return (*layout, order)
+    return (*layout, order, orders[_VISIBLE], orders[_CROWDS])
+
+
+# keys of the things remembered with a layout besides the orders (by actor, a str)
+_VISIBLE, _CROWDS, _SOLO = (0,), (1,), (2,)
+
+
+class _Crowds:
+    """The crowds of a step: the people labelled together by group (in cast order), every
+    one of them, and where each group's label is anchored (the middle of its block, and
+    the block's half width, so that the label goes beside the block)."""
+
+    __slots__ = ("anchors", "groups", "members")
+
+    def __init__(
+        self,
+        groups: dict[str, list[Person]],
+        anchors: dict[str, tuple[float, float, float]],
+    ) -> None:
+        self.groups = groups
+        self.anchors = anchors
+        self.members = frozenset(p.actor for ps in groups.values() for p in ps)
+
+
+def _crowds(
+    people: list[Person],
+    rank: dict[str, tuple[float, float, int]],
+    sizes: dict[tuple[float, float], int],
+    where: dict[str, tuple[float, float]],
+    r: float,
+) -> _Crowds:
+    """The people (those in the view, in cast order) labelled as a crowd: more than
+    ``CROWD`` at one point, or, each being a body at his own point, sent to one place word
+    (the 衆耦 waiting at 堂西). Each group is keyed by its place word (or point), so that
+    its label is the same one from step to step."""
+    by: dict[str, list[Person]] = {}
+    for p in people:
+        if p.member_of is not None:
+            continue
+        g = rank[p.actor]
+        if sizes[(g[0], g[1])] > CROWD:
+            k = f"@{_f(g[0])},{_f(g[1])}"
+        elif p.place:
+            k = p.place
+        else:
+            continue
+        by.setdefault(k, []).append(p)
+    groups: dict[str, list[Person]] = {}
+    anchors: dict[str, tuple[float, float, float]] = {}
+    for k, ps in by.items():
+        if len(ps) <= CROWD:
+            continue
+        xs = [where[p.actor][0] for p in ps]
+        ys = [where[p.actor][1] for p in ps]
+        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+        groups[k] = ps
+    return _Crowds(groups, anchors)
 
 
 def _layout_all(
@@ -1620,8 +1694,8 @@ def _layout_all(
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
     things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects, lang)
-    if things_svg:
-        c.add(things_svg)
+    if any(things_svg):
+        c.parts.extend(things_svg)
     c.fixture_boxes.extend(things_boxes)
     fixture_labels += [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in things_labels
@@ -1629,33 +1703,33 @@ def _layout_all(
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
     actor = highlight if highlight is not None else frame.actor
-    where, rank, sizes, figure_boxes, order = _people_memo(
+    where, _, _, figure_boxes, order, _, crowds = _people_memo(
         v, r, venue.offset("row"), frame.plist, actor or ""
     )
     plabels = []
-    crowds: dict[tuple[float, float], list[Person]] = {}
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
     for p in order:
         if p.member_of is not None:
             continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
-        gx, gy, _ = rank[p.actor]
-        if sizes[(gx, gy)] > CROWD and p.actor != actor:
-            crowds.setdefault((gx, gy), []).append(p)
-            continue
         who = _person(p.actor, p.name, lang)
         lines, size = _person_lines(who, p.holds, says if p.actor == speaker else None, lang)
         plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
-    for (gx, gy), ps in crowds.items():
-        # a crowd: one label, the first and last of it and how many (xiangshe:210 衆射者)
+    for gkey, ps in crowds.groups.items():
+        # a crowd: one label beside its block, the first and last of it and how many
+        # (xiangshe:210 衆射者), but for the actor; each member is named in the viewer on
+        # hover or tap
+        if actor in crowds.members:
+            ps = [p for p in ps if p.actor != actor]
         tr = _tr(lang)
         text = tr("{first} … {last}（{n}人）").format(
             first=_person(ps[0].actor, ps[0].name, lang),
             last=_person(ps[-1].actor, ps[-1].name, lang),
             n=len(ps),
         )
-        plabels.append(Label(f"group:{ps[0].actor}", (((text, NAME_SIZE),),), gx, gy, r2))  # type: ignore[arg-type]
+        gx, gy, half = crowds.anchors[gkey]
+        plabels.append(Label(f"group:{gkey}", (((text, NAME_SIZE),),), gx, gy, half))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     figure_boxes = list(figure_boxes)
     # and the actor's way, so that his label does not hide where he walked
@@ -1773,7 +1847,7 @@ def clear_caches() -> None:
     _label_svg.cache_clear()
     _inset_plan.cache_clear()
     _view_parts.cache_clear()
-    _inset_dots.cache_clear()
+    _inset_dot.cache_clear()
     _scale_bar.cache_clear()
     _people_layout.cache_clear()
     _person_lines.cache_clear()
@@ -2010,9 +2084,8 @@ def render_svg_parts(
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
     persons = _MEMO.persons
-    for p in frame.plist:  # type: ignore[attr-defined]
-        if not v.contains(p.x, p.y):
-            continue
+    # everyone in the view, as the layout found them (the same people, in order)
+    for p in _MEMO.people[v.name][5][_VISIBLE]:
         x, y = where[p.actor]
         is_actor = p.actor == actor
         # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
@@ -2095,7 +2168,7 @@ def render_svg_parts(
     out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
     if v.name == "hall" and _inset_w(width):
         venue_key = scene.get("venue") or "xie"
-        out.append(
+        out.extend(
             _inset(
                 frame,
                 venue_key,

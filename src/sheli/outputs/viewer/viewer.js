@@ -3,7 +3,9 @@
    the diagrams (drawn and escaped by sheli's diagram layer) go in as markup. */
 "use strict";
 (async function () {
+  // the page's data is read once; its text is then let go (a big event's is megabytes)
   const D = JSON.parse(document.getElementById("sheli-data").textContent);
+  document.getElementById("sheli-data").textContent = "";
   const N = D.steps.length;
   const $ = (id) => document.getElementById(id);
   const stage = $("stage");
@@ -49,8 +51,8 @@
   // step and steps), then two gzip streams (inflated by the browser itself: no network):
   // its table of parts, each ended by a NUL, and its chunks, a line of JSON [start, steps]
   // each. A chunk's first step lists its parts; each other keeps the parts that differ
-  // from the step before. At load only the heads are read; a blob is inflated when one of
-  // its steps is shown, and the last CACHE blobs inflated are kept, so that memory and the
+  // from the step before. At load each line is decoded to its bytes (smaller than its
+  // text) and only its head read; a blob is inflated when one of its steps is shown, and the last CACHE blobs inflated are kept, so that memory and the
   // time to the first diagram do not grow with the number of steps.
   const CACHE = 4;
   function inflate(bytes) {
@@ -64,7 +66,9 @@
     return bytes;
   }
   // the lines of #sheli-svg, and for each step its line (-1: none) and its chunk's first step
-  const SVGTEXT = document.getElementById("sheli-svg").textContent;
+  // each line is kept as its bytes (three quarters of its base64), the text let go
+  let SVGTEXT = document.getElementById("sheli-svg").textContent;
+  document.getElementById("sheli-svg").textContent = ""; // (kept here, not twice)
   const LINES = [];
   const lineOf = new Int32Array(N).fill(-1);
   const firstOf = new Int32Array(N);
@@ -74,10 +78,10 @@
     const line = SVGTEXT.slice(at, end).trim();
     at = end + 1;
     if (!line) continue;
-    const h0 = new DataView(bytesOf(line.slice(0, 12)).buffer);
-    const k = h0.getUint32(4);
+    const bytes = bytesOf(line);
+    const head = new DataView(bytes.buffer);
+    const k = head.getUint32(4);
     const headLen = 8 + 8 * k;
-    const head = new DataView(bytesOf(line.slice(0, 4 * Math.ceil(headLen / 3))).buffer);
     for (let c = 0; c < k; c++) {
       const start = head.getUint32(8 + 8 * c);
       const count = head.getUint32(12 + 8 * c);
@@ -86,13 +90,14 @@
         firstOf[j] = start;
       }
     }
-    LINES.push({ line, headLen, tableLen: head.getUint32(0) });
+    LINES.push({ bytes, headLen, tableLen: head.getUint32(0) });
   }
+  SVGTEXT = null;
   // the blobs inflated, the most recently used last: line -> {p: Promise, v: its value}
   const cache = new Map();
   const counts = { inflated: 0 };
   async function unpack(L) {
-    const bytes = bytesOf(L.line);
+    const bytes = L.bytes;
     const a = L.headLen;
     const [table, chunks] = await Promise.all([
       inflate(bytes.subarray(a, a + L.tableLen)),
@@ -763,6 +768,28 @@
     if (to && to !== langName()) await setLang(to);
     fromHash();
   });
+
+  // a figure's name on hover or tap (a crowd, 衆耦 waiting at 堂西, has one label for all:
+  // each member is named here), from the figure's data-name or data-actor
+  const tip = document.createElement("div");
+  tip.id = "tip";
+  tip.hidden = true;
+  document.body.append(tip);
+  function nameTip(e) {
+    const g = e.target && e.target.closest ? e.target.closest("g.person[data-actor]") : null;
+    if (!g) {
+      tip.hidden = true;
+      return;
+    }
+    const name = g.dataset.name || g.dataset.actor;
+    tip.textContent = lang === "en" ? annEn(name) : simp(name);
+    tip.style.left = `${e.clientX + 12}px`;
+    tip.style.top = `${e.clientY + 12}px`;
+    tip.hidden = false;
+  }
+  stage.addEventListener("pointerover", nameTip);
+  stage.addEventListener("click", nameTip);
+  stage.addEventListener("pointerleave", () => (tip.hidden = true));
 
   // the sticky diagram sits below the header, whose height depends on how it wraps
   const bar = $("bar");

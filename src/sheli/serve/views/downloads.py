@@ -15,11 +15,12 @@ True
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 
 import segno
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from sheli.outputs.runofshow import METRE_PER_CHI
 from sheli.serve import checks, export
@@ -42,8 +43,16 @@ async def export_jsonl(srv: Server, request: Request) -> Response:
     tok = checks.token(srv, request, "export")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
-    body = await asyncio.to_thread(export.export_jsonl, ev)
-    return _attachment(ev.id, body, "application/x-ndjson; charset=utf-8", ".jsonl")
+    # written a line at a time, never as one string: the first line is made here, in a
+    # thread, which reads the run as performed now (a snapshot of the arrows); the rest
+    # follow from it as the client reads them (starlette iterates in a thread)
+    lines = export.export_jsonl_lines(ev)
+    first = await asyncio.to_thread(next, lines)
+    return StreamingResponse(
+        itertools.chain((first,), lines),
+        media_type="application/x-ndjson; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="sheli-{ev.id}.jsonl"'},
+    )
 
 
 async def results_csv(srv: Server, request: Request) -> Response:
