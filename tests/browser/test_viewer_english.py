@@ -43,6 +43,7 @@ def test_switch_to_english_and_back(
     page.wait_for_selector("body[data-lang='en']")
     assert page.get_attribute("html", "lang") == "en"
     assert _seq(page) == st["seq"]  # the same step
+    assert page.inner_text("#title") == "District Archery (鄉射禮)"  # the rite's name, glossed
     who = page.inner_text("#who")
     assert who.startswith("The scorer (釋獲者) announces (告)"), who
     assert f"(「{t['announcement']}」)" in who  # his words, in brackets

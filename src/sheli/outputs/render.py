@@ -60,6 +60,7 @@ from sheli.outputs.english import (
     CJK_OUTSIDE_BRACKETS,
     ROUNDS_EN,
     announcement_en,
+    gloss,
     label,
     step_sentence,
 )
@@ -1053,7 +1054,7 @@ class ViewerData(BaseVisitor):
         for k, v in ROUND_NAMES.items():
             en_of[sid(v)] = f"{ROUNDS_EN[k]} ({v})"
         title = scene.title or scene.rite
-        en_of[sid(title)] = label(title, "roles")
+        en_of[sid(title)] = gloss(title)  # the rite's name: the glossary's texts section
         meta = {
             "rite": scene.rite,
             "title": sid(scene.title or scene.rite),
