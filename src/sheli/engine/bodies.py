@@ -377,6 +377,10 @@ class Bodies:
                     bx, by = self.at[name][0]  # from where he stands
                     want = (bx + dx, by + dy)
                 else:
+                    if want == pt and pt in self._feet:
+                        # at the foot of a 階: from beside it (one does not step back onto
+                        # the 階, the way up: 降階耦少退 xiangshe:188)
+                        want = pt = self._feet[pt]
                     want = (want[0] + dx, want[1] + dy)
                 shaped = True
             elif c.beside is not None:
