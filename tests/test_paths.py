@@ -135,6 +135,24 @@ def test_one_goes_up_the_side_of_a_stair_where_another_stands_at_its_head() -> N
     assert e.x0 <= foot[0] <= e.x1 and e.x0 <= head[0] <= e.x1
 
 
+def test_those_who_wait_at_a_stair_stand_beside_it_not_on_its_line() -> None:
+    # 舉觶者…乃降 (xiangshe:273): no place is named; they wait beside the 西階's foot on its
+    # west (立于階西, xiangshe:279), a footprint clear of it. The 樂正 立于其西 (xiangshe:85)
+    # stands beside the head of the 西階 on its east (注 樂正西側階; 疏 側近西階東).
+    r = run("xiangshe")
+    e = r.plan.stairs["西階"].extent
+    down = [
+        s
+        for s in r.steps
+        if s["cite"] == "xiangshe:273" and s["verb"] == "降" and s["actor"].startswith("舉觶者")
+    ]
+    assert len(down) == 2 and all(s["x"] <= e.x0 - FOOT for s in down), down
+    yue = [s for s in r.steps if s["cite"] == "xiangshe:85" and s["actor"] == "樂正"][-1]
+    assert yue["x"] >= e.x1 + FOOT / 2 and yue["y"] > e.y1, yue
+    # and nobody walks through them there any more (xiangshe:275-284)
+    assert not [f for f in r.path_faults if re.search(r"xiangshe:(27[5-9]|28[0-4]),", f)]
+
+
 def test_every_route_has_a_source() -> None:
     m = load_paths()
     assert all(r["source"] for r in m.routes.values())
@@ -215,10 +233,10 @@ def test_zero_to_ten_zhongou_with_and_without_guests(rite: str, pairs: int, gues
 
 #: The faults the runs still make, by kind (docs/place.md "Walks"): they may only become fewer.
 KNOWN = {
-    "xiangshe": {"body": 83},
-    "xiang": {"body": 79},
-    "dashe": {"body": 32},
-    "yanshe": {"body": 11},
+    "xiangshe": {"body": 26},
+    "xiang": {"body": 22},
+    "dashe": {"body": 31},
+    "yanshe": {"body": 9},
 }
 CONFIGS = {
     "xiangshe": ("xiangshe", {}),

@@ -80,10 +80,16 @@ def test_shihuozhe_announces_from_the_top_step() -> None:
         assert not v.on_tang(p)
         assert v.stair_at(p) == "西階"
         assert e["facing"] == "N"
-    # 降 from there brings him to the foot of the 階, in the 庭
+    # 降 from there brings him to the foot of the 階, in the 庭: beside it on its west, clear of
+    # the way up (one who stands at a 階's foot, docs/place.md "Walks")
     foot = v.resolve({"foot_of": "西階"})
+    west = v.stairs["西階"].extent.x0
     downs = [e for e in steps() if e["actor"] == "釋獲者" and e["verb"] == "降"]
-    assert downs and all((e["x"], e["y"]) == (foot.x, foot.y) for e in downs)
+    assert downs
+    for e in downs:
+        p = Point(e["x"], e["y"])
+        assert v.stair_at(p) is None and not v.on_tang(p), e
+        assert e["y"] == foot.y and west - 3 <= e["x"] < west, e
 
 
 def test_top_step_relation() -> None:

@@ -123,6 +123,16 @@ class Bodies:
             for n, f in fixtures.items()
             if getattr(f, "kind", None) == "stair" and f.extent is not None
         ]
+        # the foot of each 階 → where one who stands there waits: beside the 階, on its
+        # outer side, a footprint clear of its edge: the 階 is the way up and down, and one
+        # who comes up or down it by its side passes him (paths.yaml, stair_side)
+        self._feet: dict[Vec, Vec] = {}
+        for f in fixtures.values():
+            ft, ex = getattr(f, "foot", None), getattr(f, "extent", None)
+            if getattr(f, "kind", None) == "stair" and ft is not None and ex is not None:
+                out = -1.0 if ft.x <= 0 else 1.0
+                edge = ex.x0 if out < 0 else ex.x1
+                self._feet[(ft.x, ft.y)] = (edge + out * model.footprint, ft.y)
         ting = fixtures.get("庭")
         e = ting.extent if ting is not None else None
         # the walls of the compound: east and west of the 庭, the 門 at its south edge
@@ -367,6 +377,10 @@ class Bodies:
                     bx, by = self.at[name][0]  # from where he stands
                     want = (bx + dx, by + dy)
                 else:
+                    if want == pt and pt in self._feet:
+                        # at the foot of a 階: from beside it (one does not step back onto
+                        # the 階, the way up: 降階耦少退 xiangshe:188)
+                        want = pt = self._feet[pt]
                     want = (want[0] + dx, want[1] + dy)
                 shaped = True
             elif c.beside is not None:
@@ -382,6 +396,9 @@ class Bodies:
                 shaped = True
         if not shaped and partner is not None:
             want = self._abreast(p, partner, pt, facing, None) or want
+        if not shaped and want == pt and pt in self._feet:
+            # one who stands at the foot of a 階 stands beside it, not on the way up
+            want = pt = self._feet[pt]
         return self._search(name, n, want, pt, axis, facing, lattice)
 
     def _row_head(self, p: Person, pt: Vec, axis: Vec) -> Vec:

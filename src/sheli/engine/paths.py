@@ -302,14 +302,19 @@ class Paths:
         edge = e.y1 if e is not None else top[1]
         # the foot as far as one step up (1 尺), the head as far as the 堂's edge
         up = 1.0 if top[1] > foot[1] else -1.0
-        for dx in (0.0, -half / 2, half / 2, -half, half):
+        sides = (0.0, -half / 2, half / 2, -half, half)
+        # straight up the 階 at one place across it, else slanting across it (one at its
+        # foot on one side, another at its head on the other)
+        for fdx, tdx in sorted(
+            itertools.product(sides, sides), key=lambda d: (d[0] != d[1], abs(d[0] - d[1]))
+        ):
             for fy, ty in (
                 (foot[1], top[1]),
                 (foot[1], edge),
                 (foot[1] + up, top[1]),
                 (foot[1] + up, edge),
             ):
-                f, t = (round(foot[0] + dx, 3), fy), (round(top[0] + dx, 3), ty)
+                f, t = (round(foot[0] + fdx, 3), fy), (round(top[0] + tdx, 3), ty)
                 if not self.blockers(name, [f, t]):
                     return [f, t]
         return [foot, top]
