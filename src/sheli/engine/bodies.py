@@ -536,8 +536,16 @@ class Bodies:
         key = (kind, start, axis, f, n, level, fold)
         seq = self._seqs.get(key)
         if seq is None:
+            # the rings round a place within the 庭 keep only the places within it (those
+            # outside never fit its level): a crowd's search goes out to the walls, not beyond
+            w = self._walls
+            clip = (
+                (w[0], w[2], w[1], self._platform[3])
+                if kind == _BY_RING and w is not None and level is not None and level[2]
+                else None
+            )
             seq = self._seqs[key] = _Candidates(
-                kind, start, axis, f, n, level, self.m.spacing, fold
+                kind, start, axis, f, n, level, self.m.spacing, fold, clip
             )
         return seq
 
@@ -573,11 +581,11 @@ class Bodies:
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
         seq = self._candidates(_BY_RING, pt, axis, f, n, level)
         first = max(RINGS + 1, crowd - 2)
-        got = self._first_free(name, seq, _ring_start(first)) if first <= FAR_RINGS else -1
+        got = self._first_free(name, seq, seq.first_of(first)) if first <= FAR_RINGS else -1
         if got < 0 and first > RINGS + 1:
             # nothing out there (the 庭 ends at its walls and the back of the 堂): nearer in,
             # where those who stood there have gone
-            got = self._first_free(name, seq, _ring_start(RINGS + 1))
+            got = self._first_free(name, seq, seq.first_of(RINGS + 1))
         if got >= 0:
             r = seq.ring[got]
             self._crowd[crowd_key] = r if r > RINGS + 1 else 0
@@ -610,6 +618,7 @@ class _Candidates:
     __slots__ = (
         "axis",
         "blocked",
+        "clip",
         "f",
         "fit",
         "kind",
@@ -618,6 +627,8 @@ class _Candidates:
         "n",
         "places",
         "ring",
+        "ring_first",
+        "rings_made",
         "slots",
         "sp",
         "start",
@@ -634,6 +645,7 @@ class _Candidates:
         level: Any,
         sp: float,
         fold: tuple[Any, ...] | None = None,
+        clip: tuple[float, float, float, float] | None = None,
     ) -> None:
         self.kind, self.start, self.axis, self.f, self.n, self.level = (
             kind,
@@ -650,6 +662,9 @@ class _Candidates:
         self.fit: set[int] = set()  # the places found on his level
         self.lo = 0
         self.turn: list[str | None] = []  # for a fold: the way he faces at each place
+        self.clip = clip  # for the rings: the box the places are kept within
+        self.rings_made = RINGS  # for the rings: the last ring made
+        self.ring_first: dict[int, int] = {}  # for the rings: where each ring begins
         self.places = (
             _fold_places(start, axis, f, fold[0], fold[1], fold[2], fold[3], sp)
             if kind == _BY_FOLD and fold is not None
@@ -668,9 +683,11 @@ class _Candidates:
                 self.turn.append(got[1])
             return True
         if self.kind == _BY_RING:
-            r = RINGS + 1 + (self.ring[-1] - RINGS if self.ring else 0)
+            r = self.rings_made + 1
             if r > FAR_RINGS:
                 return False
+            self.rings_made = r
+            self.ring_first[r] = k
             cells = _ring(r)
         else:
             lattice = _ROW_LATTICE if self.kind == _BY_ROW else _LATTICE
@@ -682,15 +699,25 @@ class _Candidates:
         ax, ay = self.axis
         fx, fy = self.f
         sp, n = self.sp, self.n
+        clip = self.clip
         for i, j in cells:
             hx = sx + (ax * i - fx * j) * sp
             hy = sy + (ay * i - fy * j) * sp
             if n == 1:
-                self.slots.append(((hx, hy),))
+                slot: tuple[Vec, ...] = ((hx, hy),)
             else:
-                self.slots.append(tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n)))
+                slot = tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n))
+            if clip is not None and not all(_inside(q, clip) for q in slot):
+                continue
+            self.slots.append(slot)
             self.ring.append(r)
         return True
+
+    def first_of(self, r: int) -> int:
+        """Where ring ``r`` begins among the places of the rings (made as far as that)."""
+        while self.rings_made < r and self.extend():
+            pass
+        return self.ring_first.get(r, len(self.slots))
 
 
 def _inside(p: Vec, box: tuple[float, float, float, float]) -> bool:
@@ -805,16 +832,6 @@ def _lattice() -> list[tuple[int, int]]:
 
 
 _LATTICE = _lattice()
-
-
-def _ring_start(r: int) -> int:
-    """Where ring ``r`` (from RINGS + 1 out) begins among the places tried ring by ring: each
-    ring ``q`` has 8 q places.
-
-    >>> _ring_start(RINGS + 2) - _ring_start(RINGS + 1) == len(_ring(RINGS + 1))
-    True
-    """
-    return 4 * ((r - 1) * r - RINGS * (RINGS + 1))
 
 
 #: The places tried for one who joins a row the text names: along it as far as it goes, then
