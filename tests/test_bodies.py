@@ -178,19 +178,34 @@ def test_no_room_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None
     assert "no room for" in msg and "xiangshe" in msg and "xiangshe:1" in msg
 
 
-def test_a_crowd_of_other_pairs_finds_room_at_the_tang_xi() -> None:
-    # 繼三耦而立東上 (xiangshe:166): with 50 衆耦 the crowd outgrows the row's own search
-    # (衆耦43上射 found no room within 12 spacings); each still gets a place of his own
-    last: dict[str, tuple[float, float]] = {}
-    for s in run("xiangshe", pairs=50).steps:
+def test_a_crowd_of_other_pairs_folds_at_the_tang_xi() -> None:
+    # 繼三耦而立東上…若有東面者則北上 (xiangshe:166); 疏 若多不受則西邊東面北上; 敖繼公 東面於西壁
+    # 而北上: with 50 衆耦 the 南面 rows fill the 堂西 to the back of the 堂, the others stand
+    # facing east in columns from the west wall; each has a place of his own, none behind the 堂
+    r = run("xiangshe", pairs=50)
+    v = r.plan
+    tang = v.platform
+    wall = v.fixtures["庭"].extent
+    last: dict[str, dict[str, Any]] = {}
+    for s in r.steps:
         if s["cite"] == "xiangshe:166" and s["actor"].startswith("衆耦"):
-            last[s["actor"]] = (s["x"], s["y"])
+            last[s["actor"]] = s
     assert len(last) == 100
-    pts = list(last.values())
+    pts = [(s["x"], s["y"]) for s in last.values()]
     closest = min(
         math.hypot(x1 - x2, y1 - y2) for i, (x1, y1) in enumerate(pts) for x2, y2 in pts[i + 1 :]
     )
     assert closest >= GAP - 1e-9
+    assert all(wall.x0 < x < tang.x0 and wall.y0 < y < tang.y1 for x, y in pts)
+    south = [s for s in last.values() if s["facing"] == "S"]
+    east = [s for s in last.values() if s["facing"] == "E"]
+    assert south and east and len(south) + len(east) == 100
+    # the columns stand in front of (south of) the rows, the first against the west wall
+    assert max(s["y"] for s in east) < min(s["y"] for s in south)
+    assert min(s["x"] for s in east) - wall.x0 < SP
+    # 北上: down the first column in the order they came
+    col = [s for s in east if s["x"] == min(e["x"] for e in east)]
+    assert [s["y"] for s in col] == sorted((s["y"] for s in col), reverse=True)
 
 
 def test_188_the_dafu_pair_does_not_walk_abreast() -> None:

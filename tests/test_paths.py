@@ -1,8 +1,8 @@
 """Walks: nobody walks through the 序 or a 楹, over the 堂's edge but by a 階 (into a 室 or 房
-but by its door), or off the routes the text names (鉤楹, 由楹内, 由楹外, 由堂下, 由其階); a
-walker goes round those who stand in his way, and the walks through a body the runs still make
-(no way round found) are listed with their spec line (``Run.path_faults``) and may only become
-fewer.
+but by its door), or off the routes the text names (鉤楹, 由楹内, 由楹外, 由堂下, 由其階): the
+engine refuses each, with the spec file and line; a walker goes round those who stand in his
+way, and the walks through a body the runs still make (no way round found) are listed with
+their spec line (``Run.path_faults``) and may only become fewer.
 """
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ def _param(name: str) -> Any:
 
 @pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
 def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
-    # the engine refuses a walk off a named route, through the 序 or a 楹: every configuration
-    # runs
+    # the engine refuses a walk off a named route, through the 序 or a 楹, or over the 堂's
+    # edge (into a 室 or 房 but by its door): every configuration runs
     rite, kw = SPEC_CONFIGS[name]
     r = run(rite, seed=0, **kw)
     assert r.steps and any(s["verb"] == "升" for s in r.steps)
@@ -219,14 +219,39 @@ def test_a_walk_through_a_pillar_fails_with_file_and_line() -> None:
     assert "walks through the 西楹 [P-pillar]" in str(err)
 
 
+def test_a_walk_over_the_edge_fails_with_file_and_line() -> None:
+    # a spec whose walk in the 庭 goes by way of the 楹閒, up onto the 堂 and down again not by
+    # a 階: refused like every other check
+    spec = SPECS / "bad_walk_edge.yaml"
+    with pytest.raises(SpecError) as info:
+        run(spec, outcomes=FixedOutcomes())
+    err = info.value
+    line = next(
+        n
+        for n, t in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
+        if t.rstrip().endswith("# ERROR")
+    )
+    assert (err.file, err.line, err.cite, err.what) == (
+        "bad_walk_edge.yaml",
+        line,
+        "xiangshe:128",
+        "適 by 司射",
+    )
+    assert "crosses the 堂's edge" in str(err) and "[P-edge]" in str(err)
+
+
 def test_the_engine_refuses_the_kinds_of_fault_but_a_body() -> None:
-    assert {"route", "wall", "pillar"} == paths_mod.STRICT
+    assert {"route", "wall", "pillar", "edge"} <= paths_mod.STRICT
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
-@pytest.mark.parametrize("pairs", [0, 10])
+@pytest.mark.parametrize("pairs", [0, 10, 43, 100])
 @pytest.mark.parametrize("guests", [True, False])
-def test_zero_to_ten_zhongou_with_and_without_guests(rite: str, pairs: int, guests: bool) -> None:
+def test_zero_to_a_hundred_zhongou_with_and_without_guests(
+    rite: str, pairs: int, guests: bool
+) -> None:
+    # the engine refuses a walk over the 堂's edge: with 43 and more 衆耦 the crowd at the
+    # 堂西 once stood beyond the back of the 堂 (xiangshe:166); it folds (若有東面者則北上)
     r = run(rite, pairs=pairs, guests=guests)
     assert r.steps
 

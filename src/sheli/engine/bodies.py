@@ -12,6 +12,9 @@ them stand (:mod:`sheli.place.bodies`, the data ``sheli/place/bodies.yaml``):
   or south, 北上 facing east or west; the spec's ``row:`` where it gives one);
 - one who comes where another already stands continues the row (繼…而立), else stands one row
   behind, else on the other side, else in front.
+- where the text folds its row (若有東面者則北上 xiangshe:166), those the place named does not
+  hold stand in columns facing the other way, the first against the wall at their backs, the
+  next in front of it, across the 庭 (a fold); nobody is set aside beyond the back of the 堂.
 
 Whoever already stands keeps his place: only the actor of the step moves, so no two bodies are
 ever closer than the footprint (the check: :meth:`Bodies.place` says why it cannot place one).
@@ -32,6 +35,7 @@ Placed(why='', x=-3.0, y=0.0, members=None)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -244,7 +248,9 @@ class Bodies:
         return (
             x0 <= x <= x1 and y0 <= y <= y1,
             stair,
-            walls is None or (walls[0] <= x <= walls[1] and y >= walls[2]),
+            # within the 庭: between its walls, north of the 門, and not beyond the back of the
+            # 堂 (whence no walk goes to the 庭 but over the 堂)
+            walls is None or (walls[0] <= x <= walls[1] and walls[2] <= y <= y1),
             on_thing,
             room,
         )
@@ -305,7 +311,11 @@ class Bodies:
             if moved:
                 self._formed.pop(name, None)
             self._forget(name)
-            bodies, why = self._spread(name, p, self.members.get(name, 1), pt, p.facing, cases, row)
+            bodies, why, turn = self._spread(
+                name, p, self.members.get(name, 1), pt, p.facing, cases, row
+            )
+            if turn is not None:
+                p.facing = turn  # a fold stands facing its own way (若有東面者, xiangshe:166)
             self._put(name, bodies)
             self.point[name] = pt
             if any(c.verb is not None and c.offset is not None for c in cases):
@@ -342,12 +352,13 @@ class Bodies:
         facing: str | None,
         cases: Any,
         row: str | None,
-    ) -> tuple[list[Vec], str]:
+    ) -> tuple[list[Vec], str, str | None]:
         want = pt
         axis = _ROW_VECTORS[row] if row in _ROW_VECTORS else _continue_vector(facing)
         partner = self._partner(p)
         shaped = False
         lattice = None
+        fold = None
         for c in cases:
             if c.row is not None:
                 # the text's row: each continues it in his order, pairs not abreast; in an
@@ -355,16 +366,18 @@ class Bodies:
                 axis = _ROW_VECTORS[c.row]
                 want = self._row_head(p, pt, axis)
                 lattice = _ROW_LATTICE
+                if c.fold_facing is not None and c.fold_row is not None and n == 1:
+                    fold = self._fold(p, c.fold_facing, c.fold_row)
                 shaped = True
             elif c.pair_upper is not None and partner is not None:
                 shaped = True
                 if c.pair_keep == p.seat and name in self.at:
-                    return self.at[name], ""  # he turns where he stands (上射轉居右)
+                    return self.at[name], "", None  # he turns where he stands (上射轉居右)
                 if c.pair_keep is not None and name in self.at:
                     # only he moves to form the pair: from where he stands, by the offset,
                     # once for the passage (its other acts find him there)
                     if self._formed.get(name) == (c.cite, pt):
-                        return self.at[name], ""
+                        return self.at[name], "", None
                     self._formed[name] = (c.cite, pt)
                     bx, by = self.at[name][0]
                     dx, dy = self.m.offset_vector(c.offset, facing) if c.offset else (0, 0)
@@ -399,7 +412,39 @@ class Bodies:
         if not shaped and want == pt and pt in self._feet:
             # one who stands at the foot of a 階 stands beside it, not on the way up
             want = pt = self._feet[pt]
-        return self._search(name, n, want, pt, axis, facing, lattice)
+        if fold is not None:
+            got = self._search_fold(name, want, axis, facing, fold)
+            if got is not None:
+                return got
+        bodies, why = self._search(name, n, want, pt, axis, facing, lattice)
+        return bodies, why, None
+
+    def _fold(self, p: Person, facing: str, row: str) -> tuple[Any, ...] | None:
+        """The boxes of a fold (bodies.yaml formations, fold) at the area ``p`` is sent to:
+        where a body's middle may stand in the text's row (the area), and in the columns (the
+        庭 within its walls, as far north as the area goes); None without a plan."""
+        f = (getattr(self.venue, "fixtures", None) or {}).get(p.at_key or "")
+        e = getattr(f, "extent", None)
+        if e is None or getattr(f, "kind", None) != "area" or self._walls is None:
+            return None
+        h = self.m.footprint / 2
+        wx0, wx1, wy0 = self._walls
+        area = (e.x0 + h, e.y0 + h, e.x1 - h, e.y1 - h)
+        court = (wx0 + h, wy0 + h, wx1 - h, e.y1 - h)
+        return (facing, _ROW_VECTORS[row], area, court)
+
+    def _search_fold(
+        self, name: str, head: Vec, axis: Vec, facing: str | None, fold: tuple[Any, ...]
+    ) -> tuple[list[Vec], str, str | None] | None:
+        """The first free place of a fold from the row's head (:func:`_fold_places`), and the
+        way he faces there (None: the row's own); None if the 庭 is full."""
+        f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
+        level = self._level(*head)
+        seq = self._candidates(_BY_FOLD, head, axis, f, 1, level, fold)
+        got = self._first_free(name, seq, 0)
+        if got < 0:
+            return None
+        return self._took(name, seq, got), "", seq.turn[got]
 
     def _row_head(self, p: Person, pt: Vec, axis: Vec) -> Vec:
         """The head of a row the text names, where the place is an area (堂西 …): at its edge
@@ -495,11 +540,30 @@ class Bodies:
                 return other
         return None
 
-    def _candidates(self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any) -> Any:
-        key = (kind, start, axis, f, n, level)
+    def _candidates(
+        self,
+        kind: int,
+        start: Vec,
+        axis: Vec,
+        f: Vec,
+        n: int,
+        level: Any,
+        fold: tuple[Any, ...] | None = None,
+    ) -> Any:
+        key = (kind, start, axis, f, n, level, fold)
         seq = self._seqs.get(key)
         if seq is None:
-            seq = self._seqs[key] = _Candidates(kind, start, axis, f, n, level, self.m.spacing)
+            # the rings round a place within the 庭 keep only the places within it (those
+            # outside never fit its level): a crowd's search goes out to the walls, not beyond
+            w = self._walls
+            clip = (
+                (w[0], w[2], w[1], self._platform[3])
+                if kind == _BY_RING and w is not None and level is not None and level[2]
+                else None
+            )
+            seq = self._seqs[key] = _Candidates(
+                kind, start, axis, f, n, level, self.m.spacing, fold, clip
+            )
         return seq
 
     def _search(
@@ -534,7 +598,11 @@ class Bodies:
         # nearer in, two rings a newcomer, back to the row's own rule once it is small again
         seq = self._candidates(_BY_RING, pt, axis, f, n, level)
         first = max(RINGS + 1, crowd - 2)
-        got = self._first_free(name, seq, _ring_start(first)) if first <= FAR_RINGS else -1
+        got = self._first_free(name, seq, seq.first_of(first)) if first <= FAR_RINGS else -1
+        if got < 0 and first > RINGS + 1:
+            # nothing out there (the 庭 ends at its walls and the back of the 堂): nearer in,
+            # where those who stood there have gone
+            got = self._first_free(name, seq, seq.first_of(RINGS + 1))
         if got >= 0:
             r = seq.ring[got]
             self._crowd[crowd_key] = r if r > RINGS + 1 else 0
@@ -555,7 +623,7 @@ class Bodies:
         return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in seq.slots[i]]
 
 
-_BY_LATTICE, _BY_ROW, _BY_RING = 0, 1, 2
+_BY_LATTICE, _BY_ROW, _BY_RING, _BY_FOLD = 0, 1, 2, 3
 
 
 class _Candidates:
@@ -567,20 +635,34 @@ class _Candidates:
     __slots__ = (
         "axis",
         "blocked",
+        "clip",
         "f",
         "fit",
         "kind",
         "level",
         "lo",
         "n",
+        "places",
         "ring",
+        "ring_first",
+        "rings_made",
         "slots",
         "sp",
         "start",
+        "turn",
     )
 
     def __init__(
-        self, kind: int, start: Vec, axis: Vec, f: Vec, n: int, level: Any, sp: float
+        self,
+        kind: int,
+        start: Vec,
+        axis: Vec,
+        f: Vec,
+        n: int,
+        level: Any,
+        sp: float,
+        fold: tuple[Any, ...] | None = None,
+        clip: tuple[float, float, float, float] | None = None,
     ) -> None:
         self.kind, self.start, self.axis, self.f, self.n, self.level = (
             kind,
@@ -596,14 +678,33 @@ class _Candidates:
         self.blocked: dict[int, str | None] = {}  # None: not on his level, never free
         self.fit: set[int] = set()  # the places found on his level
         self.lo = 0
+        self.turn: list[str | None] = []  # for a fold: the way he faces at each place
+        self.clip = clip  # for the rings: the box the places are kept within
+        self.rings_made = RINGS  # for the rings: the last ring made
+        self.ring_first: dict[int, int] = {}  # for the rings: where each ring begins
+        self.places = (
+            _fold_places(start, axis, f, fold[0], fold[1], fold[2], fold[3], sp)
+            if kind == _BY_FOLD and fold is not None
+            else None
+        )
 
     def extend(self) -> bool:
         """Make the next places (a ring at a time for the rings); False when there are none."""
         k = len(self.slots)
+        if self.places is not None:
+            for _ in range(64):
+                got = next(self.places, None)
+                if got is None:
+                    return len(self.slots) > k
+                self.slots.append((got[0],))
+                self.turn.append(got[1])
+            return True
         if self.kind == _BY_RING:
-            r = RINGS + 1 + (self.ring[-1] - RINGS if self.ring else 0)
+            r = self.rings_made + 1
             if r > FAR_RINGS:
                 return False
+            self.rings_made = r
+            self.ring_first[r] = k
             cells = _ring(r)
         else:
             lattice = _ROW_LATTICE if self.kind == _BY_ROW else _LATTICE
@@ -615,15 +716,91 @@ class _Candidates:
         ax, ay = self.axis
         fx, fy = self.f
         sp, n = self.sp, self.n
+        clip = self.clip
         for i, j in cells:
             hx = sx + (ax * i - fx * j) * sp
             hy = sy + (ay * i - fy * j) * sp
             if n == 1:
-                self.slots.append(((hx, hy),))
+                slot: tuple[Vec, ...] = ((hx, hy),)
             else:
-                self.slots.append(tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n)))
+                slot = tuple((hx + ax * q * sp, hy + ay * q * sp) for q in range(n))
+            if clip is not None and not all(_inside(q, clip) for q in slot):
+                continue
+            self.slots.append(slot)
             self.ring.append(r)
         return True
+
+    def first_of(self, r: int) -> int:
+        """Where ring ``r`` begins among the places of the rings (made as far as that)."""
+        while self.rings_made < r and self.extend():
+            pass
+        return self.ring_first.get(r, len(self.slots))
+
+
+def _inside(p: Vec, box: tuple[float, float, float, float]) -> bool:
+    return box[0] - 1e-9 <= p[0] <= box[2] + 1e-9 and box[1] - 1e-9 <= p[1] <= box[3] + 1e-9
+
+
+def _fold_places(
+    head: Vec,
+    axis: Vec,
+    f: Vec,
+    facing: str,
+    col: Vec,
+    area: tuple[float, float, float, float],
+    court: tuple[float, float, float, float],
+    sp: float,
+) -> Iterator[tuple[Vec, str | None]]:
+    """The places of a fold (bodies.yaml formations, fold), in the order they are taken, each
+    with the way one faces there (None: the row's own): the text's row from ``head`` along
+    ``axis``, rows behind it (away from ``f``, the row's facing) while within ``area``; then
+    columns facing ``facing`` that run along ``col`` (北上: south), the first at the far end
+    of the row one spacing in front of it, each next one a spacing further ``facing``, while
+    within ``court``. The places on the 堂, a 階 or a thing are left out by the search.
+
+    >>> area, court = (-44.0, -3.0, -25.0, 31.0), (-44.0, -313.0, 44.0, 31.0)
+    >>> got = list(_fold_places((-25.5, 16.0), (-1.0, 0.0), (0.0, -1.0), "E", (0.0, -1.0),
+    ...                         area, court, 3.0))
+    >>> got[0], got[7], got[41]  # the row 南面東上, then the rows behind it (north)
+    (((-25.5, 16.0), None), ((-25.5, 19.0), None), ((-43.5, 31.0), None))
+    >>> got[42], got[43], got[151]  # by the west wall 東面北上, then the next column
+    (((-43.5, 13.0), 'E'), ((-43.5, 10.0), 'E'), ((-40.5, 13.0), 'E'))
+    >>> len(got), max(y for (x, y), _ in got) <= 31.0
+    (3312, True)
+    """
+
+    def at(p: Vec, v: Vec, k: int) -> Vec:
+        return (round(p[0] + v[0] * k * sp, 6) + 0.0, round(p[1] + v[1] * k * sp, 6) + 0.0)
+
+    along = 0
+    while _inside(at(head, axis, along), area):
+        along += 1
+    back = (-f[0], -f[1])
+    rows = 0
+    while along and _inside(at(head, back, rows), area):
+        rows += 1
+    for j in range(rows):
+        for i in range(along):
+            yield at(at(head, axis, i), back, j), None
+    far = at(head, axis, max(along - 1, 0))
+    first = at(far, f, 1)
+    fx, fy = FACING_VECTORS[facing]
+    step = (round(fx), round(fy))
+    c = 0
+    while True:
+        base = at(first, step, c)
+        # the columns go on while their line is within the 庭 across their facing
+        if not _inside((base[0] if step[0] else court[0], base[1] if step[1] else court[1]), court):
+            return
+        k = 0
+        while True:
+            q = at(base, col, k)
+            if not _inside((q[0] if col[0] else court[0], q[1] if col[1] else court[1]), court):
+                break
+            if _inside(q, court):
+                yield q, facing
+            k += 1
+        c += 1
 
 
 @cache
@@ -643,8 +820,9 @@ def _ring(r: int) -> list[tuple[int, int]]:
 
 def _fits(got: Any, want: Any) -> bool:
     """A place beside the one named may be taken: the same level, off the 階 or on the one
-    named, on the same side of the walls (inside the 門 or outside it), off the things if the
-    place named is, in the 室 or 房 only if the place named is."""
+    named, on the same side of the walls (within the 庭, or outside the 門 or beyond the back
+    of the 堂), off the things if the place named is, in the 室 or 房 only if the place named
+    is."""
     return (
         got[0] == want[0]
         and got[1] in (None, want[1])
@@ -671,16 +849,6 @@ def _lattice() -> list[tuple[int, int]]:
 
 
 _LATTICE = _lattice()
-
-
-def _ring_start(r: int) -> int:
-    """Where ring ``r`` (from RINGS + 1 out) begins among the places tried ring by ring: each
-    ring ``q`` has 8 q places.
-
-    >>> _ring_start(RINGS + 2) - _ring_start(RINGS + 1) == len(_ring(RINGS + 1))
-    True
-    """
-    return 4 * ((r - 1) * r - RINGS * (RINGS + 1))
 
 
 #: The places tried for one who joins a row the text names: along it as far as it goes, then

@@ -50,11 +50,11 @@ CELL = 16.0
 CROSSED = 50_000
 
 #: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
-#: the 序 or a 楹 fails like every other check. A walk over the 堂's edge other than by a 階
-#: (none in the four default runs; some with many 衆耦 and in a few readings) and one through a
-#: body (where no way round is found) are listed in ``Run.path_faults`` with their spec file,
-#: line and passage, and counted in docs/place.md "Walks", rather than hidden.
-STRICT = frozenset({"route", "wall", "pillar"})
+#: the 序 or a 楹, or over the 堂's edge other than by a 階 (into a 室 or 房 other than by its
+#: door) fails like every other check. A walk through a body (where no way round is found) is
+#: listed in ``Run.path_faults`` with its spec file, line and passage, and counted in
+#: docs/place.md "Walks", rather than hidden.
+STRICT = frozenset({"route", "wall", "pillar", "edge"})
 
 __all__ = [
     "PATHS_FILE",
@@ -673,8 +673,9 @@ class Paths:
         role: str,
     ) -> list[Fault]:
         """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
-        the routes the step's 經 names, through the 序 or a 楹. Checked as the run goes; those
-        over the 堂's edge or through a body are found after it (:func:`walk_faults`)."""
+        the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other than
+        by a 階 (into a 室 or 房 other than by its door). Checked as the run goes; those
+        through a body are found after it (:func:`walk_faults`)."""
         out: list[Fault] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
@@ -688,6 +689,10 @@ class Paths:
             if routes:
                 out.extend(self._routes(pts, verb, stair, routes, role))
             for s, t in itertools.pairwise(pts):
+                if self._crosses(s, t):
+                    out.append(
+                        Fault("edge", f"crosses the 堂's edge between {_xy(s)} and {_xy(t)}")
+                    )
                 if not (self._on(s) or self._on(t)):
                     continue  # a walk in the 庭 passes no 楹 and no 序
                 for n, w0, w1 in self.walls:

@@ -61,6 +61,10 @@ class BodyCase:
     beside: str | None = None
     side: str | None = None
     row: str | None = None  # 北上, 東上 …: who comes here continues this row (no 竝)
+    # where the place named is full: the others stand facing this way (E …) in rows of this
+    # kind (北上 …), the first against the wall at their backs (若有東面者則北上, xiangshe:166)
+    fold_facing: str | None = None
+    fold_row: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,12 @@ class BodyModel:
 
 
 def _source(d: dict[str, Any]) -> str:
+    """The source of a value, and the assumption made where the text stops (both, if both)."""
     if "source" in d:
-        return str(d["source"]).strip()
+        got = str(d["source"]).strip()
+        if "assumption" in d:
+            got += "; assumption: " + str(d["assumption"]).strip()
+        return got
     return "assumption: " + str(d.get("assumption", "")).strip()
 
 
@@ -129,6 +137,7 @@ def load_bodies() -> BodyModel:
     cases: dict[str, list[BodyCase]] = {}
     for c in data["cases"]:
         pair = c.get("pair") or {}
+        fold = c.get("fold") or {}
         case = BodyCase(
             cite=str(c["cite"]),
             source=str(c["source"]).strip(),
@@ -140,7 +149,11 @@ def load_bodies() -> BodyModel:
             beside=c.get("beside"),
             side=c.get("side"),
             row=c.get("row"),
+            fold_facing=fold.get("facing"),
+            fold_row=fold.get("row"),
         )
+        if fold and (case.row is None or fold.get("facing") not in FACING_VECTORS):
+            raise ValueError(f"bodies.yaml: case {case.cite}: a fold needs a row and a facing")
         if case.offset is not None and case.offset not in offsets:
             raise ValueError(f"bodies.yaml: case {case.cite}: unknown offset {case.offset}")
         cases.setdefault(case.cite, []).append(case)
