@@ -101,11 +101,14 @@ def test_every_placement_of_a_run_is_the_plain_greedy(default_run, monkeypatch) 
     diagram.clear_caches()
 
 
+@pytest.mark.parametrize("linear_up_to", [0, L.LINEAR_UP_TO])
 @pytest.mark.parametrize("seed", range(6))
-def test_random_sequences_are_the_plain_greedy(seed: int) -> None:
+def test_random_sequences_are_the_plain_greedy(seed: int, linear_up_to: int, monkeypatch) -> None:
     """Random crowded scenes, each a little changed from the one before (people move,
     labels change text, come and go, change order; obstacles come and go): the placer,
-    remembering, places as the plain greedy does."""
+    remembering, places as the plain greedy does, whether it files the boxes by cell (as for
+    a big event: ``LINEAR_UP_TO`` 0) or scans them (as for these few)."""
+    monkeypatch.setattr(L, "LINEAR_UP_TO", linear_up_to)
     rnd = random.Random(seed)
     clear_placements()
     bounds = Box(0, 0, 300, 200)

@@ -197,6 +197,9 @@ _T = tuple[float, float, float, float]
 
 #: The side in px of a cell of :class:`_Grid` (a label is a cell or two across).
 _CELL = 24.0
+#: Up to this many boxes a placement scans them all rather than file them by cell: the
+#: filing pays for itself only with the hundreds of a big event (docs/benchmarks.md)
+LINEAR_UP_TO = 200
 #: A candidate is first tried against the boxes that took the last this many runs of
 #: candidates (the boxes round the label), then against the grid.
 _RECENT = 24
@@ -216,14 +219,20 @@ class _Grid:
     ((0, 0, 10, 10), None)
     """
 
-    __slots__ = ("big", "cells", "gap")
+    __slots__ = ("big", "cells", "gap", "linear")
 
-    def __init__(self, gap: float) -> None:
+    def __init__(self, gap: float, linear: bool = False) -> None:
         self.gap = gap
         self.cells: dict[int, list[_T]] = {}
         self.big: list[_T] = []
+        # linear: every box is tested against every candidate, as if each were big: with a
+        # few dozen boxes a step (the default run) a scan costs less than filing them
+        self.linear = linear
 
     def add_all(self, boxes: Iterable[_T]) -> None:
+        if self.linear:
+            self.big.extend(boxes)
+            return
         cells, m = self.cells, self.gap + 1.0
         for b in boxes:
             i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
@@ -450,11 +459,11 @@ def place_labels(
         """The grids, the labels' holding every label placed so far."""
         nonlocal still, lgrid, gridded
         if still is None:
-            still = _Grid(gap)
+            still = _Grid(gap, len(fixed) + len(obst) <= LINEAR_UP_TO)
             still.add_all(fixed)
             still.add_all(obst)
         if lgrid is None:
-            lgrid = _Grid(gap)
+            lgrid = _Grid(gap, len(labels) <= LINEAR_UP_TO)
         if gridded < len(placed):
             lgrid.add_all(placed[gridded:])
             gridded = len(placed)
