@@ -199,9 +199,18 @@ def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
     assert r.steps and any(s["verb"] == "升" for s in r.steps)
 
 
-def test_a_walk_through_a_pillar_fails_with_file_and_line() -> None:
-    # a spec whose walk goes by way of the 西楹 itself: refused like every other check
-    spec = SPECS / "bad_walk_pillar.yaml"
+@pytest.mark.parametrize(
+    ("fixture", "said"),
+    [
+        # a walk by way of the 西楹 itself
+        ("bad_walk_pillar.yaml", ("walks through the 西楹 [P-pillar]",)),
+        # a walk in the 庭 by way of the 楹閒: up onto the 堂 and down again not by a 階
+        ("bad_walk_edge.yaml", ("crosses the 堂's edge", "[P-edge]")),
+    ],
+)
+def test_a_walk_refused_fails_with_file_and_line(fixture: str, said: tuple[str, ...]) -> None:
+    # refused like every other check: the spec's file and the line marked "# ERROR"
+    spec = SPECS / fixture
     with pytest.raises(SpecError) as info:
         run(spec, outcomes=FixedOutcomes())
     err = info.value
@@ -210,34 +219,9 @@ def test_a_walk_through_a_pillar_fails_with_file_and_line() -> None:
         for n, t in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
         if t.rstrip().endswith("# ERROR")
     )
-    assert (err.file, err.line, err.cite, err.what) == (
-        "bad_walk_pillar.yaml",
-        line,
-        "xiangshe:128",
-        "適 by 司射",
-    )
-    assert "walks through the 西楹 [P-pillar]" in str(err)
-
-
-def test_a_walk_over_the_edge_fails_with_file_and_line() -> None:
-    # a spec whose walk in the 庭 goes by way of the 楹閒, up onto the 堂 and down again not by
-    # a 階: refused like every other check
-    spec = SPECS / "bad_walk_edge.yaml"
-    with pytest.raises(SpecError) as info:
-        run(spec, outcomes=FixedOutcomes())
-    err = info.value
-    line = next(
-        n
-        for n, t in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
-        if t.rstrip().endswith("# ERROR")
-    )
-    assert (err.file, err.line, err.cite, err.what) == (
-        "bad_walk_edge.yaml",
-        line,
-        "xiangshe:128",
-        "適 by 司射",
-    )
-    assert "crosses the 堂's edge" in str(err) and "[P-edge]" in str(err)
+    assert (err.file, err.line, err.cite, err.what) == (fixture, line, "xiangshe:128", "適 by 司射")
+    for words in said:
+        assert words in str(err)
 
 
 def test_the_engine_refuses_the_kinds_of_fault_but_a_body() -> None:
