@@ -61,11 +61,12 @@ def line_of(event: dict[str, Any]) -> bytes:
 
 
 class SpooledLog:
-    """The lines of a log kept on disk as a run makes them, not in memory, compressed (a
-    log's JSON shrinks some eighteen times: 230 MB with 1,000 衆耦 take 13 MB); then read
-    back after a first line that is known only at the end (the scene names the cast and
-    fixtures the run used). A run that fails leaves nothing: the temporary file is gone on
-    close.
+    """The lines of a log kept as a run makes them, then read back after a first line that
+    is known only at the end (the scene names the cast and fixtures the run used). A log
+    up to ``MEMORY`` bytes (the default 鄉射禮's is under 2 MB) stays in memory as it is;
+    past that it all goes to a temporary file on disk, compressed (a log's JSON shrinks some
+    eighteen times: 230 MB with 1,000 衆耦 take 13 MB), so that a log of any length is
+    never held whole. A run that fails leaves nothing: the temporary file is gone on close.
 
     ``add`` takes a record (anything with ``to_json()``); ``steps`` counts the step lines.
 
@@ -74,31 +75,60 @@ class SpooledLog:
     ...     log.add(Tally(2, 1, 0, "right", "右勝"))
     ...     b"".join(log.lines({"type": "scene"})).decode("utf-8").splitlines()[1][:23]
     '{"type":"tally","round"'
+    >>> with SpooledLog() as log:  # past MEMORY: on disk, compressed, the same lines
+    ...     log.MEMORY = 100
+    ...     for n in range(50):
+    ...         log.add(Tally(n, 1, 0, "right", "右勝"))
+    ...     lines = b"".join(log.lines({"type": "scene"})).splitlines()
+    ...     len(lines), lines[-1][:21], log.spilled
+    (51, b'{"type":"tally","roun', True)
     """
 
-    #: the bytes of lines gathered before they are compressed and written (small: pieces of a
-    #: megabyte, made and freed over and over, left the process 8 MiB larger at its peak)
+    #: the bytes of lines gathered into one piece (small: pieces of a megabyte, made and
+    #: freed over and over, left the process 8 MiB larger at its peak)
     CHUNK = 1 << 16
+    #: the bytes of lines kept in memory as they are; a longer log goes to disk, compressed
+    #: (compressing and reading back the default run's 1.8 MB took some 10 ms of its start)
+    MEMORY = 1 << 22
 
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile()
-        self._zip = zlib.compressobj(1)  # the fastest level: the log is read back at once
+        self._zip: Any = None  # zlib's compressor, once the log has gone past MEMORY
+        self._pieces: list[bytes] = []  # the pieces kept in memory until then
+        self._kept = 0
         self._buf: list[bytes] = []
         self._size = 0
         self.steps = 0
         #: the error that stopped a write (a full disk), if one did
         self.failed: OSError | None = None
 
+    @property
+    def spilled(self) -> bool:
+        """Whether the log went past ``MEMORY`` and is on disk."""
+        return self._zip is not None
+
     def add(self, record: Any) -> None:
         e = record.to_json()
         if e["type"] == "step":
             self.steps += 1
-        line = line_of(e)
-        self._buf.append(line)
-        self._size += len(line)
+        line = _encode(e)
+        self._buf += (line, b"\n")
+        self._size += len(line) + 1
         if self._size >= self.CHUNK:
-            self._put(self._zip.compress(b"".join(self._buf)))
+            self._piece(b"".join(self._buf))
             self._buf, self._size = [], 0
+
+    def _piece(self, piece: bytes) -> None:
+        if self._zip is not None:
+            self._put(self._zip.compress(piece))
+            return
+        self._pieces.append(piece)
+        self._kept += len(piece)
+        if self._kept > self.MEMORY:
+            self._zip = zlib.compressobj(1)  # the fastest level: the log is read back at once
+            pieces, self._pieces = self._pieces, []
+            for p in pieces:
+                self._put(self._zip.compress(p))
 
     def _put(self, data: bytes) -> None:
         try:
@@ -108,11 +138,14 @@ class SpooledLog:
             raise
 
     def lines(self, first: dict[str, Any]) -> Iterator[bytes]:
-        """``first``'s line, then the lines added, in order, read back in pieces of bytes (a
-        piece may end inside a line). What is still in memory is written first, here (an
-        OSError, as from ``add``, is raised by this call, not while reading)."""
-        self._put(self._zip.compress(b"".join(self._buf)) + self._zip.flush())
+        """``first``'s line, then the lines added, in order, in pieces of bytes (a piece may
+        end inside a line). What is still in memory is written first, here, for a log on
+        disk (an OSError, as from ``add``, is raised by this call, not while reading)."""
+        self._piece(b"".join(self._buf))
         self._buf, self._size = [], 0
+        if self._zip is None:
+            return iter([line_of(first), *self._pieces])
+        self._put(self._zip.flush())
         f = self._file
         f.flush()
         f.seek(0)
