@@ -34,6 +34,8 @@ def _venue(value: str | None) -> str | None:
 
 
 def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
+    if not value:
+        return None  # PyYAML is imported only for a value to read
     import yaml
 
     out: dict[str, Any] = {}

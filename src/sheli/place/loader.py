@@ -19,8 +19,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sheli import diskcache
 from sheli.yamlfile import load_yaml
 
@@ -207,6 +205,8 @@ def _param(name: str, spec: Any, names: Mapping[str, float], where: str) -> Para
 
 def _rule_text(spec: Mapping[str, Any]) -> str:
     if "at" in spec:
+        import yaml  # deferred: a venue built anew (not read back from the cache) needs it
+
         flow = yaml.safe_dump(spec["at"], allow_unicode=True, default_flow_style=True)
         return "at: " + flow.strip()
     return f"x: {spec.get('x')}; y: {spec.get('y')}"

@@ -14,8 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sheli.files import read_at_most
 from sheli.yamlfile import LINE_KEY, load_yaml_lines
 from sheli.yamlfile import load_yaml as load_yaml  # its old home: kept for who still imports it
@@ -65,6 +63,8 @@ def load_yaml_with_lines(text: str, file: str | None = None) -> Any:
     A YAML syntax error becomes a :class:`SpecError` naming the file and line. A date stays
     text (``2026-01-01`` is the string ``'2026-01-01'``).
     """
+    import yaml  # deferred: its errors, needed only where a text is parsed (by PyYAML)
+
     try:
         return load_yaml_lines(text)
     except yaml.MarkedYAMLError as exc:
