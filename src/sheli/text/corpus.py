@@ -141,20 +141,46 @@ def _sections() -> dict[str, tuple[Section, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _section_of(n: int, kind: str, secs: tuple[Section, ...]) -> tuple[int | None, bool]:
-    """(section, inferred): the innermost section holding ``n``, else the one before it.
+class _SectionsOf:
+    """(section, inferred) of each passage number: the innermost section holding it, else the
+    one before it.
 
     賈 leaves some stretches of 經 outside any 「自此至」; such a passage is attached to the
     preceding section (inferred=True), since his sections follow the text in order. A 記
     passage outside every section gets None: the 記 does not continue the 經 before it.
+    The innermost section, and the one before, is the one that starts last (then the
+    higher-numbered); both are worked out for every number in one pass over the sections,
+    not by scanning them all for each passage.
+
+    >>> secs = (Section("x", 1, "", 1, 9), Section("x", 2, "", 3, 4), Section("x", 3, "", 12, 12))
+    >>> of = _SectionsOf(secs, 13)
+    >>> of(3, "經"), of(9, "經"), of(10, "經"), of(10, "記"), of(13, "經")
+    ((2, False), (1, False), (2, True), (None, False), (3, True))
     """
-    holding = [s for s in secs if n in s]
-    if holding:
-        return max(holding, key=lambda s: (s.first, s.n)).n, False
-    if kind == "記":
-        return None, False
-    before = [s for s in secs if s.first <= n]
-    return (max(before, key=lambda s: (s.first, s.n)).n, True) if before else (None, False)
+
+    def __init__(self, secs: tuple[Section, ...], count: int) -> None:
+        self.holding: list[int | None] = [None] * (count + 2)
+        self.before: list[int | None] = [None] * (count + 2)
+        ordered = sorted(secs, key=lambda s: (s.first, s.n))
+        for s in ordered:  # a later (innermost) section overwrites the ones it lies in
+            for n in range(max(s.first, 0), min(s.last, count + 1) + 1):
+                self.holding[n] = s.n
+        starts = iter(ordered)
+        nxt = next(starts, None)
+        last: int | None = None
+        for n in range(count + 2):
+            while nxt is not None and nxt.first <= n:
+                last, nxt = nxt.n, next(starts, None)
+            self.before[n] = last
+
+    def __call__(self, n: int, kind: str) -> tuple[int | None, bool]:
+        held = self.holding[n]
+        if held is not None:
+            return held, False
+        if kind == "記":
+            return None, False
+        before = self.before[n]
+        return (before, True) if before is not None else (None, False)
 
 
 @functools.cache
@@ -173,10 +199,13 @@ def load_chapter(key: str) -> Chapter:
 def _load(key: str) -> Chapter:
     secs = _sections()[key]
     passages = []
-    for r in _rows(f"{key}.tsv"):
+    rows = _rows(f"{key}.tsv")
+    # numbered as far as the largest number (a gap is refused below, with its number)
+    section_of = _SectionsOf(secs, max([len(rows), *(int(r[0]) for r in rows)]))
+    for r in rows:
         n, kind, source, text = int(r[0]), r[1], r[2], r[3]
         note = r[4] if len(r) > 4 else ""
-        section, inferred = _section_of(n, kind, secs)
+        section, inferred = section_of(n, kind)
         passages.append(Passage(key, n, text, kind, section, source, note, inferred))  # type: ignore[arg-type]
     for i, p in enumerate(passages, 1):
         if p.n != i:  # the ids are the line numbers: a gap would shift every citation
