@@ -14,9 +14,10 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
+
+import msgspec
 
 from sheli.engine.state import World
 from sheli.place.model import Venue
@@ -28,8 +29,7 @@ class VerbError(Exception):
     """A precondition of a verb does not hold (the message cites the passage)."""
 
 
-@dataclass(slots=True)
-class Pt:
+class Pt(msgspec.Struct):
     """A resolved place: coordinates (尺), the text's words, whether on the 堂, fixture key."""
 
     x: float | None
@@ -67,15 +67,13 @@ def _split_template(s: str) -> list[tuple[str, str | None]]:
     return parts
 
 
-@dataclass
-class PassageInfo:
+class PassageInfo(msgspec.Struct, dict=True):
     text: str
     section: int | None
     kind: str = "經"
 
 
-@dataclass
-class Env:
+class Env(msgspec.Struct, dict=True):
     """The lower layers, as the engine uses them.
 
     - ``passage(cite) -> PassageInfo | None``; ``fold(s)``; ``section_topic(n)``;
@@ -97,11 +95,11 @@ class Env:
     venue_name: str = "xie"
     detail: Callable[[int, str, str, int], Any] | None = None
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
-    _cache: dict[Any, tuple[Pt | None, list[str]]] = field(default_factory=dict)
-    used_fixtures: dict[str, Any] = field(default_factory=dict)
+    _cache: dict[Any, tuple[Pt | None, list[str]]] = msgspec.field(default_factory=dict)
+    used_fixtures: dict[str, Any] = msgspec.field(default_factory=dict)
     # per run: a template-free reference of the spec → (its filled form, its cache key)
-    _prep: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict)
-    _words_cache: dict[Any, str] = field(default_factory=dict)
+    _prep: dict[int, tuple[Any, Any, Any]] = msgspec.field(default_factory=dict)
+    _words_cache: dict[Any, str] = msgspec.field(default_factory=dict)
 
     @staticmethod
     def fill(s: str, bind: Mapping[str, Any]) -> str:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
+
+import msgspec
 
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
@@ -191,8 +192,7 @@ def _xy(pt: Pt | None) -> tuple[float, float] | None:
     return (pt.x, pt.y)
 
 
-@dataclass
-class Frame:
+class Frame(msgspec.Struct, dict=True):
     """Where we are: bindings, the procedure call (如初) we are in."""
 
     bind: dict[str, Any]

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
 
+import msgspec
+
 _NUM = "〇一二三四五六七八九十"
 
 
@@ -125,8 +127,7 @@ _HOLDINGS: dict[tuple[Any, ...], Holding] = {}
 CUPS: frozenset[str] = frozenset(("觶", "爵", "觚", "散", "角觶", "象觶", "散觶"))
 
 
-@dataclass(slots=True)
-class Person:
+class Person(msgspec.Struct):
     """One person: role, place, facing, dress and holdings."""
 
     name: str
@@ -150,11 +151,11 @@ class Person:
     fingers: int = 0  # arrows 挾 (between the fingers)
     hand: int = 0  # arrows otherwise in hand (兼諸弣, 兼諸弦)
     discipline_rod: str | None = None  # None, 執, 搢
-    items: dict[str, int] = field(default_factory=dict)  # 旌, 觶, 爵, 筭, 中 …
+    items: dict[str, int] = msgspec.field(default_factory=dict)  # 旌, 觶, 爵, 筭, 中 …
     cup_full: bool = False
     is_dafu: bool = False
     # obj → (verb, cite, spec line) of the act that last put it out of his hands
-    let_go: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    let_go: dict[str, tuple[str, str, int]] = msgspec.field(default_factory=dict)
 
     def holding(self) -> Holding:
         """What he holds, as numbers: one shared value per distinct holding (a snapshot).
@@ -191,8 +192,7 @@ class Person:
         return self.belt + self.fingers + self.hand
 
 
-@dataclass(slots=True)
-class Pair:
+class Pair(msgspec.Struct):
     """A 耦: its name and its two archers (上射, 下射)."""
 
     name: str
@@ -201,8 +201,7 @@ class Pair:
     kind: str  # 三耦, 賓耦, 大夫耦, 衆耦
 
 
-@dataclass(slots=True)
-class Shot:
+class Shot(msgspec.Struct):
     round: int
     pair: str
     archer: str  # 上射 / 下射 / 司射

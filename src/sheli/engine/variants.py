@@ -18,9 +18,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
+
+import msgspec
 
 from sheli.engine.state import Person
 from sheli.rite.rules import count_procedure_in, release
@@ -32,8 +33,7 @@ ReleaseOverride = Callable[[Person, int, bool, "bool | None"], "tuple[bool, str]
 StruckRelease = Callable[[Person, int, str], "tuple[bool, str] | None"]
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(msgspec.Struct, frozen=True):
     """One chapter's archery where it differs from 鄉射禮's (None: the run's environment's,
     鄉射禮's tables)."""
 
@@ -44,13 +44,13 @@ class Variant:
     release_overrides: tuple[ReleaseOverride, ...] = ()
     struck_release: StruckRelease | None = None
     upper_first_readings: frozenset[str] = frozenset()
-    assumptions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    assumptions: Mapping[str, tuple[str, str]] = msgspec.field(default_factory=dict)
     #: a variant of a whole rite (found by the spec's key, not by the chapter a step cites)
     whole_rite: bool = False
     #: groups of pairs formed during the run (verb 比耦), empty at the start
     later_groups: tuple[str, ...] = ()
     #: the names of those pairs, given the number of pairs declared
-    later_pairs: Callable[[int], list[str]] = field(default=lambda n: [])
+    later_pairs: Callable[[int], list[str]] = lambda n: []
 
 
 def jun_release(p: Person, rnd: int, hit: bool, on_beat: bool | None) -> tuple[bool, str] | None:

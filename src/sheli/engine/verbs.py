@@ -16,8 +16,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import msgspec
 
 from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.records import Shot, Tally
@@ -38,8 +39,7 @@ class CountAct(NamedTuple):
     in_hand: int
 
 
-@dataclass(slots=True)
-class Ctx:
+class Ctx(msgspec.Struct):
     """Everything a verb sees: the world, the actor, the act and the run's environment."""
 
     world: World
@@ -48,10 +48,10 @@ class Ctx:
     cite: str
     env: Env
     bind: dict[str, Any]
-    extra: dict[str, Any] = field(default_factory=dict)  # added to the step event
-    sub: list[CountAct] = field(default_factory=list)  # expanded sub-steps (數獲)
-    shots: list[Shot] = field(default_factory=list)
-    tallies: list[Tally] = field(default_factory=list)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)  # added to the step event
+    sub: list[CountAct] = msgspec.field(default_factory=list)  # expanded sub-steps (數獲)
+    shots: list[Shot] = msgspec.field(default_factory=list)
+    tallies: list[Tally] = msgspec.field(default_factory=list)
     line: int = 0  # the act's line in the spec file
     via: Pt | None = None  # the place a move went by (its step's via), resolved
 
@@ -83,8 +83,7 @@ class Ctx:
             ) from None
 
 
-@dataclass(frozen=True, slots=True)
-class Verb:
+class Verb(msgspec.Struct, frozen=True):
     name: str
     fn: Callable[[Ctx], None]
     kind: str

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from sheli.engine.env import may_be_fixture
 from sheli.engine.state import Person
@@ -50,8 +51,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """One rule: its id, what it says, its sources and the passages exempt from it."""
 
     id: str
@@ -68,8 +68,7 @@ class Rule:
         return f"{self.text.rstrip('.')} ({self.sources[0]}) [{self.id}]"
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(msgspec.Struct, frozen=True):
     """The rules of ``world-rules.yaml`` and the words they are stated in."""
 
     reach: float
@@ -120,8 +119,7 @@ def dressed(p: Person) -> str | None:
     return "、".join(worn) or None
 
 
-@dataclass(frozen=True)
-class Fault:
+class Fault(msgspec.Struct, frozen=True):
     """A rule broken at the end of the rite: who, his last act, and what is wrong."""
 
     who: str
@@ -132,19 +130,18 @@ class Fault:
     message: str
 
 
-@dataclass
-class WorldRules:
+class WorldRules(msgspec.Struct, dict=True):
     """The rules applied to one run (see the module's docstring)."""
 
     env: Any
     # a schematic excerpt (tests): its places are not staged and it does not end the rite, so
     # W-fill-at-vessel, W-take-reach and W-end-dressed are not applied
     excerpt: bool = False
-    ruleset: RuleSet = field(default_factory=load_world_rules)
+    ruleset: RuleSet = msgspec.field(default_factory=load_world_rules)
     # who → (file, line, cite, verb) of his last act
-    last: dict[str, tuple[str | None, int, str, str]] = field(default_factory=dict)
+    last: dict[str, tuple[str | None, int, str, str]] = msgspec.field(default_factory=dict)
     # who bared his arm or put on the 決遂 in the run (an excerpt's cast may start so)
-    bared: set[str] = field(default_factory=set)
+    bared: set[str] = msgspec.field(default_factory=set)
     _vessels: list[tuple[str, float, float]] | None = None
 
     def vessels(self) -> list[tuple[str, float, float]]:

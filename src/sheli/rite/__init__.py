@@ -9,9 +9,10 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from sheli.rite import cache as disk_cache
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
@@ -27,14 +28,13 @@ SPEC_DIR = Path(__file__).parent / "specs"
 __all__ = ["SPEC_DIR", "LoadedSpec", "SpecError", "find_spec", "list_specs", "load_spec"]
 
 
-@dataclass
-class LoadedSpec:
+class LoadedSpec(msgspec.Struct, dict=True):
     """A validated spec (as :mod:`sheli.rite.nodes`) with the file it came from."""
 
     spec: Spec
     path: Path
     checked: bool = False  # the static checks passed (sheli.engine.check)
-    parts: list[Path] = field(default_factory=list)  # the files it includes and extends
+    parts: list[Path] = msgspec.field(default_factory=list)  # the files it includes and extends
 
     @property
     def files(self) -> list[Path]:

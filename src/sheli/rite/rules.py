@@ -16,10 +16,11 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Literal
+
+import msgspec
 
 from sheli.rite.numerals import to_chinese
 
@@ -38,8 +39,7 @@ PURES_PER_HEAP = 10
 # ---------------------------------------------------------------- 釋獲: is the hit counted?
 
 
-@dataclass(frozen=True)
-class ReleaseRule:
+class ReleaseRule(msgspec.Struct, frozen=True):
     """One row of ``data/release.tsv``: a case of 釋獲 with its words and cite."""
 
     round: int
@@ -217,8 +217,7 @@ def losers(right: int, left: int) -> Side | None:
 CountKind = Literal["approach", "take", "gather", "lay", "set_apart"]
 
 
-@dataclass(frozen=True)
-class CountAction:
+class CountAction(msgspec.Struct, frozen=True):
     """One act of the 釋獲者 in the 數獲 of one side.
 
     ``kind`` is one of
@@ -248,8 +247,7 @@ class CountAction:
     description: str
 
 
-@dataclass(frozen=True)
-class CountLayout:
+class CountLayout(msgspec.Struct, frozen=True):
     """What lies on the ground after the count of one side (xiangshe:195–198).
 
     >>> count_layout(47)
@@ -503,7 +501,7 @@ def count_procedure_in(table: str, n: int, side: str) -> list[CountAction]:
     out = []
     for a in count_procedure(n, side):
         got = words.get((a.cite, a.jing))
-        out.append(a if got is None else replace(a, cite=got[0], jing=got[1]))
+        out.append(a if got is None else msgspec.structs.replace(a, cite=got[0], jing=got[1]))
     return out
 
 
