@@ -22,6 +22,8 @@ from typing import Any, TextIO
 
 import msgspec
 
+from sheli.engine.records import Step
+
 # msgspec writes the same JSON as the standard library's (dumps), ten times faster
 _encode = msgspec.json.Encoder().encode
 
@@ -98,6 +100,8 @@ class SpooledLog:
         self._kept = 0
         self._buf: list[bytes] = []
         self._size = 0
+        # the JSON of the steps' optional fields, made once for each (Step.json_line)
+        self._tails: dict[int, Any] = {}
         self.steps = 0
         #: the error that stopped a write (a full disk), if one did
         self.failed: OSError | None = None
@@ -108,10 +112,11 @@ class SpooledLog:
         return self._zip is not None
 
     def add(self, record: Any) -> None:
-        e = record.to_json()
-        if e["type"] == "step":
+        if type(record) is Step:
             self.steps += 1
-        line = _encode(e)
+            line = record.json_line(self._tails)
+        else:
+            line = _encode(record.to_json())
         self._buf += (line, b"\n")
         self._size += len(line) + 1
         if self._size >= self.CHUNK:
