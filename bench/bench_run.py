@@ -12,9 +12,10 @@ docs/benchmarks.md (other sections of that file are kept).
 ``--phases N`` instead takes apart the start of ``sheli run RITE --format jsonl`` in N fresh
 processes, the CPU milliseconds of each part as the command meets them: Python's own
 start, click, the rite layer, the rest of the engine's imports (and whether pydantic came
-with them), the spec from the cache, the spec's checks, the run, and the event log's
-lines; with ``--vs PYTHON`` the same in another interpreter (another checkout's venv runs
-that checkout's code), the two alternated. Each pauses the cyclic collector from its start
+with them), the spec from the cache, the spec's checks, the run (with its lines made as
+the command makes them, ``SpooledLog``), and the event log written out; with ``--vs
+PYTHON`` the same in another interpreter (another checkout's venv runs that checkout's
+code), the two alternated. Each pauses the cyclic collector from its start
 where its checkout's ``sheli run`` does (``sheli.cli.PAUSE_GC``). Byte code is written and
 read as on a user's machine (``PYTHONDONTWRITEBYTECODE`` unset); run it once before, to warm
 the caches.
@@ -90,7 +91,7 @@ marks.append(("rite layer", cpu()))
 import sheli.engine as E
 from sheli.engine import check
 from sheli.engine.outcomes import SeededOutcomes
-from sheli.outputs.eventlog import jsonl_lines
+from sheli.outputs import eventlog
 marks.append(("engine imports", cpu()))
 from sheli.rite import load_spec
 loaded = load_spec(sys.argv[1])
@@ -104,10 +105,17 @@ else:
     check.check_spec(spec, loaded.file, env)
     loaded.checked = True
 marks.append(("checks", cpu()))
-r = E.run(sys.argv[1])
-marks.append(("run", cpu()))
+if hasattr(eventlog, "SpooledLog"):  # as the command: each line made as the run goes
+    log = eventlog.SpooledLog()
+    r = E.run(sys.argv[1], sink=log.add)
+    marks.append(("run", cpu()))
+    lines = log.lines(r.records[0].to_json())
+else:
+    r = E.run(sys.argv[1])
+    marks.append(("run", cpu()))
+    lines = eventlog.jsonl_lines(r.events)
 with open("/dev/null", "wb") as out:
-    for line in jsonl_lines(r.events):
+    for line in lines:
         out.write(line)
 marks.append(("log", cpu()))
 got = {k: (t - marks[i - 1][1] if i else t) * 1000 for i, (k, t) in enumerate(marks)}

@@ -157,7 +157,7 @@ def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = 
     ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`)."""
     from sheli.engine import run as run_rite
     from sheli.rite.loader import SpecError
-    from sheli.scoring import OutcomesError
+    from sheli.engine.outcomes import OutcomesError
 
     choices = run_choices()
     try:
