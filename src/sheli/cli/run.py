@@ -156,8 +156,8 @@ def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = 
     warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line.
     ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`)."""
     from sheli.engine import run as run_rite
-    from sheli.rite.loader import SpecError
     from sheli.engine.outcomes import OutcomesError
+    from sheli.rite.loader import SpecError
 
     choices = run_choices()
     try:
