@@ -17,13 +17,14 @@ per step, so a run's cost is linear in its steps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
 
 import msgspec
 
 _NUM = "〇一二三四五六七八九十"
+#: a struct's own setting of an attribute (World's __setattr__ also notes a change)
+_set = msgspec.Struct.__setattr__
 
 
 def _cn(n: int) -> str:
@@ -261,8 +262,7 @@ _OBJECT_FIELDS = frozenset(
 )
 
 
-@dataclass
-class World:
+class World(msgspec.Struct, dict=True):
     """The whole state of a run.
 
     The verbs change it in place; :meth:`objects` gives the things' state as a snapshot,
@@ -270,74 +270,75 @@ class World:
     call :meth:`moved` after changing one of their dicts in place).
     """
 
-    people: dict[str, Person] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # 賓耦上射 → 賓 …
-    pairs: dict[str, Pair] = field(default_factory=dict)
-    groups: dict[str, list[str]] = field(default_factory=dict)  # 三耦, 衆耦 … → pair names
-    params: dict[str, Any] = field(default_factory=dict)
+    people: dict[str, Person] = msgspec.field(default_factory=dict)
+    aliases: dict[str, str] = msgspec.field(default_factory=dict)  # 賓耦上射 → 賓 …
+    pairs: dict[str, Pair] = msgspec.field(default_factory=dict)
+    groups: dict[str, list[str]] = msgspec.field(default_factory=dict)  # 三耦, 衆耦 … → pair names
+    params: dict[str, Any] = msgspec.field(default_factory=dict)
     chapter: str = "xiangshe"  # the spec's chapter (its variant: sheli.engine.variants)
     rite: str = ""  # the spec's key: a variant declared for a whole rite (主皮之射) is found by it
-    names: dict[str, int] = field(default_factory=dict)  # archers, pairs, dafu: for counts
+    names: dict[str, int] = msgspec.field(default_factory=dict)  # archers, pairs, dafu: for counts
     round: int = 0
     # objects
     rest_set: bool = False  # 楅 設 (xiangshe:158)
     arrows_on_rest: int = 0  # arrows on the 楅
     # each 大夫's arrows on the 楅, bound with 茅 (xiangshe:191): 大夫 → count
-    bound_on_rest: dict[str, int] = field(default_factory=dict)
+    bound_on_rest: dict[str, int] = msgspec.field(default_factory=dict)
     rest_arranged: bool = False  # 乘之 (xiangshe:159)
     rest_batches: int = 0  # how many times the shot arrows were laid on the 楅
-    takes: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)  # 拾取矢
+    takes: dict[tuple[int, str], dict[str, int]] = msgspec.field(default_factory=dict)  # 拾取矢
     arrows_at_target: int = 0  # shot, lying at the 侯
     # shot at a named 侯 (射 to: 大侯, 參侯, 干侯 — 公射大侯大夫射參士射干 dashe:129): 侯 → count
-    by_target: dict[str, int] = field(default_factory=dict)
+    by_target: dict[str, int] = msgspec.field(default_factory=dict)
     # shot by each 大夫, lying at the 侯 (兼束之以茅 when laid on the 楅): 大夫 → count
-    dafu_at_target: dict[str, int] = field(default_factory=dict)
+    dafu_at_target: dict[str, int] = msgspec.field(default_factory=dict)
     lost: int = 0  # 矢不備: arrows not found at the first 取矢
     rest_short_seen: bool = False  # 乘 found the 楅 short
     vessel_set: bool = False  # 中 設 (xiangshe:183)
     rods_in_vessel: int = 0  # 筭 in the 中
     rods_reserve: int = 0  # 筭 委 west of the 中 (其餘)
-    rods_on_ground: dict[str, int] = field(default_factory=lambda: {"right": 0, "left": 0})
-    counted: dict[str, int | None] = field(default_factory=lambda: {"right": None, "left": None})
+    rods_on_ground: dict[str, int] = msgspec.field(default_factory=lambda: {"right": 0, "left": 0})
+    counted: dict[str, int | None] = msgspec.field(
+        default_factory=lambda: {"right": None, "left": None}
+    )
     stand_set: bool = False  # 豐 設 (xiangshe:206)
     cup_on_stand: bool = False  # a 觶 on the 豐
     cup_on_stand_full: bool = False
     flag: str = "倚"  # the 旌: 倚 (leaning on the 侯), 執, 舉, 偃
     music: bool = False
-    places: dict[tuple[str, str], int] = field(default_factory=dict)  # (obj, place) → count
+    places: dict[tuple[str, str], int] = msgspec.field(default_factory=dict)  # (obj, place) → count
     # (cup, place) → whether each cup set down there was full, the last set down last
-    cup_states: dict[tuple[str, str], list[bool]] = field(default_factory=dict)
-    shots: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
+    cup_states: dict[tuple[str, str], list[bool]] = msgspec.field(default_factory=dict)
+    shots: dict[tuple[int, str], dict[str, int]] = msgspec.field(default_factory=dict)
     last_shot: Shot | None = None
     # (round, pair, seat) of archers whose arrow struck a person (a 過, 注 xiangshe:350) and who
     # have not yet been 撻'd
-    faults: set[tuple[int, str, str]] = field(default_factory=set)
+    faults: set[tuple[int, str, str]] = msgspec.field(default_factory=set)
     # the 主皮之射 (xiangshe:359): hits by (round, pair) and seat; the 勝者 still standing, in
     # order; whether the last bout was 鈞
-    hits: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict)
-    standing: list[str] = field(default_factory=list)
+    hits: dict[tuple[int, str], dict[str, int]] = msgspec.field(default_factory=dict)
+    standing: list[str] = msgspec.field(default_factory=list)
     bout_tie: bool = False
-    called: set[str] = field(default_factory=set)  # pairs 作'd this round
-    tallies: list[Any] = field(default_factory=list)  # the run's Tally records
+    called: set[str] = msgspec.field(default_factory=set)  # pairs 作'd this round
+    tallies: list[Any] = msgspec.field(default_factory=list)  # the run's Tally records
     last_tally: Any = None  # the last Tally record (sheli.engine.records)
-    drank: dict[int, list[str]] = field(default_factory=dict)  # 罰爵, by round
-    drinks: list[tuple[int, str, str]] = field(
-        default_factory=list
-    )  # every drink: round, who, cite
-    #: the objects' last snapshot, and whether an object changed since it was taken
-    snapshot: Objects | None = field(default=None, repr=False, compare=False)
-    changed: bool = field(default=True, repr=False, compare=False)
-    _cups: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    drank: dict[int, list[str]] = msgspec.field(default_factory=dict)  # 罰爵, by round
+    drinks: list[tuple[int, str, str]] = msgspec.field(default_factory=list)  # round, who, cite
+    #: the objects' last snapshot, and whether an object changed since it was taken (these
+    #: and the cups kept for it are bookkeeping: shown and compared as the others are)
+    snapshot: Objects | None = None
+    changed: bool = True
+    _cups: tuple[Any, ...] | None = None
     # the cups set down, by (cup, place): the part of ``places`` a snapshot keeps
-    _cup_places: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
+    _cup_places: dict[tuple[str, str], int] = msgspec.field(default_factory=dict)
 
     def person(self, name: str) -> Person | None:
         return self.people.get(self.aliases.get(name, name))
 
     def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        _set(self, name, value)
         if name in _OBJECT_FIELDS:
-            object.__setattr__(self, "changed", True)
+            _set(self, "changed", True)
 
     def moved(self) -> None:
         """Say that an object changed in place (a count in one of the dicts above)."""
@@ -375,7 +376,7 @@ class World:
         last = self.snapshot
         if not self.changed and last is not None:
             return last
-        object.__setattr__(self, "changed", False)
+        _set(self, "changed", False)
         o = _new_objects(
             (
                 self.rest_set,
@@ -401,5 +402,5 @@ class World:
         )
         if last == o:
             return last
-        object.__setattr__(self, "snapshot", o)
+        _set(self, "snapshot", o)
         return o
