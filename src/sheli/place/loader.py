@@ -45,6 +45,8 @@ def _files() -> list[tuple[str, bytes]]:
 # The venues built from these very files by an earlier process (sheli.diskcache): the key is
 # every venue file's name and bytes, and this layer's code that builds them; any change and
 # they are parsed and built again (then kept for the next process, at the end of this module).
+# The entry holds the venues' names and titles; each venue is an entry of its own beside it
+# (_venue_entry), read when it is asked for: a run unpickles its own venue, not all five.
 _FILES = _files()
 _CODE = b"".join((Path(__file__).parent / name).read_bytes() for name in ("loader.py", "model.py"))
 _ENTRY = diskcache.cache_dir("venues") / diskcache.key(
@@ -212,6 +214,11 @@ def _rule_text(spec: Mapping[str, Any]) -> str:
     return f"x: {spec.get('x')}; y: {spec.get('y')}"
 
 
+def _venue_entry(key: str) -> Path:
+    """The disk cache's entry of the venue ``key``, beside the entry of the names."""
+    return _ENTRY.with_name(f"{_ENTRY.stem}.{key}{_ENTRY.suffix}")
+
+
 @cache
 def load_venue(name: str = "xie") -> Venue:
     """The venue ``name``: ``"xie"`` (州序/榭, the default) or ``"xiang"`` (鄉庠), or one of
@@ -222,7 +229,9 @@ def load_venue(name: str = "xie") -> Venue:
     """
     key = venue_key(name)
     if _STORED is not None and key in _STORED[2]:
-        return _STORED[2][key]
+        venue = diskcache.read(_venue_entry(key))
+        if isinstance(venue, Venue) and venue.key == key:
+            return venue
     return _build(key)
 
 
@@ -352,13 +361,15 @@ def _build(key: str) -> Venue:
 def _store() -> None:
     """Build every venue and keep them for the next process (a venue that cannot be built is
     left out: its error is said when it is asked for)."""
-    venues: dict[str, Venue] = {}
+    built: list[str] = []
     for key in VENUES:
         try:
-            venues[key] = load_venue(key)
+            venue = load_venue(key)
         except Exception:
             continue
-    diskcache.write(_ENTRY, (VENUES, VENUE_ALIASES, venues))
+        diskcache.write(_venue_entry(key), venue)
+        built.append(key)
+    diskcache.write(_ENTRY, (VENUES, VENUE_ALIASES, frozenset(built)))
 
 
 if _STORED is None:
