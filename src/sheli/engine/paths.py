@@ -729,8 +729,8 @@ class Paths:
                 m = (n[0] + di, n[1] + dj)
                 if m in done or not ok(m):
                     continue
-                if walls and not seg_ok(pt(n), pt(m)):
-                    continue
+                if walls and any(_cross(pt(n), pt(m), w0, w1) for w0, w1 in walls):
+                    continue  # the bodies are step_ok's, the 楹 the blocked nodes'
                 if not step_ok(n, m):
                     continue
                 if self._crosses(pt(n), pt(m)):
