@@ -431,7 +431,7 @@ class Paths:
             out.append(b)
         return out
 
-    def clear(self, name: str, pts: list[Vec]) -> list[Vec]:
+    def clear(self, name: str, pts: list[Vec], depth: int = 0) -> list[Vec]:
         """The walk goes round the bodies that stand in its way: each leg that would pass
         closer than a footprint to a standing body is replaced, where it is blocked, by the
         shortest way round on a grid of GRID 尺 (round the end of a row or a crowd), kept to
@@ -449,7 +449,7 @@ class Paths:
         for a, b in itertools.pairwise(pts):
             block = self.blockers(name, [a, b])
             if block:
-                out.extend(self._go_round(name, a, b, block))
+                out.extend(self._go_round(name, a, b, block, depth))
             out.append(b)
         return out
 
@@ -482,7 +482,7 @@ class Paths:
                         out.extend(p for p in bs if x0 <= p[0] <= x1 and y0 <= p[1] <= y1)
         return out
 
-    def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec]) -> list[Vec]:
+    def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec], depth: int = 0) -> list[Vec]:
         """The turns of the shortest clear way from a to b past ``block`` (none if there is
         none within the search's reach: the walk stays straight and its fault is reported)."""
         ln = math.dist(a, b)
@@ -504,7 +504,7 @@ class Paths:
             self._leg_ok(name, p, q) for p, q in itertools.pairwise([a, *last, b])
         ):
             return last
-        got = self._side_step(name, a, b, block, (ux, uy), ln)
+        got = self._side_step(name, a, b, block, (ux, uy), ln, depth)
         if got is None and len(block) <= CROWD:
             got = self._grid_way(name, a, b, block, p_in, p_out, s0 > 0, s1 < ln)
         if not got:
@@ -572,10 +572,13 @@ class Paths:
         return out
 
     def _side_step(
-        self, name: str, a: Vec, b: Vec, block: list[Vec], u: Vec, ln: float
+        self, name: str, a: Vec, b: Vec, block: list[Vec], u: Vec, ln: float, depth: int = 0
     ) -> list[Vec] | None:
         """The first try, cheap: past the whole cluster of those in the way (and those who
-        stand near them) on one side, the nearer side first, by two turns square to the leg."""
+        stand near them) on one side, the nearer side first, by two turns square to the leg.
+        Where the way past it is clear but the turn into it or out of it passes others (one
+        who leaves a crowd, or joins one, to walk along a row), those are walked round in
+        turn, once."""
         g = math.sqrt(self.gap2)
         cluster = list(block)
         seen = set(cluster)
@@ -598,7 +601,12 @@ class Paths:
             w1 = (a[0] + u[0] * t0 + nx * o, a[1] + u[1] * t0 + ny * o)
             w2 = (a[0] + u[0] * t1 + nx * o, a[1] + u[1] * t1 + ny * o)
             way = [a, w1, w2, b]
-            if all(self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)):
+            oks = [self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)]
+            if not all(oks) and depth == 0 and oks[1]:
+                if self._leg_ok(name, a, w1, False) and self._leg_ok(name, w2, b, False):
+                    way = [*self.clear(name, [a, w1], 1), *self.clear(name, [w2, b], 1)]
+                    oks = [self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)]
+            if all(oks):
                 n = sum(math.dist(p, q) for p, q in itertools.pairwise(way))
                 if n < best_len:
                     best, best_len = way, n
@@ -761,8 +769,8 @@ class Paths:
             i = j
         return out
 
-    def _leg_ok(self, name: str, a: Vec, b: Vec) -> bool:
-        if self.blockers(name, [a, b]):
+    def _leg_ok(self, name: str, a: Vec, b: Vec, bodies: bool = True) -> bool:
+        if bodies and self.blockers(name, [a, b]):
             return False
         if self._crosses(a, b):
             return False
