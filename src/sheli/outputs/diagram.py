@@ -830,17 +830,8 @@ def _things(
             L = float(venue.objects.get("楅", {}).get("length", 3.0))
             a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
             bx = _min_box(Box(a[0], a[1] - 1.5, b[0], a[1] + 1.5), 5)
-            arrows = ""
             n = o.arrows_bi if (p.x, p.y) == (fx["楅"].x, fx["楅"].y) else 0
-            for k in range(n):
-                # 北括: laid north–south across the 楅; in fours once 乘 (四四數分之)
-                gx = k // 4 if o.bi_counted else 0
-                t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
-                ax = bx.x0 + 1 + t * (bx.x1 - bx.x0 - 2)
-                arrows += (
-                    f'<line x1="{_f(ax)}" y1="{_f(a[1] - 1.5 * s)}" x2="{_f(ax)}" '
-                    f'y2="{_f(a[1] + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
-                )
+            arrows = _bi_arrows(bx.x0, bx.x1, a[1], s, n, o.bi_counted) if n else ""
             shape_svg = (
                 f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
                 f'height="{_f(bx.y1 - bx.y0)}" fill="#7a5230"/>'
@@ -943,6 +934,23 @@ def _things(
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
+
+
+@lru_cache(maxsize=1024)
+def _bi_arrows(x0: float, x1: float, y: float, s: float, n: int, counted: bool) -> str:
+    """The ``n`` arrows on the 楅 between ``x0`` and ``x1`` px: 北括, laid north–south
+    across it; in fours once 乘 (四四數分之). Remembered: they are drawn again at every
+    step until they are taken."""
+    arrows = ""
+    for k in range(n):
+        gx = k // 4 if counted else 0
+        t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
+        ax = x0 + 1 + t * (x1 - x0 - 2)
+        arrows += (
+            f'<line x1="{_f(ax)}" y1="{_f(y - 1.5 * s)}" x2="{_f(ax)}" '
+            f'y2="{_f(y + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
+        )
+    return arrows
 
 
 @lru_cache(maxsize=8192)
@@ -1601,6 +1609,7 @@ class _Memo:
         self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
         self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
+        self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -2045,6 +2054,7 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _hou_mark.cache_clear()
+    _bi_arrows.cache_clear()
     _rod_ns.cache_clear()
     _wrap_cached.cache_clear()
     _wrap_words.cache_clear()
@@ -2072,7 +2082,7 @@ class _FrameView:
         self._frame = frame
         self.people = dict(frame.people)
         # every body: a role that is several people is drawn member by member
-        self.plist = [q for p in self.people.values() for q in (p, *p.members)]
+        self.plist = _bodies(list(self.people.values()))
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -2083,6 +2093,36 @@ class _FrameView:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._frame, name)
+
+
+def _bodies(people: list[Person]) -> list[Person]:
+    """Every body of ``people``: each person, then his group's other members. Made from
+    the last list where the same people come in the same order and only a few are new
+    objects (a step changes one person or a few), each with as many members as before.
+
+    >>> from sheli.outputs.frames import Person
+    >>> a = Person("甲", "r", None, 0, 0, None, (), (), None)
+    >>> b = Person("乙", "r", None, 0, 0, None, (), (), None, members=(a,))
+    >>> [p.actor for p in _bodies([b, a])]
+    ['乙', '甲', '甲']
+    """
+    last = _MEMO.bodies
+    changed = _changed(last[0], people)
+    if changed is not None and all(
+        len(people[i].members) == len(last[0][i].members) for i in changed
+    ):
+        out = list(last[1])
+        starts = last[2]
+        for i in changed:
+            p = people[i]
+            k = starts[i]
+            out[k] = p
+            out[k + 1 : k + 1 + len(p.members)] = p.members
+    else:
+        out = [q for p in people for q in (p, *p.members)]
+        starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
+    _MEMO.bodies = (people, out, starts)
+    return out
 
 
 def label_boxes(
