@@ -2080,7 +2080,9 @@ class _FrameView:
 
     def __init__(self, frame: Frame) -> None:
         self._frame = frame
-        self.people = dict(frame.people)
+        # (a frame of build_frames copies its mapping at C speed; any other, one by one)
+        as_dict = getattr(frame, "people_dict", None)
+        self.people = as_dict() if as_dict is not None else dict(frame.people)
         # every body: a role that is several people is drawn member by member
         self.plist = _bodies(list(self.people.values()))
         # read many times a step: looked up once (the rest goes to the frame)
