@@ -1609,6 +1609,9 @@ class _Memo:
         self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
         self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
+        # the figures drawn last: people, layout, view, radius, figures, index by name, and
+        # those drawn marked (actor, members, 獲者)
+        self.figures: tuple[Any, ...] = (None, None, None, None, None, None, ())
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
 
     def clear(self) -> None:
@@ -2198,6 +2201,95 @@ def _view_parts(v: View, lang: str = "zh-Hant") -> tuple[str, tuple[str, ...], s
     return attrs, parts, north
 
 
+def _figure_svg(
+    p: Person,
+    v: View,
+    where: dict[str, tuple[float, float]],
+    r: float,
+    actor: str,
+    raised: bool,
+) -> str:
+    """A person's figure as ``render_svg_parts`` draws it (taken from the last drawing of
+    him where it was drawn from the same)."""
+    x, y = where[p.actor]
+    is_actor = p.actor == actor
+    # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
+    acting = p.member_of is not None and p.member_of == actor
+    up = raised and p.actor == "獲者"
+    persons = _MEMO.persons
+    e = persons.get(p.actor)
+    # the same person (object), drawn in the same view at the same point as last time
+    if (
+        e is not None
+        and e[0] is p
+        and e[1] is v
+        and e[2] == x
+        and e[3] == y
+        and e[4] == r
+        and e[5] == is_actor
+        and e[6] == up
+        and e[8] == acting
+    ):
+        return e[7]  # type: ignore[no-any-return]
+    true_x, true_y = v.px(p.x, p.y)
+    svg = _person_svg(
+        p.actor,
+        p.role,
+        p.name,
+        p.facing,
+        p.dress,
+        p.holds,
+        p.holding,
+        p.inferred,
+        p.x,
+        p.y,
+        true_x,
+        true_y,
+        x,
+        y,
+        r,
+        is_actor,
+        up,
+        acting,
+    )
+    persons[p.actor] = (p, v, x, y, r, is_actor, up, svg, acting)
+    return svg
+
+
+def _figures(
+    visible: list[Person],
+    where: dict[str, tuple[float, float]],
+    v: View,
+    r: float,
+    actor: str,
+    raised: bool,
+    people: Any,
+) -> list[str]:
+    """The figures of ``visible``, in order. Where the last call drew the same list but
+    for a few new objects, in the same layout, only those are drawn again, with the
+    actor, his group's members and the 獲者 of this call and of the last (their marks
+    change with the actor and the 旌)."""
+    last = _MEMO.figures
+    changed = None
+    if last[1] is where and last[2] is v and last[3] == r:
+        changed = _changed(last[0], visible)
+    if changed is None:
+        svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
+        pos = {p.actor: k for k, p in enumerate(visible)}
+    else:
+        svgs, pos = list(last[4]), last[5]
+    marked = [actor, "獲者"]
+    a = people.get(actor)
+    if a is not None:
+        marked += [m.actor for m in a.members]
+    at = [k for k in (pos.get(n) for n in marked) if k is not None]
+    if changed is not None:
+        for k in {*changed, *last[6], *at}:
+            svgs[k] = _figure_svg(visible[k], v, where, r, actor, raised)
+    _MEMO.figures = (visible, where, v, r, svgs, pos, at)
+    return svgs
+
+
 def render_svg(
     frame: Frame,
     scene: dict[str, Any],
@@ -2318,52 +2410,8 @@ def render_svg_parts(
     # figures (clipped to the plan: a crowd's block may reach beyond it)
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
-    persons = _MEMO.persons
     # everyone in the view, as the layout found them (the same people, in order)
-    for p in _MEMO.people[v.name][5][_VISIBLE]:
-        x, y = where[p.actor]
-        is_actor = p.actor == actor
-        # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
-        acting = p.member_of is not None and p.member_of == actor
-        up = raised and p.actor == "獲者"
-        e = persons.get(p.actor)
-        # the same person (object), drawn in the same view at the same point as last time
-        if (
-            e is not None
-            and e[0] is p
-            and e[1] is v
-            and e[2] == x
-            and e[3] == y
-            and e[4] == r
-            and e[5] == is_actor
-            and e[6] == up
-            and e[8] == acting
-        ):
-            out.append(e[7])
-            continue
-        true_x, true_y = v.px(p.x, p.y)
-        svg = _person_svg(
-            p.actor,
-            p.role,
-            p.name,
-            p.facing,
-            p.dress,
-            p.holds,
-            p.holding,
-            p.inferred,
-            p.x,
-            p.y,
-            true_x,
-            true_y,
-            x,
-            y,
-            r,
-            is_actor,
-            up,
-            acting,
-        )
-        persons[p.actor] = (p, v, x, y, r, is_actor, up, svg, acting)
-        out.append(svg)
+    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, frame.people)
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"
