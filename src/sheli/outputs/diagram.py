@@ -1669,20 +1669,19 @@ def _people_memo(
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
         solo = orders[_SOLO]
-        me = [p for p in visible if p.actor == actor and p.actor in orders[_CROWDS].members]
+        me = []
+        if actor in orders[_CROWDS].members:
+            me = [p for p in visible if p.actor == actor]
         # the actor first, then group by group from the nearest to him, each row in its
         # order (so that a row's labels alternate beside their figures); a crowd's members
         # have no label of their own (the actor has, wherever he stands)
         ax, ay = where.get(actor, (v.box.x0, v.box.y0))
-        order = orders[actor] = sorted(
-            solo + me if me else solo,
-            key=lambda p: (
-                p.actor != actor,
-                round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
-                rank[p.actor][:2],
-                rank[p.actor][2],
-            ),
-        )
+        these = solo + me if me else solo
+        keys = []
+        for p in these:
+            g = rank[p.actor]
+            keys.append((p.actor != actor, round(math.dist((g[0], g[1]), (ax, ay)), 3), *g))
+        order = orders[actor] = [these[k] for k in sorted(range(len(these)), key=keys.__getitem__)]
     return (*layout, order, orders[_VISIBLE], orders[_CROWDS])
 
 
