@@ -1965,6 +1965,29 @@ def _drawn_path(
     return pts
 
 
+@lru_cache(maxsize=4096)
+def _path_svg(
+    actor: str,
+    path: tuple[tuple[float, float], ...],
+    v: View,
+    end: tuple[float, float] | None,
+    me: bool,
+) -> str:
+    """A walk drawn (``_drawn_path``: ending at ``end``, where his figure is drawn, if
+    he is drawn), bold for the actor's walk in this step: a function of its arguments, so
+    remembered (a group's walks are drawn at each of its steps)."""
+    pts = [v.px(*q) for q in path]
+    if pts and end is not None:
+        pts[-1] = end
+    points = " ".join(f"{_f(x)},{_f(y)}" for x, y in pts)
+    return (
+        f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(actor)}"'
+        f' points="{points}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
+        f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
+        f' marker-end="url(#arrowhead)"/>'
+    )
+
+
 def _path_boxes(
     pts: list[tuple[float, float]], step: float = 6.0
 ) -> list[tuple[float, float, float, float]]:
@@ -2056,6 +2079,7 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _hou_mark.cache_clear()
+    _path_svg.cache_clear()
     _bi_arrows.cache_clear()
     _rod_ns.cache_clear()
     _wrap_cached.cache_clear()
@@ -2376,14 +2400,8 @@ def render_svg_parts(
     for p in people.values():
         if not p.path or p.moved_at < group_from:
             continue
-        pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in _drawn_path(p, v, where))
         me = p.actor == actor and p.moved_at == frame.seq
-        paths.append(
-            f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(p.actor)}"'
-            f' points="{pts}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
-            f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
-            f' marker-end="url(#arrowhead)"/>'
-        )
+        paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
     if paths:
         out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
