@@ -1647,7 +1647,13 @@ def _people_memo(
         swaps = [(e[3][i], plist[i]) for i in changed]
         e = (v, r, spacing, plist, e[4], _swap_orders(e[5], swaps), e[6])
         _MEMO.people[v.name] = e
-    elif changed and e is not None and e[6] is not None and len(changed) <= _MOVED_MAX:
+    elif (
+        changed
+        and e is not None
+        and e[6] is not None
+        and len(changed) <= _MOVED_MAX
+        and all(e[3][i].actor == plist[i].actor for i in changed)
+    ):
         # a few moved: their groups, at the points they left and came to, laid out again
         layout, state = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
         e = (v, r, spacing, plist, layout, {}, state)
