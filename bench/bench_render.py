@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_render.py [--repeat 3] [--repeat-big 1] [--jobs N] [--write]
         [--cli 5] [--cli-no-svg 5] [--skip-big]
     .venv/bin/python bench/bench_render.py --sample 12 [--sample-steps 32] [--src DIR]
+        [--profile 30]
 
 For each case, ``--repeat`` times (``--repeat-big`` for 100 衆耦, which takes minutes): the
 run (:func:`sheli.engine.run`) and then :func:`sheli.outputs.render.render` into a fresh
@@ -29,7 +30,9 @@ checkout's ``src``), to compare two versions in one sitting.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import resource
 import shutil
 import statistics
@@ -101,8 +104,10 @@ def cli_once(*extra: str) -> dict[str, float]:
         shutil.rmtree(d, ignore_errors=True)
 
 
-def sample(k: int, n: int) -> None:
-    """Draw ``k`` runs of ``n`` steps of the 100 衆耦 run; print CPU ms a step."""
+def sample(k: int, n: int, profile: int = 0) -> None:
+    """Draw ``k`` runs of ``n`` steps of the 100 衆耦 run; print CPU ms a step (with
+    ``profile``, also that many of the functions with the most time of their own, by
+    cProfile, which slows the drawing about twofold)."""
     from sheli.outputs.diagram import clear_caches, render_svg_parts
     from sheli.outputs.frames import build_frames
 
@@ -110,14 +115,21 @@ def sample(k: int, n: int) -> None:
     frames = build_frames(r)
     scene = r.events[0]
     per = []
+    prof = cProfile.Profile() if profile else None
     for s in range(k):
         a = (len(frames) - n) * s // max(k - 1, 1)
         clear_caches()
         c0 = time.process_time()
+        if prof is not None:
+            prof.enable()
         for f in frames[a : a + n]:
             render_svg_parts(f, scene, highlight=f.actor)
+        if prof is not None:
+            prof.disable()
         per.append((time.process_time() - c0) / n * 1000)
         print(f"steps {a}–{a + n - 1}: {per[-1]:.1f} ms a step (CPU)", flush=True)
+    if prof is not None:
+        pstats.Stats(prof).sort_stats("tottime").print_stats(profile)
     mean = statistics.fmean(per)
     print(
         f"{_src}: {len(frames)} steps; CPU ms a step: median {statistics.median(per):.1f}, "
@@ -141,10 +153,11 @@ def main() -> None:
     ap.add_argument("--cli-no-svg", type=int, default=0, help="times to run it with --no-svg")
     ap.add_argument("--sample", type=int, default=0, help="only sample the 100 衆耦 drawing")
     ap.add_argument("--sample-steps", type=int, default=32, help="steps in each sample")
+    ap.add_argument("--profile", type=int, default=0, help="with --sample: top N by cProfile")
     ap.add_argument("--src", help="import sheli from this directory")
     args = ap.parse_args()
     if args.sample:
-        sample(args.sample, args.sample_steps)
+        sample(args.sample, args.sample_steps, args.profile)
         return
 
     cli_rows: list[dict[str, float]] = []

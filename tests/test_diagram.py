@@ -439,6 +439,37 @@ def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:
         assert diagram_mod._f(v) == diagram_mod._f_uncached(v)
 
 
+def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
+    """With 衆耦 waiting at 堂西 in a crowd (people leave it and come back to it, so the
+    crowd's block is laid out again from the last step's, and only the dots of those who
+    moved are drawn again), every step of a stretch drawn in order is byte for byte the
+    step drawn alone with every cache empty."""
+    r = run("xiangshe", seed=1, pairs=8)
+    frames = build_frames(r)
+    scene = r.events[0]
+    at = next(
+        i
+        for i, f in enumerate(frames)
+        if (f.actor or "").startswith("衆耦") and f.people[f.actor].moved_at == f.seq
+    )
+    stretch = frames[max(at - 20, 0) : at + 140]
+    moved = []
+    real = diagram_mod._move_layout
+
+    def spy(*args):
+        moved.append(len(args[-1]))
+        return real(*args)
+
+    monkeypatch.setattr(diagram_mod, "_move_layout", spy)
+    diagram_mod.clear_caches()
+    in_order = [render_svg(f, scene, highlight=f.actor) for f in stretch]
+    assert len(moved) > 20  # most steps laid out from the last one's layout
+    for f, svg in zip(stretch[::3], in_order[::3], strict=True):
+        diagram_mod.clear_caches()
+        assert render_svg(f, scene, highlight=f.actor) == svg, f.seq
+    diagram_mod.clear_caches()
+
+
 # ------------------------------------------------------------------ a venue with several 侯
 
 SANHOU = Path(__file__).parent / "fixtures" / "venues" / "sanhou.yaml"

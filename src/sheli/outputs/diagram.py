@@ -830,17 +830,8 @@ def _things(
             L = float(venue.objects.get("楅", {}).get("length", 3.0))
             a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
             bx = _min_box(Box(a[0], a[1] - 1.5, b[0], a[1] + 1.5), 5)
-            arrows = ""
             n = o.arrows_bi if (p.x, p.y) == (fx["楅"].x, fx["楅"].y) else 0
-            for k in range(n):
-                # 北括: laid north–south across the 楅; in fours once 乘 (四四數分之)
-                gx = k // 4 if o.bi_counted else 0
-                t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
-                ax = bx.x0 + 1 + t * (bx.x1 - bx.x0 - 2)
-                arrows += (
-                    f'<line x1="{_f(ax)}" y1="{_f(a[1] - 1.5 * s)}" x2="{_f(ax)}" '
-                    f'y2="{_f(a[1] + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
-                )
+            arrows = _bi_arrows(bx.x0, bx.x1, a[1], s, n, o.bi_counted) if n else ""
             shape_svg = (
                 f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
                 f'height="{_f(bx.y1 - bx.y0)}" fill="#7a5230"/>'
@@ -929,17 +920,11 @@ def _things(
     for h, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
         if not v.contains(h.x, h.y):
             continue
-        marks = ""
         k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
-        for k in range(n_hits):
-            x, y = v.px(*_arrow_spot(k, True, h.y, h.x, k40))
-            marks += f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.6" fill="#000"/>'
-        for k in range(n_arrows - n_hits):
-            x, y = v.px(*_arrow_spot(k, False, h.y, h.x, k40))
-            marks += (
-                f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y - 4)}" '
-                'stroke="#555" stroke-width=".8"/>'
-            )
+        marks = "".join(
+            [_hou_mark(v, k, True, h.y, h.x, k40) for k in range(n_hits)]
+            + [_hou_mark(v, k, False, h.y, h.x, k40) for k in range(n_arrows - n_hits)]
+        )
         which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
         c.add(
             f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
@@ -949,6 +934,37 @@ def _things(
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
+
+
+@lru_cache(maxsize=1024)
+def _bi_arrows(x0: float, x1: float, y: float, s: float, n: int, counted: bool) -> str:
+    """The ``n`` arrows on the 楅 between ``x0`` and ``x1`` px: 北括, laid north–south
+    across it; in fours once 乘 (四四數分之). Remembered: they are drawn again at every
+    step until they are taken."""
+    arrows = ""
+    for k in range(n):
+        gx = k // 4 if counted else 0
+        t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
+        ax = x0 + 1 + t * (x1 - x0 - 2)
+        arrows += (
+            f'<line x1="{_f(ax)}" y1="{_f(y - 1.5 * s)}" x2="{_f(ax)}" '
+            f'y2="{_f(y + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
+        )
+    return arrows
+
+
+@lru_cache(maxsize=8192)
+def _hou_mark(v: View, k: int, hit: bool, hou_y: float, hou_x: float, spread: float) -> str:
+    """The k-th arrow at a 侯 on the plan (``_arrow_spot``): a dot for a hit, a stroke for
+    a miss. A function of its arguments, so remembered: a round's arrows are drawn again at
+    every step until they are taken up."""
+    x, y = v.px(*_arrow_spot(k, hit, hou_y, hou_x, spread))
+    if hit:
+        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.6" fill="#000"/>'
+    return (
+        f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x)}" y2="{_f(y - 4)}" '
+        'stroke="#555" stroke-width=".8"/>'
+    )
 
 
 def _suan_rods(
@@ -973,10 +989,7 @@ def _suan_rods(
         )
 
     def ns(x: float, colour: str, cls: str) -> str:
-        return (
-            f'<line class="{cls}" x1="{_f(x)}" y1="{_f(y - length / 2)}" x2="{_f(x)}" '
-            f'y2="{_f(y + length / 2)}" stroke="{colour}" stroke-width="1"/>'
-        )
+        return _rod_ns(x, y, length, colour, cls)
 
     if odd:
         out.append(ew(x, 1))
@@ -991,6 +1004,16 @@ def _suan_rods(
         out.append(ns(x + (k // 2) * pitch + (k % 2) * pitch / 3, "#333", "loose"))
     x += ((n - counted + 1) // 2) * pitch
     return "".join(out), x - x0 + pitch / 2
+
+
+@lru_cache(maxsize=8192)
+def _rod_ns(x: float, y: float, length: float, colour: str, cls: str) -> str:
+    """A 筭 laid north–south at (x, y) px: remembered, as the rods of a round are drawn
+    again at every step until they are counted and taken up."""
+    return (
+        f'<line class="{cls}" x1="{_f(x)}" y1="{_f(y - length / 2)}" x2="{_f(x)}" '
+        f'y2="{_f(y + length / 2)}" stroke="{colour}" stroke-width="1"/>'
+    )
 
 
 def _arrow_spot(
@@ -1029,38 +1052,53 @@ def _spread(
     rank: dict[str, tuple[float, float, int]] = {}
     gap = max(2.2 * r, spacing * v.scale)
     for (x, y), ps in groups.items():
-        cx, cy = v.px(x, y)
-        for k, p in enumerate(ps):
-            rank[p.actor] = (cx, cy, k)
-        if len(ps) == 1:
-            out[ps[0].actor] = (cx, cy)
-            continue
-        f = FACING.get(ps[0].facing or "S", (0.0, -1.0))
-        # the left hand of the facing, on screen (y down)
-        lx, ly = -f[1], -f[0]
-        head = (lx, ly)
-        row = ps[0].row
-        if row:
-            d = {"北上": (0, -1), "南上": (0, 1), "東上": (1, 0), "西上": (-1, 0)}[row]
-            # head of the row towards that quarter, when it lies across the facing
-            if abs(d[0] * lx + d[1] * ly) > 0.5:
-                sgn = 1 if (d[0] * lx + d[1] * ly) > 0 else -1
-                head = (lx * sgn, ly * sgn)
-        # the head of the row stands on the point (the engine puts a row at its head's
-        # place); the others follow away from the head
-        # a long row (堂西 with the 衆耦) folds into ranks, one behind another: of ROW_MAX,
-        # or for a crowd a square block, drawn closer
-        n = len(ps)
-        per_rank = max(ROW_MAX, math.ceil(math.sqrt(n)))
-        g = gap if n <= CROWD else 2.2 * r
-        bx, by = -f[0], f[1]  # behind him, on screen
-        for k, p in enumerate(ps):
-            i, j = k % per_rank, k // per_rank
-            out[p.actor] = (
-                cx - head[0] * i * g + bx * j * g,
-                cy - head[1] * i * g + by * j * g,
-            )
+        _spread_group(x, y, ps, v, r, gap, out, rank)
     return out, rank
+
+
+def _spread_group(
+    x: float,
+    y: float,
+    ps: list[Any],
+    v: View,
+    r: float,
+    gap: float,
+    out: dict[str, tuple[float, float]],
+    rank: dict[str, tuple[float, float, int]],
+) -> None:
+    """``_spread`` of the people ``ps`` (in cast order) at the point (x, y) 尺: where each
+    is drawn and his rank, put in ``out`` and ``rank``."""
+    cx, cy = v.px(x, y)
+    for k, p in enumerate(ps):
+        rank[p.actor] = (cx, cy, k)
+    if len(ps) == 1:
+        out[ps[0].actor] = (cx, cy)
+        return
+    f = FACING.get(ps[0].facing or "S", (0.0, -1.0))
+    # the left hand of the facing, on screen (y down)
+    lx, ly = -f[1], -f[0]
+    head = (lx, ly)
+    row = ps[0].row
+    if row:
+        d = {"北上": (0, -1), "南上": (0, 1), "東上": (1, 0), "西上": (-1, 0)}[row]
+        # head of the row towards that quarter, when it lies across the facing
+        if abs(d[0] * lx + d[1] * ly) > 0.5:
+            sgn = 1 if (d[0] * lx + d[1] * ly) > 0 else -1
+            head = (lx * sgn, ly * sgn)
+    # the head of the row stands on the point (the engine puts a row at its head's
+    # place); the others follow away from the head
+    # a long row (堂西 with the 衆耦) folds into ranks, one behind another: of ROW_MAX,
+    # or for a crowd a square block, drawn closer
+    n = len(ps)
+    per_rank = max(ROW_MAX, math.ceil(math.sqrt(n)))
+    g = gap if n <= CROWD else 2.2 * r
+    bx, by = -f[0], f[1]  # behind him, on screen
+    for k, p in enumerate(ps):
+        i, j = k % per_rank, k // per_rank
+        out[p.actor] = (
+            cx - head[0] * i * g + bx * j * g,
+            cy - head[1] * i * g + by * j * g,
+        )
 
 
 class _Stand:
@@ -1478,8 +1516,16 @@ def _inset(
     me = frame.actor
     d = _MEMO.dots
     plist = frame.plist  # type: ignore[attr-defined]
-    if not (d[0] is v and len(d[1]) == len(plist) and all(map(operator.is_, d[1], plist))):
+    changed = _changed(d[1], plist) if d[0] is v else None
+    if changed is None:
         d[:] = [v, plist, _inset_dots(v, [(p.x, p.y) for p in plist])]
+    elif changed:
+        # a step moves one person or a few: only their dots are looked up again
+        dots = list(d[2])
+        for i in changed:
+            p = plist[i]
+            dots[i] = _inset_dot(v, p.x, p.y, False)
+        d[:] = [v, plist, tuple(dots)]
     parts = [head, *d[2]]
     a = frame.people.get(me or "")
     if a is not None:
@@ -1534,6 +1580,20 @@ def _inset(
     return parts
 
 
+def _changed(old: list[Any] | None, new: list[Any]) -> list[int] | None:
+    """Where ``new`` holds another object than ``old`` (by identity), or None if their
+    lengths differ: a step makes new objects for one person or a few, so what was drawn of
+    the others can be kept.
+
+    >>> a, b, c = object(), object(), object()
+    >>> _changed([a, b], [a, c]), _changed([a, b], [a, b]), _changed([a], [a, b])
+    ([1], [], None)
+    """
+    if old is None or len(old) != len(new):
+        return None
+    return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
+
+
 class _Memo:
     """What the last drawings drew, to be taken again when what it was drawn from is the
     very same objects: consecutive frames share most of them (a frame makes a new
@@ -1549,6 +1609,10 @@ class _Memo:
         self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
         self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
+        # the figures drawn last: people, layout, view, radius, figures, index by name, and
+        # those drawn marked (actor, members, 獲者)
+        self.figures: tuple[Any, ...] = (None, None, None, None, None, None, ())
+        self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -1574,16 +1638,30 @@ def _people_memo(
     ``actor`` highlighted: taken from the last drawing in this view when its people were
     these very objects."""
     e = _MEMO.people.get(v.name)
-    if (
-        e is None
-        or e[0] is not v
-        or e[1] != r
-        or e[2] != spacing
-        or len(e[3]) != len(plist)
-        or not all(map(operator.is_, e[3], plist))
+    changed = None
+    if e is not None and e[0] is v and e[1] == r and e[2] == spacing:
+        changed = _changed(e[3], plist)
+    if changed and all(_same_standing(e[3][i], plist[i]) for i in changed):
+        # new objects for people who stand and are labelled as before (what they hold
+        # changed): the same layout, crowds and labels' order, with these objects in them
+        swaps = [(e[3][i], plist[i]) for i in changed]
+        e = (v, r, spacing, plist, e[4], _swap_orders(e[5], swaps), e[6])
+        _MEMO.people[v.name] = e
+    elif (
+        changed
+        and e is not None
+        and e[6] is not None
+        and len(changed) <= _MOVED_MAX
+        and all(e[3][i].actor == plist[i].actor for i in changed)
     ):
+        # a few moved: their groups, at the points they left and came to, laid out again
+        layout, state = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
+        e = (v, r, spacing, plist, layout, {}, state)
+        _MEMO.people[v.name] = e
+    elif changed is None or changed:
         pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in plist)
-        e = (v, r, spacing, plist, _people_layout(v, r, spacing, pkey), {})
+        layout = _people_layout(v, r, spacing, pkey)
+        e = (v, r, spacing, plist, layout, {}, _layout_state(v, r, layout, plist))
         _MEMO.people[v.name] = e
     layout, orders = e[4], e[5]
     order = orders.get(actor)
@@ -1597,25 +1675,155 @@ def _people_memo(
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
         solo = orders[_SOLO]
-        me = [p for p in visible if p.actor == actor and p.actor in orders[_CROWDS].members]
+        me = []
+        if actor in orders[_CROWDS].members:
+            me = [p for p in visible if p.actor == actor]
         # the actor first, then group by group from the nearest to him, each row in its
         # order (so that a row's labels alternate beside their figures); a crowd's members
         # have no label of their own (the actor has, wherever he stands)
         ax, ay = where.get(actor, (v.box.x0, v.box.y0))
-        order = orders[actor] = sorted(
-            solo + me if me else solo,
-            key=lambda p: (
-                p.actor != actor,
-                round(math.dist(rank[p.actor][:2], (ax, ay)), 3),
-                rank[p.actor][:2],
-                rank[p.actor][2],
-            ),
-        )
+        these = solo + me if me else solo
+        keys = []
+        for p in these:
+            g = rank[p.actor]
+            keys.append((p.actor != actor, round(math.dist((g[0], g[1]), (ax, ay)), 3), *g))
+        order = orders[actor] = [these[k] for k in sorted(range(len(these)), key=keys.__getitem__)]
     return (*layout, order, orders[_VISIBLE], orders[_CROWDS])
 
 
+#: At most this many people changed since the last drawing are laid out again by the
+#: groups they left and joined (``_move_layout``); more, and everyone is
+_MOVED_MAX = 8
+
+_Boxes = dict[str, tuple[float, float, float, float]]
+_State = tuple[dict[tuple[float, float], list[int]], _Boxes]
+
+
+def _layout_state(v: View, r: float, layout: tuple[Any, ...], plist: list[Person]) -> _State | None:
+    """What ``_move_layout`` keeps with a layout of ``plist``: the people at each point
+    (their indexes in ``plist``, in order) and the box of each figure in the view; None
+    where two share a name (the layout keys people by name)."""
+    where = layout[0]
+    if len(where) != len(plist):
+        return None
+    groups: dict[tuple[float, float], list[int]] = {}
+    for i, p in enumerate(plist):
+        groups.setdefault((round(p.x, 1), round(p.y, 1)), []).append(i)
+    boxes = {}
+    for p in plist:
+        if v.contains(p.x, p.y):
+            x, y = where[p.actor]
+            boxes[p.actor] = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+    return groups, boxes
+
+
+def _move_layout(
+    v: View,
+    r: float,
+    spacing: float,
+    layout: tuple[Any, ...],
+    state: _State,
+    old: list[Person],
+    plist: list[Person],
+    changed: list[int],
+) -> tuple[tuple[Any, ...], _State]:
+    """``_people_layout`` of ``plist`` from that of ``old`` (the same people, those at
+    ``changed`` in new states): the groups at the points they left and came to are laid
+    out again, the others kept. The same places, sizes and boxes as laid out anew (the
+    boxes maybe in another order); with its ``_layout_state``."""
+    where, rank, sizes = dict(layout[0]), dict(layout[1]), dict(layout[2])
+    groups, boxes = dict(state[0]), dict(state[1])
+    gap = max(2.2 * r, spacing * v.scale)
+    touched = []
+    for i in changed:
+        o, p = old[i], plist[i]
+        ko = (round(o.x, 1), round(o.y, 1))
+        kn = (round(p.x, 1), round(p.y, 1))
+        if ko != kn:
+            g = [j for j in groups[ko] if j != i]
+            if g:
+                groups[ko] = g
+            else:
+                del groups[ko]
+                del sizes[v.px(*ko)]
+            g = groups.get(kn)
+            groups[kn] = sorted([*g, i]) if g else [i]
+            touched.append(ko)
+        touched.append(kn)
+    for k in dict.fromkeys(touched):
+        idx = groups.get(k)
+        if idx is None:
+            continue
+        ps = [plist[j] for j in idx]
+        _spread_group(k[0], k[1], ps, v, r, gap, where, rank)
+        sizes[v.px(*k)] = len(ps)
+        for p in ps:
+            if v.contains(p.x, p.y):
+                x, y = where[p.actor]
+                boxes[p.actor] = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+            else:
+                boxes.pop(p.actor, None)
+    return (where, rank, sizes, list(boxes.values())), (groups, boxes)
+
+
 # keys of the things remembered with a layout besides the orders (by actor, a str)
-_VISIBLE, _CROWDS, _SOLO = (0,), (1,), (2,)
+_VISIBLE, _CROWDS, _SOLO, _POS = (0,), (1,), (2,), (3,)
+
+
+def _same_standing(a: Person, b: Person) -> bool:
+    """Whether two states of one person are laid out and grouped alike: the same point,
+    facing and row (``_people_layout``), crowd and place word (``_crowds``), and name."""
+    return (
+        a.actor == b.actor
+        and a.x == b.x
+        and a.y == b.y
+        and a.facing == b.facing
+        and a.row == b.row
+        and a.member_of == b.member_of
+        and a.place == b.place
+        and a.name == b.name
+    )
+
+
+def _swap_orders(orders: dict[Any, Any], swaps: list[tuple[Person, Person]]) -> dict[Any, Any]:
+    """The people remembered with a layout (``_people_memo``), each old object of
+    ``swaps`` replaced by its new one: the same lists in the same order. The labels'
+    orders by actor are dropped (made again when asked, from these)."""
+    out: dict[Any, Any] = {}
+    visible = orders.get(_VISIBLE)
+    if visible is None:
+        return out
+    pos = orders.get(_POS)
+    if pos is None:
+        # where each person is in the lists, once per layout (swapping keeps it)
+        pos = (
+            {p.actor: k for k, p in enumerate(visible)},
+            {p.actor: k for k, p in enumerate(orders[_SOLO])},
+        )
+    visible, solo = list(visible), list(orders[_SOLO])
+    crowds: _Crowds = orders[_CROWDS]
+    groups = crowds.groups
+    for old, new in swaps:
+        k = pos[0].get(old.actor)
+        if k is not None:
+            visible[k] = new
+        k = pos[1].get(old.actor)
+        if k is not None:
+            solo[k] = new
+        if old.actor in crowds.members:
+            if groups is crowds.groups:
+                groups = dict(groups)
+            for g, ps in groups.items():
+                for j, q in enumerate(ps):
+                    if q is old:
+                        groups[g] = ps = list(ps)
+                        ps[j] = new
+    if groups is not crowds.groups:
+        c = _Crowds.__new__(_Crowds)
+        c.groups, c.anchors, c.members = groups, crowds.anchors, crowds.members
+        crowds = c
+    out[_VISIBLE], out[_SOLO], out[_CROWDS], out[_POS] = visible, solo, crowds, pos
+    return out
 
 
 class _Crowds:
@@ -1763,6 +1971,29 @@ def _drawn_path(
     return pts
 
 
+@lru_cache(maxsize=4096)
+def _path_svg(
+    actor: str,
+    path: tuple[tuple[float, float], ...],
+    v: View,
+    end: tuple[float, float] | None,
+    me: bool,
+) -> str:
+    """A walk drawn (``_drawn_path``: ending at ``end``, where his figure is drawn, if
+    he is drawn), bold for the actor's walk in this step: a function of its arguments, so
+    remembered (a group's walks are drawn at each of its steps)."""
+    pts = [v.px(*q) for q in path]
+    if pts and end is not None:
+        pts[-1] = end
+    points = " ".join(f"{_f(x)},{_f(y)}" for x, y in pts)
+    return (
+        f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(actor)}"'
+        f' points="{points}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
+        f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
+        f' marker-end="url(#arrowhead)"/>'
+    )
+
+
 def _path_boxes(
     pts: list[tuple[float, float]], step: float = 6.0
 ) -> list[tuple[float, float, float, float]]:
@@ -1853,6 +2084,10 @@ def clear_caches() -> None:
     _person_lines.cache_clear()
     targets.cache_clear()
     _range.cache_clear()
+    _hou_mark.cache_clear()
+    _path_svg.cache_clear()
+    _bi_arrows.cache_clear()
+    _rod_ns.cache_clear()
     _wrap_cached.cache_clear()
     _wrap_words.cache_clear()
     size_of.cache_clear()
@@ -1877,9 +2112,11 @@ class _FrameView:
 
     def __init__(self, frame: Frame) -> None:
         self._frame = frame
-        self.people = dict(frame.people)
+        # (a frame of build_frames copies its mapping at C speed; any other, one by one)
+        as_dict = getattr(frame, "people_dict", None)
+        self.people = as_dict() if as_dict is not None else dict(frame.people)
         # every body: a role that is several people is drawn member by member
-        self.plist = [q for p in self.people.values() for q in (p, *p.members)]
+        self.plist = _bodies(list(self.people.values()))
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -1890,6 +2127,36 @@ class _FrameView:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._frame, name)
+
+
+def _bodies(people: list[Person]) -> list[Person]:
+    """Every body of ``people``: each person, then his group's other members. Made from
+    the last list where the same people come in the same order and only a few are new
+    objects (a step changes one person or a few), each with as many members as before.
+
+    >>> from sheli.outputs.frames import Person
+    >>> a = Person("甲", "r", None, 0, 0, None, (), (), None)
+    >>> b = Person("乙", "r", None, 0, 0, None, (), (), None, members=(a,))
+    >>> [p.actor for p in _bodies([b, a])]
+    ['乙', '甲', '甲']
+    """
+    last = _MEMO.bodies
+    changed = _changed(last[0], people)
+    if changed is not None and all(
+        len(people[i].members) == len(last[0][i].members) for i in changed
+    ):
+        out = list(last[1])
+        starts = last[2]
+        for i in changed:
+            p = people[i]
+            k = starts[i]
+            out[k] = p
+            out[k + 1 : k + 1 + len(p.members)] = p.members
+    else:
+        out = [q for p in people for q in (p, *p.members)]
+        starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
+    _MEMO.bodies = (people, out, starts)
+    return out
 
 
 def label_boxes(
@@ -1961,6 +2228,95 @@ def _view_parts(v: View, lang: str = "zh-Hant") -> tuple[str, tuple[str, ...], s
         f"{north_text}</text></g>"
     )
     return attrs, parts, north
+
+
+def _figure_svg(
+    p: Person,
+    v: View,
+    where: dict[str, tuple[float, float]],
+    r: float,
+    actor: str,
+    raised: bool,
+) -> str:
+    """A person's figure as ``render_svg_parts`` draws it (taken from the last drawing of
+    him where it was drawn from the same)."""
+    x, y = where[p.actor]
+    is_actor = p.actor == actor
+    # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
+    acting = p.member_of is not None and p.member_of == actor
+    up = raised and p.actor == "獲者"
+    persons = _MEMO.persons
+    e = persons.get(p.actor)
+    # the same person (object), drawn in the same view at the same point as last time
+    if (
+        e is not None
+        and e[0] is p
+        and e[1] is v
+        and e[2] == x
+        and e[3] == y
+        and e[4] == r
+        and e[5] == is_actor
+        and e[6] == up
+        and e[8] == acting
+    ):
+        return e[7]  # type: ignore[no-any-return]
+    true_x, true_y = v.px(p.x, p.y)
+    svg = _person_svg(
+        p.actor,
+        p.role,
+        p.name,
+        p.facing,
+        p.dress,
+        p.holds,
+        p.holding,
+        p.inferred,
+        p.x,
+        p.y,
+        true_x,
+        true_y,
+        x,
+        y,
+        r,
+        is_actor,
+        up,
+        acting,
+    )
+    persons[p.actor] = (p, v, x, y, r, is_actor, up, svg, acting)
+    return svg
+
+
+def _figures(
+    visible: list[Person],
+    where: dict[str, tuple[float, float]],
+    v: View,
+    r: float,
+    actor: str,
+    raised: bool,
+    people: Any,
+) -> list[str]:
+    """The figures of ``visible``, in order. Where the last call drew the same list but
+    for a few new objects, in the same layout, only those are drawn again, with the
+    actor, his group's members and the 獲者 of this call and of the last (their marks
+    change with the actor and the 旌)."""
+    last = _MEMO.figures
+    changed = None
+    if last[1] is where and last[2] is v and last[3] == r:
+        changed = _changed(last[0], visible)
+    if changed is None:
+        svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
+        pos = {p.actor: k for k, p in enumerate(visible)}
+    else:
+        svgs, pos = list(last[4]), last[5]
+    marked = [actor, "獲者"]
+    a = people.get(actor)
+    if a is not None:
+        marked += [m.actor for m in a.members]
+    at = [k for k in (pos.get(n) for n in marked) if k is not None]
+    if changed is not None:
+        for k in {*changed, *last[6], *at}:
+            svgs[k] = _figure_svg(visible[k], v, where, r, actor, raised)
+    _MEMO.figures = (visible, where, v, r, svgs, pos, at)
+    return svgs
 
 
 def render_svg(
@@ -2050,14 +2406,8 @@ def render_svg_parts(
     for p in people.values():
         if not p.path or p.moved_at < group_from:
             continue
-        pts = " ".join(f"{_f(q[0])},{_f(q[1])}" for q in _drawn_path(p, v, where))
         me = p.actor == actor and p.moved_at == frame.seq
-        paths.append(
-            f'<polyline class="path{" actor-path" if me else ""}" data-actor="{escape(p.actor)}"'
-            f' points="{pts}" fill="none" stroke="{_PATH}" stroke-width="{2 if me else 1}" '
-            f'stroke-opacity="{1 if me else 0.45}" stroke-dasharray="{"none" if me else "4 3"}"'
-            f' marker-end="url(#arrowhead)"/>'
-        )
+        paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
     if paths:
         out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
@@ -2083,52 +2433,8 @@ def render_svg_parts(
     # figures (clipped to the plan: a crowd's block may reach beyond it)
     out.append('<g clip-path="url(#plan-clip)">')
     raised = frame.objects.jing_raised
-    persons = _MEMO.persons
     # everyone in the view, as the layout found them (the same people, in order)
-    for p in _MEMO.people[v.name][5][_VISIBLE]:
-        x, y = where[p.actor]
-        is_actor = p.actor == actor
-        # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
-        acting = p.member_of is not None and p.member_of == actor
-        up = raised and p.actor == "獲者"
-        e = persons.get(p.actor)
-        # the same person (object), drawn in the same view at the same point as last time
-        if (
-            e is not None
-            and e[0] is p
-            and e[1] is v
-            and e[2] == x
-            and e[3] == y
-            and e[4] == r
-            and e[5] == is_actor
-            and e[6] == up
-            and e[8] == acting
-        ):
-            out.append(e[7])
-            continue
-        true_x, true_y = v.px(p.x, p.y)
-        svg = _person_svg(
-            p.actor,
-            p.role,
-            p.name,
-            p.facing,
-            p.dress,
-            p.holds,
-            p.holding,
-            p.inferred,
-            p.x,
-            p.y,
-            true_x,
-            true_y,
-            x,
-            y,
-            r,
-            is_actor,
-            up,
-            acting,
-        )
-        persons[p.actor] = (p, v, x, y, r, is_actor, up, svg, acting)
-        out.append(svg)
+    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, frame.people)
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"

@@ -192,6 +192,10 @@ class _People(Mapping[str, Person]):
             self._cache = out
         return self._cache
 
+    def everyone(self) -> dict[str, Person]:
+        """The whole mapping, as the dict it is kept in (not to be changed)."""
+        return self._all()
+
     def __getitem__(self, key: str) -> Person:
         p = self._tl.at(key, self._i) if self._cache is None else self._cache.get(key)
         if p is None:
@@ -249,6 +253,17 @@ class Frame:
     @property
     def people(self) -> Mapping[str, Person]:
         return _People(self._tl, self.index)
+
+    def people_dict(self) -> dict[str, Person]:
+        """Everyone present, as a new dict (in the order of ``people``): made at C speed
+        from the frame's own mapping, where ``dict(frame.people)`` looks each one up.
+
+        >>> from sheli.engine import run
+        >>> f = build_frames(run("xiangshe", seed=1))[14]
+        >>> f.people_dict() == dict(f.people), list(f.people_dict()) == list(f.people)
+        (True, True)
+        """
+        return dict(_People(self._tl, self.index).everyone())
 
     def to_dict(self) -> dict[str, Any]:
         """The frame as plain data (JSON-ready): the step's fields, everyone present and

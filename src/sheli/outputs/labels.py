@@ -248,6 +248,33 @@ class _Grid:
                     else:
                         c.append(b)
 
+    def remove_all(self, boxes: Iterable[_T]) -> None:
+        """Take out boxes added before (each once, as filed by :meth:`add_all`).
+
+        >>> g = _Grid(1.0)
+        >>> g.add_all([(0, 0, 10, 10)])
+        >>> g.remove_all([(0, 0, 10, 10)])
+        >>> g.blocked(0, 0, 5, 5), g.cells
+        (None, {})
+        """
+        if self.linear:
+            for b in boxes:
+                self.big.remove(b)
+            return
+        cells, m = self.cells, self.gap + 1.0
+        for b in boxes:
+            i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
+            j0, j1 = int((b[1] - m) // _CELL), int((b[3] + m) // _CELL)
+            if (i1 - i0 + 1) * (j1 - j0 + 1) > _BIG_CELLS:
+                self.big.remove(b)
+                continue
+            for i in range(i0 * _ROW, i1 * _ROW + 1, _ROW):
+                for k in range(i + j0, i + j1 + 1):
+                    c = cells[k]
+                    c.remove(b)
+                    if not c:
+                        del cells[k]
+
     def blocked(
         self, x0: float, y0: float, x1: float, y1: float, then: _Grid | None = None
     ) -> _T | None:
@@ -392,17 +419,29 @@ def place_labels(
     added: list[tuple[_T, list[_T]]] = []  # obstacles there now and not then
     ref_boxes: list[_T] = []
     same = False  # everything so far as in the reference (obstacles, labels, boxes)
+    # the fixed boxes and obstacles by cell (made at the first search, or the reference's,
+    # brought up to date), and the labels placed so far
+    still: _Grid | None = None
     if ref is not None:
         rmap, ref_boxes = ref.map, ref.boxes
         if obst == ref.obst_list:
             same = True
+            still = ref.still
         else:
             ro = ref.obst
-            added = _chunks([t for t in obst if t not in ro])
+            new_obst = [t for t in obst if t not in ro]
+            added = _chunks(new_obst)
+            if (
+                ref.still is not None
+                and len(obst_set) == len(obst)
+                and len(ro) == len(ref.obst_list)
+            ):
+                # each obstacle there once: the reference's grid, less the obstacles gone
+                # and with those new (what it files is the same; the reference is dropped)
+                still = ref.still
+                still.remove_all([t for t in ref.obst_list if t not in obst_set])
+                still.add_all(new_obst)
     fixed = base.boxes if base is not None else ()
-    # the fixed boxes and obstacles by cell (made at the first search, or the reference's
-    # if its obstacles were these), and the labels placed so far
-    still: _Grid | None = ref.still if same and ref is not None else None
     lgrid: _Grid | None = None
     gridded = 0  # the labels placed so far that are in ``lgrid``
     low: list[_T] | None = None  # the boxes that may meet the overflow column from here
