@@ -45,6 +45,21 @@ class PlaceError(ValueError):
     """
 
 
+class _Unknown(PlaceError):
+    """No fixture or person called ``name``: its message (the near names, by difflib) is made
+    only when it is shown; a caller that catches it (a word that is not a place) pays nothing."""
+
+    def __init__(self, venue: Venue, name: str, people: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.venue, self.name, self.people = venue, name, people
+
+    def __str__(self) -> str:
+        return self.venue._unknown(self.name, dict.fromkeys(self.people))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlaceError, (str(self),))
+
+
 class Point(NamedTuple):
     """A point on the plan, in 尺 (x east, y north).
 
@@ -270,7 +285,7 @@ class Venue:
         if name in self.ambiguous:
             opts = "、".join(self.ambiguous[name])
             raise PlaceError(f"{self.key}: '{name}' is ambiguous here; say which: {opts}")
-        raise PlaceError(self._unknown(name))
+        raise _Unknown(self, name)
 
     def _unknown(self, name: str, people: Mapping[str, Point] | None = None) -> str:
         known = [*self.fixtures, *self.aliases, *(people or {})]
@@ -325,12 +340,9 @@ class Venue:
                     return Point(float(p[0]), float(p[1]))
                 except (KeyError, TypeError, IndexError, ValueError):
                     raise PlaceError(f"{self.key}: {ref} has no place yet") from None
-            try:
+            if ref in self.fixtures or ref in self.aliases or ref in self.ambiguous:
                 return self.fixture(ref).point
-            except PlaceError:
-                if ref in self.ambiguous:
-                    raise
-                raise PlaceError(self._unknown(ref, people)) from None
+            raise _Unknown(self, ref, tuple(people))
         if isinstance(ref, (tuple, list)) and len(ref) == 2 and all(_is_num(c) for c in ref):
             return Point(float(ref[0]), float(ref[1]))
         if not isinstance(ref, Mapping):
