@@ -17,8 +17,9 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import msgspec
 
 __all__ = [
     "DIRECTIONS",
@@ -104,8 +105,7 @@ class Extent(NamedTuple):
         return Point((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
 
 
-@dataclass(frozen=True)
-class Fixture:
+class Fixture(msgspec.Struct, frozen=True):
     """A named place or object of the plan, named as the text names it.
 
     ``source`` cites the passage(s) the position follows from (``xiangshe:8``,
@@ -137,8 +137,7 @@ class Fixture:
         return Point(self.x, self.y)
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(msgspec.Struct, frozen=True):
     """A named number of the plan (笴, 弓, 侯道, 堂深 …) with its source or assumption."""
 
     name: str
@@ -148,8 +147,7 @@ class Param:
     rule: str = ""
 
 
-@dataclass(frozen=True)
-class LedgerRow:
+class LedgerRow(msgspec.Struct, frozen=True):
     """One line of the ledger: where a fixture is and why."""
 
     name: str
@@ -236,8 +234,7 @@ TOP_STEP = 0.5  # 尺 below the 堂廉: where one stands on the top step of a �
 STEP = 6.0  # 尺 per 步, for {"…_of": X, "steps": n}; xiangshe:12 疏 (歩六尺)
 
 
-@dataclass
-class Venue:
+class Venue(msgspec.Struct):
     """A venue: its fixtures, parameters and the relations computed on its plan.
 
     Build one with :func:`sheli.place.load_venue`.
@@ -251,13 +248,17 @@ class Venue:
     key: str
     title: str
     fixtures: dict[str, Fixture]
-    params: dict[str, Param] = field(default_factory=dict)
-    offsets: dict[str, Param] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # other names of fixtures
-    ambiguous: dict[str, list[str]] = field(default_factory=dict)  # names that mean several
-    metre_per_chi: Param = field(default_factory=lambda: Param("尺", 0.231))
-    hou: dict[str, Any] = field(default_factory=dict)  # the 侯 in elevation (xiangshe:372–377)
-    objects: dict[str, dict[str, Any]] = field(default_factory=dict)  # 楅, 中, 算, 扑 … sizes
+    params: dict[str, Param] = msgspec.field(default_factory=dict)
+    offsets: dict[str, Param] = msgspec.field(default_factory=dict)
+    aliases: dict[str, str] = msgspec.field(default_factory=dict)  # other names of fixtures
+    ambiguous: dict[str, list[str]] = msgspec.field(default_factory=dict)  # names that mean several
+    metre_per_chi: Param = msgspec.field(default_factory=lambda: Param("尺", 0.231))
+    hou: dict[str, Any] = msgspec.field(
+        default_factory=dict
+    )  # the 侯 in elevation (xiangshe:372–377)
+    objects: dict[str, dict[str, Any]] = msgspec.field(
+        default_factory=dict
+    )  # 楅, 中, 算, 扑 … sizes
     description: str = ""
     venue_aliases: tuple[str, ...] = ()
 
