@@ -66,9 +66,9 @@ class Node(metaclass=ABCMeta):  # noqa: B024 - an ABC for register(), not for ab
         return f"{type(self).__name__}({inner})"
 
     def __getstate__(self) -> dict[str, Any]:
-        # what is worked out from the fields is worked out again; a field that is None where
-        # its class's default is None is left out (most of a spec's fields are None: a cached
-        # spec unpickles a third faster without them) and reads the default back
+        # what is worked out from the fields is worked out again; a field that is its class's
+        # default (None, False) is left out (most of a spec's fields are None: a cached spec
+        # unpickles a third faster without them) and reads the default back
         return _given(self)
 
     def model_copy(self, update: dict[str, Any] | None = None) -> Any:
@@ -87,8 +87,12 @@ def _fields(node: Node) -> dict[str, Any]:
     return {k: v for k, v in node.__dict__.items() if not k.startswith("_")}
 
 
+_NO = object()
+
+
 def _given(node: Node) -> dict[str, Any]:
-    """Its fields but those that are None where the class's default is None too.
+    """Its fields but those that are their class's default itself (None, False: the class
+    defaults are none of them mutable).
 
     >>> _given(Condition(venue="xie", hit=None))
     {'venue': 'xie'}
@@ -97,7 +101,7 @@ def _given(node: Node) -> dict[str, Any]:
     return {
         k: v
         for k, v in node.__dict__.items()
-        if not k.startswith("_") and (v is not None or getattr(cls, k, 0) is not None)
+        if not k.startswith("_") and getattr(cls, k, _NO) is not v
     }
 
 
@@ -184,11 +188,13 @@ ACT_FIELDS = (
 
 
 class Act(Node):
+    sets_position = jin_jie = False
     file = to = at = from_ = via = by = obj = count = state = side = facing = says = row = None
     note = None
 
 
 class ActStep(Node):
+    sets_position = jin_jie = False
     file = actor = verb = to = at = from_ = via = by = obj = count = state = side = None
     facing = says = row = note = cite = jing = do = None
 
