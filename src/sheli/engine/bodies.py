@@ -316,7 +316,8 @@ class Bodies:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
-            self._forget(name)
+            if name in self._blocks:
+                self._forget(name)
             bodies, why, turn = self._spread(
                 name, p, self.members.get(name, 1), pt, p.facing, cases, row
             )
@@ -361,7 +362,7 @@ class Bodies:
     ) -> tuple[list[Vec], str, str | None]:
         want = pt
         axis = _ROW_VECTORS[row] if row in _ROW_VECTORS else _continue_vector(facing)
-        partner = self._partner(p)
+        partner = None if p.pair is None or p.seat is None else self._partner(p)
         shaped = False
         lattice = None
         fold = None
@@ -582,7 +583,12 @@ class Bodies:
         facing: str | None,
         lattice: list[tuple[int, int]] | None = None,
     ) -> tuple[list[Vec], str]:
-        level = self._level(*pt)
+        if self._plan:  # self._level(*pt), in line: a search for each step that moves
+            level = self._levels.get(pt)
+            if level is None:
+                level = self._levels[pt] = self._level_at(*pt)
+        else:
+            level = None
         if want != pt and level is not None and not _fits(self._level_at(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
         if n == 1 and self._occupant(name, *want) is None:
