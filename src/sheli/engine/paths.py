@@ -21,8 +21,11 @@ it, 由堂下 stays in the 庭, 由其階 goes by one's own 階 (sheli/place/pat
 >>> paths.stand("乙", [(0.0, -25.0)])
 >>> paths.walk("甲", [(0.0, -30.0)], verb="進")   # 乙 is in his way: he goes round him
 []
->>> [f.kind for f in paths.walk("甲", [(0.0, -20.0)], verb="進", via=(0.0, -25.0))]
-['body']
+>>> ring = [(8.0, -32.0), (10.0, -32.0), (12.0, -32.0), (8.0, -30.0), (12.0, -30.0)]
+>>> for i, q in enumerate([*ring, (8.0, -28.0), (10.0, -28.0), (12.0, -28.0)]):
+...     paths.stand(f"丙{i}", [q])
+>>> {f.kind for f in paths.walk("甲", [(10.0, -30.0)], verb="進")}  # boxed in: no way
+{'body'}
 """
 
 from __future__ import annotations
@@ -44,10 +47,15 @@ PATHS_FILE = Path(__file__).resolve().parent.parent / "place" / "paths.yaml"
 Vec = tuple[float, float]
 
 #: The side of a cell of the grid of standing bodies, in 尺.
-CELL = 16.0
+CELL = 8.0
 
 #: How many legs :meth:`Paths._crosses` remembers before it begins again.
 CROSSED = 50_000
+
+#: How many walks :meth:`Paths.strict` remembers before it begins again: a group's walks come
+#: again round after round (the default run's 1,382 walks are 773 distinct), and the bound keeps
+#: a run of a thousand 衆耦 from keeping every walk it checked.
+STRICT_SEEN = 4_096
 
 #: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
 #: the 序 or a 楹, or over the 堂's edge other than by a 階 (into a 室 or 房 other than by its
@@ -82,6 +90,7 @@ class PathModel:
 
     pillar_radius: float
     corner: float
+    passing: float
     routes: dict[str, dict[str, Any]]
     own_stair: dict[str, str]
     default_stair: str
@@ -105,6 +114,7 @@ def load_paths(path: Path | None = None) -> PathModel:
     return PathModel(
         pillar_radius=float(raw["pillar"]["radius"]["value"]),
         corner=float(raw["corner"]["value"]),
+        passing=float(raw["passing"]["value"]),
         routes=routes,
         own_stair={str(k): str(v) for k, v in (own.get("by_role") or {}).items()},
         default_stair=str(own["default"]),
@@ -172,7 +182,9 @@ class Paths:
         if not (hasattr(venue, "platform") and hasattr(venue, "stairs")):
             venue = None
         self.venue = venue
-        self.gap2 = footprint * footprint - 1e-6
+        # a walker passes a standing body with his centre this far from its centre (paths.yaml
+        # passing: he turns sideways), between two who stand a spacing apart
+        self.gap2 = model.passing * model.passing - 1e-6
         self.at: dict[str, list[Vec]] = {}
         # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes
         self.cells: dict[tuple[int, int], dict[str, list[Vec]]] = {}
@@ -194,8 +206,12 @@ class Paths:
             if e is not None
             else (math.inf, math.inf, -math.inf, -math.inf)
         )
+        # (from, to) → the turns of the last way found round those in the leg's way (_go_round)
+        self._ways: dict[tuple[Vec, Vec], list[Vec]] = {}
         # (from, to) → whether the straight leg crosses the platform's edge (_crosses)
         self._crossed: dict[tuple[Vec, Vec], bool] = {}
+        # a walk checked by strict → its faults: strict depends on nothing that moves
+        self._strict_seen: dict[tuple[Any, ...], tuple[Fault, ...]] = {}
         # the corners the walks in the 庭 go round (_round), read once
         c = model.corner
         self._corners = ((e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)) if e is not None else None
@@ -266,6 +282,10 @@ class Paths:
         side of the 階 clear of him (:meth:`stair_way`)."""
         pts: list[Vec] = [a]
         if via is not None:
+            if name is not None and self.blockers(name, [via, via]):
+                # another stands on the place the text names: one passes it beside him, on the
+                # side of the straight way (the place still passed, 過; nobody steps aside)
+                via = self._beside(name, via, _toward(via, a, b))
             pts.append(via)
         st = self.stairs.get(stair) if stair else None
         if st is not None and st.foot is not None and st.top is not None and verb in ("升", "降"):
@@ -278,7 +298,25 @@ class Paths:
                 way = way[:1] if on_stair else []
             pts.extend(way if verb == "升" else way[::-1])
         pts.append(b)
-        return self._round(pts)
+        return self._round(pts, name)
+
+    def _beside(self, name: str, p: Vec, ways: list[Vec]) -> Vec:
+        """The nearest point to p clear of every standing body (the passing distance), going
+        out from p along the first of ``ways`` that has one within a few 尺; else p.
+
+        >>> from sheli.place import load_venue
+        >>> paths = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> paths.stand("乙", [(0.0, -25.0)])
+        >>> paths._beside("甲", (0.0, -25.0), [(0.0, 1.0)])
+        (0.0, -23.5)
+        """
+        q = self.m.passing
+        for wx, wy in ways:
+            for k in range(1, 13):
+                c = (p[0] + wx * q * k / 3, p[1] + wy * q * k / 3)
+                if not self.blockers(name, [c, c]):
+                    return c
+        return p
 
     def stair_way(self, st: Any, name: str | None) -> list[Vec]:
         """The foot and the head of the way up a 階: its middle, or where another stands on
@@ -292,7 +330,7 @@ class Paths:
         [(-15.0, -4.0), (-15.0, 1.0)]
         >>> p.stand("主人", [(-15.0, 1.0)])
         >>> p.stair_way(st, "甲")
-        [(-16.9, -4.0), (-16.9, 0.0)]
+        [(-16.5, -4.0), (-16.5, 1.0)]
         """
         foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
         if name is None:
@@ -302,7 +340,10 @@ class Paths:
         edge = e.y1 if e is not None else top[1]
         # the foot as far as one step up (1 尺), the head as far as the 堂's edge
         up = 1.0 if top[1] > foot[1] else -1.0
-        sides = (0.0, -half / 2, half / 2, -half, half)
+        # the middle, a quarter, between two who stand a spacing apart at its head or foot
+        # (the passing distance from the one on its line), its edge
+        q = self.m.passing
+        sides = (0.0, -half / 2, half / 2, *((-q, q) if q < half else ()), -half, half)
         # straight up the 階 at one place across it, else slanting across it (one at its
         # foot on one side, another at its head on the other)
         for fdx, tdx in sorted(
@@ -372,14 +413,18 @@ class Paths:
             out.extend(way[::-1] if ins[0] else way)
         return out
 
-    def _round(self, pts: list[Vec]) -> list[Vec]:
-        """A walk in the 庭 that would cut across the 堂 goes round its south corner(s)."""
+    def _round(self, pts: list[Vec], name: str | None = None) -> list[Vec]:
+        """A walk in the 庭 that would cut across the 堂 goes round its south corner(s), out
+        beyond one who stands there."""
         if self.venue is None or self._corners is None:
             return pts
         sw, se = self._corners
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
             if not self._on(a) and not self._on(b) and self._crosses(a, b):
+                if name is not None:
+                    sw = self._beside(name, sw, [(-0.6, -0.8), (-0.8, -0.6)])
+                    se = self._beside(name, se, [(0.6, -0.8), (0.8, -0.6)])
 
                 def length(w: list[Vec], a: Vec = a, b: Vec = b) -> float:
                     q = [a, *w, b]
@@ -393,7 +438,7 @@ class Paths:
             out.append(b)
         return out
 
-    def clear(self, name: str, pts: list[Vec]) -> list[Vec]:
+    def clear(self, name: str, pts: list[Vec], depth: int = 0) -> list[Vec]:
         """The walk goes round the bodies that stand in its way: each leg that would pass
         closer than a footprint to a standing body is replaced, where it is blocked, by the
         shortest way round on a grid of GRID 尺 (round the end of a row or a crowd), kept to
@@ -411,24 +456,27 @@ class Paths:
         for a, b in itertools.pairwise(pts):
             block = self.blockers(name, [a, b])
             if block:
-                out.extend(self._go_round(name, a, b, block))
+                out.extend(self._go_round(name, a, b, block, depth))
             out.append(b)
         return out
 
-    def blockers(self, name: str, pts: list[Vec]) -> list[Vec]:
-        """The standing bodies (not ``name``'s) closer than a footprint to the walk ``pts``."""
+    def blockers(self, name: str, pts: list[Vec], gap2: float | None = None) -> list[Vec]:
+        """The standing bodies (not ``name``'s) closer than the passing distance (or the root
+        of ``gap2``, no more than a footprint) to the walk ``pts``."""
         out: list[Vec] = []
+        g2 = self.gap2 if gap2 is None else gap2
         for a, b in itertools.pairwise(pts):
             for p in self._near(
                 name, min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
             ):
-                if _seg_dist2(p, a, b) < self.gap2:
+                if _seg_dist2(p, a, b) < g2:
                     out.append(p)
         return out
 
     def _near(self, name: str, x0: float, y0: float, x1: float, y1: float) -> list[Vec]:
-        """The bodies (not ``name``'s) within a footprint of the box x0, y0 – x1, y1."""
-        g = math.sqrt(self.gap2)
+        """The bodies (not ``name``'s) within a footprint of the box x0, y0 – x1, y1 (a
+        little more than the passing distance)."""
+        g = math.sqrt(self.gap2) + 0.5
         x0, y0, x1, y1 = x0 - g, y0 - g, x1 + g, y1 + g
         out: list[Vec] = []
         for ix in range(int(x0 // CELL), int(x1 // CELL) + 1):
@@ -441,7 +489,7 @@ class Paths:
                         out.extend(p for p in bs if x0 <= p[0] <= x1 and y0 <= p[1] <= y1)
         return out
 
-    def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec]) -> list[Vec]:
+    def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec], depth: int = 0) -> list[Vec]:
         """The turns of the shortest clear way from a to b past ``block`` (none if there is
         none within the search's reach: the walk stays straight and its fault is reported)."""
         ln = math.dist(a, b)
@@ -455,26 +503,89 @@ class Paths:
         p_out = (a[0] + ux * s1, a[1] + uy * s1)
         if self.blockers(name, [p_in, p_in]) or self.blockers(name, [p_out, p_out]):
             return []  # he would stand on another's body where the walk turns: no way round
-        got = self._side_step(name, a, b, block, (ux, uy), ln)
-        if got is not None:
-            return got
-        for margin, h in ((REACH, 1.0), (REACH, GRID), (3 * REACH, 1.0)):
+        # the same leg is walked round after round, past the same people: the way found last
+        # time, if it is still clear
+        ways = self._ways
+        last = ways.get((a, b))
+        if last is not None and all(
+            self._leg_ok(name, p, q) for p, q in itertools.pairwise([a, *last, b])
+        ):
+            return last
+        got = self._side_step(name, a, b, block, (ux, uy), ln, depth)
+        if got is None and len(block) <= CROWD:
+            got = self._grid_way(name, a, b, block, p_in, p_out, s0 > 0, s1 < ln)
+        if not got:
+            return []
+        if len(ways) >= CROSSED:
+            ways.clear()
+        ways[(a, b)] = got
+        return got
+
+    def _grid_way(
+        self,
+        name: str,
+        a: Vec,
+        b: Vec,
+        block: list[Vec],
+        p_in: Vec,
+        p_out: Vec,
+        turn_in: bool,
+        turn_out: bool,
+    ) -> list[Vec]:
+        """The turns of the shortest way found on the grid (:meth:`_search`) from ``p_in`` to
+        ``p_out``, past ``block``; none if there is none within the search's reach."""
+        # the grid is laid from one end, the tighter one first (one who stands between two
+        # a spacing apart, as at the head of a 階, leaves them only along the line between
+        # them, and a grid laid from elsewhere may have no node there); else from the middle
+        # of a gap between two of those in the way and one beside them (a row, a crowd a
+        # spacing apart: its gaps are nodes of that grid)
+        q = self.m.passing + 0.25
+        ends = [p_out, p_in]
+        if self.blockers(name, [p_in, p_in], q * q):
+            ends.reverse()
+        origins = [*ends, *self._gaps(name, block)]
+        for margin, h in ((REACH, GRID), (REACH, 1.0), (3 * REACH, 1.0)):
             xs = [p_in[0], p_out[0], *(p[0] for p in block)]
             ys = [p_in[1], p_out[1], *(p[1] for p in block)]
             box = (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
-            got = self._search(name, p_in, p_out, box, h)
-            if got is not None:
-                way = [a, p_in, *got, p_out, b] if s0 > 0 else [a, *got, p_out, b]
-                if s1 >= ln:
-                    way = way[:-1]
-                return self._tight(name, _dedupe(way))[1:-1]
+            for o in origins if h == GRID else ends[:1]:
+                got = self._search(name, p_in, p_out, box, h, o)
+                if got is not None:
+                    way = [a, p_in, *got, p_out, b] if turn_in else [a, *got, p_out, b]
+                    if not turn_out:
+                        way = way[:-1]
+                    return self._tight(name, _dedupe(way))[1:-1]
         return []
 
+    def _gaps(self, name: str, block: list[Vec]) -> list[Vec]:
+        """The middles of the gaps between each of ``block`` and those who stand a spacing
+        or less from him (at most four).
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> p.stand("乙", [(0.0, -25.0)]); p.stand("丙", [(0.0, -28.0)])
+        >>> p._gaps("甲", [(0.0, -25.0)])
+        [(0.0, -26.5)]
+        """
+        out: list[Vec] = []
+        r = 2 * self.m.passing + 0.2
+        for c in block:
+            for d in self._near(name, c[0] - r, c[1] - r, c[0] + r, c[1] + r):
+                m = ((c[0] + d[0]) / 2, (c[1] + d[1]) / 2)
+                if d != c and math.dist(c, d) <= r and m not in out:
+                    out.append(m)
+                    if len(out) >= 4:
+                        return out
+        return out
+
     def _side_step(
-        self, name: str, a: Vec, b: Vec, block: list[Vec], u: Vec, ln: float
+        self, name: str, a: Vec, b: Vec, block: list[Vec], u: Vec, ln: float, depth: int = 0
     ) -> list[Vec] | None:
         """The first try, cheap: past the whole cluster of those in the way (and those who
-        stand near them) on one side, the nearer side first, by two turns square to the leg."""
+        stand near them) on one side, the nearer side first, by two turns square to the leg.
+        Where the way past it is clear but the turn into it or out of it passes others (one
+        who leaves a crowd, or joins one, to walk along a row), those are walked round in
+        turn, once."""
         g = math.sqrt(self.gap2)
         cluster = list(block)
         seen = set(cluster)
@@ -497,7 +608,12 @@ class Paths:
             w1 = (a[0] + u[0] * t0 + nx * o, a[1] + u[1] * t0 + ny * o)
             w2 = (a[0] + u[0] * t1 + nx * o, a[1] + u[1] * t1 + ny * o)
             way = [a, w1, w2, b]
-            if all(self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)):
+            oks = [self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)]
+            if not all(oks) and depth == 0 and oks[1]:
+                if self._leg_ok(name, a, w1, False) and self._leg_ok(name, w2, b, False):
+                    way = [*self.clear(name, [a, w1], 1), *self.clear(name, [w2, b], 1)]
+                    oks = [self._leg_ok(name, p, q) for p, q in itertools.pairwise(way)]
+            if all(oks):
                 n = sum(math.dist(p, q) for p, q in itertools.pairwise(way))
                 if n < best_len:
                     best, best_len = way, n
@@ -506,31 +622,54 @@ class Paths:
         return self._tight(name, best)[1:-1]
 
     def _search(
-        self, name: str, s: Vec, t: Vec, box: tuple[float, float, float, float], h: float
+        self,
+        name: str,
+        s: Vec,
+        t: Vec,
+        box: tuple[float, float, float, float],
+        h: float,
+        origin: Vec | None = None,
     ) -> list[Vec] | None:
-        """A* on a grid of side h laid from t inside ``box``: the nodes between s and t."""
+        """A* on a grid of side h laid from ``origin`` (else t) inside ``box``: the nodes
+        between s and t."""
+        o = origin or t
         bodies = self._near(name, *box)
         level = self._on(s)
         pillars = [c for _, c in self.pillars] if level else []
         walls = [(w0, w1) for _, w0, w1 in self.walls] if level else []
-        i0, i1 = math.floor((box[0] - t[0]) / h), math.ceil((box[2] - t[0]) / h)
-        j0, j1 = math.floor((box[1] - t[1]) / h), math.ceil((box[3] - t[1]) / h)
-        # the nodes a body or a 楹 covers (a little more than the clearance: a step between
-        # two clear nodes then keeps clear of it too)
+        i0, i1 = math.floor((box[0] - o[0]) / h), math.ceil((box[2] - o[0]) / h)
+        j0, j1 = math.floor((box[1] - o[1]) / h), math.ceil((box[3] - o[1]) / h)
+        # the nodes a 楹 covers (a little more than the clearance: a step between two clear
+        # nodes then keeps clear of it too); the nodes a body covers, exactly (one passes
+        # between two who stand a spacing apart, paths.yaml passing), and the bodies within a
+        # step of each node, against which a step from it is checked
         blocked: set[tuple[int, int]] = set()
-        for cs, r in ((bodies, math.sqrt(self.gap2)), (pillars, math.sqrt(self.pillar2))):
-            r += h / 8
-            k = math.ceil(r / h)
-            for cx, cy in cs:
-                ci, cj = round((cx - t[0]) / h), round((cy - t[1]) / h)
-                for i in range(ci - k, ci + k + 1):
-                    for j in range(cj - k, cj + k + 1):
-                        if (t[0] + i * h - cx) ** 2 + (t[1] + j * h - cy) ** 2 < r * r:
-                            blocked.add((i, j))
+        close: dict[tuple[int, int], list[Vec]] = {}
+        r = math.sqrt(self.pillar2) + h / 8
+        k = math.ceil(r / h)
+        for cx, cy in pillars:
+            ci, cj = round((cx - o[0]) / h), round((cy - o[1]) / h)
+            for i in range(ci - k, ci + k + 1):
+                for j in range(cj - k, cj + k + 1):
+                    if (o[0] + i * h - cx) ** 2 + (o[1] + j * h - cy) ** 2 < r * r:
+                        blocked.add((i, j))
+        gap2 = self.gap2
+        r = math.sqrt(gap2) + h
+        k = math.ceil(r / h)
+        for c in bodies:
+            cx, cy = c
+            ci, cj = round((cx - o[0]) / h), round((cy - o[1]) / h)
+            for i in range(ci - k, ci + k + 1):
+                for j in range(cj - k, cj + k + 1):
+                    d2 = (o[0] + i * h - cx) ** 2 + (o[1] + j * h - cy) ** 2
+                    if d2 < gap2:
+                        blocked.add((i, j))
+                    elif d2 < r * r:
+                        close.setdefault((i, j), []).append(c)
         free: dict[tuple[int, int], bool] = {}
 
         def pt(n: tuple[int, int]) -> Vec:
-            return (t[0] + n[0] * h, t[1] + n[1] * h)
+            return (o[0] + n[0] * h, o[1] + n[1] * h)
 
         def ok(n: tuple[int, int]) -> bool:
             got = free.get(n)
@@ -544,25 +683,39 @@ class Paths:
                 free[n] = got
             return got
 
-        def seg_ok(p: Vec, q: Vec) -> bool:
+        def seg_ok(p: Vec, q: Vec, bodies: list[Vec] = bodies) -> bool:
             return (
-                all(_seg_dist2(c, p, q) >= self.gap2 for c in bodies)
+                all(_seg_dist2(c, p, q) >= gap2 for c in bodies)
                 and all(_seg_dist2(c, p, q) >= self.pillar2 for c in pillars)
                 and not any(_cross(p, q, w0, w1) for w0, w1 in walls)
+                and not self._crosses(p, q)
             )
+
+        def step_ok(n: tuple[int, int], m: tuple[int, int]) -> bool:
+            # a body nearer than the clearance to a step is within a step of one of its nodes
+            a, b = close.get(n), close.get(m)
+            if a is None and b is None:
+                return True
+            p, q = pt(n), pt(m)
+            return all(_seg_dist2(c, p, q) >= gap2 for c in (*(a or ()), *(b or ())))
 
         # the first and the last step: straight to any clear node near the ends
         k = int(ENDS / h)
-        si, sj = round((s[0] - t[0]) / h), round((s[1] - t[1]) / h)
+        si, sj = round((s[0] - o[0]) / h), round((s[1] - o[1]) / h)
+        ti, tj = round((t[0] - o[0]) / h), round((t[1] - o[1]) / h)
+        # only the bodies within reach of those steps can be in their way
+        far2 = (math.sqrt(gap2) + (k + 1) * h * math.sqrt(2)) ** 2
+        near_s = [c for c in bodies if (c[0] - s[0]) ** 2 + (c[1] - s[1]) ** 2 < far2]
+        near_t = [c for c in bodies if (c[0] - t[0]) ** 2 + (c[1] - t[1]) ** 2 < far2]
         start: dict[tuple[int, int], float] = {}
         ends: dict[tuple[int, int], float] = {}
         for di in range(-k, k + 1):
             for dj in range(-k, k + 1):
                 n = (si + di, sj + dj)
-                if ok(n) and seg_ok(s, pt(n)):
+                if ok(n) and seg_ok(s, pt(n), near_s):
                     start[n] = math.dist(s, pt(n))
-                n = (di, dj)
-                if ok(n) and seg_ok(pt(n), t):
+                n = (ti + di, tj + dj)
+                if ok(n) and seg_ok(pt(n), t, near_t):
                     ends[n] = math.dist(pt(n), t)
         if not start or not ends:
             return None
@@ -570,7 +723,7 @@ class Paths:
         came: dict[tuple[int, int], tuple[int, int] | None] = dict.fromkeys(start)
         # a weighted A*: the way is drawn tight afterwards, the fewest nodes looked at matter
         w = 1.5 * h
-        heap = [(g + w * math.hypot(*n), g, n) for n, g in start.items()]
+        heap = [(g + w * math.hypot(n[0] - ti, n[1] - tj), g, n) for n, g in start.items()]
         heapq.heapify(heap)
         done: set[tuple[int, int]] = set()
         best: tuple[float, tuple[int, int]] | None = None
@@ -591,13 +744,17 @@ class Paths:
                 m = (n[0] + di, n[1] + dj)
                 if m in done or not ok(m):
                     continue
-                if walls and not seg_ok(pt(n), pt(m)):
+                if walls and any(_cross(pt(n), pt(m), w0, w1) for w0, w1 in walls):
+                    continue  # the bodies are step_ok's, the 楹 the blocked nodes'
+                if not step_ok(n, m):
                     continue
+                if self._crosses(pt(n), pt(m)):
+                    continue  # a step across the corner of the 堂
                 g2 = g + c * h
                 if g2 < dist.get(m, math.inf):
                     dist[m] = g2
                     came[m] = n
-                    heapq.heappush(heap, (g2 + w * math.hypot(*m), g2, m))
+                    heapq.heappush(heap, (g2 + w * math.hypot(m[0] - ti, m[1] - tj), g2, m))
         if best is None:
             return None
         way: list[Vec] = []
@@ -619,8 +776,8 @@ class Paths:
             i = j
         return out
 
-    def _leg_ok(self, name: str, a: Vec, b: Vec) -> bool:
-        if self.blockers(name, [a, b]):
+    def _leg_ok(self, name: str, a: Vec, b: Vec, bodies: bool = True) -> bool:
+        if bodies and self.blockers(name, [a, b]):
             return False
         if self._crosses(a, b):
             return False
@@ -676,6 +833,27 @@ class Paths:
         the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other than
         by a 階 (into a 室 or 房 other than by its door). Checked as the run goes; those
         through a body are found after it (:func:`walk_faults`)."""
+        key = (tuple(old), tuple(bodies), verb, via, stair, tuple(routes), role)
+        seen = self._strict_seen.get(key)
+        if seen is None:
+            if len(self._strict_seen) >= STRICT_SEEN:
+                self._strict_seen.clear()
+            seen = self._strict_seen[key] = tuple(
+                self._strict(old, bodies, verb, via, stair, routes, role)
+            )
+        return list(seen)
+
+    def _strict(
+        self,
+        old: list[Vec],
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None,
+        stair: str | None,
+        routes: list[str],
+        role: str,
+    ) -> list[Fault]:
+        # the walk made without regard to who stands (route and detour are given no name)
         out: list[Fault] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
@@ -805,6 +983,10 @@ REACH = 6.0
 ENDS = 2.5
 #: The most nodes one search looks at.
 LOOK = 1500
+#: A leg that passes more standing bodies than this (along a row or through a crowd of 衆耦)
+#: is walked round only by the cheap side step (:meth:`Paths._side_step`): the search on the
+#: grid through a crowd of hundreds costs more than the run.
+CROWD = 12
 _STEPS = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0)] + [
     (i, j, math.sqrt(2)) for i in (1, -1) for j in (1, -1)
 ]
@@ -833,6 +1015,21 @@ def _around(a: Vec, b: Vec, c: Vec, k: float, side: str | None) -> Vec:
         qx, qy = a[0] + t * dx - c[0], a[1] + t * dy - c[1]
         sign = -1.0 if qx * nx + qy * ny < 0 else 1.0
     return (c[0] + sign * nx * k, c[1] + sign * ny * k)
+
+
+def _toward(p: Vec, a: Vec, b: Vec) -> list[Vec]:
+    """The ways out from p: square to a–b toward the straight line a–b first, then away from
+    it, then along it.
+
+    >>> _toward((0.0, 5.0), (-5.0, 0.0), (5.0, 0.0))[0]
+    (0.0, -1.0)
+    """
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / n, dx / n
+    if (a[0] - p[0]) * nx + (a[1] - p[1]) * ny < 0:
+        nx, ny = -nx, -ny
+    return [(nx + 0.0, ny + 0.0), (-nx + 0.0, -ny + 0.0), (dx / n, dy / n), (-dx / n, -dy / n)]
 
 
 def _side(y: float, py: float) -> str:
