@@ -113,7 +113,7 @@ class Bodies:
         self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
-        self._grid: dict[tuple[int, int], list[tuple[str, float, float]]] = {}
+        self._grid: dict[tuple[int, int], dict[str, list[Vec]]] = {}
         self._gap2 = model.min_gap * model.min_gap - 1e-9
         # where a body may stand, read once from the plan (the venue's on_tang and stair_at,
         # as boxes): the 堂, the 階, the walls of the 庭, the things one does not stand on
@@ -173,27 +173,28 @@ class Bodies:
 
     # ---------------------------------------------------------------- the grid of bodies
     def _put(self, name: str, bodies: list[Vec]) -> None:
+        # a cell holds each body's places by his name: the one who moves leaves it in one step
         old = self.at.get(name)
         c = self._cell
         grid = self._grid
         if old is not None:
-            for key in {(int(x // c), int(y // c)) for x, y in old}:
-                cell = [e for e in grid[key] if e[0] != name]
-                if cell:
-                    grid[key] = cell
-                else:
+            for x, y in old:
+                key = (int(x // c), int(y // c))
+                cell = grid.get(key)
+                if cell is not None and cell.pop(name, None) is not None and not cell:
                     del grid[key]
         self.at[name] = bodies
         for x, y in bodies:
             key = (int(x // c), int(y // c))
             cell = grid.get(key)
             if cell is None:
-                grid[key] = [(name, x, y)]
+                grid[key] = {name: [(x, y)]}
             else:
-                cell.append((name, x, y))
-
-    def _free(self, name: str, x: float, y: float) -> bool:
-        return self._occupant(name, x, y) is None
+                mine = cell.get(name)
+                if mine is None:
+                    cell[name] = [(x, y)]
+                else:
+                    mine.append((x, y))
 
     def _occupant(self, name: str, x: float, y: float) -> str | None:
         """Who other than ``name`` stands nearer than the gap to (x, y), or None."""
@@ -206,9 +207,14 @@ class Bodies:
         iy0, iy1 = int((y - g) // c), int((y + g) // c)
         for ix in (ix0, ix1) if ix1 != ix0 else (ix0,):
             for iy in (iy0, iy1) if iy1 != iy0 else (iy0,):
-                for other, ox, oy in grid.get((ix, iy), ()):
-                    if other != name and (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
-                        return other
+                cell = grid.get((ix, iy))
+                if cell is None:
+                    continue
+                for other, places in cell.items():
+                    if other != name:
+                        for ox, oy in places:
+                            if (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
+                                return other
         return None
 
     def _level(self, x: float, y: float) -> Any:
@@ -310,7 +316,8 @@ class Bodies:
             # he moved, or the text places him at this passage: find his body's place
             if moved:
                 self._formed.pop(name, None)
-            self._forget(name)
+            if name in self._blocks:
+                self._forget(name)
             bodies, why, turn = self._spread(
                 name, p, self.members.get(name, 1), pt, p.facing, cases, row
             )
@@ -318,7 +325,7 @@ class Bodies:
                 p.facing = turn  # a fold stands facing its own way (若有東面者, xiangshe:166)
             self._put(name, bodies)
             self.point[name] = pt
-            if any(c.verb is not None and c.offset is not None for c in cases):
+            if cases and any(c.verb is not None and c.offset is not None for c in cases):
                 self._momentary.add(name)
             else:
                 self._momentary.discard(name)
@@ -355,7 +362,7 @@ class Bodies:
     ) -> tuple[list[Vec], str, str | None]:
         want = pt
         axis = _ROW_VECTORS[row] if row in _ROW_VECTORS else _continue_vector(facing)
-        partner = self._partner(p)
+        partner = None if p.pair is None or p.seat is None else self._partner(p)
         shaped = False
         lattice = None
         fold = None
@@ -576,13 +583,18 @@ class Bodies:
         facing: str | None,
         lattice: list[tuple[int, int]] | None = None,
     ) -> tuple[list[Vec], str]:
-        f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
-        level = self._level(*pt)
+        if self._plan:  # self._level(*pt), in line: a search for each step that moves
+            level = self._levels.get(pt)
+            if level is None:
+                level = self._levels[pt] = self._level_at(*pt)
+        else:
+            level = None
         if want != pt and level is not None and not _fits(self._level_at(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
-        if n == 1 and self._free(name, *want):
+        if n == 1 and self._occupant(name, *want) is None:
             # his place fits the level: it is the point, or it was found to fit it above
             return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
+        f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
         crowd_key = (pt[0], pt[1], n)
         crowd = self._crowd.get(crowd_key, 0)
         starts = [] if crowd else [want] if want == pt else [want, pt]

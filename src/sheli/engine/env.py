@@ -29,6 +29,26 @@ class VerbError(Exception):
     """A precondition of a verb does not hold (the message cites the passage)."""
 
 
+class _NoPlace(VerbError):
+    """A place the venue does not know; its message (the venue's, with the names near it) is
+    made only when it is shown: a caller that catches it (a word that is not a place, 中西)
+    pays nothing."""
+
+    def __init__(self, env: Env, ref: Any, exc: Exception) -> None:
+        super().__init__()
+        self.why: tuple[Env, Any, Exception] = (env, ref, exc)
+        self.msg: str | None = None
+
+    def __str__(self) -> str:
+        if self.msg is None:
+            env, ref, exc = self.why
+            self.msg = f"unknown place {env.words_of(ref)!r}: {exc}"
+        return self.msg
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (VerbError, (str(self),))
+
+
 class Pt(msgspec.Struct):
     """A resolved place: coordinates (尺), the text's words, whether on the 堂, fixture key."""
 
@@ -230,15 +250,14 @@ class Env(msgspec.Struct, dict=True):
         personal = hit is not None or any(world.person(n) is not None for n in _strings(ref))
         failed = self._cache.get(("__unknown__", key))
         if failed is not None and not personal:
-            raise VerbError(failed[1][0])
+            raise _NoPlace(*failed[1][0])
         people = _PeopleView(world)
         try:
             p = self.venue.resolve(ref, people=people)
         except Exception as exc:  # the place layer's PlaceError, KeyError …
-            msg = f"unknown place {self.words_of(ref)!r}: {exc}"
             if not personal:
-                self._cache[("__unknown__", key)] = (None, [msg])
-            raise VerbError(msg) from None
+                self._cache[("__unknown__", key)] = (None, [(self, ref, exc)])
+            raise _NoPlace(self, ref, exc) from None
         x, y = self._xy(p)
         try:
             on_tang = bool(self.venue.on_tang(p))

@@ -14,10 +14,11 @@ stated assumption. The engine (:mod:`sheli.engine.bodies`) spreads people into t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
+
+import msgspec
 
 from sheli.yamlfile import load_yaml
 
@@ -47,8 +48,7 @@ def right_of(facing: str | None) -> tuple[float, float]:
     return (fy, -fx)
 
 
-@dataclass(frozen=True)
-class BodyCase:
+class BodyCase(msgspec.Struct, frozen=True):
     """The text's placement of a body at one passage (``cases:`` of the data)."""
 
     cite: str
@@ -67,8 +67,7 @@ class BodyCase:
     fold_row: str | None = None
 
 
-@dataclass(frozen=True)
-class BodyModel:
+class BodyModel(msgspec.Struct, frozen=True):
     """The bodies data, read once (see :func:`load_bodies`)."""
 
     footprint: float
@@ -80,7 +79,7 @@ class BodyModel:
     cases: dict[str, list[BodyCase]]
     members: dict[str, dict[str, int]]
     # every value with its source or assumption, for the ledger: (name, value, source)
-    ledger: list[tuple[str, str, str]] = field(default_factory=list)
+    ledger: list[tuple[str, str, str]] = msgspec.field(default_factory=list)
 
     def members_of(self, rite: str, base: str | None = None) -> dict[str, int]:
         """The roles of a rite that are several people, and how many (a variant's base's

@@ -17,8 +17,9 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import msgspec
 
 __all__ = [
     "DIRECTIONS",
@@ -43,6 +44,21 @@ class PlaceError(ValueError):
     ...     print("西楹" in str(e))
     True
     """
+
+
+class _Unknown(PlaceError):
+    """No fixture or person called ``name``: its message (the near names, by difflib) is made
+    only when it is shown; a caller that catches it (a word that is not a place) pays nothing."""
+
+    def __init__(self, venue: Venue, name: str, people: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.venue, self.name, self.people = venue, name, people
+
+    def __str__(self) -> str:
+        return self.venue._unknown(self.name, dict.fromkeys(self.people))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlaceError, (str(self),))
 
 
 class Point(NamedTuple):
@@ -89,8 +105,7 @@ class Extent(NamedTuple):
         return Point((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
 
 
-@dataclass(frozen=True)
-class Fixture:
+class Fixture(msgspec.Struct, frozen=True):
     """A named place or object of the plan, named as the text names it.
 
     ``source`` cites the passage(s) the position follows from (``xiangshe:8``,
@@ -122,8 +137,7 @@ class Fixture:
         return Point(self.x, self.y)
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(msgspec.Struct, frozen=True):
     """A named number of the plan (笴, 弓, 侯道, 堂深 …) with its source or assumption."""
 
     name: str
@@ -133,8 +147,7 @@ class Param:
     rule: str = ""
 
 
-@dataclass(frozen=True)
-class LedgerRow:
+class LedgerRow(msgspec.Struct, frozen=True):
     """One line of the ledger: where a fixture is and why."""
 
     name: str
@@ -221,8 +234,7 @@ TOP_STEP = 0.5  # 尺 below the 堂廉: where one stands on the top step of a �
 STEP = 6.0  # 尺 per 步, for {"…_of": X, "steps": n}; xiangshe:12 疏 (歩六尺)
 
 
-@dataclass
-class Venue:
+class Venue(msgspec.Struct):
     """A venue: its fixtures, parameters and the relations computed on its plan.
 
     Build one with :func:`sheli.place.load_venue`.
@@ -236,13 +248,17 @@ class Venue:
     key: str
     title: str
     fixtures: dict[str, Fixture]
-    params: dict[str, Param] = field(default_factory=dict)
-    offsets: dict[str, Param] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)  # other names of fixtures
-    ambiguous: dict[str, list[str]] = field(default_factory=dict)  # names that mean several
-    metre_per_chi: Param = field(default_factory=lambda: Param("尺", 0.231))
-    hou: dict[str, Any] = field(default_factory=dict)  # the 侯 in elevation (xiangshe:372–377)
-    objects: dict[str, dict[str, Any]] = field(default_factory=dict)  # 楅, 中, 算, 扑 … sizes
+    params: dict[str, Param] = msgspec.field(default_factory=dict)
+    offsets: dict[str, Param] = msgspec.field(default_factory=dict)
+    aliases: dict[str, str] = msgspec.field(default_factory=dict)  # other names of fixtures
+    ambiguous: dict[str, list[str]] = msgspec.field(default_factory=dict)  # names that mean several
+    metre_per_chi: Param = msgspec.field(default_factory=lambda: Param("尺", 0.231))
+    hou: dict[str, Any] = msgspec.field(
+        default_factory=dict
+    )  # the 侯 in elevation (xiangshe:372–377)
+    objects: dict[str, dict[str, Any]] = msgspec.field(
+        default_factory=dict
+    )  # 楅, 中, 算, 扑 … sizes
     description: str = ""
     venue_aliases: tuple[str, ...] = ()
 
@@ -270,7 +286,7 @@ class Venue:
         if name in self.ambiguous:
             opts = "、".join(self.ambiguous[name])
             raise PlaceError(f"{self.key}: '{name}' is ambiguous here; say which: {opts}")
-        raise PlaceError(self._unknown(name))
+        raise _Unknown(self, name)
 
     def _unknown(self, name: str, people: Mapping[str, Point] | None = None) -> str:
         known = [*self.fixtures, *self.aliases, *(people or {})]
@@ -325,12 +341,9 @@ class Venue:
                     return Point(float(p[0]), float(p[1]))
                 except (KeyError, TypeError, IndexError, ValueError):
                     raise PlaceError(f"{self.key}: {ref} has no place yet") from None
-            try:
+            if ref in self.fixtures or ref in self.aliases or ref in self.ambiguous:
                 return self.fixture(ref).point
-            except PlaceError:
-                if ref in self.ambiguous:
-                    raise
-                raise PlaceError(self._unknown(ref, people)) from None
+            raise _Unknown(self, ref, tuple(people))
         if isinstance(ref, (tuple, list)) and len(ref) == 2 and all(_is_num(c) for c in ref):
             return Point(float(ref[0]), float(ref[1]))
         if not isinstance(ref, Mapping):

