@@ -229,17 +229,27 @@ class _Grid:
         # few dozen boxes a step (the default run) a scan costs less than filing them
         self.linear = linear
 
+    def _span(self, b: _T) -> tuple[int, int, int, int] | None:
+        """The cells a box is filed in (first and last row, first and last column), grown by
+        the gap; None for a box too big to file, kept in ``big`` and tested every time."""
+        m = self.gap + 1.0
+        i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
+        j0, j1 = int((b[1] - m) // _CELL), int((b[3] + m) // _CELL)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > _BIG_CELLS:
+            return None
+        return i0, i1, j0, j1
+
     def add_all(self, boxes: Iterable[_T]) -> None:
         if self.linear:
             self.big.extend(boxes)
             return
-        cells, m = self.cells, self.gap + 1.0
+        cells = self.cells
         for b in boxes:
-            i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
-            j0, j1 = int((b[1] - m) // _CELL), int((b[3] + m) // _CELL)
-            if (i1 - i0 + 1) * (j1 - j0 + 1) > _BIG_CELLS:
+            span = self._span(b)
+            if span is None:
                 self.big.append(b)
                 continue
+            i0, i1, j0, j1 = span
             for i in range(i0 * _ROW, i1 * _ROW + 1, _ROW):
                 for k in range(i + j0, i + j1 + 1):
                     c = cells.get(k)
@@ -261,13 +271,13 @@ class _Grid:
             for b in boxes:
                 self.big.remove(b)
             return
-        cells, m = self.cells, self.gap + 1.0
+        cells = self.cells
         for b in boxes:
-            i0, i1 = int((b[0] - m) // _CELL), int((b[2] + m) // _CELL)
-            j0, j1 = int((b[1] - m) // _CELL), int((b[3] + m) // _CELL)
-            if (i1 - i0 + 1) * (j1 - j0 + 1) > _BIG_CELLS:
+            span = self._span(b)
+            if span is None:
                 self.big.remove(b)
                 continue
+            i0, i1, j0, j1 = span
             for i in range(i0 * _ROW, i1 * _ROW + 1, _ROW):
                 for k in range(i + j0, i + j1 + 1):
                     c = cells[k]
