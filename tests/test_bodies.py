@@ -9,6 +9,7 @@ carry their members.
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 from typing import Any
@@ -285,3 +286,49 @@ def test_crowded_runs_find_room_for_everyone(rite: str, kw: dict[str, Any]) -> N
     for i, (n1, x1, y1) in enumerate(flat):
         for n2, x2, y2 in flat[i + 1 :]:
             assert math.hypot(x1 - x2, y1 - y2) >= GAP - 1e-9, (n1, n2)
+
+
+def shewei_row(pairs: int) -> tuple[Any, list[dict[str, Any]]]:
+    """The 射位's row as it stands after xiangshe:179 (the 三耦 back from the 楅 at 170, the
+    大夫之耦 and the 衆耦 of 179): each one's step there, in the order they came."""
+    r = run("xiangshe", pairs=pairs)
+    last: dict[str, dict[str, Any]] = {}
+    for s in r.steps:
+        if s["cite"] in ("xiangshe:170", "xiangshe:179") and s["verb"] == "進":
+            last[s["actor"]] = s
+    return r, sorted(last.values(), key=lambda s: s["seq"])
+
+
+def test_the_shewei_row_folds_into_columns_within_the_court() -> None:
+    # 繼三耦之南而立東面北上 (xiangshe:179): with 100 衆耦 the row once ran 600 尺 south, out of
+    # the 門; it folds as the 堂西's does (xiangshe:166 若有東面者則北上), bodies.yaml
+    # column_fold: columns one spacing west of it, 北上, facing east, short of the 乏
+    r, row = shewei_row(100)
+    assert sum(s["actor"].startswith("衆耦") for s in row) == 200
+    v = r.plan
+    wall = v.fixtures["庭"].extent
+    fa = v.fixtures["乏"].point
+    assert all(wall.x0 < s["x"] < wall.x1 and wall.y0 < s["y"] < 0 for s in row)
+    assert all(s["y"] >= fa.y + SP - 1e-9 for s in row)  # none at the 乏 or beyond it
+    assert {s["facing"] for s in row} == {"E"}
+    pts = [(s["x"], s["y"]) for s in row]
+    closest = min(
+        math.hypot(x1 - x2, y1 - y2) for i, (x1, y1) in enumerate(pts) for x2, y2 in pts[i + 1 :]
+    )
+    assert closest >= GAP - 1e-9
+    xs = sorted({s["x"] for s in row}, reverse=True)
+    assert len(xs) > 1 and all(math.isclose(a - b, SP) for a, b in itertools.pairwise(xs))
+    cols = [[s for s in row if s["x"] == x] for x in xs]
+    # 北上: each column from the head down in the order they came, its head level with the
+    # row's; the next column is begun only when the one before is full
+    for col in cols:
+        assert [s["y"] for s in col] == sorted((s["y"] for s in col), reverse=True)
+        assert math.isclose(col[0]["y"], cols[0][0]["y"])
+    for a, b in itertools.pairwise(cols):
+        assert a[-1]["seq"] < b[0]["seq"] and len(a) >= len(b)
+
+
+def test_the_shewei_row_of_ten_pairs_does_not_fold() -> None:
+    _, row = shewei_row(10)
+    assert sum(s["actor"].startswith("衆耦") for s in row) == 20
+    assert len({s["x"] for s in row}) == 1

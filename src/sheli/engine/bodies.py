@@ -110,6 +110,8 @@ class Bodies:
         # actor → (his point, facing, the Placed of his last step): while he stands so
         self._placed: dict[str, tuple[float, float, str | None, Placed]] = {}
         self._seqs: dict[tuple[Any, ...], _Candidates] = {}
+        # (passage, a row's head, its kind) → (how many a column holds, how many columns)
+        self._column_sizes: dict[tuple[Any, ...], tuple[int, int] | None] = {}
         self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
         self._cell = 2 * model.min_gap
@@ -341,6 +343,86 @@ class Bodies:
             self._placed[name] = (x, y, p.facing, got)
         else:
             self._placed.pop(name, None)
+        return got
+
+    def column_of(self, cite: str, head: Vec, row: str, index: int) -> tuple[int, int] | None:
+        """Where the ``index``-th of a row the text names stands when the row folds into
+        columns (bodies.yaml formations, column_fold: the 射位's row 東面北上, xiangshe:179):
+        (column, place in it), or None where he stands in the text's row as it runs (no fold
+        at ``cite``, or the row still holds him).
+
+        >>> from sheli.engine.state import World
+        >>> from sheli.place import load_venue
+        >>> from sheli.place.bodies import load_bodies
+        >>> b = Bodies(load_bodies(), {}, World(), load_venue("xie"))
+        >>> head = (-25.121, -43.121)  # the 射位, southwest of the 司馬
+        >>> b.column_of("xiangshe:179", head, "北上", 3) is None  # in the row
+        True
+        >>> [b.column_of("xiangshe:179", head, "北上", i) for i in (45, 46, 93)]  # to the 乏
+        [None, (1, 0), (2, 1)]
+        >>> b.column_of("xiangshe:18", head, "北上", 47) is None  # no fold there
+        True
+        """
+        cols = self._columns(cite, head, row)
+        if cols is None:
+            return None
+        per, n = cols
+        if index < per:
+            return None
+        if index >= per * n:
+            # the columns hold no more: the text's row runs on south from the first one's end
+            return (0, index - per * (n - 1))
+        return (index // per, index % per)
+
+    def column_step(self, cite: str) -> Vec | None:
+        """The way from one column of a folded row to the next (bodies.yaml column_fold,
+        next: W → one spacing west), in 尺; None where the row at ``cite`` does not fold.
+
+        >>> from sheli.engine.state import World
+        >>> from sheli.place.bodies import load_bodies
+        >>> Bodies(load_bodies(), {}, World(), None).column_step("xiangshe:179")
+        (-3.0, 0.0)
+        """
+        cf = self.m.column_folds.get(cite)
+        if cf is None:
+            return None
+        vx, vy = FACING_VECTORS[cf.next]
+        return (vx * self.m.spacing + 0.0, vy * self.m.spacing + 0.0)
+
+    def _columns(self, cite: str, head: Vec, row: str) -> tuple[int, int] | None:
+        """How many a column of the folded row at ``cite`` holds and how many columns there
+        are, from the row's head to the 乏 (short_of) or the walls of the 庭; None: no fold."""
+        step = self.column_step(cite)
+        if step is None or row not in _ROW_VECTORS or self._walls is None:
+            return None
+        key = (cite, head, row)
+        got = self._column_sizes.get(key)
+        if got is not None:
+            return got
+        cf = self.m.column_folds[cite]
+        sp, h = self.m.spacing, self.m.footprint / 2
+        ux, uy = _ROW_VECTORS[row]
+        wx0, wx1, wy0 = self._walls
+        court = (wx0 + h, wy0 + h, wx1 - h, self._platform[1])
+        fx = (getattr(self.venue, "fixtures", None) or {}).get(cf.short_of or "")
+        stop = None if fx is None else (fx.x, fx.y)
+
+        def fits(q: Vec) -> bool:
+            # within the 庭, and a spacing short of the 乏 along the row (none at it or past it)
+            if not _inside(q, court):
+                return False
+            return stop is None or (stop[0] - q[0]) * ux + (stop[1] - q[1]) * uy >= sp - 1e-9
+
+        def at(k: int, c: int) -> Vec:
+            return (head[0] + ux * k * sp + step[0] * c, head[1] + uy * k * sp + step[1] * c)
+
+        per = 0
+        while fits(at(per, 0)):
+            per += 1
+        n = 0
+        while per and fits(at(0, n)):
+            n += 1
+        got = self._column_sizes[key] = None if per == 0 else (per, max(n, 1))
         return got
 
     def keep(self, p: Person) -> tuple[float | None, float | None]:

@@ -733,6 +733,23 @@ class Interpreter:
         if got is None or got[0] is not act:
             field = "to" if act.to is not None else "at"
             row_ref = {"row": act.row, "anchor": ref, "index": index}
+            # a row its place does not hold folds into columns beside it, each 北上 as the
+            # row (bodies.yaml formations, column_fold): he stands in his column's slot
+            cite = self._ctx.cite
+            col = self.bodies.column_of(cite, (head.x, head.y), act.row, index)
+            step = self.bodies.column_step(cite)
+            if col is not None and step is not None and col[0] > 0:
+                c = col[0]
+                side = "west_of" if step[0] < 0 else "east_of" if step[0] > 0 else None
+                if side is not None:
+                    by = abs(step[0]) * c
+                elif step[1] > 0:
+                    side, by = "north_of", step[1] * c
+                else:
+                    side, by = "south_of", -step[1] * c
+                row_ref = {"row": act.row, "anchor": {side: ref, "by": by}, "index": col[1]}
+            elif col is not None:
+                row_ref = {"row": act.row, "anchor": ref, "index": col[1]}
             got = (act, act.model_copy(update={field: row_ref}))
             self._row_acts[(id(act), index)] = got  # holds the act: its id is not reused
         return got[1], (key, index)

@@ -22,7 +22,7 @@ import msgspec
 
 from sheli.yamlfile import load_yaml
 
-__all__ = ["FACING_VECTORS", "BodyCase", "BodyModel", "load_bodies"]
+__all__ = ["FACING_VECTORS", "BodyCase", "BodyModel", "ColumnFold", "load_bodies"]
 
 _D = 0.7071067811865476
 #: A facing as a unit vector (x east, y north).
@@ -67,6 +67,15 @@ class BodyCase(msgspec.Struct, frozen=True):
     fold_row: str | None = None
 
 
+class ColumnFold(msgspec.Struct, frozen=True):
+    """A row the text names that folds into columns beside it (bodies.yaml formations,
+    column_fold): the next column one spacing toward ``next`` (W …), the row running short of
+    the fixture ``short_of`` (乏) by one spacing, else to the wall of the 門."""
+
+    next: str
+    short_of: str | None = None
+
+
 class BodyModel(msgspec.Struct, frozen=True):
     """The bodies data, read once (see :func:`load_bodies`)."""
 
@@ -80,6 +89,8 @@ class BodyModel(msgspec.Struct, frozen=True):
     members: dict[str, dict[str, int]]
     # every value with its source or assumption, for the ledger: (name, value, source)
     ledger: list[tuple[str, str, str]] = msgspec.field(default_factory=list)
+    # the rows that fold into columns, by the passage that stands them (xiangshe:179 …)
+    column_folds: dict[str, ColumnFold] = msgspec.field(default_factory=dict)
 
     def members_of(self, rite: str, base: str | None = None) -> dict[str, int]:
         """The roles of a rite that are several people, and how many (a variant's base's
@@ -133,6 +144,13 @@ def load_bodies() -> BodyModel:
         ledger.append((f"row {k}", "", str(v.get("source", ""))))
     for k, v in data["formations"].items():
         ledger.append((f"formation {k}", str(v.get("rule", "")).strip(), _source(v)))
+    column_folds: dict[str, ColumnFold] = {}
+    cf = data["formations"].get("column_fold")
+    if cf is not None:
+        if cf.get("next") not in FACING_VECTORS:
+            raise ValueError("bodies.yaml: column_fold needs next: N, E, S or W")
+        fold_of = ColumnFold(str(cf["next"]), cf.get("short_of"))
+        column_folds = {str(c): fold_of for c in cf.get("cites", ())}
     cases: dict[str, list[BodyCase]] = {}
     for c in data["cases"]:
         pair = c.get("pair") or {}
@@ -163,5 +181,14 @@ def load_bodies() -> BodyModel:
             members.setdefault(str(rite), {})[str(role)] = int(d["count"])
             ledger.append((f"members {rite} {role}", str(d["count"]), _source(d)))
     return BodyModel(
-        footprint, min_gap, spacing, shao, reach, offsets, cases, members, ledger=ledger
+        footprint,
+        min_gap,
+        spacing,
+        shao,
+        reach,
+        offsets,
+        cases,
+        members,
+        ledger=ledger,
+        column_folds=column_folds,
     )
