@@ -833,27 +833,14 @@ class Paths:
         the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other than
         by a 階 (into a 室 or 房 other than by its door). Checked as the run goes; those
         through a body are found after it (:func:`walk_faults`)."""
+        # the walk is made without regard to who stands (route and detour are given no name),
+        # so the same walk has the same faults: remembered, within a bound
         key = (tuple(old), tuple(bodies), verb, via, stair, tuple(routes), role)
         seen = self._strict_seen.get(key)
-        if seen is None:
-            if len(self._strict_seen) >= STRICT_SEEN:
-                self._strict_seen.clear()
-            seen = self._strict_seen[key] = tuple(
-                self._strict(old, bodies, verb, via, stair, routes, role)
-            )
-        return list(seen)
-
-    def _strict(
-        self,
-        old: list[Vec],
-        bodies: list[Vec],
-        verb: str,
-        via: Vec | None,
-        stair: str | None,
-        routes: list[str],
-        role: str,
-    ) -> list[Fault]:
-        # the walk made without regard to who stands (route and detour are given no name)
+        if seen is not None:
+            return list(seen)
+        if len(self._strict_seen) >= STRICT_SEEN:
+            self._strict_seen.clear()
         out: list[Fault] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
@@ -880,6 +867,7 @@ class Paths:
                     if _seg_dist2(c, s, t) < self.pillar2:
                         out.append(Fault("pillar", f"walks through the {n}"))
             lead = False
+        self._strict_seen[key] = tuple(out)
         return out
 
     def stair_of(self, verb: str, a: Vec, b: Vec) -> str | None:
