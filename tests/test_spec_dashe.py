@@ -232,3 +232,23 @@ def test_the_feasts_music_is_not_the_archerys():
         "陔",
         "驁",
     }
+
+
+def test_the_gong_sit_east_of_the_xiao_yuezheng_the_da_shi_at_the_head() -> None:
+    """升自西階北面東上 (dashe:103), the 大師 first (dashe:99 相大師…相少師…相上工); 小樂正立于
+    西階東 (dashe:105), 注 「不統於工明工雖衆位猶在此」: the 大師 at the east end of the row, the
+    少師 and 上工 west of him, the 小樂正 west of them all, at the 西階's head (the six fill the
+    堂 to the 階's edge: 位猶在此)."""
+    r = default_run()
+    pos: dict[str, tuple[float, float]] = {}
+    for e in steps(r):
+        if e["cite"] == "dashe:106":
+            break
+        for m in e.get("members") or [{"name": e["actor"], "x": e["x"], "y": e["y"]}]:
+            pos[m["name"]] = (m["x"], m["y"])
+    gong = [xy for name, xy in pos.items() if name.startswith("工")]
+    stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")
+    assert len(gong) == 5
+    assert pos["大師"][0] > max(x for x, _ in gong)
+    assert stair["x"] <= pos["小樂正"][0] < min(x for x, _ in gong)
+    assert {y for _, y in gong} == {pos["大師"][1]} == {pos["小樂正"][1]}

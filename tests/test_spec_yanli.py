@@ -107,3 +107,18 @@ def test_the_binzhe_is_the_sizheng_and_the_sima() -> None:
     who = {e["actor"] for e in r.steps if e["cite"] in ("yan:11", "yan:108", "yan:109")}
     assert who >= {"司馬"}
     assert any(e["actor"] == "司馬" and e["cite"].startswith("xiangshe:") for e in r.steps)
+
+
+def test_the_yuezheng_stands_west_of_the_gong_beside_the_stair() -> None:
+    """席工于西階上少東樂正先升北面立于其西 (yan:90); 工四人…升自西階北面東上 (yan:91): the
+    大師 at the east end, the 工 west of him, the 樂正 west of them beside the 西階 (注
+    xiangshe:85 「言少東者明樂正西側階」)."""
+    r = yanli()
+    at = {
+        e["actor"]: e
+        for e in r.steps
+        if e["cite"] in ("yan:90", "yan:91") and e.get("x") is not None
+    }
+    stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")
+    assert at["大師"]["x"] > at["工"]["x"] > at["樂正"]["x"] > stair["x"]
+    assert at["大師"]["y"] == at["工"]["y"] == at["樂正"]["y"]

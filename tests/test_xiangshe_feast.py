@@ -288,6 +288,14 @@ def test_yuezheng_and_gong() -> None:
     (up,) = steps_at(r, "xiangshe:85", "樂正", "立")
     assert up["place"] == "工席之西" and up["facing"] == "N"
     assert steps_at(r, "xiangshe:86", "大師", "適")[0]["place"] == "工席"
+    # 北面東上, 瑟先: the 大師 (the first 獻, with his 瑟) at the east end of the row, the 工
+    # west of him, the 樂正 west of them all, beside the 西階 on its east (注 明樂正西側階)
+    (gong,) = steps_at(r, "xiangshe:86", "工", "坐")
+    xs = [m["x"] for m in gong["members"]]
+    (head,) = steps_at(r, "xiangshe:86", "大師", "坐")
+    stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")
+    assert head["x"] > max(xs) and up["x"] < min(xs) and up["x"] > stair["x"]
+    assert len({gong["y"], head["y"], up["y"]}) == 1
     (down,) = steps_at(r, "xiangshe:90", "樂正", "降")
     assert down["place"] == "西階下之東" and down["facing"] == "N"
     (sheng,) = steps_at(r, "xiangshe:87", "笙", "入")
