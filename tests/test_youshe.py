@@ -32,3 +32,17 @@ def test_event_log_doc_says_round_1() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert "誘射 is round 0" not in text
     assert "誘射 is in round 1" in text and "第一番直司射與三耦誘射不釋算" in text
+
+
+def test_the_sishe_goes_out_south_of_his_own_wei() -> None:
+    """降出于其位南適堂西 (xiangshe:134): 敖繼公 「見是時未有司馬西方之位也」, 楊復 「不從階西徑過
+    堂西，必出于其位南而後向北以適堂西」: his walk passes south of his own 位 (所設中之西南,
+    xiangshe:127), where the 司馬 does not stand yet (he is at the 西階前, 記 xiangshe:335)."""
+    r = run("xiangshe", seed=1)
+    steps = [e for e in r.records if getattr(e, "verb", None) is not None]
+    wei = next(e for e in steps if e.cite == "xiangshe:127" and e.actor == "司射")
+    (out,) = [e for e in steps if e.cite == "xiangshe:134" and e.verb == "出"]
+    sima = [e for e in steps if e.actor == "司馬" and e.seq < out.seq][-1]
+    assert wei.place == "中之西南" and out.place == "堂西"
+    assert out.via_point[1] < wei.y and abs(out.via_point[0] - wei.x) < 1
+    assert sima.place == "西階前"
