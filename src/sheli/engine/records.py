@@ -20,7 +20,9 @@ docs/architecture.md.
 '右賢於左二純一奇'
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each field's
+# annotation given as a string (Scene, Step, Shot and Tally: some seventy small compiles
+# at every start of the engine, docs/benchmarks.md).
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol
