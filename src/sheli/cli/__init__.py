@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import atexit
 import errno
 import gc
 import importlib
@@ -129,6 +130,12 @@ def main() -> None:
     paused = bool(sys.argv[1:2]) and sys.argv[1] in PAUSE_GC and gc.isenabled()
     if paused:
         gc.disable()
+        # Python's last act, after the exit functions, is a full collection: it would go
+        # through every object the command leaves (the spec, the venue, the text: a tenth
+        # of the command's instructions) to find no cycle. Frozen at exit, they are left
+        # out of it and freed as the modules go. Once, whoever calls main again.
+        atexit.unregister(gc.freeze)
+        atexit.register(gc.freeze)
     try:
         cli()
     except OSError as exc:

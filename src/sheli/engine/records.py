@@ -20,7 +20,9 @@ docs/architecture.md.
 '右賢於左二純一奇'
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each field's
+# annotation given as a string (Scene, Step, Shot and Tally: some seventy small compiles
+# at every start of the engine, docs/benchmarks.md).
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol
@@ -113,15 +115,16 @@ class Step(NamedTuple):
         return d
 
     def json_line(self, tails: dict[int, tuple[Mapping[str, Any], bytes | None]]) -> bytes:
-        """The JSON of :meth:`to_json`, the same bytes, made without its dict: the fixed
-        fields encoded as a struct, then the optional ones, whose JSON is made once for
-        each ``more`` (``tails``, kept by the caller for one log: the lines of an act share
-        their ``more``). A ``more`` that names a fixed field goes the dict's way.
+        """The line of :meth:`to_json` in the log, its newline included: the JSON of the
+        same bytes, made without its dict: the fixed fields encoded as a struct, then the
+        optional ones, whose JSON is made once for each ``more`` (``tails``, kept by the
+        caller for one log: the lines of an act share their ``more``). A ``more`` that names
+        a fixed field goes the dict's way.
 
         >>> from sheli.engine.state import Holding, Objects
         >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
         ...          None, "門外", ["襲"], 4, {"obj": "觶"}, Objects())
-        >>> s.json_line({}) == _encode(s.to_json())
+        >>> s.json_line({}) == _encode(s.to_json()) + b"\\n"
         True
         """
         head = _encode(
@@ -146,14 +149,14 @@ class Step(NamedTuple):
         )
         more = self.more
         if not more:
-            return head
+            return head + b"\n"
         tail = tails.get(id(more))
         if tail is None or tail[0] is not more:
             # keyed by identity, the entry holding the dict: its id is not reused
             own = _STEP_FIELDS.isdisjoint(more)
-            tail = tails[id(more)] = (more, b"," + _encode(more)[1:] if own else None)
+            tail = tails[id(more)] = (more, b"," + _encode(more)[1:] + b"\n" if own else None)
         if tail[1] is None:
-            return _encode(self.to_json())
+            return _encode(self.to_json()) + b"\n"
         return head[:-1] + tail[1]
 
 

@@ -15,7 +15,9 @@ per step, so a run's cost is linear in its steps.
 ['張弓', '搢矢三', '挾矢一']
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing.NamedTuple compiles each field's
+# annotation given as a string (Holding and Objects: some seventy small compiles
+# at every start of the engine, docs/benchmarks.md).
 
 from functools import partial
 from typing import Any, NamedTuple

@@ -114,11 +114,11 @@ class SpooledLog:
     def add(self, record: Any) -> None:
         if type(record) is Step:
             self.steps += 1
-            line = record.json_line(self._tails)
+            line = record.json_line(self._tails)  # its newline included
         else:
-            line = _encode(record.to_json())
-        self._buf += (line, b"\n")
-        self._size += len(line) + 1
+            line = _encode(record.to_json()) + b"\n"
+        self._buf.append(line)
+        self._size += len(line)
         if self._size >= self.CHUNK:
             self._piece(b"".join(self._buf))
             self._buf, self._size = [], 0

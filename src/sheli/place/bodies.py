@@ -15,7 +15,7 @@ stated assumption. The engine (:mod:`sheli.engine.bodies`) spreads people into t
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -124,7 +124,7 @@ def _source(d: dict[str, Any]) -> str:
 @cache
 def load_bodies() -> BodyModel:
     """The bodies data of ``sheli/place/bodies.yaml``."""
-    data = load_yaml(resources.files("sheli.place").joinpath("bodies.yaml").read_text("utf-8"))
+    data = load_yaml(Path(__file__).with_name("bodies.yaml").read_text("utf-8"))
     ledger: list[tuple[str, str, str]] = []
 
     def value(section: str, name: str) -> float:
