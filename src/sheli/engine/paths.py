@@ -1085,37 +1085,27 @@ class Paths:
         n = dx * dx + dy * dy
         if n == 0:
             return False
-        g = math.sqrt(self.gap2)
-        cuts: list[tuple[float, float, Any, float, int, int]] = []
-        for group in those:
-            if len(group) > 1:
-                hull = self._hull(group)
-                got = _clip(hull, s, t)
-                if got is None:
-                    continue  # the leg passes them after all
-                t0, t1, i, j = got
-                if t0 <= 1e-9 or t1 >= 1 - 1e-9:
-                    return False  # an end of the leg is among them
-                cuts.append((t0, t1, hull, 0.0, i, j))
-                continue
-            c = group[0]
-            # the circle round him the polygon's sides touch: the passing distance, less where
-            # an end of the leg is nearer (no nearer than the passing distance allows)
-            rho = min(self.m.passing, math.dist(s, c), math.dist(t, c))
-            if rho < g:
+        for _ in range(len(those)):
+            cuts = self._cuts(s, t, those)
+            if cuts is None:
                 return False
-            fx, fy = s[0] - c[0], s[1] - c[1]
-            b = fx * dx + fy * dy
-            disc = b * b - n * (fx * fx + fy * fy - rho * rho)
-            if disc <= 0:
-                continue  # the leg passes him after all
-            root = math.sqrt(disc)
-            cuts.append((max(0.0, (-b - root) / n), min(1.0, (-b + root) / n), c, rho, 0, 0))
-        cuts.sort(key=lambda k: k[0])
+            # where the ways round two of them overlap, one way round both
+            k = next(
+                (
+                    k
+                    for k in range(1, len(cuts))
+                    if (cuts[k - 1][1] - cuts[k][0]) * math.sqrt(n) > 1e-5
+                ),
+                None,
+            )
+            if k is None:
+                break
+            a, b = cuts[k - 1][6], cuts[k][6]
+            those = [q for q in those if q is not a and q is not b] + [(*a, *b)]
+        else:
+            return False
         way = [s]
-        for k, (t0, t1, c, rho, i, j) in enumerate(cuts):
-            if k and (cuts[k - 1][1] - t0) * math.sqrt(n) > 1e-5:
-                return False  # the ways round two of them overlap
+        for t0, t1, c, rho, i, j, _ in cuts:
             e = (s[0] + t0 * dx, s[1] + t0 * dy)
             x = (s[0] + t1 * dx, s[1] + t1 * dy)
             # the leg up to them passes nobody (those in its way are walked round)
@@ -1129,6 +1119,42 @@ class Paths:
                 return False
             way += [e, *arc, x]
         return self._leg_ok(name, way[-1], t, False)
+
+    def _cuts(self, s: Vec, t: Vec, those: list[tuple[Vec, ...]]) -> list[Any] | None:
+        """Where the leg s–t enters and leaves the way round each group of ``those``, in
+        order along it, each with the polygon's or circle's data and its group; None if an
+        end of the leg is among them."""
+        dx, dy = t[0] - s[0], t[1] - s[1]
+        n = dx * dx + dy * dy
+        g = math.sqrt(self.gap2)
+        cuts: list[tuple[float, float, Any, float, int, int, tuple[Vec, ...]]] = []
+        for group in those:
+            if len(group) > 1:
+                hull = self._hull(group)
+                got = _clip(hull, s, t)
+                if got is None:
+                    continue  # the leg passes them after all
+                t0, t1, i, j = got
+                if t0 <= 1e-9 or t1 >= 1 - 1e-9:
+                    return None  # an end of the leg is among them
+                cuts.append((t0, t1, hull, 0.0, i, j, group))
+                continue
+            c = group[0]
+            # the circle round him the polygon's sides touch: the passing distance, less where
+            # an end of the leg is nearer (no nearer than the passing distance allows)
+            rho = min(self.m.passing, math.dist(s, c), math.dist(t, c))
+            if rho < g:
+                return None
+            fx, fy = s[0] - c[0], s[1] - c[1]
+            b = fx * dx + fy * dy
+            disc = b * b - n * (fx * fx + fy * fy - rho * rho)
+            if disc <= 0:
+                continue  # the leg passes him after all
+            root = math.sqrt(disc)
+            t0, t1 = max(0.0, (-b - root) / n), min(1.0, (-b + root) / n)
+            cuts.append((t0, t1, c, rho, 0, 0, group))
+        cuts.sort(key=lambda k: k[0])
+        return cuts
 
     def _hull(self, group: tuple[Vec, ...]) -> list[Vec]:
         """The smallest convex polygon (anticlockwise) round the polygons round each of
@@ -1283,7 +1309,7 @@ class Paths:
         edge = math.sqrt(self.gap2)
         good = all(self._clear_of_plan(c, edge) for c in group)
         got = (tuple(group), frozenset(names), tree, good)
-        if without is None:
+        if without is None and len(group) > 1:  # one alone is found again at once
             # the cells whose comings and goings may change the group: those within two
             # passing distances of one of it
             near = {
