@@ -709,7 +709,10 @@ class Interpreter:
         if routes is None:
             routes = self._routes[jing] = route_words(jing, paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
-        for f in paths.check(p.name, old, bodies, verb, v, act.by, routes, p.role or p.name):
+        crowd = self._crowd_walks is not None
+        for f in paths.check(
+            p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, not crowd
+        ):
             what = f"{f.what} [P-{f.kind}]"
             if f.kind == "body" and self._crowd_walks is not None:
                 where = self._file or self.file

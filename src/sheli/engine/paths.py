@@ -931,15 +931,19 @@ class Paths:
         stair: str | None,
         routes: list[str],
         role: str,
+        search: bool = True,
     ) -> list[Fault]:
         """Every fault of the walk of ``name``'s bodies from ``old`` to ``bodies``, who stand
         there already (:meth:`stand`): those of :meth:`strict`, and a walk through a body
         where no way round those who stand is found.
 
         The walk made without regard to who stands is taken where it passes nobody; else where
-        each group it passes (those standing a spacing or less apart, one after another) can
-        be walked round (:meth:`_round_group`); else the way round is searched for
-        (:meth:`clear`), and where none is found, the walk goes through a body.
+        each group it passes (those standing too close to pass between, one after another)
+        can be walked round (:meth:`_round_groups`); else the walk made by the place where
+        others stand (:meth:`route` with his name) likewise; else the way round is searched
+        for (:meth:`clear`; not with ``search`` false, beyond the crowd the model walks round,
+        where the search through hundreds would cost more than the run), and where none is
+        found, the walk goes through a body.
 
         >>> from sheli.place import load_venue
         >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
@@ -963,7 +967,8 @@ class Paths:
                 full = self.detour(full, self._side(routes))
                 block = self._legs_near(name, _leg_cells(full, math.sqrt(self.gap2)))
                 if block and not self._round_groups(name, full, block):
-                    full = self.clear(name, full)
+                    if search:
+                        full = self.clear(name, full)
                     out.extend(f for f in self._through(name, full) if f.kind == "body")
             lead = False
         return out
@@ -1556,12 +1561,15 @@ def walk_faults(
     file: str,
     footprint: float,
     stairs: dict[int, str] | None = None,
+    search: bool = True,
 ) -> list[str]:
     """Every walk of a run read again from its records (``Run.records``), each actor from
-    the body of his last step: the faults of each (through a body, a 楹, over the 堂's edge;
-    those the engine refuses cannot be among them), one line each with the spec file, line
-    and passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by
-    its seq (the spec's ``by``, which the log does not give; else the nearest).
+    the body of his last step, with the run's own check (:meth:`Paths.check`): the faults of
+    each (those the engine refuses cannot be among them but a walk through a body beyond the
+    crowd it walks round, paths.yaml crowd), one line each with the spec file, line and
+    passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by its seq
+    (the spec's ``by``, which the log does not give; else the nearest); ``search``: whether
+    the way round is searched for (:meth:`Paths.check`).
 
     >>> from sheli.engine import run
     >>> r = run("xiangshe", seed=1)
@@ -1583,8 +1591,9 @@ def walk_faults(
         if old is None:
             continue
         stair = (stairs or {}).get(r.seq)
+        routes = route_words(r.jing, paths.m)
         faults = paths.check(
-            r.actor, old, bodies, r.verb, r.via_point, stair, route_words(r.jing, paths.m), r.actor
+            r.actor, old, bodies, r.verb, r.via_point, stair, routes, r.actor, search
         )
         where = (r.more or {}).get("file") or file
         for f in faults:
