@@ -292,12 +292,12 @@ def test_the_engine_refuses_every_kind_of_fault() -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
-@pytest.mark.parametrize("pairs", [0, 10, 43, 100])
+@pytest.mark.parametrize("pairs", [0, 1, 2, 3, 5, 10, 43, 53, 100])
 @pytest.mark.parametrize("guests", [True, False])
 def test_zero_to_a_hundred_zhongou_with_and_without_guests(
     rite: str, pairs: int, guests: bool
 ) -> None:
-    # the engine refuses a walk through a body with up to paths.yaml crowd 衆耦 (53): the run
+    # the engine refuses a walk through a body with up to paths.yaml crowd 衆耦: the run
     # completes, so every walk found its way; beyond it the run completes too, and each walk
     # through a body is a warning of its own, counted (docs/place.md "Walks")
     r = run(rite, pairs=pairs, guests=guests)

@@ -57,6 +57,11 @@ CROSSED = 50_000
 #: a run of a thousand 衆耦 from keeping every walk it checked.
 STRICT_SEEN = 4_096
 
+#: Beyond the crowd the model walks round (paths.yaml crowd), the way round is searched for
+#: only where no more than this many stand in the walk's way (at the head of a 階, in a row
+#: along the 堂's edge), not through a crowd of hundreds (:meth:`Paths.check`).
+FEW = 6
+
 #: The sides of the polygon a walk goes round one who stands alone by (:meth:`Paths._arc`).
 ROUND_SIDES = 8
 
@@ -941,9 +946,10 @@ class Paths:
         each group it passes (those standing too close to pass between, one after another)
         can be walked round (:meth:`_round_groups`); else the walk made by the place where
         others stand (:meth:`route` with his name) likewise; else the way round is searched
-        for (:meth:`clear`; not with ``search`` false, beyond the crowd the model walks round,
-        where the search through hundreds would cost more than the run), and where none is
-        found, the walk goes through a body.
+        for (:meth:`clear`; with ``search`` false, beyond the crowd the model walks round,
+        only where no more than FEW stand in the way: the search through hundreds would cost
+        more than the run), and where none is found, the walk goes through a body (one fault
+        for the walk, the first body).
 
         >>> from sheli.place import load_venue
         >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
@@ -967,9 +973,10 @@ class Paths:
                 full = self.detour(full, self._side(routes))
                 block = self._legs_near(name, _leg_cells(full, math.sqrt(self.gap2)))
                 if block and not self._round_groups(name, full, block):
-                    if search:
+                    if search or len({q for _, q in block}) <= FEW:
                         full = self.clear(name, full)
-                    out.extend(f for f in self._through(name, full) if f.kind == "body")
+                    # one line for the walk: the first he walks through
+                    out.extend([f for f in self._through(name, full) if f.kind == "body"][:1])
             lead = False
         return out
 
@@ -1314,7 +1321,7 @@ class Paths:
         edge = math.sqrt(self.gap2)
         good = all(self._clear_of_plan(c, edge) for c in group)
         got = (tuple(group), frozenset(names), tree, good)
-        if without is None and len(group) > 1:  # one alone is found again at once
+        if without is None:
             # the cells whose comings and goings may change the group: those within two
             # passing distances of one of it
             near = {
