@@ -57,9 +57,9 @@ CROSSED = 50_000
 #: a run of a thousand 衆耦 from keeping every walk it checked.
 STRICT_SEEN = 4_096
 
-#: Beyond the crowd the model walks round (paths.yaml crowd), the way round is searched for
-#: only where no more than this many stand in the walk's way (at the head of a 階, in a row
-#: along the 堂's edge), not through a crowd of hundreds (:meth:`Paths.check`).
+#: Beyond the crowd the model walks round (paths.yaml crowd), the way round is looked for (by
+#: the cheap side step alone) only where no more than this many stand in the walk's way (at
+#: the head of a 階, in a row along the 堂's edge), not through a crowd (:meth:`Paths.check`).
 FEW = 6
 
 #: The sides of the polygon a walk goes round one who stands alone by (:meth:`Paths._arc`).
@@ -246,6 +246,9 @@ class Paths:
         # a body → its group (_group) and the cells near it as they were, kept while nobody
         # stands or leaves in them: each cell's count of comings and goings
         self._groups: dict[Vec, tuple[Any, ...]] = {}
+        # whether a way round is searched for on the grid (:meth:`_go_round`), besides the
+        # cheap side step (not beyond the crowd the model walks round: :meth:`check`)
+        self.grid = True
         self._epoch: dict[tuple[int, int], int] = {}
         # the corners the walks in the 庭 go round (_round), read once
         c = model.corner
@@ -550,7 +553,7 @@ class Paths:
         ):
             return last
         got = self._side_step(name, a, b, block, (ux, uy), ln, depth)
-        if got is None and len(block) <= CROWD:
+        if got is None and len(block) <= CROWD and self.grid:
             got = self._grid_way(name, a, b, block, p_in, p_out, s0 > 0, s1 < ln)
         if not got:
             return []
@@ -973,8 +976,14 @@ class Paths:
                 full = self.detour(full, self._side(routes))
                 block = self._legs_near(name, _leg_cells(full, math.sqrt(self.gap2)))
                 if block and not self._round_groups(name, full, block):
-                    if search or len({q for _, q in block}) <= FEW:
+                    if search:
                         full = self.clear(name, full)
+                    elif len({q for _, q in block}) <= FEW:
+                        # past a few: the cheap side step only (the search on the grid in a
+                        # crowd looks at every node it may before it gives up)
+                        self.grid = False
+                        full = self.clear(name, full)
+                        self.grid = True
                     # one line for the walk: the first he walks through
                     out.extend([f for f in self._through(name, full) if f.kind == "body"][:1])
             lead = False
