@@ -90,7 +90,7 @@ class Run:
         round, paths.yaml crowd, where they are its warnings), one line each with its spec
         file, line and passage: found again from the records when first asked for."""
         if self._path_faults is None:
-            # beyond the crowd the model walks round, the run searched for no way round
+            # beyond the crowd the model walks round, the run searched for ways round past a few
             crowd = load_paths().crowd_pairs
             search = crowd is None or self.params.get("pairs", 0) <= crowd
             self._path_faults = walk_faults(
