@@ -57,10 +57,6 @@ CROSSED = 50_000
 #: a run of a thousand 衆耦 from keeping every walk it checked.
 STRICT_SEEN = 4_096
 
-#: A walk whose box holds more cells of the grid of standing bodies than this is looked at
-#: along its legs only (:func:`_leg_cells`).
-BAND = 12
-
 #: Beyond the crowd the model walks round (paths.yaml crowd), the way round is looked for (by
 #: the cheap side step alone) only where no more than this many stand in the walk's way (at
 #: the head of a 階, in a row along the 堂's edge), not through a crowd (:meth:`Paths.check`).
@@ -997,16 +993,14 @@ class Paths:
 
     def _legs_near(self, name: str, near: tuple[Any, ...]) -> list[tuple[int, Vec]]:
         """The standing bodies (not ``name``'s) nearer than the passing distance to a leg of a
-        walk, each with the leg's index (``near``: :func:`_leg_cells`). The cells along a long
-        walk's legs are looked in, else the cells of the walk's box, or, where they are more
-        than the cells where anyone stands, those of them that are in the box."""
+        walk, each with the leg's index (``near``: :func:`_leg_cells`). The cells of the walk's
+        box are looked in, or, where they are more than the cells where anyone stands (a long
+        walk, to the 侯), those cells that are in the box."""
         out: list[tuple[int, Vec]] = []
         grid = self.cells
         g2 = self.gap2
-        legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1), band = near
-        if band is not None:
-            found = [c for k in band if (c := grid.get(k)) is not None]
-        elif (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
+        legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1) = near
+        if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
             found = [
                 c
                 for ix in range(ix0, ix1 + 1)
@@ -1508,15 +1502,12 @@ def _clip(hull: list[Vec], s: Vec, t: Vec) -> tuple[float, float, int, int] | No
 
 def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
     """The legs of a walk (start, direction, squared length), the box of the walk grown by
-    ``g``, the range of the cells of the grid of standing bodies (CELL) in that box, and for
-    a long walk (more than BAND cells in its box) the cells along its legs: what
+    ``g``, and the cells of the grid of standing bodies (CELL) in that box: what
     :meth:`Paths._legs_near` reads.
 
-    >>> legs, box, cells, band = _leg_cells([(0.0, 0.0), (10.0, 0.0)], 1.5)
-    >>> legs, box, cells, band
-    (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0), None)
-    >>> len(_leg_cells([(0.0, 0.0), (40.0, -300.0)], 1.5)[3])  # not the box's 7 × 40
-    63
+    >>> legs, box, cells = _leg_cells([(0.0, 0.0), (10.0, 0.0)], 1.5)
+    >>> legs, box, cells
+    (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0))
     """
     legs = []
     for a, b in itertools.pairwise(pts):
@@ -1531,24 +1522,7 @@ def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
         int(box[1] // CELL),
         int(box[3] // CELL),
     )
-    if (cells[1] - cells[0] + 1) * (cells[3] - cells[2] + 1) <= BAND:
-        return tuple(legs), box, cells, None
-    # a long walk (across a crowd of 衆耦): only the cells along each leg, a band at a time
-    # along its longer axis (u), the cells across it (v) that the leg, grown by g, covers
-    band: set[tuple[int, int]] = set()
-    for a, b in itertools.pairwise(pts):
-        swap = abs(b[1] - a[1]) > abs(b[0] - a[0])
-        (u0, v0), (u1, v1) = ((a[1], a[0]), (b[1], b[0])) if swap else (a, b)
-        if u1 < u0:
-            u0, v0, u1, v1 = u1, v1, u0, v0
-        slope = (v1 - v0) / (u1 - u0) if u1 > u0 else 0.0
-        for iu in range(int((u0 - g) // CELL), int((u1 + g) // CELL) + 1):
-            # the leg's points nearest a body in the band lie within g of it along u
-            lo, hi = max(iu * CELL - g, u0), min((iu + 1) * CELL + g, u1)
-            va, vb = v0 + slope * (lo - u0), v0 + slope * (hi - u0)
-            for iv in range(int((min(va, vb) - g) // CELL), int((max(va, vb) + g) // CELL) + 1):
-                band.add((iv, iu) if swap else (iu, iv))
-    return tuple(legs), box, cells, tuple(band)
+    return tuple(legs), box, cells
 
 
 def _dedupe(pts: list[Vec]) -> list[Vec]:
