@@ -8,6 +8,7 @@ up to 10 衆耦 (``Run.path_faults`` lists any, with their spec line).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import math
 import re
@@ -17,6 +18,7 @@ import pytest
 from fixtures.standin import FixedOutcomes
 from test_world_rules import REFUSED, SPEC_CONFIGS, SPECS
 
+import sheli.engine.interpreter as interpreter
 import sheli.engine.paths as paths_mod
 from sheli.engine import run
 from sheli.engine.paths import Fault, Paths, load_paths, route_words
@@ -191,11 +193,11 @@ def test_every_route_has_a_source() -> None:
 def test_a_path_fault_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None:
     # a walk off a route the 經 names is refused with the spec file, line, passage and who:
     # the first walk of a step whose 經 names a route (由楹内, xiangshe:102) made to fail
-    def strict(self: Paths, *a: Any, **k: Any) -> list[Fault]:
-        routes = a[5]
+    def check(self: Paths, *a: Any, **k: Any) -> list[Fault]:
+        routes = a[6]
         return [Fault("route", "由楹内: passes south of the 東楹")] if routes else []
 
-    monkeypatch.setattr(paths_mod.Paths, "strict", strict)
+    monkeypatch.setattr(paths_mod.Paths, "check", check)
     with pytest.raises(SpecError) as exc:
         run("xiangshe")
     msg = str(exc.value)
@@ -208,11 +210,29 @@ def test_the_walk_faults_are_those_of_the_run(monkeypatch: pytest.MonkeyPatch) -
     r = run("xiangshe", seed=1)
     again = paths_mod.walk_faults(r.records, r.plan, r.spec.file, FOOT, r.stairs)
     assert again == r.path_faults == []
-    # with no way round anyone, each walk through a body is listed with its spec line
+    # with no way round anyone, the run refuses the first walk through a body, with its line
     monkeypatch.setattr(paths_mod.Paths, "_go_round", lambda self, *a: [])
-    r = run("xiangshe", seed=1)
-    assert r.path_faults and all(re.search(r"\.yaml:\d+ \(\w+:\d+, ", f) for f in r.path_faults)
-    assert all(f.endswith("[P-body]") for f in r.path_faults)
+    monkeypatch.setattr(paths_mod.Paths, "_round_groups", lambda self, *a: False)
+    with pytest.raises(SpecError) as info:
+        run("xiangshe", seed=1)
+    assert info.value.file and info.value.line and info.value.cite and " by " in info.value.what
+    assert "[P-body]" in str(info.value)
+
+
+def test_beyond_the_crowd_walked_round_a_walk_through_a_body_is_a_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # more 衆耦 than paths.yaml crowd: each walk through a body is a warning of its own, with
+    # its spec line, counted in a last one; Run.path_faults gives the same walks
+    model = dataclasses.replace(paths_mod.load_paths(), crowd_pairs=0)
+    monkeypatch.setattr(interpreter, "load_paths", lambda: model)
+    monkeypatch.setattr(paths_mod.Paths, "_go_round", lambda self, *a: [])
+    monkeypatch.setattr(paths_mod.Paths, "_round_groups", lambda self, *a: False)
+    r = run("xiangshe", seed=1, pairs=1)
+    walks = [w for w in r.warnings if w.endswith("[P-body]")]
+    assert walks and all(re.match(r"[\w/]+\.yaml:\d+ \(\w+:\d+, \S+ by \S+\): ", w) for w in walks)
+    assert r.warnings[-1].startswith(f"{len(walks)} walks through a body with 1 衆耦")
+    assert r.path_faults == walks
 
 
 def _param(name: str) -> Any:
@@ -241,6 +261,8 @@ def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
         ("bad_walk_pillar.yaml", ("walks through the 西楹 [P-pillar]",)),
         # a walk in the 庭 by way of the 楹閒: up onto the 堂 and down again not by a 階
         ("bad_walk_edge.yaml", ("crosses the 堂's edge", "[P-edge]")),
+        # up the 西階 between two who stand too close together at its head
+        ("bad_walk_body.yaml", ("walks through 司馬 at (-16.2, 1.0) [P-body]",)),
     ],
 )
 def test_a_walk_refused_fails_with_file_and_line(fixture: str, said: tuple[str, ...]) -> None:
@@ -254,28 +276,38 @@ def test_a_walk_refused_fails_with_file_and_line(fixture: str, said: tuple[str, 
         for n, t in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1)
         if t.rstrip().endswith("# ERROR")
     )
-    assert (err.file, err.line, err.cite, err.what) == (fixture, line, "xiangshe:128", "適 by 司射")
+    verb = "升" if fixture == "bad_walk_body.yaml" else "適"
+    assert (err.file, err.line, err.cite, err.what) == (
+        fixture,
+        line,
+        "xiangshe:128",
+        f"{verb} by 司射",
+    )
     for words in said:
         assert words in str(err)
 
 
-def test_the_engine_refuses_the_kinds_of_fault_but_a_body() -> None:
-    assert {"route", "wall", "pillar", "edge"} <= paths_mod.STRICT
+def test_the_engine_refuses_every_kind_of_fault() -> None:
+    assert paths_mod.STRICT == {"route", "wall", "pillar", "edge", "body"}
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
-@pytest.mark.parametrize("pairs", [0, 10, 43, 100])
+@pytest.mark.parametrize("pairs", [0, 1, 2, 3, 5, 10, 43, 53, 100])
 @pytest.mark.parametrize("guests", [True, False])
 def test_zero_to_a_hundred_zhongou_with_and_without_guests(
     rite: str, pairs: int, guests: bool
 ) -> None:
-    # the engine refuses a walk over the 堂's edge: with 43 and more 衆耦 the crowd at the
-    # 堂西 once stood beyond the back of the 堂 (xiangshe:166); it folds (若有東面者則北上)
+    # the engine refuses a walk through a body with up to paths.yaml crowd 衆耦: the run
+    # completes, so every walk found its way; beyond it the run completes too, and each walk
+    # through a body is a warning of its own, counted (docs/place.md "Walks")
     r = run(rite, pairs=pairs, guests=guests)
     assert r.steps
-    if pairs <= 10:
-        # nobody walks through another's body (with more, a crowd: docs/place.md "Walks")
-        assert r.path_faults == [], r.path_faults[:5]
+    walks = [w for w in r.warnings if w.endswith("[P-body]")]
+    assert r.path_faults == walks
+    if pairs <= paths_mod.load_paths().crowd_pairs:
+        assert walks == []
+    elif walks:
+        assert r.warnings[-1].startswith(f"{len(walks)} walk")
 
 
 #: The default runs (docs/place.md "Walks"): nobody walks through another's body, a 楹, the

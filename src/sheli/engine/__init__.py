@@ -24,7 +24,7 @@ from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.outcomes import SeededOutcomes, load_outcomes
-from sheli.engine.paths import walk_faults
+from sheli.engine.paths import load_paths, walk_faults
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
 from sheli.engine.variants import find_variant, variant_assumptions
@@ -85,13 +85,21 @@ class Run:
 
     @property
     def path_faults(self) -> list[str]:
-        """The walks that went through a body, a 楹 or over the 堂's edge
-        (:func:`sheli.engine.paths.walk_faults`; a walk through the 序 or off a route the
-        text names is refused by the run itself), one line each with its spec file, line and
-        passage: found when first asked for."""
+        """The walks that went through a body (:func:`sheli.engine.paths.walk_faults`: the
+        run refuses them, and every other fault of a walk, but beyond the crowd it walks
+        round, paths.yaml crowd, where they are its warnings), one line each with its spec
+        file, line and passage: found again from the records when first asked for."""
         if self._path_faults is None:
+            # beyond the crowd the model walks round, the run searched for ways round past a few
+            crowd = load_paths().crowd_pairs
+            search = crowd is None or self.params.get("pairs", 0) <= crowd
             self._path_faults = walk_faults(
-                self.records, self.plan, self.spec.file, load_bodies().footprint, self.stairs
+                self.records,
+                self.plan,
+                self.spec.file,
+                load_bodies().footprint,
+                self.stairs,
+                search,
             )
         return self._path_faults
 

@@ -240,7 +240,12 @@ class Interpreter:
         self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
         # the walks between those places (sheli/place/paths.yaml)
         self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
-        self._bodies_at: dict[str, list[tuple[float, float]]] = {}  # name → his bodies
+        # more 衆耦 than the model walks round (paths.yaml crowd): the walks through a body,
+        # warned of, one a line, rather than refused (None: refused)
+        crowd = self.paths.m.crowd_pairs
+        self._crowd_walks: list[str] | None = (
+            [] if crowd is not None and params.get("pairs", 0) > crowd else None
+        )
         self._routes: dict[str | None, list[str]] = {}  # a step's 經 → the routes it names
         self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
 
@@ -684,24 +689,36 @@ class Interpreter:
         cite: str,
         verb: str,
     ) -> None:
-        """Refuse a walk off the route the step's 經 names, or through the 序
-        (sheli.engine.paths; the other faults of the walks are found after the run,
-        ``Run.path_faults``)."""
+        """Refuse a walk off the route the step's 經 names, through the 序 or a 楹, over the
+        堂's edge other than by a 階, or through another's body where no way round is found
+        (sheli.engine.paths); beyond the crowd the model walks round (paths.yaml crowd), a walk
+        through a body is a warning, one a line."""
         if act.by is not None:
             self.stairs[self.seq] = act.by
         if body.x is None or body.y is None:
             return
         bodies = [(m["x"], m["y"]) for m in body.members] if body.members else [(body.x, body.y)]
-        old = self._bodies_at.get(p.name)
-        self._bodies_at[p.name] = bodies
-        if old is None or old == bodies:
+        paths = self.paths
+        old = paths.at.get(p.name)
+        if old == bodies:
+            return
+        paths.stand(p.name, bodies)
+        if old is None:
             return
         routes = self._routes.get(jing)
         if routes is None:
-            routes = self._routes[jing] = route_words(jing, self.paths.m)
+            routes = self._routes[jing] = route_words(jing, paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
-        for f in self.paths.strict(old, bodies, verb, v, act.by, routes, p.role or p.name):
-            raise self.error(f"{f.what} [P-{f.kind}]", line, cite, f"{verb} by {p.name}")
+        crowd = self._crowd_walks is not None
+        for f in paths.check(
+            p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, not crowd
+        ):
+            what = f"{f.what} [P-{f.kind}]"
+            if f.kind == "body" and self._crowd_walks is not None:
+                where = self._file or self.file
+                self._crowd_walks.append(f"{where}:{line} ({cite}, {verb} by {p.name}): {what}")
+                continue
+            raise self.error(what, line, cite, f"{verb} by {p.name}")
 
     def _row_act(self, act: Any, p: Person, bind: Mapping[str, Any]) -> tuple[Any, Any]:
         """The act of one member of a row: its place is his slot in the row.
@@ -884,6 +901,14 @@ class Interpreter:
         try:
             self.place_cast()
             self.run_steps(self.spec.steps, Frame({}))
+            if self._crowd_walks:
+                n, most = len(self._crowd_walks), self.paths.m.crowd_pairs
+                self.warnings.extend(self._crowd_walks)
+                self.warnings.append(
+                    f"{n} walk{'s' * (n != 1)} through a body with {self.params['pairs']} 衆耦: "
+                    f"the engine walks round those who stand with up to {most} "
+                    "(docs/place.md, Walks)"
+                )
             for f in self.world_rules.finish(self.world.people)[:1]:
                 raise SpecError(f.message, file=f.file, line=f.line, cite=f.cite, what=f.who)
         finally:

@@ -57,12 +57,25 @@ CROSSED = 50_000
 #: a run of a thousand 衆耦 from keeping every walk it checked.
 STRICT_SEEN = 4_096
 
+#: Beyond the crowd the model walks round (paths.yaml crowd), the way round is looked for (by
+#: the cheap side step alone) only where no more than this many stand in the walk's way (at
+#: the head of a 階, in a row along the 堂's edge), not through a crowd (:meth:`Paths.check`).
+FEW = 6
+
+#: The sides of the polygon a walk goes round one who stands alone by (:meth:`Paths._arc`).
+ROUND_SIDES = 8
+
+#: The most bodies of a group a walk goes round along its edge (:meth:`Paths._round_groups`),
+#: and how far more than the passing distance its edge keeps from the plan's edges.
+GROUP = 24
+PLAN_MARGIN = 0.5
+
 #: The kinds of fault the engine refuses: a step that goes off the route its 經 names, through
-#: the 序 or a 楹, or over the 堂's edge other than by a 階 (into a 室 or 房 other than by its
-#: door) fails like every other check. A walk through a body (where no way round is found) is
-#: listed in ``Run.path_faults`` with its spec file, line and passage, and counted in
-#: docs/place.md "Walks", rather than hidden.
-STRICT = frozenset({"route", "wall", "pillar", "edge"})
+#: the 序 or a 楹, over the 堂's edge other than by a 階 (into a 室 or 房 other than by its
+#: door), or through another's body where no way round those who stand is found, fails like
+#: every other check. With more 衆耦 than the model walks round (paths.yaml crowd) a walk
+#: through a body is a warning, one a line, counted (docs/place.md "Walks").
+STRICT = frozenset({"route", "wall", "pillar", "edge", "body"})
 
 __all__ = [
     "PATHS_FILE",
@@ -94,6 +107,8 @@ class PathModel:
     routes: dict[str, dict[str, Any]]
     own_stair: dict[str, str]
     default_stair: str
+    #: the most 衆耦 with whom the engine refuses a walk through a body (more: a warning)
+    crowd_pairs: int | None = None
 
 
 @cache
@@ -118,6 +133,7 @@ def load_paths(path: Path | None = None) -> PathModel:
         routes=routes,
         own_stair={str(k): str(v) for k, v in (own.get("by_role") or {}).items()},
         default_stair=str(own["default"]),
+        crowd_pairs=int(raw["crowd"]["pairs"]) if "crowd" in raw else None,
     )
 
 
@@ -212,6 +228,28 @@ class Paths:
         self._crossed: dict[tuple[Vec, Vec], bool] = {}
         # a walk checked by strict → its faults: strict depends on nothing that moves
         self._strict_seen: dict[tuple[Any, ...], tuple[Fault, ...]] = {}
+        # the edges of the plan a walk round a group keeps off (_clear_of_plan): the
+        # platform's, each 階's, each 室's and 房's, the 序; a body → whether it stands clear
+        boxes = [self.box] if self.box is not None else []
+        for n, f in fixtures.items():
+            if (f.kind == "stair" or n in ("室", "房")) and f.extent is not None:
+                boxes.append((f.extent.x0, f.extent.y0, f.extent.x1, f.extent.y1))
+        self._plan_edges = [(w0, w1) for _, w0, w1 in self.walls]
+        for x0, y0, x1, y1 in boxes:
+            self._plan_edges += [
+                ((x0, y0), (x1, y0)),
+                ((x1, y0), (x1, y1)),
+                ((x1, y1), (x0, y1)),
+                ((x0, y1), (x0, y0)),
+            ]
+        self._plan_clear: dict[Vec, bool] = {}
+        # a body → its group (_group) and the cells near it as they were, kept while nobody
+        # stands or leaves in them: each cell's count of comings and goings
+        self._groups: dict[Vec, tuple[Any, ...]] = {}
+        # whether a way round is searched for on the grid (:meth:`_go_round`), besides the
+        # cheap side step (not beyond the crowd the model walks round: :meth:`check`)
+        self.grid = True
+        self._epoch: dict[tuple[int, int], int] = {}
         # the corners the walks in the 庭 go round (_round), read once
         c = model.corner
         self._corners = ((e.x0 - c, e.y0 - c), (e.x1 + c, e.y0 - c)) if e is not None else None
@@ -258,15 +296,18 @@ class Paths:
     def stand(self, name: str, bodies: list[Vec]) -> None:
         """Where ``name``'s bodies stand now (after his step)."""
         cells = self.cells
+        epoch = self._epoch
         for x, y in self.at.get(name, ()):
-            c = cells.get((int(x // CELL), int(y // CELL)))
-            if c is not None:
-                c.pop(name, None)
+            key = (int(x // CELL), int(y // CELL))
+            c = cells.get(key)
+            if c is not None and c.pop(name, None) is not None and not c:
+                del cells[key]  # only cells where someone stands are kept (_legs_near)
+            epoch[key] = epoch.get(key, 0) + 1
         self.at[name] = bodies
         for x, y in bodies:
-            cells.setdefault((int(x // CELL), int(y // CELL)), {}).setdefault(name, []).append(
-                (x, y)
-            )
+            key = (int(x // CELL), int(y // CELL))
+            epoch[key] = epoch.get(key, 0) + 1
+            cells.setdefault(key, {}).setdefault(name, []).append((x, y))
 
     def route(
         self,
@@ -512,7 +553,7 @@ class Paths:
         ):
             return last
         got = self._side_step(name, a, b, block, (ux, uy), ln, depth)
-        if got is None and len(block) <= CROWD:
+        if got is None and len(block) <= CROWD and self.grid:
             got = self._grid_way(name, a, b, block, p_in, p_out, s0 > 0, s1 < ln)
         if not got:
             return []
@@ -829,28 +870,45 @@ class Paths:
         routes: list[str],
         role: str,
     ) -> list[Fault]:
-        """The faults the engine refuses (STRICT) of a walk from ``old`` to ``bodies``: off
-        the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other than
-        by a 階 (into a 室 or 房 other than by its door). Checked as the run goes; those
-        through a body are found after it (:func:`walk_faults`)."""
-        # the walk is made without regard to who stands (route and detour are given no name),
-        # so the same walk has the same faults: remembered, within a bound
+        """The faults of a walk from ``old`` to ``bodies`` that do not depend on who stands:
+        off the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other
+        than by a 階 (into a 室 or 房 other than by its door)."""
+        return list(self._plain(old, bodies, verb, via, stair, routes, role)[0])
+
+    def _plain(
+        self,
+        old: list[Vec],
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None,
+        stair: str | None,
+        routes: list[str],
+        role: str,
+    ) -> tuple[tuple[Fault, ...], tuple[list[Vec], ...], tuple[Any, ...]]:
+        """The faults of :meth:`strict`, the walk of each body, made without regard to who
+        stands (route and detour are given no name), and the cells of the grid of standing
+        bodies each walk's legs pass near (:meth:`_legs_near`): the same walk has the same
+        faults and legs, remembered within a bound (a group's walks come again round after
+        round)."""
         key = (tuple(old), tuple(bodies), verb, via, stair, tuple(routes), role)
         seen = self._strict_seen.get(key)
         if seen is not None:
-            return list(seen)
+            return seen
         if len(self._strict_seen) >= STRICT_SEEN:
             self._strict_seen.clear()
         out: list[Fault] = []
+        walks: list[list[Vec]] = []
         lead = True
         for a, b in zip(old, bodies, strict=False):
             if math.dist(a, b) < 1e-9:
                 lead = False
+                walks.append([])
                 continue
             way = stair if stair is not None else self.stair_of(verb, a, b)
             pts = self.detour(
                 self.route(a, b, via if lead else None, verb, way), self._side(routes)
             )
+            walks.append(pts)
             if routes:
                 out.extend(self._routes(pts, verb, stair, routes, role))
             for s, t in itertools.pairwise(pts):
@@ -867,8 +925,440 @@ class Paths:
                     if _seg_dist2(c, s, t) < self.pillar2:
                         out.append(Fault("pillar", f"walks through the {n}"))
             lead = False
-        self._strict_seen[key] = tuple(out)
+        near = tuple(_leg_cells(pts, math.sqrt(self.gap2)) for pts in walks)
+        got = self._strict_seen[key] = (tuple(out), tuple(walks), near)
+        return got
+
+    def check(
+        self,
+        name: str,
+        old: list[Vec],
+        bodies: list[Vec],
+        verb: str,
+        via: Vec | None,
+        stair: str | None,
+        routes: list[str],
+        role: str,
+        search: bool = True,
+    ) -> list[Fault]:
+        """Every fault of the walk of ``name``'s bodies from ``old`` to ``bodies``, who stand
+        there already (:meth:`stand`): those of :meth:`strict`, and a walk through a body
+        where no way round those who stand is found.
+
+        The walk made without regard to who stands is taken where it passes nobody; else where
+        each group it passes (those standing too close to pass between, one after another)
+        can be walked round (:meth:`_round_groups`); else the walk made by the place where
+        others stand (:meth:`route` with his name) likewise; else the way round is searched
+        for (:meth:`clear`; with ``search`` false, beyond the crowd the model walks round,
+        only where no more than FEW stand in the way: the search through hundreds would cost
+        more than the run), and where none is found, the walk goes through a body (one fault
+        for the walk, the first body).
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> p.stand("乙", [(0.0, -25.0)]); p.stand("甲", [(0.0, -30.0)])
+        >>> p.check("甲", [(0.0, -20.0)], [(0.0, -30.0)], "進", None, None, [], "甲")
+        []
+        """
+        faults, walks, near = self._plain(old, bodies, verb, via, stair, routes, role)
+        out = list(faults)
+        lead = True
+        for a, b, pts, cells in zip(old, bodies, walks, near, strict=False):
+            if not pts:
+                lead = False
+                continue
+            block = self._legs_near(name, cells)
+            if block and not self._round_groups(name, pts, block):
+                # the walk as it goes by those who stand (up the side of a 階 clear of one at
+                # its head, beside one on the place the text names), else the way round
+                way = stair if stair is not None else self.stair_of(verb, a, b)
+                full = self.route(a, b, via if lead else None, verb, way, name)
+                full = self.detour(full, self._side(routes))
+                block = self._legs_near(name, _leg_cells(full, math.sqrt(self.gap2)))
+                if block and not self._round_groups(name, full, block):
+                    if search:
+                        full = self.clear(name, full)
+                    elif len({q for _, q in block}) <= FEW:
+                        # past a few: the cheap side step only (the search on the grid in a
+                        # crowd looks at every node it may before it gives up)
+                        self.grid = False
+                        try:
+                            full = self.clear(name, full)
+                        finally:
+                            self.grid = True
+                    # one line for the walk: the first he walks through
+                    out.extend([f for f in self._through(name, full) if f.kind == "body"][:1])
+            lead = False
         return out
+
+    def _legs_near(self, name: str, near: tuple[Any, ...]) -> list[tuple[int, Vec]]:
+        """The standing bodies (not ``name``'s) nearer than the passing distance to a leg of a
+        walk, each with the leg's index (``near``: :func:`_leg_cells`). The cells of the walk's
+        box are looked in, or, where they are more than the cells where anyone stands (a long
+        walk, to the 侯), those cells that are in the box."""
+        out: list[tuple[int, Vec]] = []
+        grid = self.cells
+        g2 = self.gap2
+        legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1) = near
+        if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
+            found = [
+                c
+                for ix in range(ix0, ix1 + 1)
+                for iy in range(iy0, iy1 + 1)
+                if (c := grid.get((ix, iy))) is not None
+            ]
+        else:
+            found = [c for (ix, iy), c in grid.items() if ix0 <= ix <= ix1 and iy0 <= iy <= iy1]
+        for c in found:
+            for other, bs in c.items():
+                if other == name:
+                    continue
+                for px, py in bs:
+                    if not (x0 <= px <= x1 and y0 <= py <= y1):
+                        continue
+                    for i, (ax, ay, dx, dy, n) in enumerate(legs):
+                        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                        qx, qy = ax + t * dx - px, ay + t * dy - py
+                        if qx * qx + qy * qy < g2:
+                            out.append((i, (px, py)))
+        return out
+
+    def _round_groups(self, name: str, pts: list[Vec], block: list[tuple[int, Vec]]) -> bool:
+        """Whether the walk ``pts`` can go round each group of those who stand in its way
+        (``block``: each with the leg it stands in the way of) along the group's edge.
+
+        A group is those who stand so near one another (one after another) that one cannot
+        pass between them (paths.yaml passing). Where it is a chain or a tree of bodies (no
+        ring of them encloses a place, so its edge is one line round it), stands clear of the
+        堂's edge, a 階, the 序, the walls of a 室 or 房 and the 楹 (the way along its edge
+        stays on the walk's level), and none of the walk's turns is on it, the walk goes along
+        its edge: every other body stands at least two passing distances from the group, so
+        that way passes it. Other groups (near the plan's edges: at the head or the foot of a
+        階, along the 堂's edge; a ring of them) are walked round, each in turn, on a side that
+        is clear (:meth:`_round_each`); a group of more than GROUP is not (the search for a way
+        round, :meth:`clear`, is then made).
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> for i in range(4):
+        ...     p.stand(f"耦{i}", [(0.0, -20.0 - 2.5 * i)])  # a chain across the way
+        >>> p._round_groups("甲", [(-8.0, -24.0), (8.0, -24.0)], [(0, (0.0, -22.5))])
+        True
+        >>> for i, q in enumerate([(-2.5, -25.0), (-2.5, -27.5), (0.0, -30.0)]):
+        ...     p.stand(f"丙{i}", [q])  # a ring of them: he goes round it
+        >>> p._round_groups("甲", [(-8.0, -24.0), (8.0, -24.0)], [(0, (0.0, -22.5))])
+        True
+        >>> p._round_groups("甲", [(-8.0, -26.25), (-1.25, -26.25)], [(0, (-2.5, -25.0))])
+        False
+        """
+        edge2 = self.gap2
+        done: dict[Vec, int] = {}  # a body → its group
+        groups: list[tuple[Vec, ...]] = []
+        ok: list[bool] = []
+        for _, start in block:
+            if start in done:
+                continue
+            group, names, tree, good = self._group(start, None)
+            if name in names:
+                # his own body is one of them: the group without him (not kept)
+                group, names, tree, good = self._group(start, name)
+            if len(group) > GROUP:
+                return False  # a crowd: the search for a way round (clear)
+            for c in group:
+                done[c] = len(groups)
+                for v in pts:
+                    if (v[0] - c[0]) ** 2 + (v[1] - c[1]) ** 2 < edge2:
+                        return False  # a turn of the walk is on the group
+            groups.append(group)
+            ok.append(tree and good)
+        if all(ok):
+            return True
+        # a ring of them, or those near the plan's edges: a leg in their way is walked round
+        # each of them in turn, on the side that is clear
+        by_leg: dict[int, set[int]] = {}
+        for i, q in block:
+            by_leg.setdefault(i, set()).add(done[q])
+        for i, gs in by_leg.items():
+            if all(ok[g] for g in gs):
+                continue
+            if not self._round_each(name, pts[i], pts[i + 1], [groups[g] for g in gs]):
+                return False
+        return True
+
+    def _round_each(self, name: str, s: Vec, t: Vec, those: list[tuple[Vec, ...]]) -> bool:
+        """Whether the leg s–t can go round each group of ``those`` who stand in its way, on
+        one side or the other: one alone by the turns of a polygon round him whose sides keep
+        the passing distance, several by the corners of the smallest convex polygon round
+        those of each of them (a ring of them, a crowd a spacing apart); every leg of the way
+        clear (:meth:`_leg_ok`: of every body, the 堂's edge, the 楹, the 序).
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> for x in (-15.0, -12.0, -9.0):
+        ...     p.stand(f"賓{x}", [(x, 1.0)])  # along the 堂's edge, 1 尺 in from it
+        >>> those = [((-15.0, 1.0),), ((-12.0, 1.0),), ((-9.0, 1.0),)]
+        >>> p._round_each("甲", (-19.0, 1.0), (-5.0, 1.0), those)
+        True
+        >>> ring = [(8.0, -32.0), (10.0, -32.0), (12.0, -32.0), (8.0, -30.0), (12.0, -30.0)]
+        >>> p._round_each("甲", (10.0, -24.0), (10.0, -40.0), [tuple(ring)])
+        True
+        """
+        dx, dy = t[0] - s[0], t[1] - s[1]
+        n = dx * dx + dy * dy
+        if n == 0:
+            return False
+        for _ in range(len(those)):
+            cuts = self._cuts(s, t, those)
+            if cuts is None:
+                return False
+            # where the ways round two of them overlap, one way round both
+            k = next(
+                (
+                    k
+                    for k in range(1, len(cuts))
+                    if (cuts[k - 1][1] - cuts[k][0]) * math.sqrt(n) > 1e-5
+                ),
+                None,
+            )
+            if k is None:
+                break
+            a, b = cuts[k - 1][6], cuts[k][6]
+            those = [q for q in those if q is not a and q is not b] + [(*a, *b)]
+        else:
+            return False
+        way = [s]
+        for t0, t1, c, rho, i, j, _ in cuts:
+            e = (s[0] + t0 * dx, s[1] + t0 * dy)
+            x = (s[0] + t1 * dx, s[1] + t1 * dy)
+            # the leg up to them passes nobody (those in its way are walked round)
+            if not self._leg_ok(name, way[-1], e, False):
+                return False
+            if rho:
+                arc = self._arc(name, c, rho, e, x)
+            else:
+                arc = self._along(name, c, e, x, i, j)
+            if arc is None:
+                return False
+            way += [e, *arc, x]
+        return self._leg_ok(name, way[-1], t, False)
+
+    def _cuts(self, s: Vec, t: Vec, those: list[tuple[Vec, ...]]) -> list[Any] | None:
+        """Where the leg s–t enters and leaves the way round each group of ``those``, in
+        order along it, each with the polygon's or circle's data and its group; None if an
+        end of the leg is among them."""
+        dx, dy = t[0] - s[0], t[1] - s[1]
+        n = dx * dx + dy * dy
+        g = math.sqrt(self.gap2)
+        cuts: list[tuple[float, float, Any, float, int, int, tuple[Vec, ...]]] = []
+        for group in those:
+            if len(group) > 1:
+                hull = self._hull(group)
+                got = _clip(hull, s, t)
+                if got is None:
+                    continue  # the leg passes them after all
+                t0, t1, i, j = got
+                if t0 <= 1e-9 or t1 >= 1 - 1e-9:
+                    return None  # an end of the leg is among them
+                cuts.append((t0, t1, hull, 0.0, i, j, group))
+                continue
+            c = group[0]
+            # the circle round him the polygon's sides touch: the passing distance, less where
+            # an end of the leg is nearer (no nearer than the passing distance allows)
+            rho = min(self.m.passing, math.dist(s, c), math.dist(t, c))
+            if rho < g:
+                return None
+            fx, fy = s[0] - c[0], s[1] - c[1]
+            b = fx * dx + fy * dy
+            disc = b * b - n * (fx * fx + fy * fy - rho * rho)
+            if disc <= 0:
+                continue  # the leg passes him after all
+            root = math.sqrt(disc)
+            t0, t1 = max(0.0, (-b - root) / n), min(1.0, (-b + root) / n)
+            cuts.append((t0, t1, c, rho, 0, 0, group))
+        cuts.sort(key=lambda k: k[0])
+        return cuts
+
+    def _hull(self, group: tuple[Vec, ...]) -> list[Vec]:
+        """The smallest convex polygon (anticlockwise) round the polygons round each of
+        ``group`` whose sides keep the passing distance from him: its sides keep it from
+        every one of them."""
+        r = self.m.passing / math.cos(math.pi / ROUND_SIDES) + 1e-6
+        pts = sorted(
+            {
+                (
+                    c[0] + r * math.cos(2 * math.pi * k / ROUND_SIDES),
+                    c[1] + r * math.sin(2 * math.pi * k / ROUND_SIDES),
+                )
+                for c in group
+                for k in range(ROUND_SIDES)
+            }
+        )
+
+        def half(points: Iterable[Vec]) -> list[Vec]:
+            out: list[Vec] = []
+            for p in points:
+                while (
+                    len(out) >= 2
+                    and (
+                        (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                        - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                    )
+                    <= 0
+                ):
+                    out.pop()
+                out.append(p)
+            return out
+
+        lower, upper = half(pts), half(reversed(pts))
+        return lower[:-1] + upper[:-1]
+
+    def _along(
+        self, name: str, hull: list[Vec], e: Vec, x: Vec, i: int, j: int
+    ) -> list[Vec] | None:
+        """The corners of ``hull`` from e (on its side i) to x (on its side j), one way round
+        or the other, whichever is clear first (the shorter first); else None."""
+        m = len(hull)
+        ccw = [hull[(i + 1 + k) % m] for k in range((j - i) % m)]
+        cw = [hull[(i - k) % m] for k in range((i - j) % m)]
+        g2 = self.gap2
+        xs = [p[0] for p in hull]
+        ys = [p[1] for p in hull]
+        reach = math.sqrt(g2)
+        near = self._near(name, min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)
+
+        def length(w: list[Vec]) -> float:
+            q = [e, *w, x]
+            return sum(math.dist(a, b) for a, b in itertools.pairwise(q))
+
+        for arc in sorted((ccw, cw), key=length):
+            way = [e, *arc, x]
+            if all(
+                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                for p, q in itertools.pairwise(way)
+            ):
+                return arc
+        return None
+
+    def _arc(self, name: str, c: Vec, rho: float, e: Vec, x: Vec) -> list[Vec] | None:
+        """The corners of a polygon round c from e to x (both ``rho`` from c), its sides
+        touching the circle of ``rho``: on the side whose legs are clear, else None."""
+        ae = math.atan2(e[1] - c[1], e[0] - c[0])
+        ax = math.atan2(x[1] - c[1], x[0] - c[0])
+        # only those who stand within a passing distance of the polygon can be in its way
+        g2 = self.gap2
+        reach = rho / math.cos(math.pi / ROUND_SIDES) + math.sqrt(g2)
+        near = [
+            q
+            for q in self._near(name, c[0] - reach, c[1] - reach, c[0] + reach, c[1] + reach)
+            if q != c
+        ]
+        for side in (1.0, -1.0):
+            span = (ax - ae) * side % (2 * math.pi)
+            m = max(1, math.ceil(span / (2 * math.pi / ROUND_SIDES)))
+            half = span / (2 * m)
+            r = rho / math.cos(half)
+            arc = [
+                (
+                    c[0] + r * math.cos(ae + side * (2 * j + 1) * half),
+                    c[1] + r * math.sin(ae + side * (2 * j + 1) * half),
+                )
+                for j in range(m)
+            ]
+            way = [e, *arc, x]
+            if all(
+                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                for p, q in itertools.pairwise(way)
+            ):
+                return arc
+        return None
+
+    def _group(self, start: Vec, without: str | None) -> tuple[Any, ...]:
+        """The group of the body at ``start`` (those standing so near one another, one after
+        another, that one cannot pass between them: paths.yaml passing), not counting
+        ``without``'s bodies: its bodies, whose they are, whether it is a chain or a tree (no
+        ring of them encloses a place; no more than GROUP), whether it stands clear of the
+        plan's edges (:meth:`_clear_of_plan`). Kept, for everyone's, until someone stands in or
+        leaves a cell within two passing distances of one of it (:meth:`stand`): most groups
+        a walk passes are those who stood there for the walk before.
+
+        >>> from sheli.place import load_venue
+        >>> p = Paths(load_paths(), load_venue("xie"), footprint=2.0)
+        >>> p.stand("乙", [(0.0, -20.0)]); p.stand("丙", [(0.0, -22.5)])
+        >>> bodies, names, tree, clear = p._group((0.0, -20.0), None)
+        >>> bodies, sorted(names), tree, clear
+        (((0.0, -20.0), (0.0, -22.5)), ['丙', '乙'], True, True)
+        """
+        epoch = self._epoch
+        if without is None:
+            got = self._groups.get(start)
+            if got is not None and all(epoch.get(k, 0) == e for k, e in got[4]):
+                return got[:4]
+        r2 = 4 * self.gap2
+        r = math.sqrt(r2)
+        grid = self.cells
+        group = [start]
+        seen = {start}
+        names: set[str] = set()
+        links = 0
+        i = 0
+        big = False
+        while i < len(group) and not big:
+            cx, cy = c = group[i]
+            for ix in range(int((cx - r) // CELL), int((cx + r) // CELL) + 1):
+                for iy in range(int((cy - r) // CELL), int((cy + r) // CELL) + 1):
+                    cell = grid.get((ix, iy))
+                    if cell is None:
+                        continue
+                    for other, bs in cell.items():
+                        if other == without:
+                            continue
+                        for q in bs:
+                            if q == c:
+                                names.add(other)
+                                continue
+                            if (q[0] - cx) ** 2 + (q[1] - cy) ** 2 >= r2:
+                                continue
+                            links += 1
+                            if q not in seen:
+                                seen.add(q)
+                                group.append(q)
+                                big = big or len(group) > GROUP
+            i += 1
+        if big:
+            return tuple(group), frozenset(names), False, False
+        # each link is seen from both its ends: a tree has one link fewer than bodies
+        tree = links // 2 == len(group) - 1
+        edge = math.sqrt(self.gap2)
+        good = all(self._clear_of_plan(c, edge) for c in group)
+        got = (tuple(group), frozenset(names), tree, good)
+        if without is None:
+            # the cells whose comings and goings may change the group: those within two
+            # passing distances of one of it
+            near = {
+                (ix, iy)
+                for cx, cy in group
+                for ix in range(int((cx - r) // CELL), int((cx + r) // CELL) + 1)
+                for iy in range(int((cy - r) // CELL), int((cy + r) // CELL) + 1)
+            }
+            kept = (*got, tuple((k, epoch.get(k, 0)) for k in near))
+            for c in group:
+                self._groups[c] = kept
+        return got
+
+    def _clear_of_plan(self, c: Vec, edge: float) -> bool:
+        """Whether a body at c stands far enough from the plan's edges (the 堂's, a 階's, the
+        序, a 室 or 房) and its 楹 that a walk round it at ``edge`` keeps off them."""
+        got = self._plan_clear.get(c)
+        if got is None:
+            m = edge + PLAN_MARGIN
+            m2 = m * m
+            p2 = (edge + math.sqrt(self.pillar2) + PLAN_MARGIN) ** 2
+            got = all(_seg_dist2(c, s, t) > m2 for s, t in self._plan_edges) and all(
+                (c[0] - q[0]) ** 2 + (c[1] - q[1]) ** 2 > p2 for _, q in self.pillars
+            )
+            self._plan_clear[c] = got
+        return got
 
     def stair_of(self, verb: str, a: Vec, b: Vec) -> str | None:
         """The 階 of a 升 (whose top is nearest where he ends) or 降 (nearest where he
@@ -980,6 +1470,61 @@ _STEPS = [(1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0)] + [
 ]
 
 
+def _clip(hull: list[Vec], s: Vec, t: Vec) -> tuple[float, float, int, int] | None:
+    """Where the leg s–t enters and leaves the convex polygon ``hull`` (anticlockwise): the
+    fractions of the leg, and the sides it crosses; None if it misses it.
+
+    >>> _clip([(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], (-1.0, 1.0), (3.0, 1.0))
+    (0.25, 0.75, 3, 1)
+    """
+    t0, t1, i, j = -math.inf, math.inf, -1, -1
+    dx, dy = t[0] - s[0], t[1] - s[1]
+    m = len(hull)
+    for k in range(m):
+        a, b = hull[k], hull[(k + 1) % m]
+        # the outward normal of side k, and where the leg is on its inner side
+        nx, ny = b[1] - a[1], a[0] - b[0]
+        num = nx * (a[0] - s[0]) + ny * (a[1] - s[1])
+        den = nx * dx + ny * dy
+        if den == 0:
+            if num < 0:
+                return None
+            continue
+        f = num / den
+        if den < 0 and f > t0:
+            t0, i = f, k
+        elif den > 0 and f < t1:
+            t1, j = f, k
+    if t0 >= t1 or i < 0 or j < 0:
+        return None
+    return t0, t1, i, j
+
+
+def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
+    """The legs of a walk (start, direction, squared length), the box of the walk grown by
+    ``g``, and the cells of the grid of standing bodies (CELL) in that box: what
+    :meth:`Paths._legs_near` reads.
+
+    >>> legs, box, cells = _leg_cells([(0.0, 0.0), (10.0, 0.0)], 1.5)
+    >>> legs, box, cells
+    (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0))
+    """
+    legs = []
+    for a, b in itertools.pairwise(pts):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        legs.append((a[0], a[1], dx, dy, dx * dx + dy * dy))
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    box = (min(xs) - g, min(ys) - g, max(xs) + g, max(ys) + g)
+    cells = (
+        int(box[0] // CELL),
+        int(box[2] // CELL),
+        int(box[1] // CELL),
+        int(box[3] // CELL),
+    )
+    return tuple(legs), box, cells
+
+
 def _dedupe(pts: list[Vec]) -> list[Vec]:
     out = [pts[0]]
     for p in pts[1:]:
@@ -1034,12 +1579,15 @@ def walk_faults(
     file: str,
     footprint: float,
     stairs: dict[int, str] | None = None,
+    search: bool = True,
 ) -> list[str]:
     """Every walk of a run read again from its records (``Run.records``), each actor from
-    the body of his last step: the faults of each (through a body, a 楹, over the 堂's edge;
-    those the engine refuses cannot be among them), one line each with the spec file, line
-    and passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by
-    its seq (the spec's ``by``, which the log does not give; else the nearest).
+    the body of his last step, with the run's own check (:meth:`Paths.check`): the faults of
+    each (those the engine refuses cannot be among them but a walk through a body beyond the
+    crowd it walks round, paths.yaml crowd), one line each with the spec file, line and
+    passage, as ``Run.path_faults`` gives them. ``stairs``: the 階 of each 升 and 降 by its seq
+    (the spec's ``by``, which the log does not give; else the nearest); ``search``: whether
+    the way round is searched for (:meth:`Paths.check`).
 
     >>> from sheli.engine import run
     >>> r = run("xiangshe", seed=1)
@@ -1057,11 +1605,13 @@ def walk_faults(
         old = paths.at.get(r.actor)
         if old == bodies:
             continue
+        paths.stand(r.actor, bodies)
+        if old is None:
+            continue
         stair = (stairs or {}).get(r.seq)
-        if stair is None and old:
-            stair = paths.stair_of(r.verb, old[0], bodies[0])
-        faults = paths.walk(
-            r.actor, bodies, r.verb, r.via_point, stair, route_words(r.jing, paths.m), r.actor
+        routes = route_words(r.jing, paths.m)
+        faults = paths.check(
+            r.actor, old, bodies, r.verb, r.via_point, stair, routes, r.actor, search
         )
         where = (r.more or {}).get("file") or file
         for f in faults:
