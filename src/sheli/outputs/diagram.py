@@ -920,20 +920,27 @@ def _things(
     for h, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
         if not v.contains(h.x, h.y):
             continue
-        k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
-        marks = "".join(
-            [_hou_mark(v, k, True, h.y, h.x, k40) for k in range(n_hits)]
-            + [_hou_mark(v, k, False, h.y, h.x, k40) for k in range(n_arrows - n_hits)]
-        )
-        which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
-        c.add(
-            f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
-            f'data-hits="{n_hits}">{marks}</g>'
-        )
+        c.add(_hou_arrows_svg(v, h, n_arrows, n_hits))
         x, y = v.px(h.x, h.y + 6)
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
+
+
+@lru_cache(maxsize=1024)
+def _hou_arrows_svg(v: View, h: Hou, n_arrows: int, n_hits: int) -> str:
+    """The arrows at a 侯 on the plan, hits in it across its 中 and the rest fallen short
+    before it: remembered, as they are drawn again at every step until taken up."""
+    k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
+    marks = "".join(
+        [_hou_mark(v, k, True, h.y, h.x, k40) for k in range(n_hits)]
+        + [_hou_mark(v, k, False, h.y, h.x, k40) for k in range(n_arrows - n_hits)]
+    )
+    which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
+    return (
+        f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
+        f'data-hits="{n_hits}">{marks}</g>'
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -967,6 +974,7 @@ def _hou_mark(v: View, k: int, hit: bool, hou_y: float, hou_x: float, spread: fl
     )
 
 
+@lru_cache(maxsize=1024)
 def _suan_rods(
     n: int, counted: int, x0: float, y: float, length: float, pitch: float
 ) -> tuple[str, float]:
@@ -1499,6 +1507,28 @@ def _inset_dots(v: View, pts: Iterable[tuple[float, float]]) -> tuple[str, ...]:
     return tuple(_inset_dot(v, x, y, False) for x, y in pts)
 
 
+@lru_cache(maxsize=4096)
+def _inset_arrows(v: View, t: Hou, n: int, h: int, lang: str) -> str:
+    """The arrows at a 侯 on the inset, as ``_things`` lays them on the range view (hits on
+    the 侯, misses short of it), at most ``INSET_MARKS`` of each kind, and their count: a
+    function of its arguments, so remembered (drawn again at every step until taken up)."""
+    px, py = v.px(t.x, t.y)
+    marks = []
+    for hit, count in ((True, h), (False, n - h)):
+        for k in range(min(count, INSET_MARKS)):
+            x, y = v.px(*_arrow_spot(k, hit, t.y, t.x, t.width / 40.0))
+            marks.append(
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" fill="{"#000" if hit else "#888"}"/>'
+            )
+    which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
+    count_text = _tr(lang)("矢{n}（獲{h}）").format(n=n, h=h)
+    return (
+        f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
+        f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
+        f'text-anchor="middle">{count_text}</text>'
+    )
+
+
 def _inset(
     frame: Frame,
     venue_key: str,
@@ -1536,22 +1566,7 @@ def _inset(
     # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
     # loosed in this step
     for t, n, h in _hou_arrows(venue_key, o) if o.arrows_hou else ():
-        px, py = v.px(t.x, t.y)
-        marks = []
-        for hit, count in ((True, h), (False, n - h)):
-            for k in range(min(count, INSET_MARKS)):
-                x, y = v.px(*_arrow_spot(k, hit, t.y, t.x, t.width / 40.0))
-                marks.append(
-                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" '
-                    f'fill="{"#000" if hit else "#888"}"/>'
-                )
-        which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
-        count_text = tr("矢{n}（獲{h}）").format(n=n, h=h)
-        out.append(
-            f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
-            f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
-            f'text-anchor="middle">{count_text}</text>'
-        )
+        out.append(_inset_arrows(v, t, n, h, lang))
     # the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays there while the
     # 司射 shoots): a pole with its flag, as on the plan
     for thing in o.placed:
@@ -1604,14 +1619,18 @@ class _Memo:
     """
 
     def __init__(self) -> None:
+        # each by the view's name: a run goes back and forth between the hall view and the
+        # range view (the 獲者 at the 乏), and each view's drawing is taken again on return
         self.things: dict[str, tuple[Any, ...]] = {}  # view name → (venue, view, objects, drawn)
         self.people: dict[str, tuple[Any, ...]] = {}  # view name → (view, r, row, people, …)
-        self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
-        self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
+        # view name → actor → (person, view, …, svg)
+        self.persons: dict[str, dict[str, tuple[Any, ...]]] = {}
+        # view name → label key → (lines, box, …, svg)
+        self.labels: dict[str, dict[str, tuple[Any, ...]]] = {}
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
-        # the figures drawn last: people, layout, view, radius, figures, index by name, and
-        # those drawn marked (actor, members, 獲者)
-        self.figures: tuple[Any, ...] = (None, None, None, None, None, None, ())
+        # view name → the figures drawn last in it: people, layout, view, radius, figures,
+        # index by name, and those drawn marked (actor, members, 獲者)
+        self.figures: dict[str, tuple[Any, ...]] = {}
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
 
     def clear(self) -> None:
@@ -2085,6 +2104,9 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _hou_mark.cache_clear()
+    _inset_arrows.cache_clear()
+    _hou_arrows_svg.cache_clear()
+    _suan_rods.cache_clear()
     _path_svg.cache_clear()
     _bi_arrows.cache_clear()
     _rod_ns.cache_clear()
@@ -2245,7 +2267,9 @@ def _figure_svg(
     # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
     acting = p.member_of is not None and p.member_of == actor
     up = raised and p.actor == "獲者"
-    persons = _MEMO.persons
+    persons = _MEMO.persons.get(v.name)
+    if persons is None:
+        persons = _MEMO.persons[v.name] = {}
     e = persons.get(p.actor)
     # the same person (object), drawn in the same view at the same point as last time
     if (
@@ -2285,6 +2309,9 @@ def _figure_svg(
     return svg
 
 
+_NO_FIGURES = (None, None, None, None, None, None, ())
+
+
 def _figures(
     visible: list[Person],
     where: dict[str, tuple[float, float]],
@@ -2298,7 +2325,7 @@ def _figures(
     for a few new objects, in the same layout, only those are drawn again, with the
     actor, his group's members and the 獲者 of this call and of the last (their marks
     change with the actor and the 旌)."""
-    last = _MEMO.figures
+    last = _MEMO.figures.get(v.name, _NO_FIGURES)
     changed = None
     if last[1] is where and last[2] is v and last[3] == r:
         changed = _changed(last[0], visible)
@@ -2315,7 +2342,7 @@ def _figures(
     if changed is not None:
         for k in {*changed, *last[6], *at}:
             svgs[k] = _figure_svg(visible[k], v, where, r, actor, raised)
-    _MEMO.figures = (visible, where, v, r, svgs, pos, at)
+    _MEMO.figures[v.name] = (visible, where, v, r, svgs, pos, at)
     return svgs
 
 
@@ -2438,7 +2465,9 @@ def render_svg_parts(
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"
-    memo = _MEMO.labels
+    memo = _MEMO.labels.get(v.name)
+    if memo is None:
+        memo = _MEMO.labels[v.name] = {}
     for lab in labels:
         assert lab.box is not None
         bx = lab.box
