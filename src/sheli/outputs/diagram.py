@@ -2327,13 +2327,23 @@ def _figures(
     change with the actor and the 旌)."""
     last = _MEMO.figures.get(v.name, _NO_FIGURES)
     changed = None
-    if last[1] is where and last[2] is v and last[3] == r:
+    if last[2] is v and last[3] == r:
         changed = _changed(last[0], visible)
+        if changed is not None and last[1] is not where:
+            # laid out again (someone moved, and those at the points he left and came to
+            # with him): those now drawn elsewhere are drawn again too
+            get, ch = last[1].get, set(changed)
+            changed = [
+                k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
+            ]
     if changed is None:
         svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
         pos = {p.actor: k for k, p in enumerate(visible)}
     else:
         svgs, pos = list(last[4]), last[5]
+        old = last[0]
+        if any(old[k].actor != visible[k].actor for k in changed):
+            pos = {p.actor: k for k, p in enumerate(visible)}
     marked = [actor, "獲者"]
     a = people.get(actor)
     if a is not None:
