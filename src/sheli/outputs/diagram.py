@@ -864,30 +864,10 @@ def _things(
         else:  # bows and the rest set down: named together at each place
             grouped.setdefault((p.x, p.y), []).append(name)
     for (x, y), names in grouped.items():
-        px, py = v.px(x, y)
-        if "旌" in names:
-            # the 旌 leant (倚) at the 侯中: a pole and its flag
-            c.add(
-                f'<g class="thing jing" data-name="旌"><line x1="{_f(px)}" y1="{_f(py)}" '
-                f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
-                f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
-            )
-        half = max(3.0, 0.6 * s)  # a token, about 1 尺 across (the text gives no size)
-        bx = Box(px - half, py - half, px + half, py + half)
-        c.add(
-            f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
-            f'{_box_attr(bx)}><rect x="{_f(px - half)}" y="{_f(py - half)}" '
-            f'width="{_f(2 * half)}" height="{_f(2 * half)}" fill="#fff" stroke="#7a5230"/></g>'
-        )
+        svgs, bx, label = _things_at(v, x, y, tuple(names), lang)
+        c.parts.extend(svgs)
         c.fixture_boxes.append(bx)
-        counts: dict[str, int] = {}
-        for n in names:
-            counts[n] = counts.get(n, 0) + 1
-        txt = "·".join(
-            tr("{thing}{n}").format(thing=_thing(n, lang), n=k) if k > 1 else _thing(n, lang)
-            for n, k in counts.items()
-        )
-        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, half))
+        labels.append(Label(*label))
     # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
     # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
     if "中" in fx and v.contains(fx["中"].x, fx["中"].y):
@@ -925,6 +905,41 @@ def _things(
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
+
+
+@lru_cache(maxsize=4096)
+def _things_at(
+    v: View, x: float, y: float, names: tuple[str, ...], lang: str
+) -> tuple[tuple[str, ...], Box, tuple[str, Any, float, float, float]]:
+    """Things set down at one point (旌, 豐, a person's 弓 …): their SVG parts, box and
+    label (key, lines, anchor, radius). Remembered: a hundred bows set down are drawn again
+    whenever any thing changes."""
+    px, py = v.px(x, y)
+    out = []
+    if "旌" in names:
+        # the 旌 leant (倚) at the 侯中: a pole and its flag
+        out.append(
+            f'<g class="thing jing" data-name="旌"><line x1="{_f(px)}" y1="{_f(py)}" '
+            f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
+            f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
+        )
+    half = max(3.0, 0.6 * v.scale)  # a token, about 1 尺 across (the text gives no size)
+    bx = Box(px - half, py - half, px + half, py + half)
+    out.append(
+        f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
+        f'{_box_attr(bx)}><rect x="{_f(px - half)}" y="{_f(py - half)}" '
+        f'width="{_f(2 * half)}" height="{_f(2 * half)}" fill="#fff" stroke="#7a5230"/></g>'
+    )
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    tr = _tr(lang)
+    txt = "·".join(
+        tr("{thing}{n}").format(thing=_thing(n, lang), n=k) if k > 1 else _thing(n, lang)
+        for n, k in counts.items()
+    )
+    key = f"fixture:things@{_f(x)},{_f(y)}"
+    return tuple(out), bx, (key, (((txt, FIX_SIZE),),), px, py, half)
 
 
 @lru_cache(maxsize=1024)
@@ -2106,6 +2121,7 @@ def clear_caches() -> None:
     _hou_mark.cache_clear()
     _inset_arrows.cache_clear()
     _hou_arrows_svg.cache_clear()
+    _things_at.cache_clear()
     _suan_rods.cache_clear()
     _path_svg.cache_clear()
     _bi_arrows.cache_clear()
