@@ -1544,6 +1544,23 @@ def _inset_arrows(v: View, t: Hou, n: int, h: int, lang: str) -> str:
     )
 
 
+def _inset_things(v: View, o: Any, venue_key: str, lang: str) -> list[str]:
+    """What the inset draws of the things: the arrows at each 侯, as ``_things`` lays them
+    on the range view (hits on the 侯, misses short of it), at most ``INSET_MARKS`` of each
+    kind, and the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays
+    there while the 司射 shoots), a pole with its flag, as on the plan."""
+    arrows = _hou_arrows(venue_key, o) if o.arrows_hou else ()
+    out = [_inset_arrows(v, t, n, h, lang) for t, n, h in arrows]
+    for thing in o.placed:
+        if thing.name.split(":")[0] == "旌":
+            px, py = v.px(thing.x, thing.y)
+            out.append(
+                f'<path class="inset-jing" d="M{_f(px)} {_f(py)}v-8l5 2l-5 2" fill="#c0392b" '
+                'stroke="#333" stroke-width=".6"/>'
+            )
+    return out
+
+
 def _inset(
     frame: Frame,
     venue_key: str,
@@ -1575,22 +1592,13 @@ def _inset(
     a = frame.people.get(me or "")
     if a is not None:
         parts.append(_inset_dot(v, a.x, a.y, True))
-    out: list[str] = []
     o = frame.objects
-    # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
-    # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
-    # loosed in this step
-    for t, n, h in _hou_arrows(venue_key, o) if o.arrows_hou else ():
-        out.append(_inset_arrows(v, t, n, h, lang))
-    # the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays there while the
-    # 司射 shoots): a pole with its flag, as on the plan
-    for thing in o.placed:
-        if thing.name.split(":")[0] == "旌":
-            px, py = v.px(thing.x, thing.y)
-            out.append(
-                f'<path class="inset-jing" d="M{_f(px)} {_f(py)}v-8l5 2l-5 2" fill="#c0392b" '
-                'stroke="#333" stroke-width=".6"/>'
-            )
+    m = _MEMO.inset_things
+    if m[0] is v and m[1] is o and m[2] == venue_key and m[3] == lang:
+        out = list(m[4])
+    else:
+        out = _inset_things(v, o, venue_key, lang)
+        _MEMO.inset_things = (v, o, venue_key, lang, tuple(out))
     for archer, t, hit, k in _flights(frame, venue_key):
         a = frame.people.get(archer)
         if a is None:
@@ -1643,6 +1651,8 @@ class _Memo:
         # view name → label key → (lines, box, …, svg)
         self.labels: dict[str, dict[str, tuple[Any, ...]]] = {}
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
+        # the inset's things: view, objects, venue, language, and what was drawn
+        self.inset_things: tuple[Any, ...] = (None, None, None, None, ())
         # view name → the figures drawn last in it: people, layout, view, radius, figures,
         # index by name, and those drawn marked (actor, members, 獲者)
         self.figures: dict[str, tuple[Any, ...]] = {}
