@@ -307,7 +307,8 @@ class PartPacker:
     numbers; each other step is ``[p, s, ids]``: keep the first ``p`` and the last ``s``
     numbers of the step before, and put ``ids`` between them. A part the drawing gives again
     is most often the very same string object, whose hash Python keeps, so looking it up in
-    the table reads none of its text.
+    the table reads none of its text; and most often in the same place as in the step
+    before, so that only the parts that are not the step before's objects are looked up.
 
     :meth:`blob` gives the whole as two gzip streams (see docs/viewer.md, "The diagrams
     inside"): the table, each part in UTF-8 ended by a NUL (which no XML document holds),
