@@ -490,6 +490,27 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     assert len(calls) == 5 and calls[-1] == (300, 300) and {t for _, t in calls} == {300}
 
 
+def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
+    """With three 衆耦 (people waiting in a crowd at 堂西, the view going back and forth
+    between the hall and the range, things set down and taken up), the parts the viewer
+    composes are every step's whole drawing: drawn in order in one process, and, at every
+    chunk's edge and every 37th step, drawn alone with every cache emptied."""
+    from sheli.outputs import diagram
+    from sheli.outputs.frames import build_frames
+
+    r = run("xiangshe", pairs=3)
+    frames = build_frames(r)
+    scene = r.events[0]
+    svgs = R.unpack_svgs(R.draw_packed(frames, scene, jobs=2)[0])
+    diagram.clear_caches()
+    assert svgs == [diagram.render_svg(f, scene, highlight=f.actor) for f in frames]
+    edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
+    for i in sorted(edge | set(range(0, len(frames), 37))):
+        diagram.clear_caches()
+        assert diagram.render_svg(frames[i], scene, highlight=frames[i].actor) == svgs[i], i
+    diagram.clear_caches()
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     """A drawing process begins a new blob after BLOB_STEPS steps (the viewer inflates only

@@ -864,30 +864,10 @@ def _things(
         else:  # bows and the rest set down: named together at each place
             grouped.setdefault((p.x, p.y), []).append(name)
     for (x, y), names in grouped.items():
-        px, py = v.px(x, y)
-        if "旌" in names:
-            # the 旌 leant (倚) at the 侯中: a pole and its flag
-            c.add(
-                f'<g class="thing jing" data-name="旌"><line x1="{_f(px)}" y1="{_f(py)}" '
-                f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
-                f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
-            )
-        half = max(3.0, 0.6 * s)  # a token, about 1 尺 across (the text gives no size)
-        bx = Box(px - half, py - half, px + half, py + half)
-        c.add(
-            f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
-            f'{_box_attr(bx)}><rect x="{_f(px - half)}" y="{_f(py - half)}" '
-            f'width="{_f(2 * half)}" height="{_f(2 * half)}" fill="#fff" stroke="#7a5230"/></g>'
-        )
+        svgs, bx, label = _things_at(v, x, y, tuple(names), lang)
+        c.parts.extend(svgs)
         c.fixture_boxes.append(bx)
-        counts: dict[str, int] = {}
-        for n in names:
-            counts[n] = counts.get(n, 0) + 1
-        txt = "·".join(
-            tr("{thing}{n}").format(thing=_thing(n, lang), n=k) if k > 1 else _thing(n, lang)
-            for n, k in counts.items()
-        )
-        labels.append(Label(f"fixture:things@{_f(x)},{_f(y)}", [[(txt, FIX_SIZE)]], px, py, half))
+        labels.append(Label(*label))
     # 筭 on the ground by the 中: the 釋獲者 sits west of the 中 facing east, so his right
     # (右獲) is to the south and his left (左獲) to the north (注 xiangshe:193, 199)
     if "中" in fx and v.contains(fx["中"].x, fx["中"].y):
@@ -920,20 +900,62 @@ def _things(
     for h, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
         if not v.contains(h.x, h.y):
             continue
-        k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
-        marks = "".join(
-            [_hou_mark(v, k, True, h.y, h.x, k40) for k in range(n_hits)]
-            + [_hou_mark(v, k, False, h.y, h.x, k40) for k in range(n_arrows - n_hits)]
-        )
-        which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
-        c.add(
-            f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
-            f'data-hits="{n_hits}">{marks}</g>'
-        )
+        c.add(_hou_arrows_svg(v, h, n_arrows, n_hits))
         x, y = v.px(h.x, h.y + 6)
         key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
+
+
+@lru_cache(maxsize=4096)
+def _things_at(
+    v: View, x: float, y: float, names: tuple[str, ...], lang: str
+) -> tuple[tuple[str, ...], Box, tuple[str, Any, float, float, float]]:
+    """Things set down at one point (旌, 豐, a person's 弓 …): their SVG parts, box and
+    label (key, lines, anchor, radius). Remembered: a hundred bows set down are drawn again
+    whenever any thing changes."""
+    px, py = v.px(x, y)
+    out = []
+    if "旌" in names:
+        # the 旌 leant (倚) at the 侯中: a pole and its flag
+        out.append(
+            f'<g class="thing jing" data-name="旌"><line x1="{_f(px)}" y1="{_f(py)}" '
+            f'x2="{_f(px)}" y2="{_f(py - 14)}" stroke="#333"/><path d="M{_f(px)} '
+            f'{_f(py - 14)}l8 3l-8 3z" fill="#c0392b"/></g>'
+        )
+    half = max(3.0, 0.6 * v.scale)  # a token, about 1 尺 across (the text gives no size)
+    bx = Box(px - half, py - half, px + half, py + half)
+    out.append(
+        f'<g class="fixture thing" data-name="{escape(" ".join(sorted(set(names))))}" '
+        f'{_box_attr(bx)}><rect x="{_f(px - half)}" y="{_f(py - half)}" '
+        f'width="{_f(2 * half)}" height="{_f(2 * half)}" fill="#fff" stroke="#7a5230"/></g>'
+    )
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    tr = _tr(lang)
+    txt = "·".join(
+        tr("{thing}{n}").format(thing=_thing(n, lang), n=k) if k > 1 else _thing(n, lang)
+        for n, k in counts.items()
+    )
+    key = f"fixture:things@{_f(x)},{_f(y)}"
+    return tuple(out), bx, (key, (((txt, FIX_SIZE),),), px, py, half)
+
+
+@lru_cache(maxsize=1024)
+def _hou_arrows_svg(v: View, h: Hou, n_arrows: int, n_hits: int) -> str:
+    """The arrows at a 侯 on the plan, hits in it across its 中 and the rest fallen short
+    before it: remembered, as they are drawn again at every step until taken up."""
+    k40 = h.width / 40.0  # the spread, as on the 40-尺 侯 of the 序
+    marks = "".join(
+        [_hou_mark(v, k, True, h.y, h.x, k40) for k in range(n_hits)]
+        + [_hou_mark(v, k, False, h.y, h.x, k40) for k in range(n_arrows - n_hits)]
+    )
+    which = "" if h.name == "侯" else f' data-hou="{escape(h.name)}"'
+    return (
+        f'<g class="thing arrows-hou"{which} data-arrows="{n_arrows}" '
+        f'data-hits="{n_hits}">{marks}</g>'
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -967,6 +989,7 @@ def _hou_mark(v: View, k: int, hit: bool, hou_y: float, hou_x: float, spread: fl
     )
 
 
+@lru_cache(maxsize=1024)
 def _suan_rods(
     n: int, counted: int, x0: float, y: float, length: float, pitch: float
 ) -> tuple[str, float]:
@@ -1499,6 +1522,45 @@ def _inset_dots(v: View, pts: Iterable[tuple[float, float]]) -> tuple[str, ...]:
     return tuple(_inset_dot(v, x, y, False) for x, y in pts)
 
 
+@lru_cache(maxsize=4096)
+def _inset_arrows(v: View, t: Hou, n: int, h: int, lang: str) -> str:
+    """The arrows at a 侯 on the inset, as ``_things`` lays them on the range view (hits on
+    the 侯, misses short of it), at most ``INSET_MARKS`` of each kind, and their count: a
+    function of its arguments, so remembered (drawn again at every step until taken up)."""
+    px, py = v.px(t.x, t.y)
+    marks = []
+    for hit, count in ((True, h), (False, n - h)):
+        for k in range(min(count, INSET_MARKS)):
+            x, y = v.px(*_arrow_spot(k, hit, t.y, t.x, t.width / 40.0))
+            marks.append(
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" fill="{"#000" if hit else "#888"}"/>'
+            )
+    which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
+    count_text = _tr(lang)("矢{n}（獲{h}）").format(n=n, h=h)
+    return (
+        f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
+        f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
+        f'text-anchor="middle">{count_text}</text>'
+    )
+
+
+def _inset_things(v: View, o: Any, venue_key: str, lang: str) -> list[str]:
+    """What the inset draws of the things: the arrows at each 侯, as ``_things`` lays them
+    on the range view (hits on the 侯, misses short of it), at most ``INSET_MARKS`` of each
+    kind, and the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays
+    there while the 司射 shoots), a pole with its flag, as on the plan."""
+    arrows = _hou_arrows(venue_key, o) if o.arrows_hou else ()
+    out = [_inset_arrows(v, t, n, h, lang) for t, n, h in arrows]
+    for thing in o.placed:
+        if thing.name.split(":")[0] == "旌":
+            px, py = v.px(thing.x, thing.y)
+            out.append(
+                f'<path class="inset-jing" d="M{_f(px)} {_f(py)}v-8l5 2l-5 2" fill="#c0392b" '
+                'stroke="#333" stroke-width=".6"/>'
+            )
+    return out
+
+
 def _inset(
     frame: Frame,
     venue_key: str,
@@ -1530,37 +1592,13 @@ def _inset(
     a = frame.people.get(me or "")
     if a is not None:
         parts.append(_inset_dot(v, a.x, a.y, True))
-    out: list[str] = []
     o = frame.objects
-    # the arrows at each 侯, as ``_things`` lays them on the range view (hits on the 侯,
-    # misses short of it), at most INSET_MARKS of each kind, and the flight of an arrow
-    # loosed in this step
-    for t, n, h in _hou_arrows(venue_key, o) if o.arrows_hou else ():
-        px, py = v.px(t.x, t.y)
-        marks = []
-        for hit, count in ((True, h), (False, n - h)):
-            for k in range(min(count, INSET_MARKS)):
-                x, y = v.px(*_arrow_spot(k, hit, t.y, t.x, t.width / 40.0))
-                marks.append(
-                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="1.2" '
-                    f'fill="{"#000" if hit else "#888"}"/>'
-                )
-        which = "" if t.name == "侯" else f' data-hou="{escape(t.name)}"'
-        count_text = tr("矢{n}（獲{h}）").format(n=n, h=h)
-        out.append(
-            f'<g class="inset-arrows"{which} data-arrows="{n}" data-hits="{h}">'
-            f'{"".join(marks)}</g><text x="{_f(px)}" y="{_f(py + 12)}" font-size="9" '
-            f'text-anchor="middle">{count_text}</text>'
-        )
-    # the 旌 where it is set down (倚旌于侯中 xiangshe:119; 不去旌 130: it stays there while the
-    # 司射 shoots): a pole with its flag, as on the plan
-    for thing in o.placed:
-        if thing.name.split(":")[0] == "旌":
-            px, py = v.px(thing.x, thing.y)
-            out.append(
-                f'<path class="inset-jing" d="M{_f(px)} {_f(py)}v-8l5 2l-5 2" fill="#c0392b" '
-                'stroke="#333" stroke-width=".6"/>'
-            )
+    m = _MEMO.inset_things
+    if m[0] is v and m[1] is o and m[2] == venue_key and m[3] == lang:
+        out = list(m[4])
+    else:
+        out = _inset_things(v, o, venue_key, lang)
+        _MEMO.inset_things = (v, o, venue_key, lang, tuple(out))
     for archer, t, hit, k in _flights(frame, venue_key):
         a = frame.people.get(archer)
         if a is None:
@@ -1604,14 +1642,20 @@ class _Memo:
     """
 
     def __init__(self) -> None:
+        # each by the view's name: a run goes back and forth between the hall view and the
+        # range view (the 獲者 at the 乏), and each view's drawing is taken again on return
         self.things: dict[str, tuple[Any, ...]] = {}  # view name → (venue, view, objects, drawn)
         self.people: dict[str, tuple[Any, ...]] = {}  # view name → (view, r, row, people, …)
-        self.persons: dict[str, tuple[Any, ...]] = {}  # actor → (person, view, …, svg)
-        self.labels: dict[str, tuple[Any, ...]] = {}  # label key → (lines, box, …, svg)
+        # view name → actor → (person, view, …, svg)
+        self.persons: dict[str, dict[str, tuple[Any, ...]]] = {}
+        # view name → label key → (lines, box, …, svg)
+        self.labels: dict[str, dict[str, tuple[Any, ...]]] = {}
         self.dots: list[Any] = [None, None, None]  # inset view, people, their dots
-        # the figures drawn last: people, layout, view, radius, figures, index by name, and
-        # those drawn marked (actor, members, 獲者)
-        self.figures: tuple[Any, ...] = (None, None, None, None, None, None, ())
+        # the inset's things: view, objects, venue, language, and what was drawn
+        self.inset_things: tuple[Any, ...] = (None, None, None, None, ())
+        # view name → the figures drawn last in it: people, layout, view, radius, figures,
+        # index by name, and those drawn marked (actor, members, 獲者)
+        self.figures: dict[str, tuple[Any, ...]] = {}
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
 
     def clear(self) -> None:
@@ -2085,6 +2129,10 @@ def clear_caches() -> None:
     targets.cache_clear()
     _range.cache_clear()
     _hou_mark.cache_clear()
+    _inset_arrows.cache_clear()
+    _hou_arrows_svg.cache_clear()
+    _things_at.cache_clear()
+    _suan_rods.cache_clear()
     _path_svg.cache_clear()
     _bi_arrows.cache_clear()
     _rod_ns.cache_clear()
@@ -2245,7 +2293,9 @@ def _figure_svg(
     # the other members of the group that acts (衆賓2 …) are drawn acting, not as the actor
     acting = p.member_of is not None and p.member_of == actor
     up = raised and p.actor == "獲者"
-    persons = _MEMO.persons
+    persons = _MEMO.persons.get(v.name)
+    if persons is None:
+        persons = _MEMO.persons[v.name] = {}
     e = persons.get(p.actor)
     # the same person (object), drawn in the same view at the same point as last time
     if (
@@ -2285,6 +2335,9 @@ def _figure_svg(
     return svg
 
 
+_NO_FIGURES = (None, None, None, None, None, None, ())
+
+
 def _figures(
     visible: list[Person],
     where: dict[str, tuple[float, float]],
@@ -2298,15 +2351,25 @@ def _figures(
     for a few new objects, in the same layout, only those are drawn again, with the
     actor, his group's members and the 獲者 of this call and of the last (their marks
     change with the actor and the 旌)."""
-    last = _MEMO.figures
+    last = _MEMO.figures.get(v.name, _NO_FIGURES)
     changed = None
-    if last[1] is where and last[2] is v and last[3] == r:
+    if last[2] is v and last[3] == r:
         changed = _changed(last[0], visible)
+        if changed is not None and last[1] is not where:
+            # laid out again (someone moved, and those at the points he left and came to
+            # with him): those now drawn elsewhere are drawn again too
+            get, ch = last[1].get, set(changed)
+            changed = [
+                k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
+            ]
     if changed is None:
         svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
         pos = {p.actor: k for k, p in enumerate(visible)}
     else:
         svgs, pos = list(last[4]), last[5]
+        old = last[0]
+        if any(old[k].actor != visible[k].actor for k in changed):
+            pos = {p.actor: k for k, p in enumerate(visible)}
     marked = [actor, "獲者"]
     a = people.get(actor)
     if a is not None:
@@ -2315,7 +2378,7 @@ def _figures(
     if changed is not None:
         for k in {*changed, *last[6], *at}:
             svgs[k] = _figure_svg(visible[k], v, where, r, actor, raised)
-    _MEMO.figures = (visible, where, v, r, svgs, pos, at)
+    _MEMO.figures[v.name] = (visible, where, v, r, svgs, pos, at)
     return svgs
 
 
@@ -2438,7 +2501,9 @@ def render_svg_parts(
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"
-    memo = _MEMO.labels
+    memo = _MEMO.labels.get(v.name)
+    if memo is None:
+        memo = _MEMO.labels[v.name] = {}
     for lab in labels:
         assert lab.box is not None
         bx = lab.box

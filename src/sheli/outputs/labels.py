@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -291,9 +292,13 @@ class _Grid:
         """A box that meets (x0, y0, x1, y1) within ``gap``, or None; with ``then``, a box
         of this grid, else of ``then``."""
         gap = self.gap
-        for b in self.big if then is None else (*self.big, *then.big):
+        for b in self.big:
             if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap and b[1] < y1 + gap:
                 return b
+        if then is not None:
+            for b in then.big:
+                if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap and b[1] < y1 + gap:
+                    return b
         j0, j1 = int(y0 // _CELL), int(y1 // _CELL) + 1
         ks = range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW)
         for cells in (self.cells,) if then is None else (self.cells, then.cells):
@@ -451,6 +456,13 @@ def place_labels(
                 still = ref.still
                 still.remove_all([t for t in ref.obst_list if t not in obst_set])
                 still.add_all(new_obst)
+            elif ref.still is not None:
+                # some obstacle there twice (two bodies' boxes alike): the same, by how
+                # many times each is there now and was then
+                now, then = Counter(obst), Counter(ref.obst_list)
+                still = ref.still
+                still.remove_all(list((then - now).elements()))
+                still.add_all(list((now - then).elements()))
     fixed = base.boxes if base is not None else ()
     lgrid: _Grid | None = None
     gridded = 0  # the labels placed so far that are in ``lgrid``

@@ -34,8 +34,10 @@ import base64
 import contextlib
 import gc
 import gzip
+import itertools
 import json
 import multiprocessing
+import operator
 import os
 import re
 import shutil
@@ -305,7 +307,8 @@ class PartPacker:
     numbers; each other step is ``[p, s, ids]``: keep the first ``p`` and the last ``s``
     numbers of the step before, and put ``ids`` between them. A part the drawing gives again
     is most often the very same string object, whose hash Python keeps, so looking it up in
-    the table reads none of its text.
+    the table reads none of its text; and most often in the same place as in the step
+    before, so that only the parts that are not the step before's objects are looked up.
 
     :meth:`blob` gives the whole as two gzip streams (see docs/viewer.md, "The diagrams
     inside"): the table, each part in UTF-8 ended by a NUL (which no XML document holds),
@@ -345,6 +348,7 @@ class PartPacker:
         self._start = -1  # the chunk being added, its first step and its steps
         self._steps: list[Any] = []
         self._prev: list[int] = []
+        self._prev_parts: Sequence[str] = ()  # the step before's parts (objects)
         self._chunks: list[tuple[int, int]] = []  # each chunk's first step and steps
         level = GZIP_LEVEL if level is None else level
         # the table and the chunks, compressed apart
@@ -364,40 +368,57 @@ class PartPacker:
         unless the packer keeps ``docs``)."""
         if self._start < 0:
             raise ValueError("add before chunk")
-        table = self._table
-        get = table.get
-        ids = [get(p) for p in parts]
-        # new parts (a few a step), numbered in order; a part twice in one step: once
-        k = ids.index(None) if None in ids else -1
-        while k >= 0:
-            p = parts[k]
-            n = get(p)
-            if n is None:
-                b = p.encode("utf-8")
-                if b"\0" in b:
-                    raise ValueError(f"a NUL in a part of step {self.steps}: {p[:80]!r}")
-                n = table[p] = len(self.parts)
-                self.parts.append(p)
-                self.chars += len(p)
-                self._new.append(b)
-                if self._docs:
-                    self._data.append(b)
-            ids[k] = n
-            k = ids.index(None, k + 1) if None in ids else -1
+        get = self._table.get
         steps = self._steps
-        if not steps:
-            steps.append(ids)
-        else:
-            # the common head and tail with the step before (a cheap diff: a real one costs
-            # more time than it saves bytes once the whole is gzipped)
-            p, s = _common_ends(ids, self._prev)
+        prev, last = self._prev, self._prev_parts
+        if steps and len(parts) == len(last):
+            # most parts are the very objects of the step before, in the same places (the
+            # drawing keeps them): only the others are looked up, and the head and tail in
+            # common end at the first and last of those whose number differs
+            ids = list(prev)
+            diff = []
+            for k in itertools.compress(range(len(parts)), map(operator.is_not, last, parts)):
+                n = get(parts[k])
+                ids[k] = self._new_part(parts[k]) if n is None else n
+                if ids[k] != prev[k]:
+                    diff.append(k)
+            p, s = (diff[0], len(ids) - 1 - diff[-1]) if diff else (len(ids), 0)
             steps.append([p, s, ids[p : len(ids) - s]])
+        else:
+            ids = [get(p) for p in parts]
+            # new parts (a few a step), numbered in order; a part twice in one step: once
+            k = ids.index(None) if None in ids else -1
+            while k >= 0:
+                n = get(parts[k])
+                ids[k] = self._new_part(parts[k]) if n is None else n
+                k = ids.index(None, k + 1) if None in ids else -1
+            if not steps:
+                steps.append(ids)
+            else:
+                # the common head and tail with the step before (a cheap diff: a real one
+                # costs more time than it saves bytes once the whole is gzipped)
+                p, s = _common_ends(ids, prev)
+                steps.append([p, s, ids[p : len(ids) - s]])
+        self._prev_parts = parts
         self._prev = ids
         self.steps += 1
         if not self._docs:
             return None
         data = self._data
         return b"\n".join([data[n] for n in ids])
+
+    def _new_part(self, p: str) -> int:
+        """Put a part not yet in the table into it; its number."""
+        b = p.encode("utf-8")
+        if b"\0" in b:
+            raise ValueError(f"a NUL in a part of step {self.steps}: {p[:80]!r}")
+        n = self._table[p] = len(self.parts)
+        self.parts.append(p)
+        self.chars += len(p)
+        self._new.append(b)
+        if self._docs:
+            self._data.append(b)
+        return n
 
     def _end_chunk(self) -> None:
         if self._start < 0:
