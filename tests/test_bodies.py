@@ -332,3 +332,20 @@ def test_the_shewei_row_of_ten_pairs_does_not_fold() -> None:
     _, row = shewei_row(10)
     assert sum(s["actor"].startswith("衆耦") for s in row) == 20
     assert len({s["x"] for s in row}) == 1
+
+
+def test_the_yuezheng_stands_south_of_the_gongs_row_in_the_ting() -> None:
+    """弟子相工…阼階下之東南堂前三笴西面北上坐 (xiangshe:121); 樂正北面立于其南 (122): the
+    大師 at the head of the row, the 工 south of him, and the 樂正 south of the last of them,
+    on the row's line, facing north (not beside the row)."""
+    r = run("xiangshe", seed=1)
+    pos: dict[str, tuple[float, float]] = {}
+    for e in r.steps:
+        if e["cite"] == "xiangshe:123":
+            break
+        for m in e.get("members") or [{"name": e["actor"], "x": e["x"], "y": e["y"]}]:
+            pos[m["name"]] = (m["x"], m["y"])
+    row = [pos["大師"]] + [xy for name, xy in pos.items() if name.startswith("工")]
+    assert len(row) == 4 and len({x for x, _ in row}) == 1
+    yue = pos["樂正"]
+    assert yue[0] == row[0][0] and yue[1] < min(y for _, y in row)
