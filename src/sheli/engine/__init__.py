@@ -91,8 +91,7 @@ class Run:
         file, line and passage: found again from the records when first asked for."""
         if self._path_faults is None:
             # beyond the crowd the model walks round, the run searched for ways round past a few
-            crowd = load_paths().crowd_pairs
-            search = crowd is None or self.params.get("pairs", 0) <= crowd
+            search = load_paths().walks_round(self.params.get("pairs", 0))
             self._path_faults = walk_faults(
                 self.records,
                 self.plan,

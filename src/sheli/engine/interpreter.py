@@ -242,9 +242,8 @@ class Interpreter:
         self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
         # more 衆耦 than the model walks round (paths.yaml crowd): the walks through a body,
         # warned of, one a line, rather than refused (None: refused)
-        crowd = self.paths.m.crowd_pairs
         self._crowd_walks: list[str] | None = (
-            [] if crowd is not None and params.get("pairs", 0) > crowd else None
+            None if self.paths.m.walks_round(params.get("pairs", 0)) else []
         )
         self._routes: dict[str | None, list[str]] = {}  # a step's 經 → the routes it names
         self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
@@ -709,14 +708,14 @@ class Interpreter:
         if routes is None:
             routes = self._routes[jing] = route_words(jing, paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
-        crowd = self._crowd_walks is not None
+        crowd = self._crowd_walks
         for f in paths.check(
-            p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, not crowd
+            p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, crowd is None
         ):
             what = f"{f.what} [P-{f.kind}]"
-            if f.kind == "body" and self._crowd_walks is not None:
+            if f.kind == "body" and crowd is not None:
                 where = self._file or self.file
-                self._crowd_walks.append(f"{where}:{line} ({cite}, {verb} by {p.name}): {what}")
+                crowd.append(f"{where}:{line} ({cite}, {verb} by {p.name}): {what}")
                 continue
             raise self.error(what, line, cite, f"{verb} by {p.name}")
 

@@ -52,7 +52,7 @@ CELL = 8.0
 #: How many legs :meth:`Paths._crosses` remembers before it begins again.
 CROSSED = 50_000
 
-#: How many walks :meth:`Paths.strict` remembers before it begins again: a group's walks come
+#: How many walks :meth:`Paths._plain` remembers before it begins again: a group's walks come
 #: again round after round (the default run's 1,382 walks are 773 distinct), and the bound keeps
 #: a run of a thousand 衆耦 from keeping every walk it checked.
 STRICT_SEEN = 4_096
@@ -109,6 +109,16 @@ class PathModel:
     default_stair: str
     #: the most 衆耦 with whom the engine refuses a walk through a body (more: a warning)
     crowd_pairs: int | None = None
+
+    def walks_round(self, pairs: int) -> bool:
+        """Whether the model walks round every crowd of ``pairs`` 衆耦 (paths.yaml crowd):
+        a walk through a body is then refused and the way round searched for.
+
+        >>> m = load_paths()
+        >>> m.walks_round(m.crowd_pairs), m.walks_round(m.crowd_pairs + 1)
+        (True, False)
+        """
+        return self.crowd_pairs is None or pairs <= self.crowd_pairs
 
 
 @cache
@@ -226,8 +236,8 @@ class Paths:
         self._ways: dict[tuple[Vec, Vec], list[Vec]] = {}
         # (from, to) → whether the straight leg crosses the platform's edge (_crosses)
         self._crossed: dict[tuple[Vec, Vec], bool] = {}
-        # a walk checked by strict → its faults: strict depends on nothing that moves
-        self._strict_seen: dict[tuple[Any, ...], tuple[Fault, ...]] = {}
+        # a walk checked by _plain → its faults, walks and cells: nothing in them moves
+        self._strict_seen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         # the edges of the plan a walk round a group keeps off (_clear_of_plan): the
         # platform's, each 階's, each 室's and 房's, the 序; a body → whether it stands clear
         boxes = [self.box] if self.box is not None else []
@@ -860,21 +870,6 @@ class Paths:
             lead = False
         return faults
 
-    def strict(
-        self,
-        old: list[Vec],
-        bodies: list[Vec],
-        verb: str,
-        via: Vec | None,
-        stair: str | None,
-        routes: list[str],
-        role: str,
-    ) -> list[Fault]:
-        """The faults of a walk from ``old`` to ``bodies`` that do not depend on who stands:
-        off the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other
-        than by a 階 (into a 室 or 房 other than by its door)."""
-        return list(self._plain(old, bodies, verb, via, stair, routes, role)[0])
-
     def _plain(
         self,
         old: list[Vec],
@@ -885,11 +880,13 @@ class Paths:
         routes: list[str],
         role: str,
     ) -> tuple[tuple[Fault, ...], tuple[list[Vec], ...], tuple[Any, ...]]:
-        """The faults of :meth:`strict`, the walk of each body, made without regard to who
-        stands (route and detour are given no name), and the cells of the grid of standing
-        bodies each walk's legs pass near (:meth:`_legs_near`): the same walk has the same
-        faults and legs, remembered within a bound (a group's walks come again round after
-        round)."""
+        """The faults of a walk from ``old`` to ``bodies`` that do not depend on who stands
+        (off the routes the step's 經 names, through the 序 or a 楹, over the 堂's edge other
+        than by a 階, into a 室 or 房 other than by its door), the walk of each body, made
+        without regard to who stands (route and detour are given no name), and the cells of
+        the grid of standing bodies each walk's legs pass near (:meth:`_legs_near`): the same
+        walk has the same faults and legs, remembered within a bound (a group's walks come
+        again round after round)."""
         key = (tuple(old), tuple(bodies), verb, via, stair, tuple(routes), role)
         seen = self._strict_seen.get(key)
         if seen is not None:
@@ -942,7 +939,7 @@ class Paths:
         search: bool = True,
     ) -> list[Fault]:
         """Every fault of the walk of ``name``'s bodies from ``old`` to ``bodies``, who stand
-        there already (:meth:`stand`): those of :meth:`strict`, and a walk through a body
+        there already (:meth:`stand`): those of :meth:`_plain`, and a walk through a body
         where no way round those who stand is found.
 
         The walk made without regard to who stands is taken where it passes nobody; else where
