@@ -182,6 +182,26 @@ def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
     return qx * qx + qy * qy
 
 
+def _clear(bodies: list[Vec], a: Vec, b: Vec, g2: float) -> bool:
+    """Whether every one of ``bodies`` is at least the root of g2 from the segment a–b
+    (``_seg_dist2(p, a, b) >= g2`` for each, written out: the ways round try many legs).
+
+    >>> a, b = (-1.0, 0.0), (1.0, 0.0)
+    >>> _clear([(0.0, 1.0), (2.0, 0.0)], a, b, 1.0), _clear([(0.0, 0.5)], a, b, 1.0)
+    (True, False)
+    """
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n = dx * dx + dy * dy
+    for px, py in bodies:
+        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        qx, qy = ax + t * dx - px, ay + t * dy - py
+        if qx * qx + qy * qy < g2:
+            return False
+    return True
+
+
 def _cross(a: Vec, b: Vec, c: Vec, d: Vec) -> bool:
     """Whether the segments a–b and c–d cross (touching counts).
 
@@ -224,6 +244,7 @@ class Paths:
         fixtures = getattr(venue, "fixtures", None) or {}
         self.pillars = [(n, (f.x, f.y)) for n, f in fixtures.items() if f.kind == "pillar"]
         self.pillar2 = (model.pillar_radius + footprint / 2) ** 2 - 1e-6
+        self._pillar_at = [c for _, c in self.pillars]
         self.walls = [
             (n, (f.extent.x0, f.extent.y0), (f.extent.x1, f.extent.y1))
             for n, f in fixtures.items()
@@ -260,8 +281,10 @@ class Paths:
                 ((x0, y1), (x0, y0)),
             ]
         self._plan_clear: dict[Vec, bool] = {}
+        # the corners of the polygon round one who stands, from his centre (_hull)
+        self._corners_round: list[Vec] | None = None
         # a 階's foot and head → the ways up it :meth:`stair_way` tries, in order
-        self._stair_ways: dict[tuple[Vec, Vec], list[tuple[Vec, Vec]]] = {}
+        self._stair_ways: dict[tuple[Vec, Vec], tuple[Any, ...]] = {}
         # a body → its group (_group) and the cells near it as they were, kept while nobody
         # stands or leaves in them: each cell's count of comings and goings
         self._groups: dict[Vec, tuple[Any, ...]] = {}
@@ -411,19 +434,26 @@ class Paths:
             ways = self._stair_ways[(foot, top)] = self._stair_tries(st)
         # those who stand near the 階, looked up once for all the tries (each try's own look,
         # blockers, finds no body these do not hold)
-        xs = [p[0] for w in ways for p in w]
-        ys = [p[1] for w in ways for p in w]
-        near = self._near(name, min(xs), min(ys), max(xs), max(ys))
+        tries, box = ways
+        near = self._near(name, *box)
         if not near:
-            return list(ways[0])
+            return [tries[0][0], tries[0][1]]
         g2 = self.gap2
-        for f, t in ways:
-            if all(_seg_dist2(c, f, t) >= g2 for c in near):
+        for f, t, ax, ay, dx, dy, n in tries:
+            for px, py in near:
+                # _seg_dist2, written out (each try against each who stands near)
+                u = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+                qx, qy = ax + u * dx - px, ay + u * dy - py
+                if qx * qx + qy * qy < g2:
+                    break
+            else:
                 return [f, t]
         return [foot, top]
 
-    def _stair_tries(self, st: Any) -> list[tuple[Vec, Vec]]:
-        """The ways up a 階 :meth:`stair_way` tries, in order (the 階 does not change)."""
+    def _stair_tries(self, st: Any) -> tuple[list[tuple[Any, ...]], tuple[float, ...]]:
+        """The ways up a 階 :meth:`stair_way` tries, in order (the 階 does not change), each
+        with its line (start, direction, squared length), and the box of them all."""
         foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
         e = st.extent
         half = (e.x1 - e.x0) / 2 - 0.1 if e is not None else 0.0
@@ -436,7 +466,7 @@ class Paths:
         sides = (0.0, -half / 2, half / 2, *((-q, q) if q < half else ()), -half, half)
         # straight up the 階 at one place across it, else slanting across it (one at its
         # foot on one side, another at its head on the other)
-        out: list[tuple[Vec, Vec]] = []
+        out: list[tuple[Any, ...]] = []
         for fdx, tdx in sorted(
             itertools.product(sides, sides), key=lambda d: (d[0] != d[1], abs(d[0] - d[1]))
         ):
@@ -446,8 +476,12 @@ class Paths:
                 (foot[1] + up, top[1]),
                 (foot[1] + up, edge),
             ):
-                out.append(((round(foot[0] + fdx, 3), fy), (round(top[0] + tdx, 3), ty)))
-        return out
+                f, t = (round(foot[0] + fdx, 3), fy), (round(top[0] + tdx, 3), ty)
+                dx, dy = t[0] - f[0], t[1] - f[1]
+                out.append((f, t, f[0], f[1], dx, dy, dx * dx + dy * dy))
+        xs = [p[0] for w in out for p in w[:2]]
+        ys = [p[1] for w in out for p in w[:2]]
+        return out, (min(xs), min(ys), max(xs), max(ys))
 
     def detour(self, pts: list[Vec], side: str | None = None) -> list[Vec]:
         """The walk on the 堂 goes round a 楹 it would walk through (on ``side``, north or
@@ -792,8 +826,8 @@ class Paths:
 
         def seg_ok(p: Vec, q: Vec, bodies: list[Vec] = bodies) -> bool:
             return (
-                all(_seg_dist2(c, p, q) >= gap2 for c in bodies)
-                and all(_seg_dist2(c, p, q) >= self.pillar2 for c in pillars)
+                _clear(bodies, p, q, gap2)
+                and _clear(pillars, p, q, self.pillar2)
                 and not any(_cross(p, q, w0, w1) for w0, w1 in walls)
                 and not self._crosses(p, q)
             )
@@ -804,7 +838,7 @@ class Paths:
             if a is None and b is None:
                 return True
             p, q = pt(n), pt(m)
-            return all(_seg_dist2(c, p, q) >= gap2 for c in (*(a or ()), *(b or ())))
+            return (a is None or _clear(a, p, q, gap2)) and (b is None or _clear(b, p, q, gap2))
 
         # the first and the last step: straight to any clear node near the ends
         k = int(ENDS / h)
@@ -828,6 +862,15 @@ class Paths:
             return None
         dist: dict[tuple[int, int], float] = dict(start)
         came: dict[tuple[int, int], tuple[int, int] | None] = dict.fromkeys(start)
+        # whether a step may cross the 堂's edge at all: not where every node (within a step
+        # of the box) is beyond the platform's box on one side (_crosses says no there)
+        px = self.box
+        tang = px is not None and not (
+            box[2] + h < px[0] - 1e-6
+            or box[0] - h > px[2] + 1e-6
+            or box[3] + h < px[1] - 1e-6
+            or box[1] - h > px[3] + 1e-6
+        )
         # a weighted A*: the way is drawn tight afterwards, the fewest nodes looked at matter
         w = 1.5 * h
         heap = [(g + w * math.hypot(n[0] - ti, n[1] - tj), g, n) for n, g in start.items()]
@@ -855,7 +898,7 @@ class Paths:
                     continue  # the bodies are step_ok's, the 楹 the blocked nodes'
                 if not step_ok(n, m):
                     continue
-                if self._crosses(pt(n), pt(m)):
+                if tang and self._crosses(pt(n), pt(m)):
                     continue  # a step across the corner of the 堂
                 g2 = g + c * h
                 if g2 < dist.get(m, math.inf):
@@ -889,7 +932,7 @@ class Paths:
         if self._crosses(a, b):
             return False
         if self._on(a) or self._on(b):
-            if any(_seg_dist2(c, a, b) < self.pillar2 for _, c in self.pillars):
+            if not _clear(self._pillar_at, a, b, self.pillar2):
                 return False
             if any(_cross(a, b, w0, w1) for _, w0, w1 in self.walls):
                 return False
@@ -1249,17 +1292,17 @@ class Paths:
         """The smallest convex polygon (anticlockwise) round the polygons round each of
         ``group`` whose sides keep the passing distance from him: its sides keep it from
         every one of them."""
-        r = self.m.passing / math.cos(math.pi / ROUND_SIDES) + 1e-6
-        pts = sorted(
-            {
+        corners = self._corners_round
+        if corners is None:
+            r = self.m.passing / math.cos(math.pi / ROUND_SIDES) + 1e-6
+            corners = self._corners_round = [
                 (
-                    c[0] + r * math.cos(2 * math.pi * k / ROUND_SIDES),
-                    c[1] + r * math.sin(2 * math.pi * k / ROUND_SIDES),
+                    r * math.cos(2 * math.pi * k / ROUND_SIDES),
+                    r * math.sin(2 * math.pi * k / ROUND_SIDES),
                 )
-                for c in group
                 for k in range(ROUND_SIDES)
-            }
-        )
+            ]
+        pts = sorted({(c[0] + ox, c[1] + oy) for c in group for ox, oy in corners})
 
         def half(points: Iterable[Vec]) -> list[Vec]:
             out: list[Vec] = []
@@ -1300,7 +1343,7 @@ class Paths:
         for arc in sorted((ccw, cw), key=length):
             way = [e, *arc, x]
             if all(
-                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                _clear(near, p, q, g2) and self._leg_ok(name, p, q, False)
                 for p, q in itertools.pairwise(way)
             ):
                 return arc
@@ -1333,7 +1376,7 @@ class Paths:
             ]
             way = [e, *arc, x]
             if all(
-                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                _clear(near, p, q, g2) and self._leg_ok(name, p, q, False)
                 for p, q in itertools.pairwise(way)
             ):
                 return arc
