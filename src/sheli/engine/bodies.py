@@ -672,7 +672,7 @@ class Bodies:
                 level = self._levels[pt] = self._level_at(*pt)
         else:
             level = None
-        if want != pt and level is not None and not _fits(self._level_at(*want), level):
+        if want != pt and level is not None and not _fits(self._level(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
         if n == 1 and self._occupant(name, *want) is None:
             # his place fits the level: it is the point, or it was found to fit it above
