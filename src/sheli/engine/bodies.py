@@ -114,6 +114,7 @@ class Bodies:
         self._column_sizes: dict[tuple[Any, ...], tuple[int, int] | None] = {}
         self._blocks: dict[str, list[tuple[_Candidates, int]]] = {}
         self._gap = model.min_gap
+        self._rounded: dict[Vec, Vec] = {}  # a place → the same rounded (:meth:`_round`)
         self._cell = 2 * model.min_gap
         self._grid: dict[tuple[int, int], dict[str, list[Vec]]] = {}
         self._gap2 = model.min_gap * model.min_gap - 1e-9
@@ -671,11 +672,11 @@ class Bodies:
                 level = self._levels[pt] = self._level_at(*pt)
         else:
             level = None
-        if want != pt and level is not None and not _fits(self._level_at(*want), level):
+        if want != pt and level is not None and not _fits(self._level(*want), level):
             want = pt  # the text's place for him is on the other level: from the point itself
         if n == 1 and self._occupant(name, *want) is None:
             # his place fits the level: it is the point, or it was found to fit it above
-            return [(round(want[0], 3) + 0.0, round(want[1], 3) + 0.0)], ""
+            return [self._round(want)], ""
         f = FACING_VECTORS.get(facing or "N", (0.0, 1.0))
         crowd_key = (pt[0], pt[1], n)
         crowd = self._crowd.get(crowd_key, 0)
@@ -714,7 +715,15 @@ class Bodies:
         self._blocks.setdefault(name, []).append((seq, i))
         if seq.lo == i:
             seq.lo = i + 1
-        return [(round(x, 3) + 0.0, round(y, 3) + 0.0) for x, y in seq.slots[i]]
+        return [self._round(q) for q in seq.slots[i]]
+
+    def _round(self, q: Vec) -> Vec:
+        """A place as the log gives it, to the thousandth of a 尺 (kept: round is slow, and
+        the same places come again)."""
+        got = self._rounded.get(q)
+        if got is None:
+            got = self._rounded[q] = (round(q[0], 3) + 0.0, round(q[1], 3) + 0.0)
+        return got
 
 
 _BY_LATTICE, _BY_ROW, _BY_RING, _BY_FOLD = 0, 1, 2, 3

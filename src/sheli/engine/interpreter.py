@@ -696,11 +696,16 @@ class Interpreter:
             self.stairs[self.seq] = act.by
         if body.x is None or body.y is None:
             return
-        bodies = [(m["x"], m["y"]) for m in body.members] if body.members else [(body.x, body.y)]
         paths = self.paths
         old = paths.at.get(p.name)
-        if old == bodies:
-            return
+        if body.members:
+            bodies = [(m["x"], m["y"]) for m in body.members]
+            if old == bodies:
+                return
+        elif old is not None and len(old) == 1 and old[0][0] == body.x and old[0][1] == body.y:
+            return  # he stands where he stood (most steps)
+        else:
+            bodies = [(body.x, body.y)]
         paths.stand(p.name, bodies)
         if old is None:
             return

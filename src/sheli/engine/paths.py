@@ -171,11 +171,35 @@ def _route_words(jing: str, routes: tuple[str, ...]) -> tuple[str, ...]:
 
 def _seg_dist2(p: Vec, a: Vec, b: Vec) -> float:
     """The square of the distance from p to the segment a–b."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    ax, ay = a
+    px, py = p
+    dx, dy = b[0] - ax, b[1] - ay
     n = dx * dx + dy * dy
-    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
-    qx, qy = a[0] + t * dx - p[0], a[1] + t * dy - p[1]
+    # max(0, min(1, t)) written out (a hot function: every body near every leg)
+    t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+    qx, qy = ax + t * dx - px, ay + t * dy - py
     return qx * qx + qy * qy
+
+
+def _clear(bodies: list[Vec], a: Vec, b: Vec, g2: float) -> bool:
+    """Whether every one of ``bodies`` is at least the root of g2 from the segment a–b
+    (``_seg_dist2(p, a, b) >= g2`` for each, written out: the ways round try many legs).
+
+    >>> a, b = (-1.0, 0.0), (1.0, 0.0)
+    >>> _clear([(0.0, 1.0), (2.0, 0.0)], a, b, 1.0), _clear([(0.0, 0.5)], a, b, 1.0)
+    (True, False)
+    """
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n = dx * dx + dy * dy
+    for px, py in bodies:
+        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+        qx, qy = ax + t * dx - px, ay + t * dy - py
+        if qx * qx + qy * qy < g2:
+            return False
+    return True
 
 
 def _cross(a: Vec, b: Vec, c: Vec, d: Vec) -> bool:
@@ -211,12 +235,16 @@ class Paths:
         # a walker passes a standing body with his centre this far from its centre (paths.yaml
         # passing: he turns sideways), between two who stand a spacing apart
         self.gap2 = model.passing * model.passing - 1e-6
+        # how far beyond a box :meth:`_near` looks: a little more than the passing distance
+        self._gap = math.sqrt(self.gap2)
+        self._reach = self._gap + 0.5
         self.at: dict[str, list[Vec]] = {}
         # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes
         self.cells: dict[tuple[int, int], dict[str, list[Vec]]] = {}
         fixtures = getattr(venue, "fixtures", None) or {}
         self.pillars = [(n, (f.x, f.y)) for n, f in fixtures.items() if f.kind == "pillar"]
         self.pillar2 = (model.pillar_radius + footprint / 2) ** 2 - 1e-6
+        self._pillar_at = [c for _, c in self.pillars]
         self.walls = [
             (n, (f.extent.x0, f.extent.y0), (f.extent.x1, f.extent.y1))
             for n, f in fixtures.items()
@@ -253,6 +281,10 @@ class Paths:
                 ((x0, y1), (x0, y0)),
             ]
         self._plan_clear: dict[Vec, bool] = {}
+        # the corners of the polygon round one who stands, from his centre (_hull)
+        self._corners_round: list[Vec] | None = None
+        # a 階's foot and head → the ways up it :meth:`stair_way` tries, in order
+        self._stair_ways: dict[tuple[Vec, Vec], tuple[Any, ...]] = {}
         # a body → its group (_group) and the cells near it as they were, kept while nobody
         # stands or leaves in them: each cell's count of comings and goings
         self._groups: dict[Vec, tuple[Any, ...]] = {}
@@ -285,12 +317,15 @@ class Paths:
         x = self.box
         if x is None:
             return False
-        on_a, on_b = self._on(a), self._on(b)
-        if on_a and on_b and not self.rooms:
-            return False  # from the 堂 to the 堂: the platform is a box
-        if max(a[0], b[0]) < x[0] - 1e-6 or min(a[0], b[0]) > x[2] + 1e-6:
+        ax, ay = a
+        bx, by = b
+        if not self.rooms:
+            ox0, oy0, ox1, oy1 = self._on_box  # _on, written out
+            if ox0 <= ax <= ox1 and oy0 <= ay <= oy1 and ox0 <= bx <= ox1 and oy0 <= by <= oy1:
+                return False  # from the 堂 to the 堂: the platform is a box
+        if (ax if ax > bx else bx) < x[0] - 1e-6 or (ax if ax < bx else bx) > x[2] + 1e-6:
             return False
-        if max(a[1], b[1]) < x[1] - 1e-6 or min(a[1], b[1]) > x[3] + 1e-6:
+        if (ay if ay > by else by) < x[1] - 1e-6 or (ay if ay < by else by) > x[3] + 1e-6:
             return False
         # the plan does not change: each leg is asked of the venue once (the same legs are
         # walked round after round); a bound on what is kept, for runs of many 衆耦
@@ -317,7 +352,15 @@ class Paths:
         for x, y in bodies:
             key = (int(x // CELL), int(y // CELL))
             epoch[key] = epoch.get(key, 0) + 1
-            cells.setdefault(key, {}).setdefault(name, []).append((x, y))
+            c = cells.get(key)
+            if c is None:
+                cells[key] = {name: [(x, y)]}
+            else:
+                mine = c.get(name)
+                if mine is None:
+                    c[name] = [(x, y)]
+                else:
+                    mine.append((x, y))
 
     def route(
         self,
@@ -386,6 +429,32 @@ class Paths:
         foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
         if name is None:
             return [foot, top]
+        ways = self._stair_ways.get((foot, top))
+        if ways is None:
+            ways = self._stair_ways[(foot, top)] = self._stair_tries(st)
+        # those who stand near the 階, looked up once for all the tries (each try's own look,
+        # blockers, finds no body these do not hold)
+        tries, box = ways
+        near = self._near(name, *box)
+        if not near:
+            return [tries[0][0], tries[0][1]]
+        g2 = self.gap2
+        for f, t, ax, ay, dx, dy, n in tries:
+            for px, py in near:
+                # _seg_dist2, written out (each try against each who stands near)
+                u = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+                qx, qy = ax + u * dx - px, ay + u * dy - py
+                if qx * qx + qy * qy < g2:
+                    break
+            else:
+                return [f, t]
+        return [foot, top]
+
+    def _stair_tries(self, st: Any) -> tuple[list[tuple[Any, ...]], tuple[float, ...]]:
+        """The ways up a 階 :meth:`stair_way` tries, in order (the 階 does not change), each
+        with its line (start, direction, squared length), and the box of them all."""
+        foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
         e = st.extent
         half = (e.x1 - e.x0) / 2 - 0.1 if e is not None else 0.0
         edge = e.y1 if e is not None else top[1]
@@ -397,6 +466,7 @@ class Paths:
         sides = (0.0, -half / 2, half / 2, *((-q, q) if q < half else ()), -half, half)
         # straight up the 階 at one place across it, else slanting across it (one at its
         # foot on one side, another at its head on the other)
+        out: list[tuple[Any, ...]] = []
         for fdx, tdx in sorted(
             itertools.product(sides, sides), key=lambda d: (d[0] != d[1], abs(d[0] - d[1]))
         ):
@@ -407,9 +477,11 @@ class Paths:
                 (foot[1] + up, edge),
             ):
                 f, t = (round(foot[0] + fdx, 3), fy), (round(top[0] + tdx, 3), ty)
-                if not self.blockers(name, [f, t]):
-                    return [f, t]
-        return [foot, top]
+                dx, dy = t[0] - f[0], t[1] - f[1]
+                out.append((f, t, f[0], f[1], dx, dy, dx * dx + dy * dy))
+        xs = [p[0] for w in out for p in w[:2]]
+        ys = [p[1] for w in out for p in w[:2]]
+        return out, (min(xs), min(ys), max(xs), max(ys))
 
     def detour(self, pts: list[Vec], side: str | None = None) -> list[Vec]:
         """The walk on the 堂 goes round a 楹 it would walk through (on ``side``, north or
@@ -431,8 +503,11 @@ class Paths:
         assert v is not None
         k = 1.2 * (math.sqrt(self.pillar2) + 0.5)
         out = [pts[0]]
+        x0, y0, x1, y1 = self._on_box  # _on, written out
         for a, b in itertools.pairwise(pts):
-            if not (self._on(a) or self._on(b)):
+            if not (x0 <= a[0] <= x1 and y0 <= a[1] <= y1) and not (
+                x0 <= b[0] <= x1 and y0 <= b[1] <= y1
+            ):
                 out.append(b)
                 continue  # a walk in the 庭 passes no 楹 and no 序
             if self.doors and self._crosses(a, b):
@@ -471,6 +546,10 @@ class Paths:
             return pts
         sw, se = self._corners
         out = [pts[0]]
+        if len(pts) == 2:
+            a, b = pts
+            if self._on(a) or self._on(b) or not self._crosses(a, b):
+                return [a, b]  # one leg, clear of the 堂 (most walks): the loop below
         for a, b in itertools.pairwise(pts):
             if not self._on(a) and not self._on(b) and self._crosses(a, b):
                 if name is not None:
@@ -516,28 +595,39 @@ class Paths:
         of ``gap2``, no more than a footprint) to the walk ``pts``."""
         out: list[Vec] = []
         g2 = self.gap2 if gap2 is None else gap2
+        near = self._near
         for a, b in itertools.pairwise(pts):
-            for p in self._near(
-                name, min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
-            ):
-                if _seg_dist2(p, a, b) < g2:
+            ax, ay = a
+            dx, dy = b[0] - ax, b[1] - ay
+            n = dx * dx + dy * dy
+            # _seg_dist2 written out: most asks are of a point (a walk's turn, a place)
+            for p in near(name, min(ax, b[0]), min(ay, b[1]), max(ax, b[0]), max(ay, b[1])):
+                px, py = p
+                t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                qx, qy = ax + t * dx - px, ay + t * dy - py
+                if qx * qx + qy * qy < g2:
                     out.append(p)
         return out
 
     def _near(self, name: str, x0: float, y0: float, x1: float, y1: float) -> list[Vec]:
         """The bodies (not ``name``'s) within a footprint of the box x0, y0 – x1, y1 (a
         little more than the passing distance)."""
-        g = math.sqrt(self.gap2) + 0.5
+        g = self._reach
         x0, y0, x1, y1 = x0 - g, y0 - g, x1 + g, y1 + g
         out: list[Vec] = []
+        cells = self.cells
+        iys = range(int(y0 // CELL), int(y1 // CELL) + 1)
         for ix in range(int(x0 // CELL), int(x1 // CELL) + 1):
-            for iy in range(int(y0 // CELL), int(y1 // CELL) + 1):
-                c = self.cells.get((ix, iy))
+            for iy in iys:
+                c = cells.get((ix, iy))
                 if not c:
                     continue
                 for other, bs in c.items():
                     if other != name:
-                        out.extend(p for p in bs if x0 <= p[0] <= x1 and y0 <= p[1] <= y1)
+                        for p in bs:
+                            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1:
+                                out.append(p)
         return out
 
     def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec], depth: int = 0) -> list[Vec]:
@@ -736,8 +826,8 @@ class Paths:
 
         def seg_ok(p: Vec, q: Vec, bodies: list[Vec] = bodies) -> bool:
             return (
-                all(_seg_dist2(c, p, q) >= gap2 for c in bodies)
-                and all(_seg_dist2(c, p, q) >= self.pillar2 for c in pillars)
+                _clear(bodies, p, q, gap2)
+                and _clear(pillars, p, q, self.pillar2)
                 and not any(_cross(p, q, w0, w1) for w0, w1 in walls)
                 and not self._crosses(p, q)
             )
@@ -748,7 +838,7 @@ class Paths:
             if a is None and b is None:
                 return True
             p, q = pt(n), pt(m)
-            return all(_seg_dist2(c, p, q) >= gap2 for c in (*(a or ()), *(b or ())))
+            return (a is None or _clear(a, p, q, gap2)) and (b is None or _clear(b, p, q, gap2))
 
         # the first and the last step: straight to any clear node near the ends
         k = int(ENDS / h)
@@ -772,6 +862,15 @@ class Paths:
             return None
         dist: dict[tuple[int, int], float] = dict(start)
         came: dict[tuple[int, int], tuple[int, int] | None] = dict.fromkeys(start)
+        # whether a step may cross the 堂's edge at all: not where every node (within a step
+        # of the box) is beyond the platform's box on one side (_crosses says no there)
+        px = self.box
+        tang = px is not None and not (
+            box[2] + h < px[0] - 1e-6
+            or box[0] - h > px[2] + 1e-6
+            or box[3] + h < px[1] - 1e-6
+            or box[1] - h > px[3] + 1e-6
+        )
         # a weighted A*: the way is drawn tight afterwards, the fewest nodes looked at matter
         w = 1.5 * h
         heap = [(g + w * math.hypot(n[0] - ti, n[1] - tj), g, n) for n, g in start.items()]
@@ -799,7 +898,7 @@ class Paths:
                     continue  # the bodies are step_ok's, the 楹 the blocked nodes'
                 if not step_ok(n, m):
                     continue
-                if self._crosses(pt(n), pt(m)):
+                if tang and self._crosses(pt(n), pt(m)):
                     continue  # a step across the corner of the 堂
                 g2 = g + c * h
                 if g2 < dist.get(m, math.inf):
@@ -833,7 +932,7 @@ class Paths:
         if self._crosses(a, b):
             return False
         if self._on(a) or self._on(b):
-            if any(_seg_dist2(c, a, b) < self.pillar2 for _, c in self.pillars):
+            if not _clear(self._pillar_at, a, b, self.pillar2):
                 return False
             if any(_cross(a, b, w0, w1) for _, w0, w1 in self.walls):
                 return False
@@ -908,12 +1007,15 @@ class Paths:
             walks.append(pts)
             if routes:
                 out.extend(self._routes(pts, verb, stair, routes, role))
+            x0, y0, x1, y1 = self._on_box  # _on, written out
             for s, t in itertools.pairwise(pts):
                 if self._crosses(s, t):
                     out.append(
                         Fault("edge", f"crosses the 堂's edge between {_xy(s)} and {_xy(t)}")
                     )
-                if not (self._on(s) or self._on(t)):
+                if not (x0 <= s[0] <= x1 and y0 <= s[1] <= y1) and not (
+                    x0 <= t[0] <= x1 and y0 <= t[1] <= y1
+                ):
                     continue  # a walk in the 庭 passes no 楹 and no 序
                 for n, w0, w1 in self.walls:
                     if _cross(s, t, w0, w1):
@@ -922,7 +1024,8 @@ class Paths:
                     if _seg_dist2(c, s, t) < self.pillar2:
                         out.append(Fault("pillar", f"walks through the {n}"))
             lead = False
-        near = tuple(_leg_cells(pts, math.sqrt(self.gap2)) for pts in walks)
+        g = self._gap
+        near = tuple([_leg_cells(pts, g) if pts else None for pts in walks])
         got = self._strict_seen[key] = (tuple(out), tuple(walks), near)
         return got
 
@@ -995,23 +1098,32 @@ class Paths:
         walk, to the 侯), those cells that are in the box."""
         out: list[tuple[int, Vec]] = []
         grid = self.cells
+        if not grid:
+            return out
         g2 = self.gap2
         legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1) = near
         if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
-            found = [
-                c
-                for ix in range(ix0, ix1 + 1)
-                for iy in range(iy0, iy1 + 1)
-                if (c := grid.get((ix, iy))) is not None
-            ]
+            get = grid.get
+            iys = range(iy0, iy1 + 1)
+            found = [c for ix in range(ix0, ix1 + 1) for iy in iys if (c := get((ix, iy)))]
         else:
             found = [c for (ix, iy), c in grid.items() if ix0 <= ix <= ix1 and iy0 <= iy <= iy1]
+        one = legs[0] if len(legs) == 1 else None
         for c in found:
             for other, bs in c.items():
                 if other == name:
                     continue
                 for px, py in bs:
                     if not (x0 <= px <= x1 and y0 <= py <= y1):
+                        continue
+                    if one is not None:
+                        # a walk of one leg (most are): the loop below, without its loop
+                        ax, ay, dx, dy, n = one
+                        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                        qx, qy = ax + t * dx - px, ay + t * dy - py
+                        if qx * qx + qy * qy < g2:
+                            out.append((0, (px, py)))
                         continue
                     for i, (ax, ay, dx, dy, n) in enumerate(legs):
                         t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
@@ -1180,17 +1292,17 @@ class Paths:
         """The smallest convex polygon (anticlockwise) round the polygons round each of
         ``group`` whose sides keep the passing distance from him: its sides keep it from
         every one of them."""
-        r = self.m.passing / math.cos(math.pi / ROUND_SIDES) + 1e-6
-        pts = sorted(
-            {
+        corners = self._corners_round
+        if corners is None:
+            r = self.m.passing / math.cos(math.pi / ROUND_SIDES) + 1e-6
+            corners = self._corners_round = [
                 (
-                    c[0] + r * math.cos(2 * math.pi * k / ROUND_SIDES),
-                    c[1] + r * math.sin(2 * math.pi * k / ROUND_SIDES),
+                    r * math.cos(2 * math.pi * k / ROUND_SIDES),
+                    r * math.sin(2 * math.pi * k / ROUND_SIDES),
                 )
-                for c in group
                 for k in range(ROUND_SIDES)
-            }
-        )
+            ]
+        pts = sorted({(c[0] + ox, c[1] + oy) for c in group for ox, oy in corners})
 
         def half(points: Iterable[Vec]) -> list[Vec]:
             out: list[Vec] = []
@@ -1231,7 +1343,7 @@ class Paths:
         for arc in sorted((ccw, cw), key=length):
             way = [e, *arc, x]
             if all(
-                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                _clear(near, p, q, g2) and self._leg_ok(name, p, q, False)
                 for p, q in itertools.pairwise(way)
             ):
                 return arc
@@ -1264,7 +1376,7 @@ class Paths:
             ]
             way = [e, *arc, x]
             if all(
-                self._leg_ok(name, p, q, False) and all(_seg_dist2(o, p, q) >= g2 for o in near)
+                _clear(near, p, q, g2) and self._leg_ok(name, p, q, False)
                 for p, q in itertools.pairwise(way)
             ):
                 return arc
@@ -1288,9 +1400,13 @@ class Paths:
         """
         epoch = self._epoch
         if without is None:
-            got = self._groups.get(start)
-            if got is not None and all(epoch.get(k, 0) == e for k, e in got[4]):
-                return got[:4]
+            kept = self._groups.get(start)
+            if kept is not None:
+                for k, e in kept[1]:
+                    if epoch.get(k, 0) != e:
+                        break
+                else:
+                    return kept[0]
         r2 = 4 * self.gap2
         r = math.sqrt(r2)
         grid = self.cells
@@ -1300,11 +1416,17 @@ class Paths:
         links = 0
         i = 0
         big = False
+        # the cells looked in: those within two passing distances of one of the group, whose
+        # comings and goings may change it (kept with it, below)
+        near: dict[tuple[int, int], None] = {}
         while i < len(group) and not big:
             cx, cy = c = group[i]
+            iys = range(int((cy - r) // CELL), int((cy + r) // CELL) + 1)
             for ix in range(int((cx - r) // CELL), int((cx + r) // CELL) + 1):
-                for iy in range(int((cy - r) // CELL), int((cy + r) // CELL) + 1):
-                    cell = grid.get((ix, iy))
+                for iy in iys:
+                    key = (ix, iy)
+                    near[key] = None
+                    cell = grid.get(key)
                     if cell is None:
                         continue
                     for other, bs in cell.items():
@@ -1314,7 +1436,8 @@ class Paths:
                             if q == c:
                                 names.add(other)
                                 continue
-                            if (q[0] - cx) ** 2 + (q[1] - cy) ** 2 >= r2:
+                            dx, dy = q[0] - cx, q[1] - cy
+                            if dx * dx + dy * dy >= r2:
                                 continue
                             links += 1
                             if q not in seen:
@@ -1330,15 +1453,7 @@ class Paths:
         good = all(self._clear_of_plan(c, edge) for c in group)
         got = (tuple(group), frozenset(names), tree, good)
         if without is None:
-            # the cells whose comings and goings may change the group: those within two
-            # passing distances of one of it
-            near = {
-                (ix, iy)
-                for cx, cy in group
-                for ix in range(int((cx - r) // CELL), int((cx + r) // CELL) + 1)
-                for iy in range(int((cy - r) // CELL), int((cy + r) // CELL) + 1)
-            }
-            kept = (*got, tuple((k, epoch.get(k, 0)) for k in near))
+            kept = (got, tuple([(k, epoch.get(k, 0)) for k in near]))
             for c in group:
                 self._groups[c] = kept
         return got
@@ -1507,12 +1622,24 @@ def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
     (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0))
     """
     legs = []
-    for a, b in itertools.pairwise(pts):
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        legs.append((a[0], a[1], dx, dy, dx * dx + dy * dy))
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    box = (min(xs) - g, min(ys) - g, max(xs) + g, max(ys) + g)
+    ax, ay = pts[0]
+    x0 = x1 = ax
+    y0 = y1 = ay
+    # the legs and the box in one pass (min and max of each, the first of equals kept)
+    for i in range(1, len(pts)):
+        bx, by = pts[i]
+        dx, dy = bx - ax, by - ay
+        legs.append((ax, ay, dx, dy, dx * dx + dy * dy))
+        if bx < x0:
+            x0 = bx
+        elif bx > x1:
+            x1 = bx
+        if by < y0:
+            y0 = by
+        elif by > y1:
+            y1 = by
+        ax, ay = bx, by
+    box = (x0 - g, y0 - g, x1 + g, y1 + g)
     cells = (
         int(box[0] // CELL),
         int(box[2] // CELL),
