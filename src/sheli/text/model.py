@@ -10,14 +10,18 @@ corpus's ``yili-jing-<chapter>.txt``: ``xiangshe:247`` is 鄉射禮 passage 247.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
+
+import msgspec
 
 Kind = Literal["經", "記"]
 
+# The classes are msgspec's frozen structs, not frozen dataclasses: a dataclass's methods are
+# made by compiling their source when its module is imported, some 0.9 ms a class, paid by
+# every command that reads a passage (docs/benchmarks.md, start-up); a struct's are made in C.
 
-@dataclass(frozen=True)
-class Passage:
+
+class Passage(msgspec.Struct, frozen=True):
     """One passage of 經 or 記, as the project's canonical text gives it."""
 
     chapter: str
@@ -35,8 +39,7 @@ class Passage:
         return f"{self.chapter}:{self.n}"
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(msgspec.Struct, frozen=True):
     """One of 賈公彥's divisions of a chapter (「自此至…論…之事」)."""
 
     chapter: str
@@ -51,8 +54,7 @@ class Section:
         return isinstance(n, int) and self.first <= n <= self.last
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(msgspec.Struct, frozen=True):
     """A piece of commentary attached to a passage: 鄭注, 賈疏, 音義, or an edition's note."""
 
     passage: str  # passage id
@@ -62,12 +64,20 @@ class Note:
     source: str = ""
 
 
-@dataclass(frozen=True)
-class Chapter:
+class Chapter(msgspec.Struct, frozen=True):
+    """A chapter: its passages in order and 賈疏's sections.
+
+    >>> Chapter("xiangshe", "鄉射禮第五", (), ())
+    Chapter(key='xiangshe', title='鄉射禮第五')
+    """
+
     key: str  # xiangshe, yan, dashe
     title: str  # 鄉射禮第五 …
-    passages: tuple[Passage, ...] = field(repr=False)
-    sections: tuple[Section, ...] = field(repr=False)
+    passages: tuple[Passage, ...]
+    sections: tuple[Section, ...]
+
+    def __repr__(self) -> str:  # its hundreds of passages are not shown
+        return f"Chapter(key={self.key!r}, title={self.title!r})"
 
     def passage(self, n: int) -> Passage:
         if not 1 <= n <= len(self.passages):

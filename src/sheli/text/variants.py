@@ -25,9 +25,10 @@ True
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     import opencc
@@ -50,8 +51,7 @@ __all__ = [
 DATA = Path(__file__).parent / "data"
 
 
-@dataclass(frozen=True)
-class Normalisation:
+class Normalisation(msgspec.Struct, frozen=True):  # a struct: see sheli.text.model
     """One row of normalise.tsv: a graphic variant and the standard form replacing it."""
 
     source: str
@@ -59,8 +59,7 @@ class Normalisation:
     note: str
 
 
-@dataclass(frozen=True)
-class VariantGroup:
+class VariantGroup(msgspec.Struct, frozen=True):
     """One row of variants.tsv: forms folded together for search, never rewritten."""
 
     forms: tuple[str, ...]
