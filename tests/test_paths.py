@@ -8,12 +8,12 @@ up to 10 衆耦 (``Run.path_faults`` lists any, with their spec line).
 from __future__ import annotations
 
 import collections
-import dataclasses
 import itertools
 import math
 import re
 from typing import Any
 
+import msgspec
 import pytest
 from fixtures.standin import FixedOutcomes
 from test_world_rules import REFUSED, SPEC_CONFIGS, SPECS
@@ -224,7 +224,7 @@ def test_beyond_the_crowd_walked_round_a_walk_through_a_body_is_a_warning(
 ) -> None:
     # more 衆耦 than paths.yaml crowd: each walk through a body is a warning of its own, with
     # its spec line, counted in a last one; Run.path_faults gives the same walks
-    model = dataclasses.replace(paths_mod.load_paths(), crowd_pairs=0)
+    model = msgspec.structs.replace(paths_mod.load_paths(), crowd_pairs=0)
     monkeypatch.setattr(interpreter, "load_paths", lambda: model)
     monkeypatch.setattr(paths_mod.Paths, "_go_round", lambda self, *a: [])
     monkeypatch.setattr(paths_mod.Paths, "_round_groups", lambda self, *a: False)

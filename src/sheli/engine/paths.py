@@ -34,10 +34,11 @@ import heapq
 import itertools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
+
+import msgspec
 
 from sheli.place.model import Point, Venue
 from sheli.yamlfile import load_yaml
@@ -96,8 +97,7 @@ class Fault(NamedTuple):
     what: str
 
 
-@dataclass(frozen=True)
-class PathModel:
+class PathModel(msgspec.Struct, frozen=True):  # made in C at import, not compiled
     """The data of ``paths.yaml``: the 楹's size, how far out one rounds the 堂's corner, the
     routes by the words that name them, whose 階 is which."""
 
