@@ -217,16 +217,21 @@ def main() -> None:
         )
     lines += [
         "",
-        f"Cost is linear in pairs: each 衆耦 adds {steps_per_pair:.0f} steps (varying a little "
-        "with the count: the 數獲 lays the 筭 純 by 純, xiangshe:194–200) and "
+        f"Each 衆耦 adds {steps_per_pair:.0f} steps (varying a little with the count: the 數獲 "
+        "lays the 筭 純 by 純, xiangshe:194–200) and "
         f"{per_pair_lo:.2f} ms of CPU between 0 and 100 衆耦, {per_pair_hi:.2f} ms between 100 "
-        "and 1000 (equal within the noise of a shared machine; nothing in the engine grows "
-        "with the number of pairs but the pairs' own steps). Target: 100 衆耦 in under one "
-        "second: "
+        f"and 1000 ({per_pair_hi / per_pair_lo:.1f} times as much: "
+        + (
+            "within the noise of a shared machine, the cost linear in pairs"
+            if per_pair_hi / per_pair_lo < 1.3
+            else "each walk is checked for the bodies near it, and past the crowd the model "
+            "walks round (docs/place.md, Walks) the crowd is looked at for every walk"
+        )
+        + "). Target: 100 衆耦 in under one second: "
         f"{rows[2][3] * 1000:.0f} ms of CPU ({'met' if rows[2][3] < 1 else 'NOT met'}), "
         f"{rows[2][2] * 1000:.0f} ms wall ({'met' if rows[2][2] < 1 else 'not met'} on the "
         "machine as loaded then; on an idle machine wall ≈ CPU). Peak memory is the run's "
-        "event log, about half a "
+        "records, about half a "
         "kilobyte per step. The CLI column includes interpreter start-up, imports, the spec's "
         "parsing and writing the JSON Lines to /dev/null.",
         "",
