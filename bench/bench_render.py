@@ -111,6 +111,14 @@ def sample(k: int, n: int, profile: int = 0) -> None:
     from sheli.outputs.diagram import clear_caches, render_svg_parts
     from sheli.outputs.frames import build_frames
 
+    try:  # as the render draws: each chunk of steps in order, its labels kept
+        from sheli.outputs.labels import restart_kept
+        from sheli.outputs.render import KEYFRAME
+
+        kw = {"keep_labels": True}
+    except ImportError:  # (an older checkout, with --src)
+        restart_kept, KEYFRAME, kw = (lambda: None), 1 << 30, {}
+
     r = run("xiangshe", pairs=100)
     frames = build_frames(r)
     scene = r.events[0]
@@ -122,8 +130,11 @@ def sample(k: int, n: int, profile: int = 0) -> None:
         c0 = time.process_time()
         if prof is not None:
             prof.enable()
-        for f in frames[a : a + n]:
-            render_svg_parts(f, scene, highlight=f.actor)
+        for i in range(a, a + n):
+            if i == a or i % KEYFRAME == 0:
+                restart_kept()
+            f = frames[i]
+            render_svg_parts(f, scene, highlight=f.actor, **kw)
         if prof is not None:
             prof.disable()
         per.append((time.process_time() - c0) / n * 1000)

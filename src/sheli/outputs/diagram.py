@@ -761,10 +761,10 @@ def _static_plan(
 @lru_cache(maxsize=4096)
 def _things_of(
     venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
-) -> tuple[tuple[str, ...], tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+) -> tuple[Any, ...]:
     """What ``_things`` draws for these objects in this view: its SVG (in parts, each a
     part of ``render_svg_parts``: a thing that does not change is stored once when many
-    steps are packed), boxes and labels. ``Objects`` is frozen and compared by value,
+    steps are packed), boxes, labels, and the boxes as tuples. ``Objects`` is frozen and compared by value,
     so the key is everything drawn; the things change seldom from step to step."""
     c = _Canvas()
     labels: list[Label] = []
@@ -773,6 +773,8 @@ def _things_of(
         tuple(c.parts),
         tuple(c.fixture_boxes),
         tuple(_label_args(lab) for lab in labels),
+        # the boxes as the label placer takes them: the same tuples from step to step
+        tuple((b.x0, b.y0, b.x1, b.y1) for b in c.fixture_boxes),
     )
 
 
@@ -1804,7 +1806,9 @@ def _move_layout(
         for p in ps:
             if v.contains(p.x, p.y):
                 x, y = where[p.actor]
-                boxes[p.actor] = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+                b = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+                if boxes.get(p.actor) != b:  # (the same box kept: the placer sees it so)
+                    boxes[p.actor] = b
             else:
                 boxes.pop(p.actor, None)
     return (where, rank, sizes, list(boxes.values())), (groups, boxes)
@@ -1930,6 +1934,7 @@ def _layout_all(
     width: int,
     view: str,
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
@@ -1945,7 +1950,9 @@ def _layout_all(
     fixture_labels = [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
-    things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects, lang)
+    things_svg, things_boxes, things_labels, things_t = _things_memo(
+        venue_key, v, frame.objects, lang
+    )
     if any(things_svg):
         c.parts.extend(things_svg)
     c.fixture_boxes.extend(things_boxes)
@@ -1983,11 +1990,11 @@ def _layout_all(
         gx, gy, half = crowds.anchors[gkey]
         plabels.append(Label(f"group:{gkey}", (((text, NAME_SIZE),),), gx, gy, half))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
-    figure_boxes = list(figure_boxes)
     # and the actor's way, so that his label does not hide where he walked
     me = frame.people.get(actor or "")
+    walk = []
     if me is not None and me.moved_at == frame.seq:
-        figure_boxes += _path_boxes(_drawn_path(me, v, where))
+        walk = _path_boxes(_drawn_path(me, v, where))
     b = v.box
     bounds = Box(MARGIN / 2, b.y0, width - MARGIN / 2, b.y1)
     if v.name == "hall":
@@ -1997,10 +2004,12 @@ def _layout_all(
     # the plan's own boxes are in ``plan_grid``, built once for the view
     labels = place_labels(
         fixture_labels + plabels,
-        c.fixture_boxes[len(plan_boxes) :] + figure_boxes,
+        [*things_t, *figure_boxes],
         bounds,
         overflow=overflow,
         base=plan_grid,
+        keep=keep_labels,
+        passing=walk,
     )
     return v, venue, c, labels, where, r, actor or ""
 
@@ -2214,11 +2223,13 @@ def label_boxes(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
-    draws them (for tests and for the viewer's hit-testing)."""
+    draws them (for tests and for the viewer's hit-testing); ``keep_labels`` as for
+    :func:`render_svg_parts`."""
     frame = _FrameView(frame)  # type: ignore[assignment]
-    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang)
+    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, keep_labels)
     return labels, list(c.fixture_boxes)
 
 
@@ -2390,6 +2401,7 @@ def render_svg(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> str:
     """The diagram of one step as a standalone SVG document (a string): the parts of
     :func:`render_svg_parts`, one line or more each, joined by newlines.
@@ -2402,7 +2414,15 @@ def render_svg(
     True
     """
     return "\n".join(
-        render_svg_parts(frame, scene, highlight=highlight, width=width, view=view, lang=lang)
+        render_svg_parts(
+            frame,
+            scene,
+            highlight=highlight,
+            width=width,
+            view=view,
+            lang=lang,
+            keep_labels=keep_labels,
+        )
     )
 
 
@@ -2414,6 +2434,7 @@ def render_svg_parts(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> list[str]:
     """The diagram of one step as a standalone SVG document, in parts: joined by newlines
     they are the document (:func:`render_svg`). A part is one line or several; a part
@@ -2425,7 +2446,12 @@ def render_svg_parts(
     step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
     step's actor and his path; "hall" comes with an inset of the whole range); ``lang``
     the language of its words (zh-Hant, zh-Hans or en: docs/diagrams.md, "Labels in
-    English").
+    English"). With ``keep_labels``, each label whose thing did not move stays where the
+    last diagram drawn with ``keep_labels`` in this view put it, if that place is still
+    free, and only the others are placed (``sheli.outputs.labels.place_labels`` with
+    ``keep``): a sequence of diagrams drawn so begins with
+    ``sheli.outputs.labels.restart_kept()``, and each diagram of it then depends on those
+    drawn before it in the sequence (docs/diagrams.md, "Labels kept in a sequence").
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
@@ -2435,7 +2461,9 @@ def render_svg_parts(
     (True, True)
     """
     frame = _FrameView(frame)  # type: ignore[assignment]
-    v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view, lang)
+    v, venue, c, labels, where, r, actor = _layout_all(
+        frame, scene, highlight, width, view, lang, keep_labels
+    )
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN
