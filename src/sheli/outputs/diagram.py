@@ -759,13 +759,12 @@ def _static_plan(
 
 
 @lru_cache(maxsize=4096)
-def _things_of(
-    venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
-) -> tuple[Any, ...]:
+def _things_of(venue_key: str, v: View, objects: Any, lang: str = "zh-Hant") -> tuple[Any, ...]:
     """What ``_things`` draws for these objects in this view: its SVG (in parts, each a
     part of ``render_svg_parts``: a thing that does not change is stored once when many
-    steps are packed), boxes, labels, and the boxes as tuples. ``Objects`` is frozen and compared by value,
-    so the key is everything drawn; the things change seldom from step to step."""
+    steps are packed), boxes, labels, and the boxes as tuples. ``Objects`` is frozen and
+    compared by value, so the key is everything drawn; the things change seldom from step
+    to step."""
     c = _Canvas()
     labels: list[Label] = []
     _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels, lang)
@@ -965,16 +964,17 @@ def _bi_arrows(x0: float, x1: float, y: float, s: float, n: int, counted: bool) 
     """The ``n`` arrows on the 楅 between ``x0`` and ``x1`` px: 北括, laid north–south
     across it; in fours once 乘 (四四數分之). Remembered: they are drawn again at every
     step until they are taken."""
-    arrows = ""
+    out = []
+    # (the ends across the 楅 are the same for every arrow: formatted once)
+    ya, yb = _f(y - 1.5 * s), _f(y + 1.5 * s)
     for k in range(n):
         gx = k // 4 if counted else 0
         t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
-        ax = x0 + 1 + t * (x1 - x0 - 2)
-        arrows += (
-            f'<line x1="{_f(ax)}" y1="{_f(y - 1.5 * s)}" x2="{_f(ax)}" '
-            f'y2="{_f(y + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
+        ax = _f(x0 + 1 + t * (x1 - x0 - 2))
+        out.append(
+            f'<line x1="{ax}" y1="{ya}" x2="{ax}" y2="{yb}" stroke="#444" stroke-width=".7"/>'
         )
-    return arrows
+    return "".join(out)
 
 
 @lru_cache(maxsize=8192)
@@ -1717,7 +1717,8 @@ def _people_memo(
         if visible is None:
             # once for these people: those in the view, the crowds among them (labelled as
             # one each) and the others, each labelled alone
-            visible = orders[_VISIBLE] = [p for p in plist if v.contains(p.x, p.y)]
+            x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1  # (v.contains, inline: ~450 a step)
+            visible = orders[_VISIBLE] = [p for p in plist if x0 <= p.x <= x1 and y0 <= p.y <= y1]
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
         solo = orders[_SOLO]
@@ -1903,17 +1904,24 @@ def _crowds(
     (the 衆耦 waiting at 堂西). Each group is keyed by its place word (or point), so that
     its label is the same one from step to step."""
     by: dict[str, list[Person]] = {}
+    at: dict[tuple[float, float], str | None] = {}  # a point's key, if a crowd's
     for p in people:
         if p.member_of is not None:
             continue
         g = rank[p.actor]
-        if sizes[(g[0], g[1])] > CROWD:
-            k = f"@{_f(g[0])},{_f(g[1])}"
-        elif p.place:
+        pt = (g[0], g[1])
+        k = at.get(pt, "")
+        if k == "":
+            k = at[pt] = f"@{_f(g[0])},{_f(g[1])}" if sizes[pt] > CROWD else None
+        if k is None:
             k = p.place
+            if not k:
+                continue
+        ps = by.get(k)
+        if ps is None:
+            by[k] = [p]
         else:
-            continue
-        by.setdefault(k, []).append(p)
+            ps.append(p)
     groups: dict[str, list[Person]] = {}
     anchors: dict[str, tuple[float, float, float]] = {}
     for k, ps in by.items():

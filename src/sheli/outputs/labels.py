@@ -482,34 +482,10 @@ def place_labels(
                 return _place_kept(
                     labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, last
                 )
-        out = place_labels(
-            labels,
-            [*obstacles, *passing],
-            bounds,
-            overflow=overflow,
-            gap=gap,
-            rings=rings,
-            ring_step=ring_step,
-            base=base,
+        # the first since restart_kept: every label searched for, as the plain greedy
+        return _place_kept(
+            labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, None, params
         )
-        rows = _REFS[0].rows
-        obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
-        kp = _Kept(base, params, obst)
-        kl = kp.labels
-        for lab, row in zip(out, rows, strict=True):
-            key = lab.key
-            if key in kl or row[2] is None:
-                kl[key] = None  # a twin, or put at its anchor: never kept
-                continue
-            kl[key] = (
-                (*lab.size, lab.ax, lab.ay, lab.r),
-                row[3],
-                lab.box,
-                lab.leader,
-                row[4] is not None,
-            )
-        _keep(kp)
-        return out
     ref: _Ref | None = None
     for k, rf in enumerate(_REFS):
         if rf.base is base and rf.params == params:
@@ -819,27 +795,23 @@ def _place_kept(
     rings: int,
     ring_step: float,
     base: Obstacles | None,
-    last: _Kept,
+    last: _Kept | None,
+    params: Any = None,
 ) -> list[Label]:
-    """:func:`place_labels` with ``keep``, after the placement ``last``."""
+    """:func:`place_labels` with ``keep``, after the placement ``last`` (None: the first,
+    with these ``params``: every label is searched for, in order, as by the plain greedy)."""
     obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
-    # the obstacles come since the last placement (most are its very tuples, in the same
-    # places)
-    diff = _diff(last.obst, obst)
     pchunks = _chunks(list(passing))  # tested by their runs, not filed
-    added = _chunks(diff[1]) + pchunks
+    if last is None:
+        last = _Kept(base, params, [])
+        diff = None
+        added = []
+    else:
+        # the obstacles come since the last placement (most are its very tuples, in the
+        # same places)
+        diff = _diff(last.obst, obst)
+        added = _chunks(diff[1]) + pchunks
     kp = _Kept(base, last.params, obst)
-    # the fixed boxes and obstacles by cell, of the last search with these (a cache: it
-    # outlives restart_kept), brought up to date
-    still = None
-    for k, (b, prm, grid, then) in enumerate(_STILL):
-        if b is base and prm == last.params:
-            del _STILL[k]
-            gone, new = diff if then is last.obst else _diff(then, obst)
-            grid.remove_all(gone)
-            grid.add_all(new)
-            still = grid
-            break
     kl = kp.labels
     old = last.labels
     boxes: list[_T] = []  # the labels' boxes so far: those kept first
@@ -854,7 +826,7 @@ def _place_kept(
             continue
         e = old.get(key)
         kl[key] = e
-        if e is None or e[0] != (*lab.size, lab.ax, lab.ay, lab.r):
+        if e is None or e[0] != (*(lab._size or lab.size), lab.ax, lab.ay, lab.r):
             todo.append(i)
             continue
         f0, f1, f2, f3 = t = e[1]
@@ -877,6 +849,17 @@ def _place_kept(
             ov_end = max(ov_end, f3 + gap + 1)
     if todo:
         fixed = base.boxes if base is not None else ()
+        # the fixed boxes and obstacles by cell, of the last search with these (a cache:
+        # it outlives restart_kept), brought up to date
+        still = None
+        for k, (b, prm, grid, then) in enumerate(_STILL):
+            if b is base and prm == last.params:
+                del _STILL[k]
+                gone, new = diff if then is last.obst and diff else _diff(then, obst)
+                grid.remove_all(gone)
+                grid.add_all(new)
+                still = grid
+                break
         if still is None:
             still = _Grid(gap)  # kept and brought up to date: filed by cell however few
             still.add_all(fixed)
@@ -953,11 +936,10 @@ def _place_kept(
             lgrid.add_all([t])
             if low is not None:
                 low.append(t)
-    for key in twins:
-        kl[key] = None  # two labels alike: placed anew next time
-    if still is not None:
         _STILL.insert(0, (base, last.params, still, obst))
         del _STILL[_REFS_MAX:]
+    for key in twins:
+        kl[key] = None  # two labels alike: placed anew next time
     _keep(kp)
     return labels
 
