@@ -22,7 +22,9 @@ docs/benchmarks.md (other sections are kept).
 ``--sample K`` measures the drawing alone where a whole 100 衆耦 render takes too long for a
 loaded machine: K runs of ``--sample-steps`` consecutive steps, spread evenly over the 100
 衆耦 run, each drawn in order in this process (as a drawing process draws its chunks, the
-first step of each with nothing remembered), CPU ms a step; the mean times the steps is
+first step of each with nothing remembered, the labels kept from step to step and placed
+afresh at each chunk's first step; an older checkout given by ``--src`` places every step
+afresh), CPU ms a step; the mean times the steps is
 the drawing's CPU for the whole run. ``--src DIR`` imports sheli from DIR (another
 checkout's ``src``), to compare two versions in one sitting.
 """

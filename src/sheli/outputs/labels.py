@@ -876,7 +876,7 @@ def _place_kept(
             ax, ay, r = lab.ax, lab.ay, lab.r
             chosen: Box | None = None
             leader = ov = False
-            block: _T | None = None
+            recent: list[_T] = []  # the boxes that took its candidates, last last
             for ring, dx, dy in cands:
                 # as in place_labels: each candidate in order, the first free taken
                 dist = r + 2.0 + ring * ring_step
@@ -886,12 +886,19 @@ def _place_kept(
                 x1, y1 = x0 + w, y0 + h
                 if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
                     continue
-                if block is not None:
-                    c = block
+                # the boxes that took this label's candidates before first (the last of
+                # them most often takes the next too): a box near it, tried cheaply
+                c = None
+                for c in recent[-_RECENT:]:
                     if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                         if c[1] < y1 + gap:
-                            continue
-                c = None
+                            break
+                else:
+                    c = None
+                if c is not None:
+                    if c is not recent[-1]:
+                        recent.append(c)
+                    continue
                 for (c0, c1, c2, c3), run in pchunks:
                     if x0 < c2 + gap and c0 < x1 + gap and y0 < c3 + gap and c1 < y1 + gap:
                         for b in run:
@@ -906,7 +913,7 @@ def _place_kept(
                 if c is None:
                     chosen, leader = Box(x0, y0, x1, y1), ring > 0
                     break
-                block = c
+                recent.append(c)
             if chosen is None and overflow is not None:
                 # the column: under every label there, clear of every box
                 if low is None:
