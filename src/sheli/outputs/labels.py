@@ -21,6 +21,7 @@ crowd of two hundred labels costs about what a few do.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import operator
@@ -433,7 +434,8 @@ def place_labels(
     With ``keep``, a label whose size and anchor are as in the last placement made with
     ``keep`` (with the same fixed obstacles and parameters, since :func:`restart_kept`)
     keeps the box it had there if no obstacle new since then meets it; the others are then
-    placed, in order, by the greedy, clear of those kept. Labels whose thing did not move
+    placed, in order, by the greedy, each clear of the labels before it (kept or placed),
+    a kept label after it that its box meets being placed again in its turn. Labels whose thing did not move
     so stay where they were (a sequence of diagrams does not shuffle them), and only the
     few that moved are searched for. The first such placement (after
     :func:`restart_kept`) is the plain greedy's.
@@ -815,6 +817,7 @@ def _place_kept(
     kl = kp.labels
     old = last.labels
     boxes: list[_T] = []  # the labels' boxes so far: those kept first
+    kept: list[tuple[int, _T]] = []  # the labels kept, in order, and their boxes
     todo: list[int] = []
     twins: list[str] = []
     ov_end = overflow.y0 if overflow is not None else 0.0  # below every label in the column
@@ -845,6 +848,7 @@ def _place_kept(
             continue
         lab.box, lab.leader = e[2], e[3]
         boxes.append(t)
+        kept.append((i, t))
         if e[4]:
             ov_end = max(ov_end, f3 + gap + 1)
     if todo:
@@ -864,13 +868,23 @@ def _place_kept(
             still = _Grid(gap)  # kept and brought up to date: filed by cell however few
             still.add_all(fixed)
             still.add_all(obst)
+        # each is searched for, in order, clear of the labels before it (kept or placed),
+        # as the greedy would; a kept label after it that its box meets is put out and
+        # searched for in its turn (the actor's label, near the front, keeps its place
+        # beside him)
         lgrid = _Grid(gap, len(labels) <= LINEAR_UP_TO)
-        lgrid.add_all(boxes)
+        ahead = 0  # the kept labels before the one searched for are in ``lgrid``
+        out: set[int] = set()  # kept labels put out
         blocked = still.blocked
         bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
         cands = _candidates(rings)
         low: list[_T] | None = None
-        for i in todo:
+        while todo:
+            i = heapq.heappop(todo)
+            while ahead < len(kept) and kept[ahead][0] < i:
+                if kept[ahead][0] not in out:
+                    lgrid.add_all([kept[ahead][1]])
+                ahead += 1
             lab = labels[i]
             w, h = lab.size
             ax, ay, r = lab.ax, lab.ay, lab.r
@@ -938,6 +952,12 @@ def _place_kept(
             else:
                 t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
                 kl[lab.key] = ((w, h, ax, ay, r), t, chosen, leader, ov)
+                t0, t1, t2, t3 = t
+                for j, b in kept[ahead:]:
+                    if t0 < b[2] + gap and b[0] < t2 + gap and t1 < b[3] + gap:
+                        if b[1] < t3 + gap and j not in out:
+                            out.add(j)
+                            heapq.heappush(todo, j)
             lab.box, lab.leader = chosen, leader
             boxes.append(t)
             lgrid.add_all([t])
