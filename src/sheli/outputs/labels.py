@@ -435,9 +435,9 @@ def place_labels(
     ``keep`` (with the same fixed obstacles and parameters, since :func:`restart_kept`)
     keeps the box it had there if no obstacle new since then meets it; the others are then
     placed, in order, by the greedy, each clear of the labels before it (kept or placed),
-    a kept label after it that its box meets being placed again in its turn. Labels whose thing did not move
-    so stay where they were (a sequence of diagrams does not shuffle them), and only the
-    few that moved are searched for. The first such placement (after
+    a kept label after it that its box meets being placed again in its turn. Labels whose
+    thing did not move so stay where they were (a sequence of diagrams does not shuffle
+    them), and only the few that moved are searched for. The first such placement (after
     :func:`restart_kept`) is the plain greedy's.
 
     ``passing`` are obstacles too, like ``obstacles``, for this placement only (a walk's
