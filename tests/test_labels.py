@@ -31,12 +31,15 @@ def greedy(
     rings: int = 14,
     ring_step: float = 12.0,
     base: Obstacles | None = None,
+    keep: bool = False,
+    passing: list[tuple[float, float, float, float]] | None = None,
 ) -> list[tuple[Box, bool]]:
     """The greedy as docs/diagrams.md states it, with no index and nothing remembered: each
     label at the first candidate clear of every box so far (obstacles, given as boxes or
-    as (x0, y0, x1, y1), and labels)."""
+    as (x0, y0, x1, y1), and labels). (Not the placement with ``keep``.)"""
+    assert not keep
     boxes = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
-    boxes += list(base.boxes if base else ())
+    boxes += list(passing or ()) + list(base.boxes if base else ())
 
     def free(x0: float, y0: float, x1: float, y1: float) -> bool:
         return not any(
@@ -152,3 +155,116 @@ def test_twin_labels_do_not_share_a_box() -> None:
         a, b = place_labels(labs, [], Box(0, 0, 100, 100))
         assert not a.box.overlaps(b.box)
     clear_placements()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
+    """Placing with ``keep`` through random changing scenes: the first placement after
+    restart_kept is the plain greedy's; after it, a label whose text and anchor did not
+    change and whose box no new obstacle meets, nor a label before it placed anew, keeps
+    its box; no two labels overlap, nor a label and an obstacle (but in the overflow
+    column, which is below every box)."""
+    rnd = random.Random(seed)
+    clear_placements()
+    bounds = Box(0, 0, 300, 200)
+    overflow = Box(0, 230, 300, 2000)
+    base = Obstacles([Box(100, 80, 140, 120), Box(20, 20, 40, 30)])
+    people = {f"p{k}": (rnd.uniform(0, 300), rnd.uniform(0, 200)) for k in range(14)}
+    texts = {k: "甲" * rnd.randint(1, 4) for k in people}
+    obstacles = [Box(10, 150, 18, 158)]
+    last: dict[str, tuple[Box, tuple[float, float], str]] = {}
+    kept = moved = 0
+    for step in range(60):
+        if step % 20 == 0:
+            L.restart_kept()
+            last = {}
+        for k in rnd.sample(sorted(people), rnd.randint(0, 3)):
+            people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
+        for k in rnd.sample(sorted(people), rnd.randint(0, 2)):
+            texts[k] = "乙" * rnd.randint(1, 5)
+        new_obst = []
+        if rnd.random() < 0.3:
+            x, y = rnd.uniform(0, 290), rnd.uniform(0, 190)
+            new_obst.append(Box(x, y, x + rnd.uniform(2, 30), y + rnd.uniform(2, 30)))
+        obstacles += new_obst
+        if obstacles and rnd.random() < 0.3:
+            obstacles.pop(rnd.randrange(len(obstacles)))
+        keys = [k for k in sorted(people) if rnd.random() > 0.1]
+        labs = [Label(k, [[(texts[k], 12.0)]], *people[k], 5.0) for k in keys]
+        want = greedy(_copy(labs), obstacles, bounds, overflow=overflow, base=base)
+        got = place_labels(labs, list(obstacles), bounds, overflow=overflow, base=base, keep=True)
+        if not last:
+            assert [(x.box, x.leader) for x in got] == want
+        for n, lab in enumerate(got):
+            was = last.get(lab.key)
+            if was and was[1:] == ((lab.ax, lab.ay), texts[lab.key]):
+                # (a label before it, placed anew, may have taken its box: it yields)
+                before = [x.box for x in got[:n] if x.box != last.get(x.key, (None,))[0]]
+                if not any(was[0].overlaps(o, 1.0) for o in [*new_obst, *before]):
+                    assert lab.box == was[0], (step, lab.key)
+                    kept += 1
+            elif was:
+                moved += 1
+        boxes = [x.box for x in got]
+        for i, a in enumerate(boxes):
+            assert not any(a.overlaps(b) for b in boxes[i + 1 :]), step
+            if a.y0 < bounds.y1:
+                assert a.inside(bounds)
+                assert not any(a.overlaps(o) for o in [*obstacles, *base_boxes(base)]), step
+        last = {x.key: (x.box, (x.ax, x.ay), texts[x.key]) for x in got}
+    assert kept > 100 and moved > 10
+    clear_placements()
+
+
+def base_boxes(base: Obstacles) -> list[Box]:
+    return [Box(*b) for b in base.boxes]
+
+
+def test_kept_labels_in_a_run_overlap_nothing_and_jump_less(default_run) -> None:
+    """The default run drawn as a render draws it (chunks of steps, the labels kept from
+    step to step): no label overlaps another, a fixture or a body, and labels change place
+    from one step to the next less often than when each step is placed anew."""
+    scene, frames = default_run
+    jumps = {True: 0, False: 0}
+    for keep in (True, False):
+        diagram.clear_caches()
+        last: dict[str, Box] = {}
+        for i, f in enumerate(frames[:1200]):
+            if i % 64 == 0:
+                L.restart_kept()
+            labels, fixtures = diagram.label_boxes(f, scene, keep_labels=keep)
+            bodies = diagram.body_boxes(f, scene)
+            boxes = [lab.box for lab in labels]
+            for j, a in enumerate(boxes):
+                assert not any(a.overlaps(b) for b in boxes[j + 1 :]), f.seq
+                assert not any(a.overlaps(b) for b in fixtures), f.seq
+                assert not any(a.overlaps(b) for b in bodies.values()), f.seq
+            jumps[keep] += sum(1 for lab in labels if last.get(lab.key, lab.box) != lab.box)
+            last = {lab.key: lab.box for lab in labels}
+    assert jumps[True] < 0.8 * jumps[False]
+    diagram.clear_caches()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_diff_takes_one_list_to_the_other(seed: int) -> None:
+    """Taking out what _diff says is gone and putting in what it says has come makes the
+    new list's boxes from the old's, as many times each (the grid of obstacles is brought
+    up to date so)."""
+    from collections import Counter
+
+    rnd = random.Random(seed)
+    pool = [(float(k), 0.0, k + 1.0, 1.0) for k in range(12)]
+    old = [rnd.choice(pool) for _ in range(rnd.randint(0, 60))]
+    new = list(old)
+    for _ in range(rnd.randint(0, 40)):
+        op = rnd.random()
+        if op < 0.3 and new:
+            new.pop(rnd.randrange(len(new)))
+        elif op < 0.6:
+            new.insert(rnd.randint(0, len(new)), rnd.choice(pool))
+        elif new:
+            k = rnd.randrange(len(new))
+            new[k] = tuple(new[k])  # (alike, maybe another object)
+    gone, come = L._diff(old, new)
+    assert Counter(old) - Counter(gone) + Counter(come) == Counter(new)
+    assert not Counter(gone) - Counter(old)

@@ -130,18 +130,34 @@ def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
         assert (out / "svg" / f"step-{st['seq']:04d}.svg").read_bytes() == svg.encode("utf-8")
 
 
+def _alone(frames, i: int, scene) -> str:
+    """Step ``i`` as the diagram layer draws it with nothing remembered: its chunk drawn
+    from its first step (where its labels begin afresh) with every cache emptied."""
+    from sheli.outputs import diagram
+
+    diagram.clear_caches()
+    c = i - i % R.KEYFRAME
+    return R.chunk_svgs(frames[c : i + 1], scene)[-1]
+
+
 def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
-    """The files are byte for byte what render_svg draws alone: the steps on each side of
-    every chunk's edge (where a drawing process begins and ends) and every 29th."""
-    from sheli.outputs.diagram import render_svg
+    """The files are byte for byte what the diagram layer draws with nothing remembered
+    (each chunk from its first step, its labels kept from step to step): the steps on each
+    side of every chunk's edge (where a drawing process begins and ends) and every 29th;
+    the first step of each chunk is render_svg's alone."""
+    from sheli.outputs.diagram import clear_caches, render_svg
     from sheli.outputs.frames import build_frames
 
     frames = build_frames(result)
     edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 29)) | {len(frames) - 1}):
         f = frames[i]
-        want = render_svg(f, result.events[0], highlight=f.actor).encode("utf-8")
+        want = _alone(frames, i, result.events[0]).encode("utf-8")
         assert (out / "svg" / R.svg_name(f.seq)).read_bytes() == want, f.seq
+        if i % R.KEYFRAME == 0:
+            clear_caches()
+            assert render_svg(f, result.events[0], highlight=f.actor).encode("utf-8") == want
+    clear_caches()
 
 
 def test_data_matches_the_run(embedded, result) -> None:
@@ -464,9 +480,8 @@ def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: int) -> None:
     """draw_packed on one, two or three processes (each drawing, writing and packing the
-    chunks it takes) gives every step's diagram as drawn alone, writes each file, and
-    reports progress up to the last step."""
-    from sheli.outputs.diagram import render_svg
+    chunks it takes) gives every step's diagram as the chunks drawn in order in one
+    process (``chunk_svgs``), writes each file, and reports progress up to the last step."""
     from sheli.outputs.frames import build_frames
 
     frames = build_frames(result)[:300]  # 5 chunks, the last short
@@ -480,7 +495,7 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     )
     assert 2 <= len(blobs) <= jobs + 1  # 5 chunks, at most 4 (BLOB_STEPS) a blob
     svgs = R.unpack_svgs(blobs)
-    assert svgs == [render_svg(f, result.events[0], highlight=f.actor) for f in frames]
+    assert svgs == R.chunk_svgs(frames, result.events[0])
     files = sorted(tmp_path.iterdir())
     assert [p.name for p in files] == [R.svg_name(f.seq) for f in frames]
     assert [p.read_text(encoding="utf-8") for p in files] == svgs
@@ -493,8 +508,9 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
 def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
     """With three 衆耦 (people waiting in a crowd at 堂西, the view going back and forth
     between the hall and the range, things set down and taken up), the parts the viewer
-    composes are every step's whole drawing: drawn in order in one process, and, at every
-    chunk's edge and every 37th step, drawn alone with every cache emptied."""
+    composes are every step's whole drawing: the chunks drawn in order in one process, and,
+    at every chunk's edge and every 37th step, drawn with every cache emptied (the chunk
+    from its first step)."""
     from sheli.outputs import diagram
     from sheli.outputs.frames import build_frames
 
@@ -503,11 +519,10 @@ def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
     scene = r.events[0]
     svgs = R.unpack_svgs(R.draw_packed(frames, scene, jobs=2)[0])
     diagram.clear_caches()
-    assert svgs == [diagram.render_svg(f, scene, highlight=f.actor) for f in frames]
+    assert svgs == R.chunk_svgs(frames, scene)
     edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 37))):
-        diagram.clear_caches()
-        assert diagram.render_svg(frames[i], scene, highlight=frames[i].actor) == svgs[i], i
+        assert _alone(frames, i, scene) == svgs[i], i
     diagram.clear_caches()
 
 
@@ -516,7 +531,6 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     """A drawing process begins a new blob after BLOB_STEPS steps (the viewer inflates only
     the blobs it shows; the process's memory stays bounded on a long run); each blob's head
     names its chunks, and the blobs together are still every diagram."""
-    from sheli.outputs.diagram import render_svg
     from sheli.outputs.frames import build_frames
 
     frames = build_frames(result)[: 2 * R.BLOB_STEPS + 100]
@@ -530,9 +544,7 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     assert len(blobs) >= 3
     n = len(frames)
     assert sorted(chunks) == [(s, min(R.KEYFRAME, n - s)) for s in range(0, n, R.KEYFRAME)]
-    assert R.unpack_svgs(blobs) == [
-        render_svg(f, result.events[0], highlight=f.actor) for f in frames
-    ]
+    assert R.unpack_svgs(blobs) == R.chunk_svgs(frames, result.events[0])
 
 
 def test_no_steps_no_diagrams() -> None:

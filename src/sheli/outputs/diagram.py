@@ -759,13 +759,12 @@ def _static_plan(
 
 
 @lru_cache(maxsize=4096)
-def _things_of(
-    venue_key: str, v: View, objects: Any, lang: str = "zh-Hant"
-) -> tuple[tuple[str, ...], tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...]]:
+def _things_of(venue_key: str, v: View, objects: Any, lang: str = "zh-Hant") -> tuple[Any, ...]:
     """What ``_things`` draws for these objects in this view: its SVG (in parts, each a
     part of ``render_svg_parts``: a thing that does not change is stored once when many
-    steps are packed), boxes and labels. ``Objects`` is frozen and compared by value,
-    so the key is everything drawn; the things change seldom from step to step."""
+    steps are packed), boxes, labels, and the boxes as tuples. ``Objects`` is frozen and
+    compared by value, so the key is everything drawn; the things change seldom from step
+    to step."""
     c = _Canvas()
     labels: list[Label] = []
     _things(c, v, _venue(venue_key), _ObjectsOnly(objects), labels, lang)
@@ -773,6 +772,8 @@ def _things_of(
         tuple(c.parts),
         tuple(c.fixture_boxes),
         tuple(_label_args(lab) for lab in labels),
+        # the boxes as the label placer takes them: the same tuples from step to step
+        tuple((b.x0, b.y0, b.x1, b.y1) for b in c.fixture_boxes),
     )
 
 
@@ -963,16 +964,17 @@ def _bi_arrows(x0: float, x1: float, y: float, s: float, n: int, counted: bool) 
     """The ``n`` arrows on the 楅 between ``x0`` and ``x1`` px: 北括, laid north–south
     across it; in fours once 乘 (四四數分之). Remembered: they are drawn again at every
     step until they are taken."""
-    arrows = ""
+    out = []
+    # (the ends across the 楅 are the same for every arrow: formatted once)
+    ya, yb = _f(y - 1.5 * s), _f(y + 1.5 * s)
     for k in range(n):
         gx = k // 4 if counted else 0
         t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
-        ax = x0 + 1 + t * (x1 - x0 - 2)
-        arrows += (
-            f'<line x1="{_f(ax)}" y1="{_f(y - 1.5 * s)}" x2="{_f(ax)}" '
-            f'y2="{_f(y + 1.5 * s)}" stroke="#444" stroke-width=".7"/>'
+        ax = _f(x0 + 1 + t * (x1 - x0 - 2))
+        out.append(
+            f'<line x1="{ax}" y1="{ya}" x2="{ax}" y2="{yb}" stroke="#444" stroke-width=".7"/>'
         )
-    return arrows
+    return "".join(out)
 
 
 @lru_cache(maxsize=8192)
@@ -1715,7 +1717,8 @@ def _people_memo(
         if visible is None:
             # once for these people: those in the view, the crowds among them (labelled as
             # one each) and the others, each labelled alone
-            visible = orders[_VISIBLE] = [p for p in plist if v.contains(p.x, p.y)]
+            x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1  # (v.contains, inline: ~450 a step)
+            visible = orders[_VISIBLE] = [p for p in plist if x0 <= p.x <= x1 and y0 <= p.y <= y1]
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
         solo = orders[_SOLO]
@@ -1804,7 +1807,9 @@ def _move_layout(
         for p in ps:
             if v.contains(p.x, p.y):
                 x, y = where[p.actor]
-                boxes[p.actor] = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+                b = (x - r * 2, y - r * 2, x + r * 2, y + r * 2)
+                if boxes.get(p.actor) != b:  # (the same box kept: the placer sees it so)
+                    boxes[p.actor] = b
             else:
                 boxes.pop(p.actor, None)
     return (where, rank, sizes, list(boxes.values())), (groups, boxes)
@@ -1899,17 +1904,24 @@ def _crowds(
     (the 衆耦 waiting at 堂西). Each group is keyed by its place word (or point), so that
     its label is the same one from step to step."""
     by: dict[str, list[Person]] = {}
+    at: dict[tuple[float, float], str | None] = {}  # a point's key, if a crowd's
     for p in people:
         if p.member_of is not None:
             continue
         g = rank[p.actor]
-        if sizes[(g[0], g[1])] > CROWD:
-            k = f"@{_f(g[0])},{_f(g[1])}"
-        elif p.place:
+        pt = (g[0], g[1])
+        k = at.get(pt, "")
+        if k == "":
+            k = at[pt] = f"@{_f(g[0])},{_f(g[1])}" if sizes[pt] > CROWD else None
+        if k is None:
             k = p.place
+            if not k:
+                continue
+        ps = by.get(k)
+        if ps is None:
+            by[k] = [p]
         else:
-            continue
-        by.setdefault(k, []).append(p)
+            ps.append(p)
     groups: dict[str, list[Person]] = {}
     anchors: dict[str, tuple[float, float, float]] = {}
     for k, ps in by.items():
@@ -1930,6 +1942,7 @@ def _layout_all(
     width: int,
     view: str,
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
@@ -1945,7 +1958,9 @@ def _layout_all(
     fixture_labels = [
         Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
     ]
-    things_svg, things_boxes, things_labels = _things_memo(venue_key, v, frame.objects, lang)
+    things_svg, things_boxes, things_labels, things_t = _things_memo(
+        venue_key, v, frame.objects, lang
+    )
     if any(things_svg):
         c.parts.extend(things_svg)
     c.fixture_boxes.extend(things_boxes)
@@ -1983,11 +1998,11 @@ def _layout_all(
         gx, gy, half = crowds.anchors[gkey]
         plabels.append(Label(f"group:{gkey}", (((text, NAME_SIZE),),), gx, gy, half))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
-    figure_boxes = list(figure_boxes)
     # and the actor's way, so that his label does not hide where he walked
     me = frame.people.get(actor or "")
+    walk = []
     if me is not None and me.moved_at == frame.seq:
-        figure_boxes += _path_boxes(_drawn_path(me, v, where))
+        walk = _path_boxes(_drawn_path(me, v, where))
     b = v.box
     bounds = Box(MARGIN / 2, b.y0, width - MARGIN / 2, b.y1)
     if v.name == "hall":
@@ -1997,10 +2012,12 @@ def _layout_all(
     # the plan's own boxes are in ``plan_grid``, built once for the view
     labels = place_labels(
         fixture_labels + plabels,
-        c.fixture_boxes[len(plan_boxes) :] + figure_boxes,
+        [*things_t, *figure_boxes],
         bounds,
         overflow=overflow,
         base=plan_grid,
+        keep=keep_labels,
+        passing=walk,
     )
     return v, venue, c, labels, where, r, actor or ""
 
@@ -2214,11 +2231,13 @@ def label_boxes(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
-    draws them (for tests and for the viewer's hit-testing)."""
+    draws them (for tests and for the viewer's hit-testing); ``keep_labels`` as for
+    :func:`render_svg_parts`."""
     frame = _FrameView(frame)  # type: ignore[assignment]
-    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang)
+    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, keep_labels)
     return labels, list(c.fixture_boxes)
 
 
@@ -2390,6 +2409,7 @@ def render_svg(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> str:
     """The diagram of one step as a standalone SVG document (a string): the parts of
     :func:`render_svg_parts`, one line or more each, joined by newlines.
@@ -2402,7 +2422,15 @@ def render_svg(
     True
     """
     return "\n".join(
-        render_svg_parts(frame, scene, highlight=highlight, width=width, view=view, lang=lang)
+        render_svg_parts(
+            frame,
+            scene,
+            highlight=highlight,
+            width=width,
+            view=view,
+            lang=lang,
+            keep_labels=keep_labels,
+        )
     )
 
 
@@ -2414,6 +2442,7 @@ def render_svg_parts(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
+    keep_labels: bool = False,
 ) -> list[str]:
     """The diagram of one step as a standalone SVG document, in parts: joined by newlines
     they are the document (:func:`render_svg`). A part is one line or several; a part
@@ -2425,7 +2454,12 @@ def render_svg_parts(
     step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
     step's actor and his path; "hall" comes with an inset of the whole range); ``lang``
     the language of its words (zh-Hant, zh-Hans or en: docs/diagrams.md, "Labels in
-    English").
+    English"). With ``keep_labels``, each label whose thing did not move stays where the
+    last diagram drawn with ``keep_labels`` in this view put it, if that place is still
+    free, and only the others are placed (``sheli.outputs.labels.place_labels`` with
+    ``keep``): a sequence of diagrams drawn so begins with
+    ``sheli.outputs.labels.restart_kept()``, and each diagram of it then depends on those
+    drawn before it in the sequence (docs/diagrams.md, "Labels kept in a sequence").
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
@@ -2435,7 +2469,9 @@ def render_svg_parts(
     (True, True)
     """
     frame = _FrameView(frame)  # type: ignore[assignment]
-    v, venue, c, labels, where, r, actor = _layout_all(frame, scene, highlight, width, view, lang)
+    v, venue, c, labels, where, r, actor = _layout_all(
+        frame, scene, highlight, width, view, lang, keep_labels
+    )
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN

@@ -21,8 +21,10 @@ crowd of two hundred labels costs about what a few do.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
+import operator
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -40,6 +42,7 @@ __all__ = [
     "line_width",
     "obstacle_grid",
     "place_labels",
+    "restart_kept",
     "text_width",
 ]
 
@@ -356,8 +359,40 @@ _REFS_MAX = 8
 
 
 def clear_placements() -> None:
-    """Forget the placements kept as references (it changes only the time taken)."""
+    """Forget the placements kept as references (it changes only the time taken), and
+    the placements labels are kept in (:func:`restart_kept`)."""
     _REFS.clear()
+    _KEPT.clear()
+    _STILL.clear()
+
+
+class _Kept:
+    """The last placement made with ``keep``, for the next one with the same fixed
+    obstacles and parameters: each label's geometry and box, and the obstacles."""
+
+    __slots__ = ("base", "labels", "obst", "params")
+
+    def __init__(self, base: Any, params: Any, obst: list[_T]) -> None:
+        self.base = base
+        self.params = params
+        self.obst = obst
+        # key → (geometry, box as a tuple, Box, leader, in the overflow column); None for a
+        # label that cannot be kept (put at its anchor as the last resort, or a twin)
+        self.labels: dict[str, tuple[Any, ...] | None] = {}
+
+
+#: The last placement made with ``keep``, one per set of fixed obstacles and parameters.
+_KEPT: list[_Kept] = []
+#: The grid of the fixed boxes and obstacles of the last such search, with the
+#: obstacles it holds: (base, parameters, grid, obstacles).
+_STILL: list[tuple[Any, Any, _Grid, list[_T]]] = []
+
+
+def restart_kept() -> None:
+    """Forget the placements that labels placed with ``keep`` are kept in: the next
+    placement with ``keep`` of each view is the plain greedy's (a sequence of drawings
+    that must not depend on what was drawn before it begins with this)."""
+    _KEPT.clear()
 
 
 def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
@@ -390,9 +425,24 @@ def place_labels(
     rings: int = 14,
     ring_step: float = 12.0,
     base: Obstacles | None = None,
+    keep: bool = False,
+    passing: Sequence[tuple[float, float, float, float]] = (),
 ) -> list[Label]:
     """Place ``labels`` in order, each clear of ``obstacles`` (boxes, or their
     ``(x0, y0, x1, y1)`` as tuples) and of those placed before.
+
+    With ``keep``, a label whose size and anchor are as in the last placement made with
+    ``keep`` (with the same fixed obstacles and parameters, since :func:`restart_kept`)
+    keeps the box it had there if no obstacle new since then meets it; the others are then
+    placed, in order, by the greedy, each clear of the labels before it (kept or placed),
+    a kept label after it that its box meets being placed again in its turn. Labels whose
+    thing did not move so stay where they were (a sequence of diagrams does not shuffle
+    them), and only the few that moved are searched for. The first such placement (after
+    :func:`restart_kept`) is the plain greedy's.
+
+    ``passing`` are obstacles too, like ``obstacles``, for this placement only (a walk's
+    boxes, there for a step): the placement is the same as with them among
+    ``obstacles``, at the end.
 
     ``base`` (from :func:`obstacle_grid`) holds more obstacles, fixed ones built once; the
     placement is the same as with its boxes among ``obstacles``.
@@ -422,6 +472,22 @@ def place_labels(
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
     params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
     params = (*params, gap, rings, ring_step)
+    if passing and not keep:
+        obstacles = [*obstacles, *passing]
+    if keep:
+        for k, kp in enumerate(_KEPT):
+            if kp.params == params and (
+                kp.base is base
+                or (kp.base is not None and base is not None and kp.base.set == base.set)
+            ):
+                last = _KEPT.pop(k)
+                return _place_kept(
+                    labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, last
+                )
+        # the first since restart_kept: every label searched for, as the plain greedy
+        return _place_kept(
+            labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, None, params
+        )
     ref: _Ref | None = None
     for k, rf in enumerate(_REFS):
         if rf.base is base and rf.params == params:
@@ -714,6 +780,235 @@ def place_labels(
     _REFS.insert(0, new)
     del _REFS[_REFS_MAX:]
     return labels
+
+
+def _keep(kp: _Kept) -> None:
+    _KEPT.insert(0, kp)
+    del _KEPT[_REFS_MAX:]
+
+
+def _place_kept(
+    labels: list[Label],
+    obstacles: Sequence[Box | tuple[float, float, float, float]],
+    passing: Sequence[_T],
+    bounds: Box,
+    overflow: Box | None,
+    gap: float,
+    rings: int,
+    ring_step: float,
+    base: Obstacles | None,
+    last: _Kept | None,
+    params: Any = None,
+) -> list[Label]:
+    """:func:`place_labels` with ``keep``, after the placement ``last`` (None: the first,
+    with these ``params``: every label is searched for, in order, as by the plain greedy)."""
+    obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    pchunks = _chunks(list(passing))  # tested by their runs, not filed
+    if last is None:
+        last = _Kept(base, params, [])
+        diff = None
+        added = []
+    else:
+        # the obstacles come since the last placement (most are its very tuples, in the
+        # same places)
+        diff = _diff(last.obst, obst)
+        added = _chunks(diff[1]) + pchunks
+    kp = _Kept(base, last.params, obst)
+    kl = kp.labels
+    old = last.labels
+    boxes: list[_T] = []  # the labels' boxes so far: those kept first
+    kept: list[tuple[int, _T]] = []  # the labels kept, in order, and their boxes
+    todo: list[int] = []
+    twins: list[str] = []
+    ov_end = overflow.y0 if overflow is not None else 0.0  # below every label in the column
+    for i, lab in enumerate(labels):
+        key = lab.key
+        if key in kl:
+            twins.append(key)
+            todo.append(i)
+            continue
+        e = old.get(key)
+        kl[key] = e
+        if e is None or e[0] != (*(lab._size or lab.size), lab.ax, lab.ay, lab.r):
+            todo.append(i)
+            continue
+        f0, f1, f2, f3 = t = e[1]
+        free = True
+        for (c0, c1, c2, c3), run in added:
+            if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
+                for b in run:
+                    if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                        if b[1] < f3 + gap:
+                            free = False
+                            break
+                if not free:
+                    break
+        if not free:
+            todo.append(i)
+            continue
+        lab.box, lab.leader = e[2], e[3]
+        boxes.append(t)
+        kept.append((i, t))
+        if e[4]:
+            ov_end = max(ov_end, f3 + gap + 1)
+    if todo:
+        fixed = base.boxes if base is not None else ()
+        # the fixed boxes and obstacles by cell, of the last search with these (a cache:
+        # it outlives restart_kept), brought up to date
+        still = None
+        for k, (b, prm, grid, then) in enumerate(_STILL):
+            if b is base and prm == last.params:
+                del _STILL[k]
+                gone, new = diff if then is last.obst and diff else _diff(then, obst)
+                grid.remove_all(gone)
+                grid.add_all(new)
+                still = grid
+                break
+        if still is None:
+            still = _Grid(gap)  # kept and brought up to date: filed by cell however few
+            still.add_all(fixed)
+            still.add_all(obst)
+        # each is searched for, in order, clear of the labels before it (kept or placed),
+        # as the greedy would; a kept label after it that its box meets is put out and
+        # searched for in its turn (the actor's label, near the front, keeps its place
+        # beside him)
+        lgrid = _Grid(gap, len(labels) <= LINEAR_UP_TO)
+        ahead = 0  # the kept labels before the one searched for are in ``lgrid``
+        out: set[int] = set()  # kept labels put out
+        blocked = still.blocked
+        bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
+        cands = _candidates(rings)
+        low: list[_T] | None = None
+        while todo:
+            i = heapq.heappop(todo)
+            while ahead < len(kept) and kept[ahead][0] < i:
+                if kept[ahead][0] not in out:
+                    lgrid.add_all([kept[ahead][1]])
+                ahead += 1
+            lab = labels[i]
+            w, h = lab.size
+            ax, ay, r = lab.ax, lab.ay, lab.r
+            chosen: Box | None = None
+            leader = ov = False
+            recent: list[_T] = []  # the boxes that took its candidates, last last
+            for ring, dx, dy in cands:
+                # as in place_labels: each candidate in order, the first free taken
+                dist = r + 2.0 + ring * ring_step
+                cx, cy = ax + dx * dist, ay + dy * dist
+                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+                x1, y1 = x0 + w, y0 + h
+                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+                    continue
+                # the boxes that took this label's candidates before first (the last of
+                # them most often takes the next too): a box near it, tried cheaply
+                c = None
+                for c in recent[-_RECENT:]:
+                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                        if c[1] < y1 + gap:
+                            break
+                else:
+                    c = None
+                if c is not None:
+                    if c is not recent[-1]:
+                        recent.append(c)
+                    continue
+                for (c0, c1, c2, c3), run in pchunks:
+                    if x0 < c2 + gap and c0 < x1 + gap and y0 < c3 + gap and c1 < y1 + gap:
+                        for b in run:
+                            if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
+                                if b[1] < y1 + gap:
+                                    c = b
+                                    break
+                        if c is not None:
+                            break
+                if c is None:
+                    c = blocked(x0, y0, x1, y1, lgrid)
+                if c is None:
+                    chosen, leader = Box(x0, y0, x1, y1), ring > 0
+                    break
+                recent.append(c)
+            if chosen is None and overflow is not None:
+                # the column: under every label there, clear of every box
+                if low is None:
+                    low = [o for o in (*fixed, *obst, *passing, *boxes) if o[3] + gap > ov_end]
+                y = ov_end
+                while True:
+                    b = Box(overflow.x0, y, overflow.x0 + w, y + h)
+                    y += h + gap + 1
+                    if not any(
+                        b.x0 < o[2] + gap
+                        and o[0] < b.x1 + gap
+                        and b.y0 < o[3] + gap
+                        and o[1] < b.y1 + gap
+                        for o in low
+                    ):
+                        break
+                chosen, leader, ov, ov_end = b, True, True, y
+            if chosen is None:  # no overflow column: the last resort is the anchor itself
+                chosen = _at(lab, 1, 0, lab.r + 2.0)
+                t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
+                kl[lab.key] = None  # never kept
+            else:
+                t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
+                kl[lab.key] = ((w, h, ax, ay, r), t, chosen, leader, ov)
+                t0, t1, t2, t3 = t
+                for j, b in kept[ahead:]:
+                    if t0 < b[2] + gap and b[0] < t2 + gap and t1 < b[3] + gap:
+                        if b[1] < t3 + gap and j not in out:
+                            out.add(j)
+                            heapq.heappush(todo, j)
+            lab.box, lab.leader = chosen, leader
+            boxes.append(t)
+            lgrid.add_all([t])
+            if low is not None:
+                low.append(t)
+        _STILL.insert(0, (base, last.params, still, obst))
+        del _STILL[_REFS_MAX:]
+    for key in twins:
+        kl[key] = None  # two labels alike: placed anew next time
+    _keep(kp)
+    return labels
+
+
+def _diff(old: list[_T], new: list[_T]) -> tuple[list[_T], list[_T]]:
+    """Boxes to take out of ``old`` and to put in to make ``new`` (as multisets; a box may
+    be in both, taken out and put back). The lists are mostly the same tuples in the same
+    places: they are compared place by place, and where that finds many (a box put in or
+    taken out shifts those after it), by identity, then by value.
+
+    >>> _diff([(0, 0, 1, 1), (1, 1, 2, 2)], [(0, 0, 1, 1), (5, 5, 6, 6), (7, 7, 8, 8)])
+    ([(1, 1, 2, 2)], [(5, 5, 6, 6), (7, 7, 8, 8)])
+    >>> a, b, c = (0, 0, 1, 1), (1, 1, 2, 2), (2, 2, 3, 3)
+    >>> gone, come = _diff([a, b, c] * 20, [b, c] * 20)
+    >>> gone == [a] * 20, come
+    (True, [])
+    """
+    m = min(len(old), len(new))
+    ks = [
+        k
+        for k in itertools.compress(range(m), map(operator.is_not, old, new))
+        if old[k] != new[k]  # (a box made anew alike: the same)
+    ]
+    if len(ks) + abs(len(old) - len(new)) <= _FEW:
+        return [old[k] for k in ks] + old[m:], [new[k] for k in ks] + new[m:]
+    ido, idn = set(map(id, old)), set(map(id, new))
+    if len(ido) != len(old) or len(idn) != len(new):  # an object there twice: by value
+        g, c = Counter(old), Counter(new)
+        return list((g - c).elements()), list((c - g).elements())
+    gone = [b for b in old if id(b) not in idn]
+    come = [b for b in new if id(b) not in ido]
+    if gone and come:  # (boxes made anew alike)
+        sg, sc = set(gone), set(come)
+        if len(sg) == len(gone) and len(sc) == len(come):
+            return [b for b in gone if b not in sc], [b for b in come if b not in sg]
+        g, c = Counter(gone), Counter(come)
+        gone, come = list((g - c).elements()), list((c - g).elements())
+    return gone, come
+
+
+#: Up to this many boxes differing place by place, :func:`_diff` takes them as they are.
+_FEW = 24
 
 
 def _toggle(s: set[int], k: int) -> None:

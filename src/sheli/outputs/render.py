@@ -4,8 +4,9 @@ The viewer (``index.html``) carries everything it needs inline — CSS, JavaScri
 and commentary of every passage the run enacts, the tally after every step, and the diagram
 of every step — so it opens from ``file://`` with the network off. The diagrams are drawn by
 :func:`sheli.outputs.diagram.render_svg_parts` from the frames of
-:func:`sheli.outputs.frames.build_frames`; each is also written as ``svg/step-NNNN.svg``,
-byte for byte :func:`sheli.outputs.diagram.render_svg` of its frame.
+:func:`sheli.outputs.frames.build_frames`, in chunks of :data:`KEYFRAME` steps, each chunk in
+order with its labels kept from step to step (:func:`chunk_svgs`); each is also written as
+``svg/step-NNNN.svg``, byte for byte what the viewer shows.
 
 Size is kept down in two ways:
 
@@ -68,6 +69,7 @@ from sheli.outputs.english import (
 )
 from sheli.outputs.frames import build_frames
 from sheli.outputs.ghosts import ghost_data
+from sheli.outputs.labels import restart_kept
 from sheli.outputs.viewer import asset
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
@@ -235,11 +237,35 @@ def svg_name(seq: int, digits: int = 4) -> str:
     return f"step-{seq:0{digits}d}.svg"
 
 
+def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any]) -> list[str]:
+    """The diagrams of ``frames`` as a render draws them: cut into chunks of
+    :data:`KEYFRAME` from the first, each chunk drawn in order, its first step's labels
+    placed by the plain greedy and each label of the next steps kept where it was if its
+    thing did not move and its place is free (``keep_labels`` of
+    :func:`sheli.outputs.diagram.render_svg_parts`). So a step's diagram is the same
+    however many processes draw, and in whatever order they take the chunks.
+
+    >>> from sheli.engine import run
+    >>> from sheli.outputs.frames import build_frames
+    >>> r = run("xiangshe")
+    >>> fr = build_frames(r)[:3]
+    >>> chunk_svgs(fr, r.events[0])[0] == render_svg(fr[0], r.events[0], highlight=fr[0].actor)
+    True
+    """
+    out = []
+    for i, f in enumerate(frames):
+        if i % KEYFRAME == 0:
+            restart_kept()
+        out.append(render_svg(f, scene, highlight=f.actor, keep_labels=True))
+    return out
+
+
 def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
     out = []
     d, digits = _SVG_DIR
+    restart_kept()
     for f in _FRAMES[bounds[0] : bounds[1]]:
-        svg = render_svg(f, _SCENE, highlight=f.actor)
+        svg = render_svg(f, _SCENE, highlight=f.actor, keep_labels=True)
         if d is not None:  # written here, by the worker, to spare the main process
             (d / svg_name(f.seq, digits)).write_text(svg, encoding="utf-8")
         out.append(svg)
@@ -270,7 +296,7 @@ def iter_svgs(
     events = run.events
     total = len(frames)
     jobs = jobs or os.cpu_count() or 1
-    chunk = 64
+    chunk = KEYFRAME  # as the render's chunks, so the same diagrams (chunk_svgs)
     bounds = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
     _FRAMES, _SCENE = frames, events[0]
     last_seq = frames[-1].seq if frames else 0
@@ -615,8 +641,9 @@ def _draw_chunks(
                 pk = PartPacker(docs=dfd is not None)
             pk.chunk(c * KEYFRAME)
             frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
+            restart_kept()  # each chunk's labels begin afresh (chunk_svgs)
             for f in frames:
-                doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor))
+                doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor, keep_labels=True))
                 if dfd is not None and doc is not None:
                     _write(dfd, svg_name(f.seq, digits), doc)
                     nbytes += len(doc)
@@ -672,7 +699,7 @@ def draw_packed(
     >>> r = run("xiangshe")
     >>> fr = build_frames(r)[:70]
     >>> blobs, _ = draw_packed(fr, r.events[0], jobs=1)
-    >>> unpack_svgs(blobs) == [render_svg(f, r.events[0], highlight=f.actor) for f in fr]
+    >>> unpack_svgs(blobs) == chunk_svgs(fr, r.events[0])
     True
     """
     global _FRAMES, _SCENE
