@@ -104,6 +104,17 @@ def test_every_placement_of_a_run_is_the_plain_greedy(default_run, monkeypatch) 
     diagram.clear_caches()
 
 
+def _random_scene(rnd: random.Random) -> tuple[Box, Box, Obstacles, dict, dict, list[Box]]:
+    """The start of a random crowded scene: its bounds, overflow column, fixed obstacles,
+    fourteen people's anchors, their labels' texts and one obstacle that may go."""
+    bounds = Box(0, 0, 300, 200)
+    overflow = Box(0, 230, 300, 2000)
+    base = Obstacles([Box(100, 80, 140, 120), Box(20, 20, 40, 30)])
+    people = {f"p{k}": (rnd.uniform(0, 300), rnd.uniform(0, 200)) for k in range(14)}
+    texts = {k: "甲" * rnd.randint(1, 4) for k in people}
+    return bounds, overflow, base, people, texts, [Box(10, 150, 18, 158)]
+
+
 @pytest.mark.parametrize("linear_up_to", [0, L.LINEAR_UP_TO])
 @pytest.mark.parametrize("seed", range(6))
 def test_random_sequences_are_the_plain_greedy(seed: int, linear_up_to: int, monkeypatch) -> None:
@@ -114,12 +125,7 @@ def test_random_sequences_are_the_plain_greedy(seed: int, linear_up_to: int, mon
     monkeypatch.setattr(L, "LINEAR_UP_TO", linear_up_to)
     rnd = random.Random(seed)
     clear_placements()
-    bounds = Box(0, 0, 300, 200)
-    overflow = Box(0, 230, 300, 2000)
-    base = Obstacles([Box(100, 80, 140, 120), Box(20, 20, 40, 30)])
-    people = {f"p{k}": (rnd.uniform(0, 300), rnd.uniform(0, 200)) for k in range(14)}
-    texts = {k: "甲" * rnd.randint(1, 4) for k in people}
-    obstacles = [Box(10, 150, 18, 158)]
+    bounds, overflow, base, people, texts, obstacles = _random_scene(rnd)
     for _ in range(60):
         for k in rnd.sample(sorted(people), rnd.randint(0, 3)):
             people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
@@ -166,12 +172,7 @@ def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
     column, which is below every box)."""
     rnd = random.Random(seed)
     clear_placements()
-    bounds = Box(0, 0, 300, 200)
-    overflow = Box(0, 230, 300, 2000)
-    base = Obstacles([Box(100, 80, 140, 120), Box(20, 20, 40, 30)])
-    people = {f"p{k}": (rnd.uniform(0, 300), rnd.uniform(0, 200)) for k in range(14)}
-    texts = {k: "甲" * rnd.randint(1, 4) for k in people}
-    obstacles = [Box(10, 150, 18, 158)]
+    bounds, overflow, base, people, texts, obstacles = _random_scene(rnd)
     last: dict[str, tuple[Box, tuple[float, float], str]] = {}
     kept = moved = 0
     for step in range(60):

@@ -415,6 +415,26 @@ def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
     return out
 
 
+def _column_slot(
+    x0: float, y: float, w: float, h: float, gap: float, low: list[Any]
+) -> tuple[Box, float]:
+    """The first box ``w`` by ``h`` of the overflow column at ``x0``, at ``y`` or below, that
+    keeps ``gap`` from every box of ``low`` (as tuples x0, y0, x1, y1), and the ``y`` the next
+    one starts at.
+
+    >>> _column_slot(0, 0, 10, 5, 1, [(0, 0, 10, 5)])
+    (Box(x0=0, y0=7, x1=10, y1=12), 14)
+    """
+    while True:
+        b = Box(x0, y, x0 + w, y + h)
+        y += h + gap + 1
+        if not any(
+            b.x0 < o[2] + gap and o[0] < b.x1 + gap and b.y0 < o[3] + gap and o[1] < b.y1 + gap
+            for o in low
+        ):
+            return b, y
+
+
 def place_labels(
     labels: list[Label],
     obstacles: Sequence[Box | tuple[float, float, float, float]],
@@ -742,18 +762,8 @@ def place_labels(
                 low = [o for o in (*fixed, *obst) if o[3] + gap > ov_y]
             low.extend(o for o in placed[lowed:] if o[3] + gap > ov_y)
             lowed = len(placed)
-            while True:
-                low = [o for o in low if o[3] + gap > ov_y]
-                b = Box(overflow.x0, ov_y, overflow.x0 + w, ov_y + h)
-                ov_y += h + gap + 1
-                if not any(
-                    b.x0 < o[2] + gap
-                    and o[0] < b.x1 + gap
-                    and b.y0 < o[3] + gap
-                    and o[1] < b.y1 + gap
-                    for o in low
-                ):
-                    break
+            low = [o for o in low if o[3] + gap > ov_y]
+            b, ov_y = _column_slot(overflow.x0, ov_y, w, h, gap, low)
             chosen, leader, ov = b, True, ov_y
         if chosen is None:  # no overflow column: the last resort is the anchor itself
             chosen = _at(lab, 1, 0, lab.r + 2.0)
@@ -932,19 +942,8 @@ def _place_kept(
                 # the column: under every label there, clear of every box
                 if low is None:
                     low = [o for o in (*fixed, *obst, *passing, *boxes) if o[3] + gap > ov_end]
-                y = ov_end
-                while True:
-                    b = Box(overflow.x0, y, overflow.x0 + w, y + h)
-                    y += h + gap + 1
-                    if not any(
-                        b.x0 < o[2] + gap
-                        and o[0] < b.x1 + gap
-                        and b.y0 < o[3] + gap
-                        and o[1] < b.y1 + gap
-                        for o in low
-                    ):
-                        break
-                chosen, leader, ov, ov_end = b, True, True, y
+                b, ov_end = _column_slot(overflow.x0, ov_end, w, h, gap, low)
+                chosen, leader, ov = b, True, True
             if chosen is None:  # no overflow column: the last resort is the anchor itself
                 chosen = _at(lab, 1, 0, lab.r + 2.0)
                 t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
