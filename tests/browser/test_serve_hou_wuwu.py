@@ -49,7 +49,8 @@ def screens(browser: Any, five_server: str) -> Iterator[Pages]:
 
 def create(base: str) -> dict[str, Any]:
     """An event of the 三耦 alone, made through the API as the home page makes it."""
-    with httpx.Client(base_url=base) as c:
+    # the server runs the rite to make the event: httpx's 5 s is too short on a busy machine
+    with httpx.Client(base_url=base, timeout=30) as c:
         home = c.get("/")
         csrf = home.text.split('data-csrf="', 1)[1].split('"', 1)[0]
         body = {"rite": "xiangshe", "venue": "xie", "pairs": 0, "guests_shoot": False}
