@@ -391,7 +391,11 @@ _STILL: list[tuple[Any, Any, _Grid, list[_T]]] = []
 def restart_kept() -> None:
     """Forget the placements that labels placed with ``keep`` are kept in: the next
     placement with ``keep`` of each view is the plain greedy's (a sequence of drawings
-    that must not depend on what was drawn before it begins with this)."""
+    that must not depend on what was drawn before it begins with this).
+
+    >>> restart_kept(); len(_KEPT)
+    0
+    """
     _KEPT.clear()
 
 
