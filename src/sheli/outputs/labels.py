@@ -419,6 +419,23 @@ def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
     return out
 
 
+def _clear_of(t: tuple[float, float, float, float], added: list[Any], gap: float) -> bool:
+    """Whether box ``t`` keeps ``gap`` from every box of ``added`` (runs of boxes, each with
+    the box round it, as :func:`_chunks` makes them).
+
+    >>> box = (0, 0, 5, 5)
+    >>> _clear_of(box, _chunks([(10, 0, 12, 2)]), 1), _clear_of(box, _chunks([(5, 0, 7, 2)]), 1)
+    (True, False)
+    """
+    f0, f1, f2, f3 = t
+    for (c0, c1, c2, c3), run in added:
+        if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
+            for b in run:
+                if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap and b[1] < f3 + gap:
+                    return False
+    return True
+
+
 def _column_slot(
     x0: float, y: float, w: float, h: float, gap: float, low: list[Any]
 ) -> tuple[Box, float]:
@@ -640,17 +657,8 @@ def place_labels(
                     gone = True
                     break
             if not gone and ov is None:  # the one it took: free now?
-                ok = True
+                ok = _clear_of(t, added, gap)
                 f0, f1, f2, f3 = t
-                for (c0, c1, c2, c3), run in added:
-                    if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
-                        for b in run:
-                            if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
-                                if b[1] < f3 + gap:
-                                    ok = False
-                                    break
-                        if not ok:
-                            break
                 if ok and not (aligned and j == i):  # of the labels before it, as then
                     if j >= dj:
                         for q in ref_ids[dj:j]:
@@ -846,25 +854,15 @@ def _place_kept(
         if e is None or e[0] != (*(lab._size or lab.size), lab.ax, lab.ay, lab.r):
             todo.append(i)
             continue
-        f0, f1, f2, f3 = t = e[1]
-        free = True
-        for (c0, c1, c2, c3), run in added:
-            if f0 < c2 + gap and c0 < f2 + gap and f1 < c3 + gap and c1 < f3 + gap:
-                for b in run:
-                    if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
-                        if b[1] < f3 + gap:
-                            free = False
-                            break
-                if not free:
-                    break
-        if not free:
+        t = e[1]
+        if not _clear_of(t, added, gap):
             todo.append(i)
             continue
         lab.box, lab.leader = e[2], e[3]
         boxes.append(t)
         kept.append((i, t))
         if e[4]:
-            ov_end = max(ov_end, f3 + gap + 1)
+            ov_end = max(ov_end, t[3] + gap + 1)
     if todo:
         fixed = base.boxes if base is not None else ()
         # the fixed boxes and obstacles by cell, of the last search with these (a cache:
