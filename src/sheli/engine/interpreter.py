@@ -564,9 +564,10 @@ class Interpreter:
                 info = self._prepare_act(act, step, cite)
             _, verb, line, base_tail, static_assumes, at = info
             # the parts of the step line that are the same for every person of a group
-            sec, sec_topic = self.section_of(frame.anchor or cite)
+            anchor = frame.anchor or cite
+            sec, sec_topic = self.section_of(anchor)
             # a variant performing its base's passage: say whose section it is
-            foreign = sec_topic if not (frame.anchor or cite).startswith(self._own) else None
+            foreign = sec_topic if not anchor.startswith(self._own) else None
             tail = base_tail
             templated = act.note is not None and "{" in act.note  # 視{侯}之中: the call's 侯
             if at is not None or frame.call or templated:
@@ -588,6 +589,19 @@ class Interpreter:
             before, after = self.world_rules.before, self.world_rules.after
             place, walked = self.bodies.place, self._walked
             file = self._file or self.file
+            # the optional fields of a line whose verb added none and whose actor has no name
+            # of his own: the same for every person of the act, made (and shared) once
+            plain = tail
+            if self._file or foreign is not None:
+                plain = {}
+                if self._file:
+                    plain["file"] = self._file
+                if foreign is not None:
+                    plain["section_of"] = anchor.split(":", 1)[0]
+                    plain["topic"] = foreign
+                if tail:
+                    plain.update(tail)
+            plain = shared(plain)
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -621,13 +635,13 @@ class Interpreter:
                 self.seq = seq = self.seq + 1
                 says = None
                 # the optional fields; the act's own, shared by its lines, when it has no more
-                more = tail
-                if self._file or foreign is not None or extra or p.display:
+                more = plain
+                if extra or p.display:
                     more = {}
                     if self._file:
                         more["file"] = self._file
                     if foreign is not None:
-                        more["section_of"] = (frame.anchor or cite).split(":", 1)[0]
+                        more["section_of"] = anchor.split(":", 1)[0]
                         more["topic"] = foreign
                     if tail:
                         more.update(tail)
@@ -645,7 +659,8 @@ class Interpreter:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
-                more = shared(more)
+                if more is not plain:
+                    more = shared(more)
                 via = ctx.via
                 walked(p, act, body, via, jing, line, cite, vname)
                 append(
@@ -851,7 +866,8 @@ class Interpreter:
         if act.note:
             tail["note"] = act.note
         # one shared list for every line of the act (event lines are read-only)
-        static_assumes = list(dict.fromkeys([*step.assumes, *act.assumes]))
+        sa, aa = step.assumes, act.assumes
+        static_assumes = list(dict.fromkeys([*sa, *aa])) if sa or aa else []
         if static_assumes:
             tail["assumes"] = static_assumes
         at = act.at if verb.kind in ("object", "cup", "other") else None
