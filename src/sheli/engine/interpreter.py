@@ -558,11 +558,17 @@ class Interpreter:
         if cite is None:
             raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
         w = self.world
+        # looked up once for the step's acts and people, not once each
+        append = self.events.append
+        new_step, shared = _new_step, self._shared
+        before, after = self.world_rules.before, self.world_rules.after
+        place, walked = self.bodies.place, self._walked
+        file = self._file or self.file
         for act in step.acts():
             info = self._act_info.get(id(act))
             if info is None or info[0] is not act:
                 info = self._prepare_act(act, step, cite)
-            _, verb, line, base_tail, static_assumes, at = info
+            _, fn, vname, line, base_tail, static_assumes, at, cups = info
             # the parts of the step line that are the same for every person of a group
             anchor = frame.anchor or cite
             sec, sec_topic = self.section_of(anchor)
@@ -582,13 +588,7 @@ class Interpreter:
             # one context for the whole run, pointed at this act (cheaper than a new one)
             ctx = self._ctx
             ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
-            fn, vname, rnd = verb.fn, act.verb, w.round
-            append = self.events.append
-            new_step, shared = _new_step, self._shared
-            # looked up once for the act's people, not once each
-            before, after = self.world_rules.before, self.world_rules.after
-            place, walked = self.bodies.place, self._walked
-            file = self._file or self.file
+            rnd = w.round
             # the optional fields of a line whose verb added none and whose actor has no name
             # of his own: the same for every person of the act, made (and shared) once
             plain = tail
@@ -610,7 +610,8 @@ class Interpreter:
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
-                    pre = before(p)
+                    # what he holds before, for the rules of cups (only an act with a cup)
+                    pre = before(p) if cups else None
                     fn(ctx)
                     after(ctx, p, pre, file)
                 except VerbError as exc:
@@ -871,7 +872,8 @@ class Interpreter:
         if static_assumes:
             tail["assumes"] = static_assumes
         at = act.at if verb.kind in ("object", "cup", "other") else None
-        info = (act, verb, line, tail, static_assumes, at)
+        cups = self.world_rules.about_cups(act)
+        info = (act, verb.fn, act.verb, line, tail, static_assumes, at, cups)
         self._act_info[id(act)] = info  # holds the act: its id is not reused
         return info
 

@@ -172,8 +172,20 @@ class WorldRules(msgspec.Struct, dict=True):
         """What the rules need to know of him before his act: cups in hand, and full or not."""
         return self._cups(p), p.cup_full
 
-    def after(self, ctx: Ctx, p: Person, pre: tuple[int, bool], file: str | None) -> None:
-        """Check his act against the rules; raise :class:`VerbError` naming the rule."""
+    def about_cups(self, act: Any) -> bool:
+        """Whether the rules of cups look at ``act`` (its thing is a cup): only then does
+        :meth:`after` read what :meth:`before` gives.
+
+        >>> from sheli.rite.nodes import Act
+        >>> rules = WorldRules(env=None)
+        >>> rules.about_cups(Act(verb="取", obj="觶")), rules.about_cups(Act(verb="適"))
+        (True, False)
+        """
+        return act.obj in self.ruleset.cups
+
+    def after(self, ctx: Ctx, p: Person, pre: tuple[int, bool] | None, file: str | None) -> None:
+        """Check his act against the rules; raise :class:`VerbError` naming the rule.
+        ``pre``: :meth:`before`, where the act is :meth:`about_cups`."""
         rs, act, cite = self.ruleset, ctx.act, ctx.cite
         verb = act.verb
         self.last[p.name] = (file, ctx.line, cite, verb)
@@ -189,7 +201,7 @@ class WorldRules(msgspec.Struct, dict=True):
                     "W-seat-dressed", cite, f"{p.name} comes to his place {p.place} wearing {worn}"
                 )
         obj = act.obj
-        if obj in rs.cups:
+        if obj in rs.cups and pre is not None:
             n, full = self._cups(p), p.cup_full
             if verb in rs.fill_verbs and not self.excerpt:
                 self._near_vessel(ctx, p)
