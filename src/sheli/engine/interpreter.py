@@ -561,14 +561,15 @@ class Interpreter:
         # looked up once for the step's acts and people, not once each
         append = self.events.append
         new_step, shared = _new_step, self._shared
-        before, after = self.world_rules.before, self.world_rules.after
+        rules = self.world_rules
+        before, after, noted = rules.before, rules.after, rules.noted
         place, walked = self.bodies.place, self._walked
         file = self._file or self.file
         for act in step.acts():
             info = self._act_info.get(id(act))
             if info is None or info[0] is not act:
                 info = self._prepare_act(act, step, cite)
-            _, fn, vname, line, base_tail, static_assumes, at, cups = info
+            _, fn, vname, line, base_tail, static_assumes, at, cups, ruled = info
             # the parts of the step line that are the same for every person of a group
             anchor = frame.anchor or cite
             sec, sec_topic = self.section_of(anchor)
@@ -613,7 +614,10 @@ class Interpreter:
                     # what he holds before, for the rules of cups (only an act with a cup)
                     pre = before(p) if cups else None
                     fn(ctx)
-                    after(ctx, p, pre, file)
+                    if ruled:
+                        after(ctx, p, pre, file)
+                    else:
+                        noted(p.name, file, line, cite, vname)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -873,7 +877,8 @@ class Interpreter:
             tail["assumes"] = static_assumes
         at = act.at if verb.kind in ("object", "cup", "other") else None
         cups = self.world_rules.about_cups(act)
-        info = (act, verb.fn, act.verb, line, tail, static_assumes, at, cups)
+        ruled = self.world_rules.looks_at(act)
+        info = (act, verb.fn, act.verb, line, tail, static_assumes, at, cups, ruled)
         self._act_info[id(act)] = info  # holds the act: its id is not reused
         return info
 
