@@ -223,6 +223,8 @@ class Interpreter:
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
         self._act_info: dict[int, tuple[Any, ...]] = {}
+        # each person → the body he was last walked to (_walked)
+        self._walked_body: dict[str, Any] = {}
         self._shared = Shared()  # the steps' optional fields, once for each value
         self.warnings: list[str] = []
         self._file: str | None = None  # the part file of the step being run (None: the spec's)
@@ -714,9 +716,12 @@ class Interpreter:
         through a body is a warning, one a line."""
         if act.by is not None:
             self.stairs[self.seq] = act.by
+        if body is self._walked_body.get(p.name):
+            return  # the body he was last walked to (Bodies.place keeps it while he stands)
         if body.x is None or body.y is None:
             return
         paths = self.paths
+        self._walked_body[p.name] = body
         old = paths.at.get(p.name)
         if body.members:
             bodies = [(m["x"], m["y"]) for m in body.members]
