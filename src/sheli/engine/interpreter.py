@@ -222,6 +222,7 @@ class Interpreter:
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
+        self._actors: dict[str, list[Person]] = {}  # an actor who is one of the cast
         self._act_info: dict[int, tuple[Any, ...]] = {}
         # each person → the body he was last walked to (_walked)
         self._walked_body: dict[str, Any] = {}
@@ -337,12 +338,20 @@ class Interpreter:
         w = self.world
         if "{" in name:
             name = self.env.fill(name, bind)
+        got = self._actors.get(name)
+        if got is not None:
+            return got
         got = self._group_people.get(name)
         if got is not None:
             return got
-        p = w.people.get(name) or w.people.get(w.aliases.get(name, ""))
+        p = w.people.get(name)
         if p is not None:
-            return [p]
+            # one of the cast (made before the steps, never replaced): kept
+            got = self._actors[name] = [p]
+            return got
+        p = w.people.get(w.aliases.get(name, ""))
+        if p is not None:
+            return [p]  # an alias (勝者, 酬者 …) names another as the rite goes
         if name in w.groups or name in w.pairs:
             return self.archers(name, bind, line, cite)
         for word in ("不勝者", "勝者"):
