@@ -116,7 +116,7 @@ class Bodies:
         self._gap = model.min_gap
         self._rounded: dict[Vec, Vec] = {}  # a place → the same rounded (:meth:`_round`)
         self._cell = 2 * model.min_gap
-        self._grid: dict[tuple[int, int], dict[str, list[Vec]]] = {}
+        self._grid: dict[tuple[int, int], list[tuple[float, float, str]]] = {}
         self._gap2 = model.min_gap * model.min_gap - 1e-9
         # where a body may stand, read once from the plan (the venue's on_tang and stair_at,
         # as boxes): the 堂, the 階, the walls of the 庭, the things one does not stand on
@@ -176,7 +176,8 @@ class Bodies:
 
     # ---------------------------------------------------------------- the grid of bodies
     def _put(self, name: str, bodies: list[Vec]) -> None:
-        # a cell holds each body's places by his name: the one who moves leaves it in one step
+        # a cell lists its bodies flat, (x, y, whose), in the order they came: a look at them
+        # is one loop
         old = self.at.get(name)
         c = self._cell
         grid = self._grid
@@ -184,20 +185,20 @@ class Bodies:
             for x, y in old:
                 key = (int(x // c), int(y // c))
                 cell = grid.get(key)
-                if cell is not None and cell.pop(name, None) is not None and not cell:
-                    del grid[key]
+                if cell is not None:
+                    left = [e for e in cell if e[2] != name]
+                    if left:
+                        cell[:] = left
+                    else:
+                        del grid[key]
         self.at[name] = bodies
         for x, y in bodies:
             key = (int(x // c), int(y // c))
             cell = grid.get(key)
             if cell is None:
-                grid[key] = {name: [(x, y)]}
+                grid[key] = [(x, y, name)]
             else:
-                mine = cell.get(name)
-                if mine is None:
-                    cell[name] = [(x, y)]
-                else:
-                    mine.append((x, y))
+                cell.append((x, y, name))
 
     def _occupant(self, name: str, x: float, y: float) -> str | None:
         """Who other than ``name`` stands nearer than the gap to (x, y), or None."""
@@ -213,11 +214,9 @@ class Bodies:
                 cell = grid.get((ix, iy))
                 if cell is None:
                     continue
-                for other, places in cell.items():
-                    if other != name:
-                        for ox, oy in places:
-                            if (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2:
-                                return other
+                for ox, oy, other in cell:
+                    if (ox - x) * (ox - x) + (oy - y) * (oy - y) < gap2 and other != name:
+                        return other
         return None
 
     def _level(self, x: float, y: float) -> Any:

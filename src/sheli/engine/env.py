@@ -225,8 +225,10 @@ class Env(msgspec.Struct, dict=True):
         The fixtures it names are the scene's (``used_fixtures``) unless ``note`` is False
         (a place looked up only to tell the outputs where a thing went).
         """
-        prep = self._prep.get(id(ref))
-        if prep is not None and prep[0] is ref:
+        if type(ref) is str:
+            # a place word (most): filled, it is its own key
+            key = ref = self.fill(ref, bind) if "{" in ref else ref
+        elif (prep := self._prep.get(id(ref))) is not None and prep[0] is ref:
             ref, key = prep[1], prep[2]
         else:
             raw = ref

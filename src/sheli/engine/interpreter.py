@@ -222,7 +222,10 @@ class Interpreter:
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
         self._group_people: dict[str, list[Person]] = {}
+        self._actors: dict[str, list[Person]] = {}  # an actor who is one of the cast
         self._act_info: dict[int, tuple[Any, ...]] = {}
+        # each person → the body he was last walked to (_walked)
+        self._walked_body: dict[str, Any] = {}
         self._shared = Shared()  # the steps' optional fields, once for each value
         self.warnings: list[str] = []
         self._file: str | None = None  # the part file of the step being run (None: the spec's)
@@ -335,12 +338,20 @@ class Interpreter:
         w = self.world
         if "{" in name:
             name = self.env.fill(name, bind)
+        got = self._actors.get(name)
+        if got is not None:
+            return got
         got = self._group_people.get(name)
         if got is not None:
             return got
-        p = w.people.get(name) or w.people.get(w.aliases.get(name, ""))
+        p = w.people.get(name)
         if p is not None:
-            return [p]
+            # one of the cast (made before the steps, never replaced): kept
+            got = self._actors[name] = [p]
+            return got
+        p = w.people.get(w.aliases.get(name, ""))
+        if p is not None:
+            return [p]  # an alias (勝者, 酬者 …) names another as the rite goes
         if name in w.groups or name in w.pairs:
             return self.archers(name, bind, line, cite)
         for word in ("不勝者", "勝者"):
@@ -558,15 +569,23 @@ class Interpreter:
         if cite is None:
             raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
         w = self.world
+        # looked up once for the step's acts and people, not once each
+        append = self.events.append
+        new_step, shared = _new_step, self._shared
+        rules = self.world_rules
+        before, after, noted = rules.before, rules.after, rules.noted
+        place, walked = self.bodies.place, self._walked
+        file = self._file or self.file
         for act in step.acts():
             info = self._act_info.get(id(act))
             if info is None or info[0] is not act:
                 info = self._prepare_act(act, step, cite)
-            _, verb, line, base_tail, static_assumes, at = info
+            _, fn, vname, line, base_tail, static_assumes, at, cups, ruled = info
             # the parts of the step line that are the same for every person of a group
-            sec, sec_topic = self.section_of(frame.anchor or cite)
+            anchor = frame.anchor or cite
+            sec, sec_topic = self.section_of(anchor)
             # a variant performing its base's passage: say whose section it is
-            foreign = sec_topic if not (frame.anchor or cite).startswith(self._own) else None
+            foreign = sec_topic if not anchor.startswith(self._own) else None
             tail = base_tail
             templated = act.note is not None and "{" in act.note  # 視{侯}之中: the call's 侯
             if at is not None or frame.call or templated:
@@ -581,13 +600,20 @@ class Interpreter:
             # one context for the whole run, pointed at this act (cheaper than a new one)
             ctx = self._ctx
             ctx.act, ctx.cite, ctx.bind, ctx.line = act, cite, frame.bind, line
-            fn, vname, rnd = verb.fn, act.verb, w.round
-            append = self.events.append
-            new_step, shared = _new_step, self._shared
-            # looked up once for the act's people, not once each
-            before, after = self.world_rules.before, self.world_rules.after
-            place, walked = self.bodies.place, self._walked
-            file = self._file or self.file
+            rnd = w.round
+            # the optional fields of a line whose verb added none and whose actor has no name
+            # of his own: the same for every person of the act, made (and shared) once
+            plain = tail
+            if self._file or foreign is not None:
+                plain = {}
+                if self._file:
+                    plain["file"] = self._file
+                if foreign is not None:
+                    plain["section_of"] = anchor.split(":", 1)[0]
+                    plain["topic"] = foreign
+                if tail:
+                    plain.update(tail)
+            plain = shared(plain)
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -596,9 +622,13 @@ class Interpreter:
                 try:
                     if act.row is not None:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
-                    pre = before(p)
+                    # what he holds before, for the rules of cups (only an act with a cup)
+                    pre = before(p) if cups else None
                     fn(ctx)
-                    after(ctx, p, pre, file)
+                    if ruled:
+                        after(ctx, p, pre, file)
+                    else:
+                        noted(p.name, file, line, cite, vname)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
                 except (ValueError, KeyError) as exc:
@@ -621,13 +651,13 @@ class Interpreter:
                 self.seq = seq = self.seq + 1
                 says = None
                 # the optional fields; the act's own, shared by its lines, when it has no more
-                more = tail
-                if self._file or foreign is not None or extra or p.display:
+                more = plain
+                if extra or p.display:
                     more = {}
                     if self._file:
                         more["file"] = self._file
                     if foreign is not None:
-                        more["section_of"] = (frame.anchor or cite).split(":", 1)[0]
+                        more["section_of"] = anchor.split(":", 1)[0]
                         more["topic"] = foreign
                     if tail:
                         more.update(tail)
@@ -645,7 +675,8 @@ class Interpreter:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
-                more = shared(more)
+                if more is not plain:
+                    more = shared(more)
                 via = ctx.via
                 walked(p, act, body, via, jing, line, cite, vname)
                 append(
@@ -694,9 +725,12 @@ class Interpreter:
         through a body is a warning, one a line."""
         if act.by is not None:
             self.stairs[self.seq] = act.by
+        if body is self._walked_body.get(p.name):
+            return  # the body he was last walked to (Bodies.place keeps it while he stands)
         if body.x is None or body.y is None:
             return
         paths = self.paths
+        self._walked_body[p.name] = body
         old = paths.at.get(p.name)
         if body.members:
             bodies = [(m["x"], m["y"]) for m in body.members]
@@ -851,11 +885,14 @@ class Interpreter:
         if act.note:
             tail["note"] = act.note
         # one shared list for every line of the act (event lines are read-only)
-        static_assumes = list(dict.fromkeys([*step.assumes, *act.assumes]))
+        sa, aa = step.assumes, act.assumes
+        static_assumes = list(dict.fromkeys([*sa, *aa])) if sa or aa else []
         if static_assumes:
             tail["assumes"] = static_assumes
         at = act.at if verb.kind in ("object", "cup", "other") else None
-        info = (act, verb, line, tail, static_assumes, at)
+        cups = self.world_rules.about_cups(act)
+        ruled = self.world_rules.looks_at(act)
+        info = (act, verb.fn, act.verb, line, tail, static_assumes, at, cups, ruled)
         self._act_info[id(act)] = info  # holds the act: its id is not reused
         return info
 

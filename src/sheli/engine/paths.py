@@ -239,8 +239,10 @@ class Paths:
         self._gap = math.sqrt(self.gap2)
         self._reach = self._gap + 0.5
         self.at: dict[str, list[Vec]] = {}
-        # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes
-        self.cells: dict[tuple[int, int], dict[str, list[Vec]]] = {}
+        # who stands where, by cells of CELL 尺: a walk looks only at the cells it passes; a
+        # cell lists its bodies as (x, y, whose, the point), in the order they came, so that
+        # a look at them is one loop
+        self.cells: dict[tuple[int, int], list[tuple[float, float, str, Vec]]] = {}
         fixtures = getattr(venue, "fixtures", None) or {}
         self.pillars = [(n, (f.x, f.y)) for n, f in fixtures.items() if f.kind == "pillar"]
         self.pillar2 = (model.pillar_radius + footprint / 2) ** 2 - 1e-6
@@ -345,22 +347,23 @@ class Paths:
         for x, y in self.at.get(name, ()):
             key = (int(x // CELL), int(y // CELL))
             c = cells.get(key)
-            if c is not None and c.pop(name, None) is not None and not c:
-                del cells[key]  # only cells where someone stands are kept (_legs_near)
+            if c is not None:
+                left = [e for e in c if e[2] != name]
+                if left:
+                    c[:] = left
+                else:
+                    del cells[key]  # only cells where someone stands are kept (_legs_near)
             epoch[key] = epoch.get(key, 0) + 1
         self.at[name] = bodies
-        for x, y in bodies:
+        for p in bodies:
+            x, y = p
             key = (int(x // CELL), int(y // CELL))
             epoch[key] = epoch.get(key, 0) + 1
             c = cells.get(key)
             if c is None:
-                cells[key] = {name: [(x, y)]}
+                cells[key] = [(x, y, name, p)]
             else:
-                mine = c.get(name)
-                if mine is None:
-                    c[name] = [(x, y)]
-                else:
-                    mine.append((x, y))
+                c.append((x, y, name, p))
 
     def route(
         self,
@@ -488,15 +491,21 @@ class Paths:
         south, where the 經 names it: 鉤楹, 由楹内, 由楹外; else on the side it passes) and
         round the south end of a 序 it would walk through (one passes from the 東堂 to the
         堂 in front of the 序). A few passes: a way round one 楹 may come near the other."""
+        return self._detoured(pts, side)[0]
+
+    def _detoured(self, pts: list[Vec], side: str | None) -> tuple[list[Vec], bool]:
+        """:meth:`detour`, and whether its last pass found nothing to go round: then no leg
+        of the walk that touches the 堂 goes through the 序, and none on the 堂 (both ends)
+        through a 楹 (:meth:`_plain` need not ask again)."""
         v = self.venue
         if v is None or not (self.pillars or self.walls):
-            return pts
+            return pts, False
         for _ in range(4):
             out = self._detour_once(pts, side)
             if len(out) == len(pts):
-                return out
+                return out, True
             pts, side = out, None  # the side the text names is kept by the first pass
-        return pts
+        return pts, False
 
     def _detour_once(self, pts: list[Vec], side: str | None) -> list[Vec]:
         v = self.venue
@@ -623,11 +632,9 @@ class Paths:
                 c = cells.get((ix, iy))
                 if not c:
                     continue
-                for other, bs in c.items():
-                    if other != name:
-                        for p in bs:
-                            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1:
-                                out.append(p)
+                for px, py, other, p in c:
+                    if other != name and x0 <= px <= x1 and y0 <= py <= y1:
+                        out.append(p)
         return out
 
     def _go_round(self, name: str, a: Vec, b: Vec, block: list[Vec], depth: int = 0) -> list[Vec]:
@@ -1001,7 +1008,7 @@ class Paths:
                 walks.append([])
                 continue
             way = stair if stair is not None else self.stair_of(verb, a, b)
-            pts = self.detour(
+            pts, settled = self._detoured(
                 self.route(a, b, via if lead else None, verb, way), self._side(routes)
             )
             walks.append(pts)
@@ -1013,13 +1020,19 @@ class Paths:
                     out.append(
                         Fault("edge", f"crosses the 堂's edge between {_xy(s)} and {_xy(t)}")
                     )
-                if not (x0 <= s[0] <= x1 and y0 <= s[1] <= y1) and not (
-                    x0 <= t[0] <= x1 and y0 <= t[1] <= y1
-                ):
+                s_on = x0 <= s[0] <= x1 and y0 <= s[1] <= y1
+                t_on = x0 <= t[0] <= x1 and y0 <= t[1] <= y1
+                if not s_on and not t_on:
                     continue  # a walk in the 庭 passes no 楹 and no 序
-                for n, w0, w1 in self.walls:
-                    if _cross(s, t, w0, w1):
-                        out.append(Fault("wall", f"walks through the {n}"))
+                if settled:
+                    # the detour's last pass found no leg through the 序, and this one, on the
+                    # 堂 from end to end, clear of the 楹 too
+                    if s_on and t_on and math.dist(s, t) > 1e-9:
+                        continue
+                else:
+                    for n, w0, w1 in self.walls:
+                        if _cross(s, t, w0, w1):
+                            out.append(Fault("wall", f"walks through the {n}"))
                 for n, c in self.pillars:
                     if _seg_dist2(c, s, t) < self.pillar2:
                         out.append(Fault("pillar", f"walks through the {n}"))
@@ -1108,29 +1121,29 @@ class Paths:
             found = [c for ix in range(ix0, ix1 + 1) for iy in iys if (c := get((ix, iy)))]
         else:
             found = [c for (ix, iy), c in grid.items() if ix0 <= ix <= ix1 and iy0 <= iy <= iy1]
-        one = legs[0] if len(legs) == 1 else None
+        if len(legs) == 1:
+            # a walk of one leg (most are): the loop below, without its loop
+            ax, ay, dx, dy, n = legs[0]
+            for c in found:
+                for px, py, other, p in c:
+                    if other == name or not (x0 <= px <= x1 and y0 <= py <= y1):
+                        continue
+                    t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                    qx, qy = ax + t * dx - px, ay + t * dy - py
+                    if qx * qx + qy * qy < g2:
+                        out.append((0, p))
+            return out
         for c in found:
-            for other, bs in c.items():
-                if other == name:
+            for px, py, other, p in c:
+                if other == name or not (x0 <= px <= x1 and y0 <= py <= y1):
                     continue
-                for px, py in bs:
-                    if not (x0 <= px <= x1 and y0 <= py <= y1):
-                        continue
-                    if one is not None:
-                        # a walk of one leg (most are): the loop below, without its loop
-                        ax, ay, dx, dy, n = one
-                        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
-                        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-                        qx, qy = ax + t * dx - px, ay + t * dy - py
-                        if qx * qx + qy * qy < g2:
-                            out.append((0, (px, py)))
-                        continue
-                    for i, (ax, ay, dx, dy, n) in enumerate(legs):
-                        t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
-                        t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
-                        qx, qy = ax + t * dx - px, ay + t * dy - py
-                        if qx * qx + qy * qy < g2:
-                            out.append((i, (px, py)))
+                for i, (ax, ay, dx, dy, n) in enumerate(legs):
+                    t = 0.0 if n == 0 else ((px - ax) * dx + (py - ay) * dy) / n
+                    t = 0.0 if t < 0.0 else 1.0 if t > 1.0 else t
+                    qx, qy = ax + t * dx - px, ay + t * dy - py
+                    if qx * qx + qy * qy < g2:
+                        out.append((i, p))
         return out
 
     def _round_groups(self, name: str, pts: list[Vec], block: list[tuple[int, Vec]]) -> bool:
@@ -1401,12 +1414,9 @@ class Paths:
         epoch = self._epoch
         if without is None:
             kept = self._groups.get(start)
-            if kept is not None:
-                for k, e in kept[1]:
-                    if epoch.get(k, 0) != e:
-                        break
-                else:
-                    return kept[0]
+            # the counts of its cells as they were (one look at each, in one call)
+            if kept is not None and list(map(epoch.get, kept[1])) == kept[2]:
+                return kept[0]
         r2 = 4 * self.gap2
         r = math.sqrt(r2)
         grid = self.cells
@@ -1429,31 +1439,37 @@ class Paths:
                     cell = grid.get(key)
                     if cell is None:
                         continue
-                    for other, bs in cell.items():
+                    for qx, qy, other, q in cell:
                         if other == without:
                             continue
-                        for q in bs:
-                            if q == c:
-                                names.add(other)
-                                continue
-                            dx, dy = q[0] - cx, q[1] - cy
-                            if dx * dx + dy * dy >= r2:
-                                continue
-                            links += 1
-                            if q not in seen:
-                                seen.add(q)
-                                group.append(q)
-                                big = big or len(group) > GROUP
+                        if qx == cx and qy == cy:
+                            names.add(other)
+                            continue
+                        dx, dy = qx - cx, qy - cy
+                        if dx * dx + dy * dy >= r2:
+                            continue
+                        links += 1
+                        if q not in seen:
+                            seen.add(q)
+                            group.append(q)
+                            big = big or len(group) > GROUP
             i += 1
         if big:
             return tuple(group), frozenset(names), False, False
         # each link is seen from both its ends: a tree has one link fewer than bodies
         tree = links // 2 == len(group) - 1
         edge = math.sqrt(self.gap2)
-        good = all(self._clear_of_plan(c, edge) for c in group)
+        known = self._plan_clear
+        good = True
+        for c in group:
+            ok = known.get(c)
+            if not (self._clear_of_plan(c, edge) if ok is None else ok):
+                good = False
+                break
         got = (tuple(group), frozenset(names), tree, good)
         if without is None:
-            kept = (got, tuple([(k, epoch.get(k, 0)) for k in near]))
+            keys = tuple(near)
+            kept = (got, keys, list(map(epoch.get, keys)))
             for c in group:
                 self._groups[c] = kept
         return got
@@ -1511,18 +1527,14 @@ class Paths:
                     c = cells.get((ix, iy))
                     if not c:
                         continue
-                    for other, bs in c.items():
+                    for px, py, other, p in c:
                         if other in hit:
                             continue
-                        for p in bs:
-                            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and _seg_dist2(p, a, b) < gap2:
-                                hit.add(other)
-                                out.append(
-                                    Fault(
-                                        "body", f"walks through {other} at ({p[0]:.1f}, {p[1]:.1f})"
-                                    )
-                                )
-                                break
+                        if x0 <= px <= x1 and y0 <= py <= y1 and _seg_dist2(p, a, b) < gap2:
+                            hit.add(other)
+                            out.append(
+                                Fault("body", f"walks through {other} at ({px:.1f}, {py:.1f})")
+                            )
         if self.venue is None:
             return out
         for a, b in segs:

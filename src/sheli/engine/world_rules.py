@@ -130,6 +130,10 @@ class Fault(msgspec.Struct, frozen=True):
     message: str
 
 
+#: The acts that bare the arm or put on the 決遂 (W-end-dressed).
+_DRESSING = frozenset(("袒", "決遂", "決"))
+
+
 class WorldRules(msgspec.Struct, dict=True):
     """The rules applied to one run (see the module's docstring)."""
 
@@ -172,12 +176,47 @@ class WorldRules(msgspec.Struct, dict=True):
         """What the rules need to know of him before his act: cups in hand, and full or not."""
         return self._cups(p), p.cup_full
 
-    def after(self, ctx: Ctx, p: Person, pre: tuple[int, bool], file: str | None) -> None:
-        """Check his act against the rules; raise :class:`VerbError` naming the rule."""
+    def about_cups(self, act: Any) -> bool:
+        """Whether the rules of cups look at ``act`` (its thing is a cup): only then does
+        :meth:`after` read what :meth:`before` gives.
+
+        >>> from sheli.rite.nodes import Act
+        >>> rules = WorldRules(env=None)
+        >>> rules.about_cups(Act(verb="取", obj="觶")), rules.about_cups(Act(verb="適"))
+        (True, False)
+        """
+        return act.obj in self.ruleset.cups
+
+    def looks_at(self, act: Any) -> bool:
+        """Whether a rule looks at ``act`` beyond noting it as its actor's last act (what
+        :meth:`after` does for the others: :meth:`noted`): one that bares or dresses, drinks
+        or comes to a seat, has a cup, or takes a thing from a place.
+
+        >>> from sheli.rite.nodes import Act
+        >>> rules = WorldRules(env=None)
+        >>> rules.looks_at(Act(verb="拜")), rules.looks_at(Act(verb="袒"))
+        (False, True)
+        """
+        rs, verb = self.ruleset, act.verb
+        return (
+            verb in _DRESSING
+            or verb in rs.drink_verbs
+            or verb in rs.seat_verbs
+            or act.obj in rs.cups
+            or (act.from_ is not None and verb in rs.take_verbs)
+        )
+
+    def noted(self, name: str, file: str | None, line: int, cite: str, verb: str) -> None:
+        """:meth:`after` for an act no rule looks at (:meth:`looks_at`): his last act."""
+        self.last[name] = (file, line, cite, verb)
+
+    def after(self, ctx: Ctx, p: Person, pre: tuple[int, bool] | None, file: str | None) -> None:
+        """Check his act against the rules; raise :class:`VerbError` naming the rule.
+        ``pre``: :meth:`before`, where the act is :meth:`about_cups`."""
         rs, act, cite = self.ruleset, ctx.act, ctx.cite
         verb = act.verb
         self.last[p.name] = (file, ctx.line, cite, verb)
-        if verb in ("袒", "決遂", "決"):
+        if verb in _DRESSING:
             self.bared.add(p.name)
         # what he wears matters only to a drink or a coming to his seat
         if (p.bared or p.ring_and_guard) and (verb in rs.drink_verbs or verb in rs.seat_verbs):
@@ -189,7 +228,7 @@ class WorldRules(msgspec.Struct, dict=True):
                     "W-seat-dressed", cite, f"{p.name} comes to his place {p.place} wearing {worn}"
                 )
         obj = act.obj
-        if obj in rs.cups:
+        if obj in rs.cups and pre is not None:
             n, full = self._cups(p), p.cup_full
             if verb in rs.fill_verbs and not self.excerpt:
                 self._near_vessel(ctx, p)
