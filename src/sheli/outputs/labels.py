@@ -863,19 +863,27 @@ def _place_kept(
         kept.append((i, t))
         if e[4]:
             ov_end = max(ov_end, t[3] + gap + 1)
+    # the fixed boxes and obstacles by cell, of the last search with these (a cache: it
+    # outlives restart_kept), brought up to date at every step, searched or not: the
+    # obstacles change a few at a time from step to step, while those of the last search
+    # may be many steps old (their difference, by identity and value, cost more than the
+    # search)
+    still = None
+    for k, (b, prm, grid, then) in enumerate(_STILL):
+        if b is base and prm == last.params:
+            if diff is not None and then is last.obst:
+                gone, new = diff
+            elif todo:
+                gone, new = _diff(then, obst)
+            else:
+                break  # not searched now: brought up to date when it is
+            del _STILL[k]
+            grid.remove_all(gone)
+            grid.add_all(new)
+            still = grid
+            break
     if todo:
         fixed = base.boxes if base is not None else ()
-        # the fixed boxes and obstacles by cell, of the last search with these (a cache:
-        # it outlives restart_kept), brought up to date
-        still = None
-        for k, (b, prm, grid, then) in enumerate(_STILL):
-            if b is base and prm == last.params:
-                del _STILL[k]
-                gone, new = diff if then is last.obst and diff else _diff(then, obst)
-                grid.remove_all(gone)
-                grid.add_all(new)
-                still = grid
-                break
         if still is None:
             still = _Grid(gap)  # kept and brought up to date: filed by cell however few
             still.add_all(fixed)
@@ -964,6 +972,7 @@ def _place_kept(
             lgrid.add_all([t])
             if low is not None:
                 low.append(t)
+    if still is not None:
         _STILL.insert(0, (base, last.params, still, obst))
         del _STILL[_REFS_MAX:]
     for key in twins:
