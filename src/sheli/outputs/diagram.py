@@ -1659,6 +1659,8 @@ class _Memo:
         # index by name, and those drawn marked (actor, members, 獲者)
         self.figures: dict[str, tuple[Any, ...]] = {}
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
+        # people, the seq their run of steps began, the indexes of those who walked in it
+        self.movers: tuple[Any, ...] = (None, -1, [])
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -2170,6 +2172,7 @@ class _FrameView:
         "objects",
         "people",
         "plist",
+        "plist_people",
         "says",
         "seq",
         "shots",
@@ -2181,7 +2184,8 @@ class _FrameView:
         as_dict = getattr(frame, "people_dict", None)
         self.people = as_dict() if as_dict is not None else dict(frame.people)
         # every body: a role that is several people is drawn member by member
-        self.plist = _bodies(list(self.people.values()))
+        self.plist_people = list(self.people.values())
+        self.plist = _bodies(self.plist_people)
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -2222,6 +2226,35 @@ def _bodies(people: list[Person]) -> list[Person]:
         starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
     _MEMO.bodies = (people, out, starts)
     return out
+
+
+def _movers(people: list[Person], group_from: int) -> list[Person]:
+    """Those of ``people`` who walked in this run of steps on the same 經 words (at or
+    after ``group_from``), in order: the last list's where the same people come in the
+    same order and only a few are new objects (a step changes one person or a few).
+
+    >>> from sheli.outputs.frames import Person
+    >>> a = Person("甲", "r", None, 0, 0, None, (), (), None, path=((0, 0), (1, 1)), moved_at=5)
+    >>> b = Person("乙", "r", None, 0, 0, None, (), (), None)
+    >>> [p.actor for p in _movers([a, b], 3)], _movers([a, b], 6)
+    (['甲'], [])
+    """
+    last_people, last_from, idx = _MEMO.movers
+    changed = _changed(last_people, people) if last_from == group_from else None
+    if changed is None:
+        idx = [i for i, p in enumerate(people) if p.path and p.moved_at >= group_from]
+    elif changed:
+        now = set(idx)
+        for i in changed:
+            p = people[i]
+            if p.path and p.moved_at >= group_from:
+                now.add(i)
+            else:
+                now.discard(i)
+        if len(now) != len(idx) or not now.issuperset(idx):
+            idx = sorted(now)
+    _MEMO.movers = (people, group_from, idx)
+    return [people[i] for i in idx]
 
 
 def label_boxes(
@@ -2499,12 +2532,8 @@ def render_svg_parts(
     # paths: the actor's walk in this act, bold; others who moved in this group of acts
     # (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
     # from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of
-    people = frame.people
-    group_from = frame.group_from
     paths = []
-    for p in people.values():
-        if not p.path or p.moved_at < group_from:
-            continue
+    for p in _movers(frame.plist_people, frame.group_from):
         me = p.actor == actor and p.moved_at == frame.seq
         paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
     if paths:
