@@ -1703,8 +1703,8 @@ def _people_memo(
         and all(e[3][i].actor == plist[i].actor for i in changed)
     ):
         # a few moved: their groups, at the points they left and came to, laid out again
-        layout, state = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
-        e = (v, r, spacing, plist, layout, {}, state)
+        layout, state, moved = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
+        e = (v, r, spacing, plist, layout, _moved_orders(e[5], v, r, layout, plist, moved), state)
         _MEMO.people[v.name] = e
     elif changed is None or changed:
         pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in plist)
@@ -1723,6 +1723,8 @@ def _people_memo(
             visible = orders[_VISIBLE] = [p for p in plist if x0 <= p.x <= x1 and y0 <= p.y <= y1]
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
+            if e[6] is not None:  # (people moved are laid out again: _moved_orders)
+                orders[_KEYS] = _crowd_keys(plist, v, rank, sizes)
         solo = orders[_SOLO]
         me = []
         if actor in orders[_CROWDS].members:
@@ -1775,11 +1777,12 @@ def _move_layout(
     old: list[Person],
     plist: list[Person],
     changed: list[int],
-) -> tuple[tuple[Any, ...], _State]:
+) -> tuple[tuple[Any, ...], _State, set[int]]:
     """``_people_layout`` of ``plist`` from that of ``old`` (the same people, those at
     ``changed`` in new states): the groups at the points they left and came to are laid
     out again, the others kept. The same places, sizes and boxes as laid out anew (the
-    boxes maybe in another order); with its ``_layout_state``."""
+    boxes maybe in another order); with its ``_layout_state``, and the indexes of those
+    laid out again (``changed`` among them)."""
     where, rank, sizes = dict(layout[0]), dict(layout[1]), dict(layout[2])
     groups, boxes = dict(state[0]), dict(state[1])
     gap = max(2.2 * r, spacing * v.scale)
@@ -1799,10 +1802,12 @@ def _move_layout(
             groups[kn] = sorted([*g, i]) if g else [i]
             touched.append(ko)
         touched.append(kn)
+    moved = set(changed)  # those laid out again (returned: their crowds are found again)
     for k in dict.fromkeys(touched):
         idx = groups.get(k)
         if idx is None:
             continue
+        moved.update(idx)
         ps = [plist[j] for j in idx]
         _spread_group(k[0], k[1], ps, v, r, gap, where, rank)
         sizes[v.px(*k)] = len(ps)
@@ -1814,11 +1819,11 @@ def _move_layout(
                     boxes[p.actor] = b
             else:
                 boxes.pop(p.actor, None)
-    return (where, rank, sizes, list(boxes.values())), (groups, boxes)
+    return (where, rank, sizes, list(boxes.values())), (groups, boxes), moved
 
 
 # keys of the things remembered with a layout besides the orders (by actor, a str)
-_VISIBLE, _CROWDS, _SOLO, _POS = (0,), (1,), (2,), (3,)
+_VISIBLE, _CROWDS, _SOLO, _POS, _KEYS = (0,), (1,), (2,), (3,), (4,)
 
 
 def _same_standing(a: Person, b: Person) -> bool:
@@ -1874,6 +1879,8 @@ def _swap_orders(orders: dict[Any, Any], swaps: list[tuple[Person, Person]]) -> 
         c.groups, c.anchors, c.members = groups, crowds.anchors, crowds.members
         crowds = c
     out[_VISIBLE], out[_SOLO], out[_CROWDS], out[_POS] = visible, solo, crowds, pos
+    if _KEYS in orders:  # (those swapped stand as they stood: the same crowds)
+        out[_KEYS] = orders[_KEYS]
     return out
 
 
@@ -1892,6 +1899,94 @@ class _Crowds:
         self.groups = groups
         self.anchors = anchors
         self.members = frozenset(p.actor for ps in groups.values() for p in ps)
+
+
+def _crowd_keys(
+    plist: list[Person], v: View, rank: dict[str, tuple[float, float, int]], sizes: Any
+) -> tuple[list[bool], list[str | None], dict[str, list[int]]]:
+    """For ``_moved_orders``: whether each of ``plist`` is in the view, the key of the
+    crowd he would belong to (as ``_crowds`` finds it: None for a member of a group or one
+    without a place word), and the indexes with each key, in order."""
+    x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1
+    vis = [x0 <= p.x <= x1 and y0 <= p.y <= y1 for p in plist]
+    keys = [_crowd_key(p, rank, sizes) for p in plist]
+    by: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        if k is not None and vis[i]:
+            by.setdefault(k, []).append(i)
+    return vis, keys, by
+
+
+def _crowd_key(p: Person, rank: dict[str, tuple[float, float, int]], sizes: Any) -> str | None:
+    """The key of the crowd ``p`` would belong to, as ``_crowds`` finds it."""
+    if p.member_of is not None:
+        return None
+    g = rank[p.actor]
+    if sizes[(g[0], g[1])] > CROWD:
+        return f"@{_f(g[0])},{_f(g[1])}"
+    return p.place or None
+
+
+def _moved_orders(
+    orders: dict[Any, Any],
+    v: View,
+    r: float,
+    layout: tuple[Any, ...],
+    plist: list[Person],
+    moved: set[int],
+) -> dict[Any, Any]:
+    """The people remembered with a layout (``_people_memo``: those in the view, the crowds
+    and those labelled alone) after those at ``moved`` were laid out again
+    (``_move_layout``), from those remembered before: only the crowds they left or joined
+    are found again. The same as found anew (``_crowds``); empty where nothing was
+    remembered (found anew when asked)."""
+    if _VISIBLE not in orders:
+        return {}
+    where, rank, sizes = layout[0], layout[1], layout[2]
+    old = orders.get(_KEYS)
+    if old is None:
+        return {}  # found anew, with the keys for the next move
+    vis, keys, by = list(old[0]), list(old[1]), dict(old[2])
+    x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1
+    redo: set[str] = set()
+    for i in sorted(moved):
+        p = plist[i]
+        ko = keys[i] if vis[i] else None
+        vis[i] = x0 <= p.x <= x1 and y0 <= p.y <= y1
+        keys[i] = _crowd_key(p, rank, sizes)
+        kn = keys[i] if vis[i] else None
+        if ko is not None:
+            redo.add(ko)  # (laid out again: its block's anchor moves too)
+            if ko != kn:
+                ix = by[ko] = [j for j in by[ko] if j != i]
+                if not ix:
+                    del by[ko]
+        if kn is not None:
+            redo.add(kn)
+            if ko != kn:
+                ix = by.get(kn)
+                by[kn] = [i] if ix is None else sorted([*ix, i])
+    crowds: _Crowds = orders[_CROWDS]
+    groups: dict[str, list[Person]] = {}
+    anchors: dict[str, tuple[float, float, float]] = {}
+    # in the order of their first members (the order ``_crowds`` finds them in)
+    for k in sorted((k for k, ix in by.items() if len(ix) > CROWD), key=lambda k: by[k][0]):
+        if k not in redo and k in crowds.groups:
+            groups[k], anchors[k] = crowds.groups[k], crowds.anchors[k]
+            continue
+        ps = groups[k] = [plist[j] for j in by[k]]
+        xs = [where[p.actor][0] for p in ps]
+        ys = [where[p.actor][1] for p in ps]
+        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+    c = _Crowds(groups, anchors)
+    visible = list(itertools.compress(plist, vis))
+    return {
+        _VISIBLE: visible,
+        _CROWDS: c,
+        _SOLO: [p for p in visible if p.actor not in c.members],
+        _KEYS: (vis, keys, by),
+    }
 
 
 def _crowds(
