@@ -1661,6 +1661,9 @@ class _Memo:
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
         # people, the seq their run of steps began, the indexes of those who walked in it
         self.movers: tuple[Any, ...] = (None, -1, [])
+        # a layout made from another by moving a few (``_move_layout``): the two people's
+        # places, and the names of those laid out again
+        self.where_from: tuple[Any, ...] = (None, None, frozenset())
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -1704,6 +1707,7 @@ def _people_memo(
     ):
         # a few moved: their groups, at the points they left and came to, laid out again
         layout, state, moved = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
+        _MEMO.where_from = (layout[0], e[4][0], {plist[i].actor for i in moved})
         e = (v, r, spacing, plist, layout, _moved_orders(e[5], v, r, layout, plist, moved), state)
         _MEMO.people[v.name] = e
     elif changed is None or changed:
@@ -2506,9 +2510,20 @@ def _figures(
             # laid out again (someone moved, and those at the points he left and came to
             # with him): those now drawn elsewhere are drawn again too
             get, ch = last[1].get, set(changed)
-            changed = [
-                k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
-            ]
+            wf = _MEMO.where_from
+            if wf[0] is where and wf[1] is last[1]:
+                # laid out from the last layout: only those laid out again may stand
+                # elsewhere (``_move_layout``)
+                lpos = last[5]
+                for a in wf[2]:
+                    k = lpos.get(a)
+                    if k is not None and get(a) != where.get(a):
+                        ch.add(k)
+                changed = sorted(ch)
+            else:
+                changed = [
+                    k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
+                ]
     if changed is None:
         svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
         pos = {p.actor: k for k, p in enumerate(visible)}
