@@ -822,11 +822,24 @@ def _things(
                 f'<circle class="place-of" data-name="{n}" cx="{_f(x)}" cy="{_f(y)}" r="3" '
                 'fill="none" stroke="#bbb" stroke-dasharray="2 2"/>'
             )
-    grouped: dict[tuple[float, float], list[str]] = {}
-    for p in o.placed:
-        if not v.contains(p.x, p.y):
-            continue
-        name = p.name.split(":")[0]
+    # the things set down in the view: the 楅 and the 中 each drawn as itself, the rest
+    # named together at each place; the same tuple of things as at the last call in this
+    # view (only a count changed: arrows, 筭) is sorted as then
+    m = _MEMO.placed.get(v.name)
+    if m is not None and m[0] is o.placed and m[1] is v:
+        special, grouped = m[2], m[3]
+    else:
+        special, grouped = [], {}
+        for p in o.placed:
+            if not v.contains(p.x, p.y):
+                continue
+            name = p.name.split(":")[0]
+            if name in ("楅", "中"):
+                special.append((name, p))
+            else:  # 豐, 觶, 旌, 扑, bows and the rest set down
+                grouped.setdefault((p.x, p.y), []).append(name)
+        _MEMO.placed[v.name] = (o.placed, v, special, grouped)
+    for name, p in special:
         if name == "楅":
             L = float(venue.objects.get("楅", {}).get("length", 3.0))
             a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
@@ -860,10 +873,6 @@ def _things(
             form = _thing(venue.objects.get("中", {}).get("form", "中"), lang)
             txt = form + tr(" 筭{n}").format(n=o.suan_zhong) if o.suan_zhong else form
             labels.append(Label("fixture:中", [[(txt, FIX_SIZE)]], x, y, w / 2))
-        elif name in ("豐", "觶", "旌", "扑"):
-            grouped.setdefault((p.x, p.y), []).append(name)
-        else:  # bows and the rest set down: named together at each place
-            grouped.setdefault((p.x, p.y), []).append(name)
     for (x, y), names in grouped.items():
         svgs, bx, label = _things_at(v, x, y, tuple(names), lang)
         c.parts.extend(svgs)
@@ -1664,6 +1673,9 @@ class _Memo:
         # a layout made from another by moving a few (``_move_layout``): the two people's
         # places, and the names of those laid out again
         self.where_from: tuple[Any, ...] = (None, None, frozenset())
+        # view name → the things set down (the tuple), view, the 楅 and 中 among them, the
+        # others by place
+        self.placed: dict[str, tuple[Any, ...]] = {}
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
