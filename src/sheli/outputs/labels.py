@@ -824,7 +824,9 @@ def _place_kept(
 ) -> list[Label]:
     """:func:`place_labels` with ``keep``, after the placement ``last`` (None: the first,
     with these ``params``: every label is searched for, in order, as by the plain greedy)."""
-    obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    obst = list(obstacles)
+    if set(map(type, obst)) - {tuple}:  # (tuples as a rule: a drawing's every obstacle)
+        obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obst]
     pchunks = _chunks(list(passing))  # tested by their runs, not filed
     if last is None:
         last = _Kept(base, params, [])
@@ -923,7 +925,7 @@ def _place_kept(
                 # the boxes that took this label's candidates before first (the last of
                 # them most often takes the next too): a box near it, tried cheaply
                 c = None
-                for c in recent[-_RECENT:]:
+                for c in reversed(recent[-_RECENT:]):  # the last first
                     if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                         if c[1] < y1 + gap:
                             break
