@@ -845,6 +845,13 @@ def _place_kept(
     todo: list[int] = []
     twins: list[str] = []
     ov_end = overflow.y0 if overflow is not None else 0.0  # below every label in the column
+    # the box round everything new (a kept label clear of it is clear of each: most are
+    # far from the few obstacles new at a step)
+    u0 = u1 = math.inf
+    u2 = u3 = -math.inf
+    for (c0, c1, c2, c3), _ in added:
+        u0, u1, u2, u3 = min(u0, c0), min(u1, c1), max(u2, c2), max(u3, c3)
+    u0, u1, u2, u3 = u0 - gap, u1 - gap, u2 + gap, u3 + gap
     for i, lab in enumerate(labels):
         key = lab.key
         if key in kl:
@@ -857,7 +864,7 @@ def _place_kept(
             todo.append(i)
             continue
         t = e[1]
-        if not _clear_of(t, added, gap):
+        if t[0] < u2 and u0 < t[2] and t[1] < u3 and u1 < t[3] and not _clear_of(t, added, gap):
             todo.append(i)
             continue
         lab.box, lab.leader = e[2], e[3]
