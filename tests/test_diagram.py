@@ -470,6 +470,57 @@ def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
     diagram_mod.clear_caches()
 
 
+def test_crowds_brought_up_to_date_are_those_found_anew(monkeypatch) -> None:
+    """After a few people moved, the crowds (and those in the view, and those labelled
+    alone) are found again only where they left or joined one: at every step of a stretch
+    where the crowd at 堂西 forms and breaks up, they are those ``_crowds`` finds among
+    everyone in the view, the same objects in the same order; and the stretch is drawn
+    byte for byte as each step drawn alone."""
+    r = run("xiangshe", seed=1, pairs=8)
+    frames = build_frames(r)
+    scene = r.events[0]
+    at = next(
+        i
+        for i, f in enumerate(frames)
+        if (f.actor or "").startswith("衆耦") and f.people[f.actor].moved_at == f.seq
+    )
+    stretch = frames[max(at - 20, 0) : at + 400]
+    found = []
+    real = diagram_mod._moved_orders
+
+    def spy(*args):
+        out = real(*args)
+        found.append(bool(out))
+        return out
+
+    monkeypatch.setattr(diagram_mod, "_moved_orders", spy)
+    diagram_mod.clear_caches()
+    checked = 0
+    in_order = []
+    for f in stretch:
+        in_order.append(render_svg(f, scene, highlight=f.actor))
+        for e in diagram_mod._MEMO.people.values():
+            v, rr, plist, layout, orders = e[0], e[1], e[3], e[4], e[5]
+            if diagram_mod._CROWDS not in orders:
+                continue
+            vis = [p for p in plist if v.x0 <= p.x <= v.x1 and v.y0 <= p.y <= v.y1]
+            c = diagram_mod._crowds(vis, layout[1], layout[2], layout[0], rr)
+            mine = orders[diagram_mod._CROWDS]
+            assert len(vis) == len(orders[diagram_mod._VISIBLE])
+            assert all(a is b for a, b in zip(vis, orders[diagram_mod._VISIBLE], strict=True))
+            assert list(mine.groups) == list(c.groups), f.seq
+            for k, ps in c.groups.items():
+                assert all(a is b for a, b in zip(ps, mine.groups[k], strict=True)), (f.seq, k)
+            assert mine.anchors == c.anchors, f.seq
+            assert orders[diagram_mod._SOLO] == [p for p in vis if p.actor not in c.members]
+            checked += 1
+    assert sum(found) > 20 and checked > len(stretch)  # the crowds brought up to date, often
+    for f, svg in zip(stretch[::7], in_order[::7], strict=True):
+        diagram_mod.clear_caches()
+        assert render_svg(f, scene, highlight=f.actor) == svg, f.seq
+    diagram_mod.clear_caches()
+
+
 # ------------------------------------------------------------------ a venue with several 侯
 
 SANHOU = Path(__file__).parent / "fixtures" / "venues" / "sanhou.yaml"

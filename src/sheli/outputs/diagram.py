@@ -822,11 +822,24 @@ def _things(
                 f'<circle class="place-of" data-name="{n}" cx="{_f(x)}" cy="{_f(y)}" r="3" '
                 'fill="none" stroke="#bbb" stroke-dasharray="2 2"/>'
             )
-    grouped: dict[tuple[float, float], list[str]] = {}
-    for p in o.placed:
-        if not v.contains(p.x, p.y):
-            continue
-        name = p.name.split(":")[0]
+    # the things set down in the view: the 楅 and the 中 each drawn as itself, the rest
+    # named together at each place; the same tuple of things as at the last call in this
+    # view (only a count changed: arrows, 筭) is sorted as then
+    m = _MEMO.placed.get(v.name)
+    if m is not None and m[0] is o.placed and m[1] is v:
+        special, grouped = m[2], m[3]
+    else:
+        special, grouped = [], {}
+        for p in o.placed:
+            if not v.contains(p.x, p.y):
+                continue
+            name = p.name.split(":")[0]
+            if name in ("楅", "中"):
+                special.append((name, p))
+            else:  # 豐, 觶, 旌, 扑, bows and the rest set down
+                grouped.setdefault((p.x, p.y), []).append(name)
+        _MEMO.placed[v.name] = (o.placed, v, special, grouped)
+    for name, p in special:
         if name == "楅":
             L = float(venue.objects.get("楅", {}).get("length", 3.0))
             a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
@@ -860,10 +873,6 @@ def _things(
             form = _thing(venue.objects.get("中", {}).get("form", "中"), lang)
             txt = form + tr(" 筭{n}").format(n=o.suan_zhong) if o.suan_zhong else form
             labels.append(Label("fixture:中", [[(txt, FIX_SIZE)]], x, y, w / 2))
-        elif name in ("豐", "觶", "旌", "扑"):
-            grouped.setdefault((p.x, p.y), []).append(name)
-        else:  # bows and the rest set down: named together at each place
-            grouped.setdefault((p.x, p.y), []).append(name)
     for (x, y), names in grouped.items():
         svgs, bx, label = _things_at(v, x, y, tuple(names), lang)
         c.parts.extend(svgs)
@@ -1659,6 +1668,14 @@ class _Memo:
         # index by name, and those drawn marked (actor, members, 獲者)
         self.figures: dict[str, tuple[Any, ...]] = {}
         self.bodies: tuple[Any, ...] = (None, None, None)  # people, their bodies, where each begins
+        # people, the seq their run of steps began, the indexes of those who walked in it
+        self.movers: tuple[Any, ...] = (None, -1, [])
+        # a layout made from another by moving a few (``_move_layout``): the two people's
+        # places, and the names of those laid out again
+        self.where_from: tuple[Any, ...] = (None, None, frozenset())
+        # view name → the things set down (the tuple), view, the 楅 and 中 among them, the
+        # others by place
+        self.placed: dict[str, tuple[Any, ...]] = {}
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -1701,8 +1718,9 @@ def _people_memo(
         and all(e[3][i].actor == plist[i].actor for i in changed)
     ):
         # a few moved: their groups, at the points they left and came to, laid out again
-        layout, state = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
-        e = (v, r, spacing, plist, layout, {}, state)
+        layout, state, moved = _move_layout(v, r, spacing, e[4], e[6], e[3], plist, changed)
+        _MEMO.where_from = (layout[0], e[4][0], {plist[i].actor for i in moved})
+        e = (v, r, spacing, plist, layout, _moved_orders(e[5], v, r, layout, plist, moved), state)
         _MEMO.people[v.name] = e
     elif changed is None or changed:
         pkey = tuple((p.actor, p.x, p.y, p.facing, p.row) for p in plist)
@@ -1721,6 +1739,8 @@ def _people_memo(
             visible = orders[_VISIBLE] = [p for p in plist if x0 <= p.x <= x1 and y0 <= p.y <= y1]
             crowds = orders[_CROWDS] = _crowds(visible, rank, sizes, where, r)
             orders[_SOLO] = [p for p in visible if p.actor not in crowds.members]
+            if e[6] is not None:  # (people moved are laid out again: _moved_orders)
+                orders[_KEYS] = _crowd_keys(plist, v, rank, sizes)
         solo = orders[_SOLO]
         me = []
         if actor in orders[_CROWDS].members:
@@ -1773,11 +1793,12 @@ def _move_layout(
     old: list[Person],
     plist: list[Person],
     changed: list[int],
-) -> tuple[tuple[Any, ...], _State]:
+) -> tuple[tuple[Any, ...], _State, set[int]]:
     """``_people_layout`` of ``plist`` from that of ``old`` (the same people, those at
     ``changed`` in new states): the groups at the points they left and came to are laid
     out again, the others kept. The same places, sizes and boxes as laid out anew (the
-    boxes maybe in another order); with its ``_layout_state``."""
+    boxes maybe in another order); with its ``_layout_state``, and the indexes of those
+    laid out again (``changed`` among them)."""
     where, rank, sizes = dict(layout[0]), dict(layout[1]), dict(layout[2])
     groups, boxes = dict(state[0]), dict(state[1])
     gap = max(2.2 * r, spacing * v.scale)
@@ -1797,10 +1818,12 @@ def _move_layout(
             groups[kn] = sorted([*g, i]) if g else [i]
             touched.append(ko)
         touched.append(kn)
+    moved = set(changed)  # those laid out again (returned: their crowds are found again)
     for k in dict.fromkeys(touched):
         idx = groups.get(k)
         if idx is None:
             continue
+        moved.update(idx)
         ps = [plist[j] for j in idx]
         _spread_group(k[0], k[1], ps, v, r, gap, where, rank)
         sizes[v.px(*k)] = len(ps)
@@ -1812,11 +1835,11 @@ def _move_layout(
                     boxes[p.actor] = b
             else:
                 boxes.pop(p.actor, None)
-    return (where, rank, sizes, list(boxes.values())), (groups, boxes)
+    return (where, rank, sizes, list(boxes.values())), (groups, boxes), moved
 
 
 # keys of the things remembered with a layout besides the orders (by actor, a str)
-_VISIBLE, _CROWDS, _SOLO, _POS = (0,), (1,), (2,), (3,)
+_VISIBLE, _CROWDS, _SOLO, _POS, _KEYS = (0,), (1,), (2,), (3,), (4,)
 
 
 def _same_standing(a: Person, b: Person) -> bool:
@@ -1872,6 +1895,8 @@ def _swap_orders(orders: dict[Any, Any], swaps: list[tuple[Person, Person]]) -> 
         c.groups, c.anchors, c.members = groups, crowds.anchors, crowds.members
         crowds = c
     out[_VISIBLE], out[_SOLO], out[_CROWDS], out[_POS] = visible, solo, crowds, pos
+    if _KEYS in orders:  # (those swapped stand as they stood: the same crowds)
+        out[_KEYS] = orders[_KEYS]
     return out
 
 
@@ -1890,6 +1915,94 @@ class _Crowds:
         self.groups = groups
         self.anchors = anchors
         self.members = frozenset(p.actor for ps in groups.values() for p in ps)
+
+
+def _crowd_keys(
+    plist: list[Person], v: View, rank: dict[str, tuple[float, float, int]], sizes: Any
+) -> tuple[list[bool], list[str | None], dict[str, list[int]]]:
+    """For ``_moved_orders``: whether each of ``plist`` is in the view, the key of the
+    crowd he would belong to (as ``_crowds`` finds it: None for a member of a group or one
+    without a place word), and the indexes with each key, in order."""
+    x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1
+    vis = [x0 <= p.x <= x1 and y0 <= p.y <= y1 for p in plist]
+    keys = [_crowd_key(p, rank, sizes) for p in plist]
+    by: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        if k is not None and vis[i]:
+            by.setdefault(k, []).append(i)
+    return vis, keys, by
+
+
+def _crowd_key(p: Person, rank: dict[str, tuple[float, float, int]], sizes: Any) -> str | None:
+    """The key of the crowd ``p`` would belong to, as ``_crowds`` finds it."""
+    if p.member_of is not None:
+        return None
+    g = rank[p.actor]
+    if sizes[(g[0], g[1])] > CROWD:
+        return f"@{_f(g[0])},{_f(g[1])}"
+    return p.place or None
+
+
+def _moved_orders(
+    orders: dict[Any, Any],
+    v: View,
+    r: float,
+    layout: tuple[Any, ...],
+    plist: list[Person],
+    moved: set[int],
+) -> dict[Any, Any]:
+    """The people remembered with a layout (``_people_memo``: those in the view, the crowds
+    and those labelled alone) after those at ``moved`` were laid out again
+    (``_move_layout``), from those remembered before: only the crowds they left or joined
+    are found again. The same as found anew (``_crowds``); empty where nothing was
+    remembered (found anew when asked)."""
+    if _VISIBLE not in orders:
+        return {}
+    where, rank, sizes = layout[0], layout[1], layout[2]
+    old = orders.get(_KEYS)
+    if old is None:
+        return {}  # found anew, with the keys for the next move
+    vis, keys, by = list(old[0]), list(old[1]), dict(old[2])
+    x0, x1, y0, y1 = v.x0, v.x1, v.y0, v.y1
+    redo: set[str] = set()
+    for i in sorted(moved):
+        p = plist[i]
+        ko = keys[i] if vis[i] else None
+        vis[i] = x0 <= p.x <= x1 and y0 <= p.y <= y1
+        keys[i] = _crowd_key(p, rank, sizes)
+        kn = keys[i] if vis[i] else None
+        if ko is not None:
+            redo.add(ko)  # (laid out again: its block's anchor moves too)
+            if ko != kn:
+                ix = by[ko] = [j for j in by[ko] if j != i]
+                if not ix:
+                    del by[ko]
+        if kn is not None:
+            redo.add(kn)
+            if ko != kn:
+                ix = by.get(kn)
+                by[kn] = [i] if ix is None else sorted([*ix, i])
+    crowds: _Crowds = orders[_CROWDS]
+    groups: dict[str, list[Person]] = {}
+    anchors: dict[str, tuple[float, float, float]] = {}
+    # in the order of their first members (the order ``_crowds`` finds them in)
+    for k in sorted((k for k, ix in by.items() if len(ix) > CROWD), key=lambda k: by[k][0]):
+        if k not in redo and k in crowds.groups:
+            groups[k], anchors[k] = crowds.groups[k], crowds.anchors[k]
+            continue
+        ps = groups[k] = [plist[j] for j in by[k]]
+        xs = [where[p.actor][0] for p in ps]
+        ys = [where[p.actor][1] for p in ps]
+        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+    c = _Crowds(groups, anchors)
+    visible = list(itertools.compress(plist, vis))
+    return {
+        _VISIBLE: visible,
+        _CROWDS: c,
+        _SOLO: [p for p in visible if p.actor not in c.members],
+        _KEYS: (vis, keys, by),
+    }
 
 
 def _crowds(
@@ -2170,6 +2283,7 @@ class _FrameView:
         "objects",
         "people",
         "plist",
+        "plist_people",
         "says",
         "seq",
         "shots",
@@ -2181,7 +2295,8 @@ class _FrameView:
         as_dict = getattr(frame, "people_dict", None)
         self.people = as_dict() if as_dict is not None else dict(frame.people)
         # every body: a role that is several people is drawn member by member
-        self.plist = _bodies(list(self.people.values()))
+        self.plist_people = list(self.people.values())
+        self.plist = _bodies(self.plist_people)
         # read many times a step: looked up once (the rest goes to the frame)
         self.actor = frame.actor
         self.seq = frame.seq
@@ -2222,6 +2337,35 @@ def _bodies(people: list[Person]) -> list[Person]:
         starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
     _MEMO.bodies = (people, out, starts)
     return out
+
+
+def _movers(people: list[Person], group_from: int) -> list[Person]:
+    """Those of ``people`` who walked in this run of steps on the same 經 words (at or
+    after ``group_from``), in order: the last list's where the same people come in the
+    same order and only a few are new objects (a step changes one person or a few).
+
+    >>> from sheli.outputs.frames import Person
+    >>> a = Person("甲", "r", None, 0, 0, None, (), (), None, path=((0, 0), (1, 1)), moved_at=5)
+    >>> b = Person("乙", "r", None, 0, 0, None, (), (), None)
+    >>> [p.actor for p in _movers([a, b], 3)], _movers([a, b], 6)
+    (['甲'], [])
+    """
+    last_people, last_from, idx = _MEMO.movers
+    changed = _changed(last_people, people) if last_from == group_from else None
+    if changed is None:
+        idx = [i for i, p in enumerate(people) if p.path and p.moved_at >= group_from]
+    elif changed:
+        now = set(idx)
+        for i in changed:
+            p = people[i]
+            if p.path and p.moved_at >= group_from:
+                now.add(i)
+            else:
+                now.discard(i)
+        if len(now) != len(idx) or not now.issuperset(idx):
+            idx = sorted(now)
+    _MEMO.movers = (people, group_from, idx)
+    return [people[i] for i in idx]
 
 
 def label_boxes(
@@ -2378,9 +2522,20 @@ def _figures(
             # laid out again (someone moved, and those at the points he left and came to
             # with him): those now drawn elsewhere are drawn again too
             get, ch = last[1].get, set(changed)
-            changed = [
-                k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
-            ]
+            wf = _MEMO.where_from
+            if wf[0] is where and wf[1] is last[1]:
+                # laid out from the last layout: only those laid out again may stand
+                # elsewhere (``_move_layout``)
+                lpos = last[5]
+                for a in wf[2]:
+                    k = lpos.get(a)
+                    if k is not None and get(a) != where.get(a):
+                        ch.add(k)
+                changed = sorted(ch)
+            else:
+                changed = [
+                    k for k, p in enumerate(visible) if k in ch or get(p.actor) != where[p.actor]
+                ]
     if changed is None:
         svgs = [_figure_svg(p, v, where, r, actor, raised) for p in visible]
         pos = {p.actor: k for k, p in enumerate(visible)}
@@ -2499,12 +2654,8 @@ def render_svg_parts(
     # paths: the actor's walk in this act, bold; others who moved in this group of acts
     # (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
     # from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of
-    people = frame.people
-    group_from = frame.group_from
     paths = []
-    for p in people.values():
-        if not p.path or p.moved_at < group_from:
-            continue
+    for p in _movers(frame.plist_people, frame.group_from):
         me = p.actor == actor and p.moved_at == frame.seq
         paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
     if paths:

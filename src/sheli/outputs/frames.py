@@ -608,9 +608,31 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
     things were set down — is read from the step's fields.
     """
     verb, thing = s.get("verb"), s.get("obj")
+    world = r.objects
+    arrows_bi, arrows_hou = world.arrows_on_rest, world.arrows_at_target
+    if world.bound_on_rest:
+        arrows_bi += sum([n for _, n in world.bound_on_rest])
+    if world.dafu_at_target:
+        arrows_hou += sum([n for _, n in world.dafu_at_target])
+    if (
+        not shots
+        and not o.jing_raised
+        and verb not in _OBJECT_VERBS
+        and (not thing or verb not in _PLACING_VERBS)
+        and o.arrows_bi == arrows_bi
+        and o.arrows_hou == arrows_hou
+        and o.suan_zhong == world.rods_in_vessel
+        and o.suan_reserve == world.rods_reserve
+        and o.suan_right == world.rods_right
+        and o.suan_left == world.rods_left
+        and o.counted_right <= world.rods_right
+        and o.counted_left <= world.rods_left
+    ):
+        # most steps change no object: the same Objects, as the whole reading below finds
+        # it (no shot, no verb that moves a thing, the run's numbers as they were)
+        return o
     actor = s.get("actor") or ""
     place = s.get("place") or ""
-    world = r.objects
     ch: dict[str, Any] = {}
     if o.jing_raised:
         ch["jing_raised"] = False
@@ -647,8 +669,6 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
         ch["bi_counted"] = True
     elif verb == "束" and thing == "矢":
         ch["bi_bound"] = True
-    arrows_bi = world.arrows_on_rest + sum(n for _, n in world.bound_on_rest)
-    arrows_hou = world.arrows_at_target + sum(n for _, n in world.dafu_at_target)
     if arrows_bi != o.arrows_bi:
         ch["arrows_bi"] = arrows_bi
         if arrows_bi == 0:
@@ -674,6 +694,12 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
             ch["placed"] = tuple(p for p in o.placed if p.name not in keys)
     ch = {k: v for k, v in ch.items() if getattr(o, k) != v}
     return replace(o, **ch) if ch else o
+
+
+#: The verbs that change an object other than by the run's numbers (``_objects``).
+_OBJECT_VERBS = frozenset({"獲", "委", "乘", "束", "數獲"})
+#: The verbs that set a thing down or take it up (``_objects``).
+_PLACING_VERBS = frozenset({"委", "倚", "設", "奠", "取", "執", "奉", "受", "徹", "去", "說", "説"})
 
 
 def _tally_rods(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:

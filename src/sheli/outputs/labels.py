@@ -824,7 +824,9 @@ def _place_kept(
 ) -> list[Label]:
     """:func:`place_labels` with ``keep``, after the placement ``last`` (None: the first,
     with these ``params``: every label is searched for, in order, as by the plain greedy)."""
-    obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    obst = list(obstacles)
+    if set(map(type, obst)) - {tuple}:  # (tuples as a rule: a drawing's every obstacle)
+        obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obst]
     pchunks = _chunks(list(passing))  # tested by their runs, not filed
     if last is None:
         last = _Kept(base, params, [])
@@ -843,6 +845,13 @@ def _place_kept(
     todo: list[int] = []
     twins: list[str] = []
     ov_end = overflow.y0 if overflow is not None else 0.0  # below every label in the column
+    # the box round everything new (a kept label clear of it is clear of each: most are
+    # far from the few obstacles new at a step)
+    u0 = u1 = math.inf
+    u2 = u3 = -math.inf
+    for (c0, c1, c2, c3), _ in added:
+        u0, u1, u2, u3 = min(u0, c0), min(u1, c1), max(u2, c2), max(u3, c3)
+    u0, u1, u2, u3 = u0 - gap, u1 - gap, u2 + gap, u3 + gap
     for i, lab in enumerate(labels):
         key = lab.key
         if key in kl:
@@ -855,7 +864,7 @@ def _place_kept(
             todo.append(i)
             continue
         t = e[1]
-        if not _clear_of(t, added, gap):
+        if t[0] < u2 and u0 < t[2] and t[1] < u3 and u1 < t[3] and not _clear_of(t, added, gap):
             todo.append(i)
             continue
         lab.box, lab.leader = e[2], e[3]
@@ -863,19 +872,27 @@ def _place_kept(
         kept.append((i, t))
         if e[4]:
             ov_end = max(ov_end, t[3] + gap + 1)
+    # the fixed boxes and obstacles by cell, of the last search with these (a cache: it
+    # outlives restart_kept), brought up to date at every step, searched or not: the
+    # obstacles change a few at a time from step to step, while those of the last search
+    # may be many steps old (their difference, by identity and value, cost more than the
+    # search)
+    still = None
+    for k, (b, prm, grid, then) in enumerate(_STILL):
+        if b is base and prm == last.params:
+            if diff is not None and then is last.obst:
+                gone, new = diff
+            elif todo:
+                gone, new = _diff(then, obst)
+            else:
+                break  # not searched now: brought up to date when it is
+            del _STILL[k]
+            grid.remove_all(gone)
+            grid.add_all(new)
+            still = grid
+            break
     if todo:
         fixed = base.boxes if base is not None else ()
-        # the fixed boxes and obstacles by cell, of the last search with these (a cache:
-        # it outlives restart_kept), brought up to date
-        still = None
-        for k, (b, prm, grid, then) in enumerate(_STILL):
-            if b is base and prm == last.params:
-                del _STILL[k]
-                gone, new = diff if then is last.obst and diff else _diff(then, obst)
-                grid.remove_all(gone)
-                grid.add_all(new)
-                still = grid
-                break
         if still is None:
             still = _Grid(gap)  # kept and brought up to date: filed by cell however few
             still.add_all(fixed)
@@ -915,7 +932,7 @@ def _place_kept(
                 # the boxes that took this label's candidates before first (the last of
                 # them most often takes the next too): a box near it, tried cheaply
                 c = None
-                for c in recent[-_RECENT:]:
+                for c in reversed(recent[-_RECENT:]):  # the last first
                     if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
                         if c[1] < y1 + gap:
                             break
@@ -964,6 +981,7 @@ def _place_kept(
             lgrid.add_all([t])
             if low is not None:
                 low.append(t)
+    if still is not None:
         _STILL.insert(0, (base, last.params, still, obst))
         del _STILL[_REFS_MAX:]
     for key in twins:
