@@ -439,20 +439,25 @@ def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:
         assert diagram_mod._f(v) == diagram_mod._f_uncached(v)
 
 
-def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
-    """With 衆耦 waiting at 堂西 in a crowd (people leave it and come back to it, so the
-    crowd's block is laid out again from the last step's, and only the dots of those who
-    moved are drawn again), every step of a stretch drawn in order is byte for byte the
-    step drawn alone with every cache empty."""
+def _crowd_stretch(after: int) -> tuple[dict, list]:
+    """The scene of a run with 8 衆耦, and its frames from 20 steps before the first step of
+    a 衆耦 who moves to ``after`` steps after it (the crowd at 堂西 forms and breaks up)."""
     r = run("xiangshe", seed=1, pairs=8)
     frames = build_frames(r)
-    scene = r.events[0]
     at = next(
         i
         for i, f in enumerate(frames)
         if (f.actor or "").startswith("衆耦") and f.people[f.actor].moved_at == f.seq
     )
-    stretch = frames[max(at - 20, 0) : at + 140]
+    return r.events[0], frames[max(at - 20, 0) : at + after]
+
+
+def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
+    """With 衆耦 waiting at 堂西 in a crowd (people leave it and come back to it, so the
+    crowd's block is laid out again from the last step's, and only the dots of those who
+    moved are drawn again), every step of a stretch drawn in order is byte for byte the
+    step drawn alone with every cache empty."""
+    scene, stretch = _crowd_stretch(140)
     moved = []
     real = diagram_mod._move_layout
 
@@ -476,15 +481,7 @@ def test_crowds_brought_up_to_date_are_those_found_anew(monkeypatch) -> None:
     where the crowd at 堂西 forms and breaks up, they are those ``_crowds`` finds among
     everyone in the view, the same objects in the same order; and the stretch is drawn
     byte for byte as each step drawn alone."""
-    r = run("xiangshe", seed=1, pairs=8)
-    frames = build_frames(r)
-    scene = r.events[0]
-    at = next(
-        i
-        for i, f in enumerate(frames)
-        if (f.actor or "").startswith("衆耦") and f.people[f.actor].moved_at == f.seq
-    )
-    stretch = frames[max(at - 20, 0) : at + 400]
+    scene, stretch = _crowd_stretch(400)
     found = []
     real = diagram_mod._moved_orders
 

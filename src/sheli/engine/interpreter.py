@@ -653,14 +653,7 @@ class Interpreter:
                 # the optional fields; the act's own, shared by its lines, when it has no more
                 more = plain
                 if extra or p.display:
-                    more = {}
-                    if self._file:
-                        more["file"] = self._file
-                    if foreign is not None:
-                        more["section_of"] = anchor.split(":", 1)[0]
-                        more["topic"] = foreign
-                    if tail:
-                        more.update(tail)
+                    more = dict(plain)  # (the same fields, in the same order)
                     if extra:
                         says = extra.pop("says", None)
                         assumes = extra.pop("assumes", None)
