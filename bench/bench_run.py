@@ -58,21 +58,36 @@ def time_api(rite: str, pairs: int, repeat: int) -> tuple[float, float, int]:
     return statistics.median(walls), statistics.median(cpus), steps
 
 
+# Runs a command (stdout and stderr to /dev/null) and prints its wall seconds and its peak
+# resident KiB. Linux carries the high-water mark of a process's memory across exec, so a
+# command started straight from this process, which holds the runs it timed, would report
+# this process's peak; started from this small one, it reports its own.
+LAUNCH_SCRIPT = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+print(time.perf_counter() - t0, usage.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def time_cli(rite: str, pairs: int) -> tuple[float, float]:
     """Wall seconds and peak resident MiB of ``sheli run RITE --pairs N --format jsonl`` in a
     new process (its own resource usage, from ``os.wait4``)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     cmd = [sys.executable, "-m", "sheli", "run", rite, "--pairs", str(pairs), "--format", "jsonl"]
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
+    got = subprocess.run(
+        [sys.executable, "-c", LAUNCH_SCRIPT, *cmd],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
     )
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}")
-    return wall, usage.ru_maxrss / 1024  # KiB on Linux
+    if got.returncode:
+        raise SystemExit(f"{' '.join(cmd)}: exit {got.returncode}")
+    wall, kib = got.stdout.split()
+    return float(wall), int(kib) / 1024  # KiB on Linux
 
 
 # The start of `sheli run RITE --format jsonl`, part by part, in a fresh process: prints one
