@@ -1459,13 +1459,7 @@ class Paths:
         # each link is seen from both its ends: a tree has one link fewer than bodies
         tree = links // 2 == len(group) - 1
         edge = math.sqrt(self.gap2)
-        known = self._plan_clear
-        good = True
-        for c in group:
-            ok = known.get(c)
-            if not (self._clear_of_plan(c, edge) if ok is None else ok):
-                good = False
-                break
+        good = all(self._clear_of_plan(c, edge) for c in group)
         got = (tuple(group), frozenset(names), tree, good)
         if without is None:
             keys = tuple(near)

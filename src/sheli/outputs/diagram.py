@@ -1934,7 +1934,8 @@ def _crowd_keys(
 
 
 def _crowd_key(p: Person, rank: dict[str, tuple[float, float, int]], sizes: Any) -> str | None:
-    """The key of the crowd ``p`` would belong to, as ``_crowds`` finds it."""
+    """The key of the crowd ``p`` would belong to: his point, where more than ``CROWD``
+    stand at it, else his place word (None for a member of a group, or one without it)."""
     if p.member_of is not None:
         return None
     g = rank[p.actor]
@@ -1991,10 +1992,7 @@ def _moved_orders(
             groups[k], anchors[k] = crowds.groups[k], crowds.anchors[k]
             continue
         ps = groups[k] = [plist[j] for j in by[k]]
-        xs = [where[p.actor][0] for p in ps]
-        ys = [where[p.actor][1] for p in ps]
-        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+        anchors[k] = _crowd_anchor(ps, where, r)
     c = _Crowds(groups, anchors)
     visible = list(itertools.compress(plist, vis))
     return {
@@ -2017,19 +2015,10 @@ def _crowds(
     (the 衆耦 waiting at 堂西). Each group is keyed by its place word (or point), so that
     its label is the same one from step to step."""
     by: dict[str, list[Person]] = {}
-    at: dict[tuple[float, float], str | None] = {}  # a point's key, if a crowd's
     for p in people:
-        if p.member_of is not None:
-            continue
-        g = rank[p.actor]
-        pt = (g[0], g[1])
-        k = at.get(pt, "")
-        if k == "":
-            k = at[pt] = f"@{_f(g[0])},{_f(g[1])}" if sizes[pt] > CROWD else None
+        k = _crowd_key(p, rank, sizes)
         if k is None:
-            k = p.place
-            if not k:
-                continue
+            continue
         ps = by.get(k)
         if ps is None:
             by[k] = [p]
@@ -2040,12 +2029,19 @@ def _crowds(
     for k, ps in by.items():
         if len(ps) <= CROWD:
             continue
-        xs = [where[p.actor][0] for p in ps]
-        ys = [where[p.actor][1] for p in ps]
-        gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        anchors[k] = (gx, gy, max(max(xs) - gx, max(ys) - gy) + r)
+        anchors[k] = _crowd_anchor(ps, where, r)
         groups[k] = ps
     return _Crowds(groups, anchors)
+
+
+def _crowd_anchor(
+    ps: list[Person], where: dict[str, tuple[float, float]], r: float
+) -> tuple[float, float, float]:
+    """The centre of a crowd's block and the radius round it (its label stands beside it)."""
+    xs = [where[p.actor][0] for p in ps]
+    ys = [where[p.actor][1] for p in ps]
+    gx, gy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    return gx, gy, max(max(xs) - gx, max(ys) - gy) + r
 
 
 def _layout_all(
