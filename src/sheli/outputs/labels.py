@@ -408,17 +408,8 @@ def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
     out = []
     for k in range(0, len(boxes), n):
         run = boxes[k : k + n]
-        out.append(
-            (
-                (
-                    min(b[0] for b in run),
-                    min(b[1] for b in run),
-                    max(b[2] for b in run),
-                    max(b[3] for b in run),
-                ),
-                run,
-            )
-        )
+        x0, y0, x1, y1 = zip(*run, strict=True)
+        out.append(((min(x0), min(y0), max(x1), max(y1)), run))
     return out
 
 
@@ -843,7 +834,7 @@ def _place_kept(
     kp = _Kept(base, last.params, obst)
     kl = kp.labels
     old = last.labels
-    boxes: list[_T] = []  # the labels' boxes so far: those kept first
+    placed: list[_T] = []  # the boxes of the labels placed so far
     kept: list[tuple[int, _T]] = []  # the labels kept, in order, and their boxes
     todo: list[int] = []
     twins: list[str] = []
@@ -863,7 +854,7 @@ def _place_kept(
             continue
         e = old.get(key)
         kl[key] = e
-        if e is None or e[0] != (*(lab._size or lab.size), lab.ax, lab.ay, lab.r):
+        if e is None or e[0] != (lab._size or lab.size, lab.ax, lab.ay, lab.r):
             todo.append(i)
             continue
         t = e[1]
@@ -871,7 +862,6 @@ def _place_kept(
             todo.append(i)
             continue
         lab.box, lab.leader = e[2], e[3]
-        boxes.append(t)
         kept.append((i, t))
         if e[4]:
             ov_end = max(ov_end, t[3] + gap + 1)
@@ -979,7 +969,11 @@ def _place_kept(
             if chosen is None and overflow is not None:
                 # the column: under every label there, clear of every box
                 if low is None:
-                    low = [o for o in (*fixed, *obst, *passing, *boxes) if o[3] + gap > ov_end]
+                    low = [
+                        o
+                        for o in (*fixed, *obst, *passing, *(t for _, t in kept), *placed)
+                        if o[3] + gap > ov_end
+                    ]
                 b, ov_end = _column_slot(overflow.x0, ov_end, w, h, gap, low)
                 chosen, leader, ov = b, True, True
             if chosen is None:  # no overflow column: the last resort is the anchor itself
@@ -988,7 +982,7 @@ def _place_kept(
                 kl[lab.key] = None  # never kept
             else:
                 t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
-                kl[lab.key] = ((w, h, ax, ay, r), t, chosen, leader, ov)
+                kl[lab.key] = ((lab.size, ax, ay, r), t, chosen, leader, ov)
                 t0, t1, t2, t3 = t
                 for j, b in kept[ahead:]:
                     if t0 < b[2] + gap and b[0] < t2 + gap and t1 < b[3] + gap:
@@ -996,7 +990,7 @@ def _place_kept(
                             out.add(j)
                             heapq.heappush(todo, j)
             lab.box, lab.leader = chosen, leader
-            boxes.append(t)
+            placed.append(t)
             lbox.append(t)
             if low is not None:
                 low.append(t)
