@@ -318,6 +318,32 @@ class _Grid:
                                     return b
         return None
 
+    def first(
+        self, x0: float, y0: float, x1: float, y1: float, x1g: float, y1g: float
+    ) -> _T | None:
+        """:meth:`blocked` for a grid filed by cell, without ``then``; ``x1g`` and ``y1g``
+        are ``x1`` and ``y1`` plus the gap.
+
+        >>> g = _Grid(1.0)
+        >>> g.add_all([(0, 0, 10, 10)])
+        >>> g.first(10.5, 0, 20, 5, 21, 6), g.first(12, 0, 20, 5, 21, 6)
+        ((0, 0, 10, 10), None)
+        """
+        gap = self.gap
+        for b in self.big:
+            if x0 < b[2] + gap and b[0] < x1g and y0 < b[3] + gap and b[1] < y1g:
+                return b
+        cells = self.cells
+        j0, j1 = int(y0 // _CELL), int(y1 // _CELL) + 1
+        for i in range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW):
+            for k in range(i + j0, i + j1):
+                c = cells.get(k)
+                if c is not None:
+                    for b in c:
+                        if x0 < b[2] + gap and b[0] < x1g and y0 < b[3] + gap and b[1] < y1g:
+                            return b
+        return None
+
 
 class _Ref:
     """One placement made, kept as the reference for the next one with the same fixed
@@ -897,7 +923,7 @@ def _place_kept(
         lbox: list[_T] = []  # the labels before the one searched for: kept, or placed
         ahead = 0  # the kept labels before the one searched for are in ``lbox``
         out: set[int] = set()  # kept labels put out
-        blocked = still.blocked
+        first = still.first
         bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
         cands = _candidates(rings)
         low: list[_T] | None = None
@@ -958,7 +984,7 @@ def _place_kept(
                         if x0 < c[2] and c[0] < x1g and y0 < c[3] and c[1] < y1g:
                             break
                     else:
-                        c = blocked(x0, y0, x1, y1)
+                        c = first(x0, y0, x1, y1, x1g, y1g)
                         if c is None:
                             chosen, leader = Box(x0, y0, x1, y1), ring > 0
                             break
