@@ -966,7 +966,7 @@ def _place_kept(
                         # candidate of the rings up to ``zr``, gathered once for them (a px
                         # of margin against rounding)
                         zr = min(rings, ring + _ZONE_RINGS - 1)
-                        d = r + 2.0 + zr * ring_step + gap + 1.0
+                        d = max(abs(r + 2.0), abs(r + 2.0 + zr * ring_step)) + max(gap, 0.0) + 1.0
                         z0, z1, z2, z3 = ax - d - w, ay - d - h, ax + d + w, ay + d + h
                         near = [
                             (b[0], b[1], b[2] + gap, b[3] + gap)
