@@ -217,6 +217,46 @@ def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
     clear_placements()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_kept_labels_searched_anew_take_the_first_free_candidate(seed: int) -> None:
+    """Placing with ``keep`` through random crowded scenes with a walk passing: a label that
+    stands elsewhere than at the step before was searched for, and stands at the first
+    candidate clear of every obstacle, of the walk and of every label before it (as they
+    stand), as the plain greedy would put it there (but in the overflow column)."""
+    rnd = random.Random(100 + seed)
+    clear_placements()
+    bounds, overflow, base, people, texts, obstacles = _random_scene(rnd)
+    for k in range(14, 30):  # a crowd: labels pushed rings out
+        people[f"p{k}"] = (rnd.uniform(100, 200), rnd.uniform(60, 140))
+        texts[f"p{k}"] = "甲" * rnd.randint(1, 4)
+    last: dict[str, Box] = {}
+    searched = 0
+    for step in range(40):
+        if step % 20 == 0:
+            L.restart_kept()
+        for k in rnd.sample(sorted(people), rnd.randint(0, 4)):
+            people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
+        x, y = rnd.uniform(0, 300), rnd.uniform(0, 200)
+        walk = [
+            (x + 6 * n, y + 3 * n, x + 6 * n + 5, y + 3 * n + 5) for n in range(rnd.randint(0, 20))
+        ]
+        keys = [k for k in sorted(people) if rnd.random() > 0.1]
+        labs = [Label(k, [[(texts[k], 12.0)]], *people[k], 5.0) for k in keys]
+        got = place_labels(
+            labs, list(obstacles), bounds, overflow=overflow, base=base, keep=True, passing=walk
+        )
+        for n, lab in enumerate(got):
+            if lab.box == last.get(lab.key) or lab.box.y0 >= bounds.y1:
+                continue
+            searched += 1
+            before = [(x.box.x0, x.box.y0, x.box.x1, x.box.y1) for x in got[:n]]
+            (want,) = greedy(_copy([lab]), [*obstacles, *before], bounds, base=base, passing=walk)
+            assert (lab.box, lab.leader) == want, (step, lab.key)
+        last = {x.key: x.box for x in got}
+    assert searched > 100
+    clear_placements()
+
+
 def base_boxes(base: Obstacles) -> list[Box]:
     return [Box(*b) for b in base.boxes]
 

@@ -207,6 +207,9 @@ LINEAR_UP_TO = 200
 #: A candidate is first tried against the boxes that took the last this many runs of
 #: candidates (the boxes round the label), then against the grid.
 _RECENT = 24
+#: A label searched for gathers the labels before it that may meet its candidates of this
+#: many rings at a time.
+_ZONE_RINGS = 3
 #: A box over more cells than this is tested against every candidate instead.
 _BIG_CELLS = 48
 _ROW = 1 << 20  # a cell's key: its column times this, plus its row
@@ -315,6 +318,32 @@ class _Grid:
                                     return b
         return None
 
+    def first(
+        self, x0: float, y0: float, x1: float, y1: float, x1g: float, y1g: float
+    ) -> _T | None:
+        """:meth:`blocked` for a grid filed by cell, without ``then``; ``x1g`` and ``y1g``
+        are ``x1`` and ``y1`` plus the gap.
+
+        >>> g = _Grid(1.0)
+        >>> g.add_all([(0, 0, 10, 10)])
+        >>> g.first(10.5, 0, 20, 5, 21, 6), g.first(12, 0, 20, 5, 21, 6)
+        ((0, 0, 10, 10), None)
+        """
+        gap = self.gap
+        for b in self.big:
+            if x0 < b[2] + gap and b[0] < x1g and y0 < b[3] + gap and b[1] < y1g:
+                return b
+        cells = self.cells
+        j0, j1 = int(y0 // _CELL), int(y1 // _CELL) + 1
+        for i in range(int(x0 // _CELL) * _ROW, int(x1 // _CELL) * _ROW + 1, _ROW):
+            for k in range(i + j0, i + j1):
+                c = cells.get(k)
+                if c is not None:
+                    for b in c:
+                        if x0 < b[2] + gap and b[0] < x1g and y0 < b[3] + gap and b[1] < y1g:
+                            return b
+        return None
+
 
 class _Ref:
     """One placement made, kept as the reference for the next one with the same fixed
@@ -405,17 +434,8 @@ def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
     out = []
     for k in range(0, len(boxes), n):
         run = boxes[k : k + n]
-        out.append(
-            (
-                (
-                    min(b[0] for b in run),
-                    min(b[1] for b in run),
-                    max(b[2] for b in run),
-                    max(b[3] for b in run),
-                ),
-                run,
-            )
-        )
+        x0, y0, x1, y1 = zip(*run, strict=True)
+        out.append(((min(x0), min(y0), max(x1), max(y1)), run))
     return out
 
 
@@ -840,7 +860,7 @@ def _place_kept(
     kp = _Kept(base, last.params, obst)
     kl = kp.labels
     old = last.labels
-    boxes: list[_T] = []  # the labels' boxes so far: those kept first
+    placed: list[_T] = []  # the boxes of the labels placed so far
     kept: list[tuple[int, _T]] = []  # the labels kept, in order, and their boxes
     todo: list[int] = []
     twins: list[str] = []
@@ -860,7 +880,7 @@ def _place_kept(
             continue
         e = old.get(key)
         kl[key] = e
-        if e is None or e[0] != (*(lab._size or lab.size), lab.ax, lab.ay, lab.r):
+        if e is None or e[0] != (lab._size or lab.size, lab.ax, lab.ay, lab.r):
             todo.append(i)
             continue
         t = e[1]
@@ -868,7 +888,6 @@ def _place_kept(
             todo.append(i)
             continue
         lab.box, lab.leader = e[2], e[3]
-        boxes.append(t)
         kept.append((i, t))
         if e[4]:
             ov_end = max(ov_end, t[3] + gap + 1)
@@ -901,10 +920,10 @@ def _place_kept(
         # as the greedy would; a kept label after it that its box meets is put out and
         # searched for in its turn (the actor's label, near the front, keeps its place
         # beside him)
-        lgrid = _Grid(gap, len(labels) <= LINEAR_UP_TO)
-        ahead = 0  # the kept labels before the one searched for are in ``lgrid``
+        lbox: list[_T] = []  # the labels before the one searched for: kept, or placed
+        ahead = 0  # the kept labels before the one searched for are in ``lbox``
         out: set[int] = set()  # kept labels put out
-        blocked = still.blocked
+        first = still.first
         bx0, by0, bx1, by1 = bounds.x0, bounds.y0, bounds.x1, bounds.y1
         cands = _candidates(rings)
         low: list[_T] | None = None
@@ -912,14 +931,16 @@ def _place_kept(
             i = heapq.heappop(todo)
             while ahead < len(kept) and kept[ahead][0] < i:
                 if kept[ahead][0] not in out:
-                    lgrid.add_all([kept[ahead][1]])
+                    lbox.append(kept[ahead][1])
                 ahead += 1
             lab = labels[i]
             w, h = lab.size
             ax, ay, r = lab.ax, lab.ay, lab.r
             chosen: Box | None = None
             leader = ov = False
-            recent: list[_T] = []  # the boxes that took its candidates, last last
+            recent: list[_T] = []  # the boxes that took its candidates, grown, last first
+            zr = -1  # the candidates up to this ring are tested against ``near``
+            near: list[_T] = []
             for ring, dx, dy in cands:
                 # as in place_labels: each candidate in order, the first free taken
                 dist = r + 2.0 + ring * ring_step
@@ -929,38 +950,56 @@ def _place_kept(
                 x1, y1 = x0 + w, y0 + h
                 if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
                     continue
-                # the boxes that took this label's candidates before first (the last of
-                # them most often takes the next too): a box near it, tried cheaply
-                c = None
-                for c in reversed(recent[-_RECENT:]):  # the last first
-                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
-                        if c[1] < y1 + gap:
-                            break
+                # the boxes that took this label's candidates before (grown by the gap:
+                # x0, y0, x1 + gap, y1 + gap), the last found first: the box that took a
+                # candidate most often takes the next too
+                x1g, y1g = x1 + gap, y1 + gap
+                for c in recent:
+                    if x0 < c[2] and c[0] < x1g and y0 < c[3] and c[1] < y1g:
+                        if c is not recent[0]:
+                            recent.remove(c)
+                            recent.insert(0, c)
+                        break
                 else:
-                    c = None
-                if c is not None:
-                    if c is not recent[-1]:
-                        recent.append(c)
-                    continue
-                for (c0, c1, c2, c3), run in pchunks:
-                    if x0 < c2 + gap and c0 < x1 + gap and y0 < c3 + gap and c1 < y1 + gap:
-                        for b in run:
-                            if x0 < b[2] + gap and b[0] < x1 + gap and y0 < b[3] + gap:
-                                if b[1] < y1 + gap:
-                                    c = b
-                                    break
-                        if c is not None:
+                    if ring > zr:
+                        # the labels before it and the passing boxes that may meet a
+                        # candidate of the rings up to ``zr``, gathered once for them (a px
+                        # of margin against rounding)
+                        zr = min(rings, ring + _ZONE_RINGS - 1)
+                        d = max(abs(r + 2.0), abs(r + 2.0 + zr * ring_step)) + max(gap, 0.0) + 1.0
+                        z0, z1, z2, z3 = ax - d - w, ay - d - h, ax + d + w, ay + d + h
+                        near = [
+                            (b[0], b[1], b[2] + gap, b[3] + gap)
+                            for b in lbox
+                            if b[0] < z2 and z0 < b[2] and b[1] < z3 and z1 < b[3]
+                        ]
+                        for (c0, c1, c2, c3), run in pchunks:
+                            if c0 < z2 and z0 < c2 and c1 < z3 and z1 < c3:
+                                near += [
+                                    (b[0], b[1], b[2] + gap, b[3] + gap)
+                                    for b in run
+                                    if b[0] < z2 and z0 < b[2] and b[1] < z3 and z1 < b[3]
+                                ]
+                    for c in near:
+                        if x0 < c[2] and c[0] < x1g and y0 < c[3] and c[1] < y1g:
                             break
-                if c is None:
-                    c = blocked(x0, y0, x1, y1, lgrid)
-                if c is None:
-                    chosen, leader = Box(x0, y0, x1, y1), ring > 0
-                    break
-                recent.append(c)
+                    else:
+                        c = first(x0, y0, x1, y1, x1g, y1g)
+                        if c is None:
+                            chosen, leader = Box(x0, y0, x1, y1), ring > 0
+                            break
+                        c = (c[0], c[1], c[2] + gap, c[3] + gap)
+                    recent.insert(0, c)
+                    if len(recent) > _RECENT:
+                        recent.pop()
             if chosen is None and overflow is not None:
                 # the column: under every label there, clear of every box
                 if low is None:
-                    low = [o for o in (*fixed, *obst, *passing, *boxes) if o[3] + gap > ov_end]
+                    low = [
+                        o
+                        for o in (*fixed, *obst, *passing, *(t for _, t in kept), *placed)
+                        if o[3] + gap > ov_end
+                    ]
                 b, ov_end = _column_slot(overflow.x0, ov_end, w, h, gap, low)
                 chosen, leader, ov = b, True, True
             if chosen is None:  # no overflow column: the last resort is the anchor itself
@@ -969,7 +1008,7 @@ def _place_kept(
                 kl[lab.key] = None  # never kept
             else:
                 t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
-                kl[lab.key] = ((w, h, ax, ay, r), t, chosen, leader, ov)
+                kl[lab.key] = ((lab.size, ax, ay, r), t, chosen, leader, ov)
                 t0, t1, t2, t3 = t
                 for j, b in kept[ahead:]:
                     if t0 < b[2] + gap and b[0] < t2 + gap and t1 < b[3] + gap:
@@ -977,8 +1016,8 @@ def _place_kept(
                             out.add(j)
                             heapq.heappush(todo, j)
             lab.box, lab.leader = chosen, leader
-            boxes.append(t)
-            lgrid.add_all([t])
+            placed.append(t)
+            lbox.append(t)
             if low is not None:
                 low.append(t)
     if still is not None:
