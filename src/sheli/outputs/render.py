@@ -53,6 +53,8 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+import msgspec
+
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
@@ -452,8 +454,10 @@ class PartPacker:
         if self._new:
             self._out[0].append(self._z[0].compress(b"\0".join([*self._new, b""])))
             self._new = []
-        rec = json.dumps([self._start, self._steps], separators=(",", ":")) + "\n"
-        self._out[1].append(self._z[1].compress(rec.encode("ascii")))
+        # (msgspec: the same bytes as json.dumps with no spaces, for lists of numbers, at a
+        # twentieth of its time, which was some 8 % of drawing a step of a big event)
+        rec = _CHUNK_JSON.encode([self._start, self._steps]) + b"\n"
+        self._out[1].append(self._z[1].compress(rec))
         self._chunks.append((self._start, len(self._steps)))
         self._start, self._steps = -1, []
 
@@ -468,6 +472,10 @@ class PartPacker:
             self._blob = b"".join([*(n.to_bytes(4, "big") for n in head), table, chunks])
             self._out = [[], []]
         return self._blob
+
+
+#: the chunks' lines of JSON (:meth:`PartPacker._end_chunk`)
+_CHUNK_JSON = msgspec.json.Encoder()
 
 
 def _common_ends(a: list[int], b: list[int]) -> tuple[int, int]:
