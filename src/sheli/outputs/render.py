@@ -44,7 +44,6 @@ import re
 import shutil
 import tempfile
 import traceback
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -54,6 +53,7 @@ from string import Template
 from typing import Any
 
 import msgspec
+from zlib_ng import zlib_ng
 
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
@@ -89,6 +89,8 @@ BLOB_STEPS = 4 * KEYFRAME
 
 #: how hard the packed diagrams are compressed (zlib level)
 GZIP_LEVEL = 6
+#: and how hard by zlib-ng, which packs them (docs/viewer.md, "The diagrams inside")
+PACK_LEVEL = 5
 
 #: round numbers as the viewer names them (round 0 is everything outside the three rounds)
 ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
@@ -378,9 +380,9 @@ class PartPacker:
         self._prev: list[int] = []
         self._prev_parts: Sequence[str] = ()  # the step before's parts (objects)
         self._chunks: list[tuple[int, int]] = []  # each chunk's first step and steps
-        level = GZIP_LEVEL if level is None else level
+        level = PACK_LEVEL if level is None else level
         # the table and the chunks, compressed apart
-        self._z = [zlib.compressobj(level, zlib.DEFLATED, 31) for _ in range(2)]
+        self._z = [zlib_ng.compressobj(level, zlib_ng.DEFLATED, 31) for _ in range(2)]
         self._out: list[list[bytes]] = [[], []]
         self._blob: bytes | None = None
 
