@@ -845,15 +845,7 @@ def _things(
             a, b = v.px(p.x - L / 2, p.y), v.px(p.x + L / 2, p.y)
             bx = _min_box(Box(a[0], a[1] - 1.5, b[0], a[1] + 1.5), 5)
             n = o.arrows_bi if (p.x, p.y) == (fx["楅"].x, fx["楅"].y) else 0
-            arrows = _bi_arrows(bx.x0, bx.x1, a[1], s, n, o.bi_counted) if n else ""
-            shape_svg = (
-                f'<rect x="{_f(bx.x0)}" y="{_f(bx.y0)}" width="{_f(bx.x1 - bx.x0)}" '
-                f'height="{_f(bx.y1 - bx.y0)}" fill="#7a5230"/>'
-            )
-            c.add(
-                f'<g class="fixture thing bi" data-name="楅" data-arrows="{n}" '
-                f"{_box_attr(bx)}>{shape_svg}{arrows}</g>"
-            )
+            c.add(_bi_svg(bx.x0, bx.y0, bx.x1, bx.y1, a[1], s, n, o.bi_counted))
             c.fixture_boxes.append(bx)
             txt = _thing("楅", lang)
             if n:
@@ -969,21 +961,42 @@ def _hou_arrows_svg(v: View, h: Hou, n_arrows: int, n_hits: int) -> str:
 
 
 @lru_cache(maxsize=1024)
+def _bi_svg(
+    x0: float, y0: float, x1: float, y1: float, y: float, s: float, n: int, counted: bool
+) -> str:
+    """The 楅 in its box (``x0`` … ``y1`` px) with its ``n`` arrows (``_bi_arrows``), one
+    part. Remembered whole: at a big event it holds hundreds of arrows (four an archer), and
+    it is drawn again whenever any thing changes.
+
+    >>> _bi_svg(0, 0, 10, 3, 1.5, 1.0, 2, False).count("<line ")
+    2
+    """
+    arrows = _bi_arrows(x0, x1, y, s, n, counted) if n else ""
+    return (
+        f'<g class="fixture thing bi" data-name="楅" data-arrows="{n}" '
+        f'{_box_attr(Box(x0, y0, x1, y1))}><rect x="{_f(x0)}" y="{_f(y0)}" '
+        f'width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" fill="#7a5230"/>{arrows}</g>'
+    )
+
+
 def _bi_arrows(x0: float, x1: float, y: float, s: float, n: int, counted: bool) -> str:
     """The ``n`` arrows on the 楅 between ``x0`` and ``x1`` px: 北括, laid north–south
-    across it; in fours once 乘 (四四數分之). Remembered: they are drawn again at every
-    step until they are taken."""
-    out = []
-    # (the ends across the 楅 are the same for every arrow: formatted once)
+    across it; in fours once 乘 (四四數分之).
+
+    >>> for line in _bi_arrows(0, 10, 1.5, 1.0, 2, False).split("/>")[:2]:
+    ...     print(line)
+    <line x1="1" y1="0" x2="1" y2="3" stroke="#444" stroke-width=".7"
+    <line x1="5" y1="0" x2="5" y2="3" stroke="#444" stroke-width=".7"
+    """
+    # (the ends across the 楅 are the same for every arrow: formatted once; each arrow's
+    # place is x0 + 1 + t × (x1 − x0 − 2), t its share of the 楅 counted in arrows and,
+    # once 乘, a gap of one and a half between fours)
     ya, yb = _f(y - 1.5 * s), _f(y + 1.5 * s)
-    for k in range(n):
-        gx = k // 4 if counted else 0
-        t = (k + gx * 1.5) / max(n + (n // 4) * 1.5, 1)
-        ax = _f(x0 + 1 + t * (x1 - x0 - 2))
-        out.append(
-            f'<line x1="{ax}" y1="{ya}" x2="{ax}" y2="{yb}" stroke="#444" stroke-width=".7"/>'
-        )
-    return "".join(out)
+    base, span, whole = x0 + 1, x1 - x0 - 2, max(n + (n // 4) * 1.5, 1)
+    at = [base + (k + (k // 4 if counted else 0) * 1.5) / whole * span for k in range(n)]
+    get = _F_CACHE.get
+    mid, end = f'" y1="{ya}" x2="', f'" y2="{yb}" stroke="#444" stroke-width=".7"/>'
+    return "".join([f'<line x1="{ax}{mid}{ax}{end}' for ax in [get(v) or _f(v) for v in at]])
 
 
 @lru_cache(maxsize=8192)
@@ -1638,9 +1651,28 @@ def _changed(old: list[Any] | None, new: list[Any]) -> list[int] | None:
     >>> _changed([a, b], [a, c]), _changed([a, b], [a, b]), _changed([a], [a, b])
     ([1], [], None)
     """
+    for o, n, got in _CHANGED:
+        if o is old and n is new:
+            return got
     if old is None or len(old) != len(new):
         return None
-    return list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
+    got = list(itertools.compress(range(len(new)), map(operator.is_not, old, new)))
+    _knew_changed(old, new, got)
+    return got
+
+
+#: The last answers of ``_changed`` (not to be changed by its callers), each with its two
+#: lists, so that an identity cannot be another list's: a step asks it of the same lists
+#: several times (the bodies, their layout, the inset's dots, the walks), and ``_bodies``
+#: gives the answer for the list it makes as it makes it. It changes only the time taken.
+_CHANGED: list[tuple[Any, Any, list[int] | None]] = []
+_CHANGED_MAX = 4
+
+
+def _knew_changed(old: list[Any], new: list[Any], got: list[int]) -> None:
+    """Keep ``got`` as ``_changed(old, new)``."""
+    _CHANGED.insert(0, (old, new, got))
+    del _CHANGED[_CHANGED_MAX:]
 
 
 class _Memo:
@@ -2321,13 +2353,18 @@ def _bodies(people: list[Person]) -> list[Person]:
     if changed is not None and all(
         len(people[i].members) == len(last[0][i].members) for i in changed
     ):
-        out = list(last[1])
+        before = last[1]
+        out = list(before)
         starts = last[2]
+        spans = []
         for i in changed:
             p = people[i]
             k = starts[i]
             out[k] = p
             out[k + 1 : k + 1 + len(p.members)] = p.members
+            spans.append(range(k, k + 1 + len(p.members)))
+        # where the bodies' list holds other objects than the last: within these spans only
+        _knew_changed(before, out, [j for sp in spans for j in sp if out[j] is not before[j]])
     else:
         out = [q for p in people for q in (p, *p.members)]
         starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
