@@ -416,12 +416,11 @@ class PartPacker:
             steps.append([p, s, ids[p : len(ids) - s]])
         else:
             ids = [get(p) for p in parts]
-            # new parts (a few a step), numbered in order; a part twice in one step: once
-            k = ids.index(None) if None in ids else -1
-            while k >= 0:
+            # new parts (a few a step; all of a new packing's first), numbered in order; a
+            # part twice in one step: once
+            for k in [k for k, n in enumerate(ids) if n is None]:
                 n = get(parts[k])
                 ids[k] = self._new_part(parts[k]) if n is None else n
-                k = ids.index(None, k + 1) if None in ids else -1
             if not steps:
                 steps.append(ids)
             else:
