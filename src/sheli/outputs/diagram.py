@@ -1782,11 +1782,15 @@ def _people_memo(
         # have no label of their own (the actor has, wherever he stands)
         ax, ay = where.get(actor, (v.box.x0, v.box.y0))
         these = solo + me if me else solo
+        # (math.hypot of the differences is math.dist of the points; the index last, as a
+        # stable sort by the rest would keep them)
+        hypot = math.hypot
         keys = []
-        for p in these:
+        for k, p in enumerate(these):
             g = rank[p.actor]
-            keys.append((p.actor != actor, round(math.dist((g[0], g[1]), (ax, ay)), 3), *g))
-        order = orders[actor] = [these[k] for k in sorted(range(len(these)), key=keys.__getitem__)]
+            keys.append((p.actor != actor, round(hypot(g[0] - ax, g[1] - ay), 3), *g, k))
+        keys.sort()
+        order = orders[actor] = [these[key[-1]] for key in keys]
     return (*layout, order, orders[_VISIBLE], orders[_CROWDS])
 
 
@@ -2137,7 +2141,8 @@ def _layout_all(
             n=len(ps),
         )
         gx, gy, half = crowds.anchors[gkey]
-        plabels.append(Label(f"group:{gkey}", (((text, NAME_SIZE),),), gx, gy, half))  # type: ignore[arg-type]
+        lines = (((text, NAME_SIZE),),)
+        plabels.append(Label(f"group:{gkey}", lines, gx, gy, half, _size=size_of(lines)))  # type: ignore[arg-type]
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     # and the actor's way, so that his label does not hide where he walked
     me = frame.people.get(actor or "")
