@@ -2277,6 +2277,7 @@ def clear_caches() -> None:
     time a diagram takes, never what it is (the tests check this)."""
     _F_CACHE.clear()
     _MEMO.clear()
+    _CHANGED.clear()
     _VIEW_INTERN.clear()
     clear_placements()
     _static_plan.cache_clear()
@@ -2297,7 +2298,7 @@ def clear_caches() -> None:
     _things_at.cache_clear()
     _suan_rods.cache_clear()
     _path_svg.cache_clear()
-    _bi_arrows.cache_clear()
+    _bi_svg.cache_clear()
     _rod_ns.cache_clear()
     _wrap_cached.cache_clear()
     _wrap_words.cache_clear()
