@@ -87,10 +87,11 @@ KEYFRAME = 64
 #: viewer half as big again)
 BLOB_STEPS = 4 * KEYFRAME
 
-#: how hard the packed diagrams are compressed (zlib level)
-GZIP_LEVEL = 6
-#: and how hard by zlib-ng, which packs them (docs/viewer.md, "The diagrams inside")
+#: how hard the packed diagrams are compressed, by zlib-ng (docs/viewer.md, "The diagrams
+#: inside")
 PACK_LEVEL = 5
+#: how hard the viewer's English is gzipped, by the standard library (``pack_english``)
+ENGLISH_LEVEL = 6
 
 #: round numbers as the viewer names them (round 0 is everything outside the three rounds)
 ROUND_NAMES = {0: "射外", 1: "第一番射", 2: "第二番射", 3: "第三番射"}
@@ -942,7 +943,7 @@ def pack_english(data: dict[str, Any]) -> str:
     {'a': 'right'}
     """
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, GZIP_LEVEL, mtime=0)).decode("ascii")
+    return base64.b64encode(gzip.compress(raw, ENGLISH_LEVEL, mtime=0)).decode("ascii")
 
 
 # --------------------------------------------------------------------------------------
