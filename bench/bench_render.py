@@ -113,16 +113,21 @@ def sample(k: int, n: int, profile: int = 0) -> None:
     from sheli.outputs.diagram import clear_caches, render_svg_parts
     from sheli.outputs.frames import build_frames
 
-    try:  # as the render draws: each chunk of steps in order, its labels kept
+    r = run("xiangshe", pairs=100)
+    frames = build_frames(r)
+    try:  # as the render draws: each run of steps in order, its labels kept
         from sheli.outputs.labels import restart_kept
         from sheli.outputs.render import KEYFRAME
 
         kw = {"keep_labels": True}
-    except ImportError:  # (an older checkout, with --src)
-        restart_kept, KEYFRAME, kw = (lambda: None), 1 << 30, {}
+        try:
+            from sheli.outputs.render import label_run
 
-    r = run("xiangshe", pairs=100)
-    frames = build_frames(r)
+            span = label_run(len(frames))
+        except ImportError:  # (an older checkout, with --src: a chunk a run)
+            span = KEYFRAME
+    except ImportError:  # (an older checkout still, with --src)
+        restart_kept, span, kw = (lambda: None), 1 << 30, {}
     scene = r.events[0]
     per = []
     prof = cProfile.Profile() if profile else None
@@ -133,7 +138,7 @@ def sample(k: int, n: int, profile: int = 0) -> None:
         if prof is not None:
             prof.enable()
         for i in range(a, a + n):
-            if i == a or i % KEYFRAME == 0:
+            if i == a or i % span == 0:
                 restart_kept()
             f = frames[i]
             render_svg_parts(f, scene, highlight=f.actor, **kw)

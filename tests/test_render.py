@@ -131,13 +131,15 @@ def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
 
 
 def _alone(frames, i: int, scene) -> str:
-    """Step ``i`` as the diagram layer draws it with nothing remembered: its chunk drawn
-    from its first step (where its labels begin afresh) with every cache emptied."""
+    """Step ``i`` as the diagram layer draws it with nothing remembered: its run of steps
+    (label_run) drawn from its first step (where its labels begin afresh) with every cache
+    emptied."""
     from sheli.outputs import diagram
 
     diagram.clear_caches()
-    c = i - i % R.KEYFRAME
-    return R.chunk_svgs(frames[c : i + 1], scene)[-1]
+    span = R.label_run(len(frames))
+    c = i - i % span
+    return R.chunk_svgs(frames[c : i + 1], scene, run=span)[-1]
 
 
 def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
@@ -149,12 +151,13 @@ def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
     from sheli.outputs.frames import build_frames
 
     frames = build_frames(result)
-    edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
+    span = R.label_run(len(frames))
+    edge = {i for c in range(0, len(frames), span) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 29)) | {len(frames) - 1}):
         f = frames[i]
         want = _alone(frames, i, result.events[0]).encode("utf-8")
         assert (out / "svg" / R.svg_name(f.seq)).read_bytes() == want, f.seq
-        if i % R.KEYFRAME == 0:
+        if i % span == 0:
             clear_caches()
             assert render_svg(f, result.events[0], highlight=f.actor).encode("utf-8") == want
     clear_caches()
@@ -520,10 +523,45 @@ def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
     svgs = R.unpack_svgs(R.draw_packed(frames, scene, jobs=2)[0])
     diagram.clear_caches()
     assert svgs == R.chunk_svgs(frames, scene)
-    edge = {i for c in range(0, len(frames), R.KEYFRAME) for i in (c - 1, c)} - {-1}
+    span = R.label_run(len(frames))
+    edge = {i for c in range(0, len(frames), span) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 37))):
         assert _alone(frames, i, scene) == svgs[i], i
     diagram.clear_caches()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_long_renders_labels_begin_afresh_a_few_chunks_apart(
+    result, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """Where the steps make many runs (LABEL_RUNS; 1 here, so that 300 steps do), a run
+    holds a few chunks (label_run: four here), drawn in order by one process, the labels
+    kept across the edges of its chunks and begun afresh only at its first step: the
+    diagrams are chunk_svgs's by those runs, not by chunks (some differ), each run's first
+    step and the step before it drawn alone are the same; the chunks are still packed one
+    by one, and progress is still reported after each."""
+    from sheli.outputs.frames import build_frames
+
+    monkeypatch.setattr(R, "LABEL_RUNS", 1)
+    frames = build_frames(result)[:300]
+    scene = result.events[0]
+    span = R.label_run(len(frames))
+    assert span == 4 * R.KEYFRAME
+    calls: list[int] = []
+    blobs, _ = R.draw_packed(frames, scene, jobs=jobs, progress=lambda d, t: calls.append(d))
+    svgs = R.unpack_svgs(blobs)
+    assert svgs == R.chunk_svgs(frames, scene)
+    assert svgs != R.chunk_svgs(frames, scene, run=R.KEYFRAME)
+    for i in (span - 1, span, len(frames) - 1):
+        assert _alone(frames, i, scene) == svgs[i], i
+    chunks = []
+    for b in blobs:
+        k = int.from_bytes(b[4:8], "big")
+        head = [int.from_bytes(b[8 + 4 * j : 12 + 4 * j], "big") for j in range(2 * k)]
+        chunks += list(zip(head[::2], head[1::2], strict=True))
+    n = len(frames)
+    assert sorted(chunks) == [(s, min(R.KEYFRAME, n - s)) for s in range(0, n, R.KEYFRAME)]
+    assert sorted(calls) == calls and len(calls) == 5 and calls[-1] == n
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -4,9 +4,10 @@ The viewer (``index.html``) carries everything it needs inline — CSS, JavaScri
 and commentary of every passage the run enacts, the tally after every step, and the diagram
 of every step — so it opens from ``file://`` with the network off. The diagrams are drawn by
 :func:`sheli.outputs.diagram.render_svg_parts` from the frames of
-:func:`sheli.outputs.frames.build_frames`, in chunks of :data:`KEYFRAME` steps, each chunk in
-order with its labels kept from step to step (:func:`chunk_svgs`); each is also written as
-``svg/step-NNNN.svg``, byte for byte what the viewer shows.
+:func:`sheli.outputs.frames.build_frames`, in runs of a few chunks of :data:`KEYFRAME` steps
+(:func:`label_run`), each run in order with its labels kept from step to step
+(:func:`chunk_svgs`); each is also written as ``svg/step-NNNN.svg``, byte for byte what the
+viewer shows.
 
 Size is kept down in two ways:
 
@@ -20,7 +21,7 @@ Size is kept down in two ways:
 
 Time is kept down by sharing the work out (:func:`render`): the text pane's data is built in
 a process of its own while this one folds the run into frames; then each drawing process
-draws, writes, packs and compresses the chunks of steps it takes (:func:`draw_packed`), and
+draws, writes, packs and compresses the runs of steps it takes (:func:`draw_packed`), and
 this one only puts the page together from what they send.
 
 >>> from sheli.engine import run
@@ -80,6 +81,15 @@ from sheli.text.variants import to_simplified
 
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
+
+#: the labels of the diagrams begin afresh (:func:`sheli.outputs.labels.restart_kept`) at
+#: the first step of a run of at most this many chunks, drawn in order by one process
+#: (:func:`label_run`): placing every label anew costs some 3 ms, five steps' drawing, and at
+#: 100 衆耦 runs of eight chunks spare some 7 % of the drawing (docs/viewer.md)
+LABEL_RUN_CHUNKS = 8
+#: a run holds more than one chunk only where the steps make at least this many runs: the
+#: processes take a run at a time, and end together only if they are many
+LABEL_RUNS = 64
 
 #: a drawing process begins a new packing after this many steps: the viewer inflates only
 #: the packings of the steps it shows, so a packing holds a few chunks (each packing's table
@@ -242,13 +252,26 @@ def svg_name(seq: int, digits: int = 4) -> str:
     return f"step-{seq:0{digits}d}.svg"
 
 
-def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any]) -> list[str]:
-    """The diagrams of ``frames`` as a render draws them: cut into chunks of
-    :data:`KEYFRAME` from the first, each chunk drawn in order, its first step's labels
-    placed by the plain greedy and each label of the next steps kept where it was if its
-    thing did not move and its place is free (``keep_labels`` of
+def label_run(steps: int) -> int:
+    """How many steps of a render of ``steps`` are drawn in order, their labels kept from
+    step to step, before the labels begin afresh: a chunk (:data:`KEYFRAME`) while the
+    steps make fewer than :data:`LABEL_RUNS` runs of two, else as many chunks as they hold
+    :data:`LABEL_RUNS` times, at most :data:`LABEL_RUN_CHUNKS` (the default run, 3 衆耦,
+    20 衆耦, 100 衆耦):
+
+    >>> label_run(4458), label_run(6012), label_run(14703), label_run(55610)
+    (64, 64, 192, 512)
+    """
+    return KEYFRAME * max(1, min(LABEL_RUN_CHUNKS, steps // (KEYFRAME * LABEL_RUNS)))
+
+
+def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any], run: int | None = None) -> list[str]:
+    """The diagrams of ``frames`` as a render draws them: cut into runs of ``run`` steps
+    (default :func:`label_run` of their number) from the first, each run drawn in order,
+    its first step's labels placed by the plain greedy and each label of the next steps
+    kept where it was if its thing did not move and its place is free (``keep_labels`` of
     :func:`sheli.outputs.diagram.render_svg_parts`). So a step's diagram is the same
-    however many processes draw, and in whatever order they take the chunks.
+    however many processes draw, and in whatever order they take the runs.
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
@@ -257,9 +280,10 @@ def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any]) -> list[str]:
     >>> chunk_svgs(fr, r.events[0])[0] == render_svg(fr[0], r.events[0], highlight=fr[0].actor)
     True
     """
+    run = run or label_run(len(frames))
     out = []
     for i, f in enumerate(frames):
-        if i % KEYFRAME == 0:
+        if i % run == 0:
             restart_kept()
         out.append(render_svg(f, scene, highlight=f.actor, keep_labels=True))
     return out
@@ -301,7 +325,7 @@ def iter_svgs(
     events = run.events
     total = len(frames)
     jobs = jobs or os.cpu_count() or 1
-    chunk = KEYFRAME  # as the render's chunks, so the same diagrams (chunk_svgs)
+    chunk = label_run(total)  # as the render's runs, so the same diagrams (chunk_svgs)
     bounds = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
     _FRAMES, _SCENE = frames, events[0]
     last_seq = frames[-1].seq if frames else 0
@@ -583,9 +607,9 @@ def first_svg(blobs: Sequence[bytes]) -> str:
 
 
 class _Claims:
-    """Which chunks of :data:`KEYFRAME` steps are left to draw, shared by the drawing
-    processes. Each process has a segment of consecutive chunks and takes them from its
-    front; when its own are gone it takes the last chunk of the segment with most left, and
+    """Which runs of steps (:func:`label_run`) are left to draw, shared by the drawing
+    processes. Each process has a segment of consecutive runs and takes them from its
+    front; when its own are gone it takes the last run of the segment with most left, and
     so on backwards, so that the processes end together however fast each goes.
 
     >>> c = _Claims(5, 2)
@@ -607,7 +631,7 @@ class _Claims:
             self._lock = ctx.Lock()
 
     def take(self, k: int) -> int | None:
-        """The next chunk for process ``k`` to draw, or None: all are taken."""
+        """The next run for process ``k`` to draw, or None: all are taken."""
         with self._lock:
             a = self._left
             if a[2 * k] < a[2 * k + 1]:
@@ -634,30 +658,32 @@ def _write(dfd: int, name: str, data: bytes) -> None:
 def _draw_chunks(
     claim: Callable[[], int | None], done: Callable[[int], None]
 ) -> tuple[list[bytes], int]:
-    """Draw the chunks of ``_FRAMES`` that ``claim()`` gives, until it gives None; write
-    their SVG files if asked; call ``done(steps)`` after each chunk. Returns the packings
-    (:meth:`PartPacker.blob`, one per :data:`BLOB_STEPS` steps, so that the viewer inflates
-    only the packings it shows and a process's memory stays bounded on a long run) and the
-    bytes written."""
+    """Draw the runs (:func:`label_run`) of ``_FRAMES`` that ``claim()`` gives, until it
+    gives None; write their SVG files if asked; call ``done(steps)`` after each chunk of
+    :data:`KEYFRAME` steps. Returns the packings (:meth:`PartPacker.blob`, one per
+    :data:`BLOB_STEPS` steps, so that the viewer inflates only the packings it shows and a
+    process's memory stays bounded on a long run) and the bytes written."""
     d, digits = _SVG_DIR
+    run = label_run(len(_FRAMES))
     dfd = None if d is None else os.open(d, os.O_RDONLY | os.O_DIRECTORY)
     try:
         blobs = []
         pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
-            if pk.steps >= BLOB_STEPS:
-                blobs.append(pk.blob())
-                pk = PartPacker(docs=dfd is not None)
-            pk.chunk(c * KEYFRAME)
-            frames = _FRAMES[c * KEYFRAME : (c + 1) * KEYFRAME]
-            restart_kept()  # each chunk's labels begin afresh (chunk_svgs)
-            for f in frames:
-                doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor, keep_labels=True))
-                if dfd is not None and doc is not None:
-                    _write(dfd, svg_name(f.seq, digits), doc)
-                    nbytes += len(doc)
-            done(len(frames))
+            restart_kept()  # each run's labels begin afresh (chunk_svgs)
+            for start in range(c * run, min((c + 1) * run, len(_FRAMES)), KEYFRAME):
+                if pk.steps >= BLOB_STEPS:
+                    blobs.append(pk.blob())
+                    pk = PartPacker(docs=dfd is not None)
+                pk.chunk(start)
+                frames = _FRAMES[start : start + KEYFRAME]
+                for f in frames:
+                    doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor, keep_labels=True))
+                    if dfd is not None and doc is not None:
+                        _write(dfd, svg_name(f.seq, digits), doc)
+                        nbytes += len(doc)
+                done(len(frames))
         if pk.steps:
             blobs.append(pk.blob())
         return blobs, nbytes
@@ -667,8 +693,8 @@ def _draw_chunks(
 
 
 def _worker(k: int, claims: _Claims, conn: Any) -> None:
-    """A drawing process: :func:`_draw_chunks` of the chunks it claims, sending ``("n",
-    steps)`` after each and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
+    """A drawing process: :func:`_draw_chunks` of the runs it claims, sending ``("n",
+    steps)`` after each chunk and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
     an error is sent too."""
     # the drawing keeps many objects alive (its caches, the table of parts): collected every
     # 700 allocations, they are gone through again and again (about 2 % of the time); a
@@ -696,10 +722,11 @@ def draw_packed(
     as :func:`svg_name` of its seq. Returns the packings (one per
     :data:`BLOB_STEPS` steps drawn by a process), and the bytes of SVG written.
 
-    The frames are cut into chunks of :data:`KEYFRAME` steps, shared out among ``jobs``
-    processes (default: every CPU) by :class:`_Claims`: each draws a run of consecutive
-    chunks, so that what the drawing remembers between steps (docs/diagrams.md) serves it,
-    and then helps the others from the end of theirs. Each process writes its steps' files
+    The frames are cut into runs of a few chunks of :data:`KEYFRAME` steps
+    (:func:`label_run`), shared out among ``jobs`` processes (default: every CPU) by
+    :class:`_Claims`: each draws a segment of consecutive runs, so that what the drawing
+    remembers between steps (docs/diagrams.md) serves it, and then helps the others from
+    the end of theirs. Each process writes its steps' files
     and packs and compresses its own diagrams, sending only the compressed packing at the
     end: this process merely waits, reporting ``progress(done, total)`` as chunks are done.
 
@@ -714,8 +741,8 @@ def draw_packed(
     """
     global _FRAMES, _SCENE
     total = len(frames)
-    nchunks = -(-total // KEYFRAME)
-    jobs = max(1, min(jobs or os.cpu_count() or 1, nchunks))
+    nruns = -(-total // label_run(total))
+    jobs = max(1, min(jobs or os.cpu_count() or 1, nruns))
     last_seq = frames[-1].seq if frames else 0
     _FRAMES, _SCENE = list(frames), scene
     _SVG_DIR[:] = [svg_dir, max(4, len(str(last_seq)))]
@@ -732,11 +759,11 @@ def draw_packed(
 
     try:
         if jobs <= 1:
-            claims = _Claims(nchunks, 1)
+            claims = _Claims(nruns, 1)
             blobs, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
         else:
             ctx = multiprocessing.get_context("fork")
-            claims = _Claims(nchunks, jobs, ctx)
+            claims = _Claims(nruns, jobs, ctx)
             conns = {}
             # what exists now (the run, its frames) is moved out of the collector's sight
             # before forking: a collection in a drawing process would otherwise touch every
