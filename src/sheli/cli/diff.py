@@ -45,13 +45,15 @@ def _parse(text: str, which: str) -> dict[str, Any]:
 
 def run_with(rite: str, choices: dict[str, Any], command: str = "diff") -> Any:
     """Run RITE with ``choices`` (keywords of :func:`sheli.engine.run`); on a broken spec or
-    outcomes file print ``sheli COMMAND: <the error>`` and exit 2."""
+    outcomes file print ``sheli COMMAND: <the error>`` and exit 2. The walks are checked
+    apart where there is a CPU to spare, as by ``run_or_exit``."""
     from sheli.engine import run as run_rite
+    from sheli.engine.walks import apart_possible
     from sheli.rite.loader import SpecError
     from sheli.scoring import OutcomesError
 
     try:
-        return run_rite(rite, **choices)
+        return run_rite(rite, **choices, walks_apart=apart_possible())
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)

@@ -154,15 +154,18 @@ def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = 
     a broken spec or outcomes file, or choices the spec refuses (:func:`check_choices`), print
     ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2. The run's
     warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line.
-    ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`)."""
+    ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`).
+    The walks are checked in a process of their own where there is a CPU to spare
+    (``walks_apart``): the same run, sooner."""
     from sheli.engine import run as run_rite
     from sheli.engine.outcomes import OutcomesError
+    from sheli.engine.walks import apart_possible
     from sheli.rite.loader import SpecError
 
     choices = run_choices()
     try:
         check_choices(rite, choices)
-        result = run_rite(rite, **choices, sink=sink)
+        result = run_rite(rite, **choices, sink=sink, walks_apart=apart_possible())
     except (SpecError, OutcomesError) as exc:
         click.echo(f"sheli {command}: {exc}", err=True)
         sys.exit(2)

@@ -242,6 +242,7 @@ def run(
     readings: list[str] | None = None,
     options: dict[str, Any] | None = None,
     sink: Callable[[Record], object] | None = None,
+    walks_apart: bool = False,
 ) -> Run:
     """Run a rite spec (key, alias or path) and return its :class:`Run`.
 
@@ -256,6 +257,11 @@ def run(
     kept: the :class:`Run`'s records are its scene alone, made at the end (it names the cast
     and fixtures the run used), so a log of any length is written in bounded memory. A run
     that fails has already handed some records over: the sink's owner drops them.
+
+    With ``walks_apart`` (where :func:`sheli.engine.walks.apart_possible`), the walks are
+    checked in a process of their own while the run goes on (:mod:`sheli.engine.walks`):
+    the same run, sooner on a machine with a CPU to spare; a walk refused fails it at its
+    end, with the same error.
 
     >>> kept = []
     >>> r = run("xiangshe", sink=kept.append)
@@ -296,7 +302,7 @@ def run(
     if env is None:
         source = outcome_source(seed, outcomes, pair_names(params, spec))
         env = default_env(params["venue"], source, spec.chapter)
-    result = run_spec(loaded, params, env, sink)
+    result = run_spec(loaded, params, env, sink, walks_apart)
     # the file's own warnings (a round-3 hit with no on_beat is not counted), as `sheli score`
     result.warnings.extend(getattr(source, "warnings", ()))
     unused = getattr(source, "unused", None)
@@ -332,12 +338,14 @@ def run_spec(
     params: dict[str, Any],
     env: Env,
     sink: Callable[[Record], object] | None = None,
+    walks_apart: bool = False,
 ) -> Run:
     """Run an already loaded spec with explicit parameters and environment; with ``sink``,
-    the records after the scene go to it, not into the :class:`Run` (see :func:`run`)."""
+    the records after the scene go to it, not into the :class:`Run`; with ``walks_apart``,
+    the walks are checked in a process of their own (see :func:`run`)."""
     spec = loaded.spec
     check_loaded(loaded, env)
-    interp = Interpreter(spec, loaded.file, env, params)
+    interp = Interpreter(spec, loaded.file, env, params, walks_apart)
     if sink is not None:
         interp.events = _Sink(sink)  # the interpreter only appends to its records
     interp.run()

@@ -26,6 +26,7 @@ from sheli.engine.records import Shared, Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.variants import find_variant
 from sheli.engine.verbs import REACH, VERBS, Ctx
+from sheli.engine.walks import ApartWalks
 from sheli.engine.world_rules import WorldRules
 from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
@@ -209,7 +210,14 @@ _NOBODY = Person("", role="")
 class Interpreter:
     """Runs a spec. Use :func:`sheli.engine.run`; this class is its machinery."""
 
-    def __init__(self, spec: Spec, file: str, env: Env, params: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        spec: Spec,
+        file: str,
+        env: Env,
+        params: dict[str, Any],
+        walks_apart: bool = False,
+    ) -> None:
         self.spec = spec
         self.file = file
         self.env = env
@@ -249,6 +257,10 @@ class Interpreter:
             None if self.paths.m.walks_round(params.get("pairs", 0)) else []
         )
         self._routes: dict[str | None, list[str]] = {}  # a step's 經 → the routes it names
+        # the walks checked in a process of their own, beside the run (sheli.engine.walks);
+        # begun with the run
+        self._walks_apart = walks_apart
+        self._apart: ApartWalks | None = None
         self.stairs: dict[int, str] = {}  # seq of a 升 or 降 → the 階 it went by
 
     # -- errors
@@ -734,13 +746,20 @@ class Interpreter:
         else:
             bodies = [(body.x, body.y)]
         paths.stand(p.name, bodies)
+        apart = self._apart
         if old is None:
+            if apart is not None:
+                apart.walk(p.name, bodies, None, None)  # he stands there for its checks too
             return
         routes = self._routes.get(jing)
         if routes is None:
             routes = self._routes[jing] = route_words(jing, paths.m)
         v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
         crowd = self._crowd_walks
+        if apart is not None:
+            args = (old, verb, v, act.by, routes, p.role or p.name, crowd is None)
+            apart.walk(p.name, bodies, args, (self._file or self.file, line, cite, verb, p.name))
+            return
         for f in paths.check(
             p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, crowd is None
         ):
@@ -933,8 +952,30 @@ class Interpreter:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            self.place_cast()
-            self.run_steps(self.spec.steps, Frame({}))
+            apart = self._apart = ApartWalks(self.paths) if self._walks_apart else None
+            try:
+                self.place_cast()
+                self.run_steps(self.spec.steps, Frame({}))
+            except Exception:
+                self._apart = None
+                if apart is not None:
+                    try:
+                        apart.finish()
+                    except SpecError as refused:
+                        # a walk refused before the run failed on its own: the run's error
+                        raise refused from None
+                    except RuntimeError:
+                        pass  # (the checking process failed: the run's own error stands)
+                raise
+            except BaseException:
+                if apart is not None:
+                    apart.close()
+                raise
+            self._apart = None
+            if apart is not None:
+                warned = apart.finish()
+                if self._crowd_walks is not None:
+                    self._crowd_walks += warned
             if self._crowd_walks:
                 n, most = len(self._crowd_walks), self.paths.m.crowd_pairs
                 self.warnings.extend(self._crowd_walks)
