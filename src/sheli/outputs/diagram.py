@@ -24,7 +24,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
@@ -1722,12 +1722,36 @@ class _Memo:
         # view name → the things set down (the tuple), view, the 楅 and 中 among them, the
         # others by place
         self.placed: dict[str, tuple[Any, ...]] = {}
+        # the labels to place, made again only when what they read or where they stand
+        # changed (each placement sets their boxes anew): a person's by his label's key (his
+        # anchor, lines and radius compared), the plan's and the things' by the very list
+        # of what they are made from (id → that list, its labels)
+        self.person_labels: dict[str, Label] = {}
+        self.label_lists: dict[int, tuple[Any, list[Label]]] = {}
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
 
 
 _MEMO = _Memo()
+
+
+def _labels_of(specs: Any) -> list[Label]:
+    """The labels of ``specs`` (key, lines, anchor x and y, radius, size each), the same
+    objects for the very same specs (the plan's of a view, the things' while they stay).
+
+    >>> specs = (("fixture:阼階", (((("阼階", 12.0),),)), 10.0, 20.0, 4.0, (30.0, 16.0)),)
+    >>> _labels_of(specs) is _labels_of(specs), _labels_of(specs)[0].ax
+    (True, 10.0)
+    """
+    e = _MEMO.label_lists.get(id(specs))
+    if e is not None and e[0] is specs:
+        return e[1]
+    labels = [Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in specs]
+    if len(_MEMO.label_lists) >= 64:
+        _MEMO.label_lists.clear()  # (a view's plan and the things of the last few steps)
+    _MEMO.label_lists[id(specs)] = (specs, labels)
+    return labels
 
 
 def _things_memo(venue_key: str, v: View, objects: Any, lang: str = "zh-Hant") -> tuple[Any, ...]:
@@ -2114,18 +2138,13 @@ def _layout_all(
     if plan_svg:
         c.add(plan_svg)
     c.fixture_boxes.extend(plan_boxes)
-    fixture_labels = [
-        Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in plan_labels
-    ]
     things_svg, things_boxes, things_labels, things_t = _things_memo(
         venue_key, v, frame.objects, lang
     )
     if any(things_svg):
         c.parts.extend(things_svg)
     c.fixture_boxes.extend(things_boxes)
-    fixture_labels += [
-        Label(k, lines, ax, ay, r, _size=sz) for k, lines, ax, ay, r, sz in things_labels
-    ]
+    fixture_labels = [*_labels_of(plan_labels), *_labels_of(things_labels)]
     # a figure: radius 1 尺, kept legible (and not swamping the hall view)
     r = min(max(1.0 * v.scale, 5.0), 16.0 if v.name == "near" else 9.0)
     actor = highlight if highlight is not None else frame.actor
@@ -2135,13 +2154,20 @@ def _layout_all(
     plabels = []
     speaker, says = frame.actor, frame.says or None
     r2 = r * 2.0
+    made = _MEMO.person_labels
     for p in order:
         if p.member_of is not None:
             continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
         who = _person(p.actor, p.name, lang)
         lines, size = _person_lines(who, p.holds, says if p.actor == speaker else None, lang)
-        plabels.append(Label(f"person:{p.actor}", lines, x, y, r2, _size=size))  # type: ignore[arg-type]
+        # his label of the step before, while it reads and stands the same (its box is set
+        # anew by each placement)
+        key = f"person:{p.actor}"
+        lab = made.get(key)
+        if lab is None or lab.lines is not lines or lab.ax != x or lab.ay != y or lab.r != r2:
+            lab = made[key] = Label(key, lines, x, y, r2, _size=size)  # type: ignore[arg-type]
+        plabels.append(lab)
     for gkey, ps in crowds.groups.items():
         # a crowd: one label beside its block, the first and last of it and how many
         # (xiangshe:210 衆射者), but for the actor; each member is named in the viewer on
@@ -2432,10 +2458,11 @@ def label_boxes(
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
     draws them (for tests and for the viewer's hit-testing); ``keep_labels`` as for
-    :func:`render_svg_parts`."""
+    :func:`render_svg_parts`. The labels are copies: the drawing's own are placed again by
+    the next diagram."""
     frame = _FrameView(frame)  # type: ignore[assignment]
     _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, keep_labels)
-    return labels, list(c.fixture_boxes)
+    return [replace(lab) for lab in labels], list(c.fixture_boxes)
 
 
 def body_boxes(
