@@ -215,6 +215,19 @@ class View:
     def contains(self, x: float, y: float) -> bool:
         return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
 
+    def __hash__(self) -> int:
+        # kept: a view is a key of several caches asked at every step, and hashing its
+        # eight fields each time was a hundredth of the drawing
+        h = self.__dict__.get("_hash")
+        if h is None:
+            fields = (self.name, self.x0, self.y0, self.x1, self.y1, self.scale, self.ox, self.oy)
+            h = self.__dict__["_hash"] = hash(fields)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        # (a string's hash differs from one process to another: not carried in a pickle)
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 @lru_cache(maxsize=8)
 def _venue(key: str) -> Venue:
