@@ -23,8 +23,8 @@ docs/benchmarks.md (other sections are kept).
 loaded machine: K runs of ``--sample-steps`` consecutive steps, spread evenly over the 100
 衆耦 run, each drawn in order in this process (as a drawing process draws its chunks, the
 first step of each with nothing remembered, the labels kept from step to step and placed
-afresh at each chunk's first step; an older checkout given by ``--src`` places every step
-afresh), CPU ms a step; the mean times the steps is
+afresh at each run's first step (``label_run``); an older checkout given by ``--src`` places
+every step afresh), CPU ms a step; the mean times the steps is
 the drawing's CPU for the whole run. ``--src DIR`` imports sheli from DIR (another
 checkout's ``src``), to compare two versions in one sitting.
 """
@@ -53,13 +53,20 @@ from _common import machine, write_section  # noqa: E402
 from sheli.engine import run  # noqa: E402
 from sheli.outputs.render import render  # noqa: E402
 
+try:  # the walks checked apart, as the command checks them
+    from sheli.engine.walks import apart_possible
+
+    RUN_KW = {"walks_apart": apart_possible()}
+except ImportError:  # (an older checkout, with --src)
+    RUN_KW = {}
+
 
 def once(pairs: int, svg_files: bool, jobs: int | None) -> dict[str, float]:
     """One run and one render; times in seconds, sizes in MB."""
     d = Path(tempfile.mkdtemp(prefix="sheli-bench-"))
     try:
         t0 = time.perf_counter()
-        r = run("xiangshe", pairs=pairs)
+        r = run("xiangshe", pairs=pairs, **RUN_KW)
         t1 = time.perf_counter()
         c1 = _cpu()
         rep = render(r, d / "out", svg_files=svg_files, jobs=jobs)

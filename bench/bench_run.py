@@ -247,7 +247,10 @@ def main() -> None:
         f"{rows[2][2] * 1000:.0f} ms wall ({'met' if rows[2][2] < 1 else 'not met'} on the "
         "machine as loaded then; on an idle machine wall ≈ CPU). The CLI columns include "
         "interpreter start-up, imports, the spec from its cache and writing the JSON Lines "
-        "to /dev/null; the peak memory is that process's resident set at its largest: the "
+        "to /dev/null, with the walks checked in a process of their own beside the run "
+        'where there is a CPU to spare, as the command does (docs/architecture.md, "The '
+        "walks checked apart\"; the API columns check them in line, the library's default); "
+        "the peak memory is the larger process's resident set at its largest: the "
         "interpreter and the code (some 35 MiB), then what the run holds, which grows with "
         "the 衆耦 (the command writes each line as it is made and keeps none of them).",
         "",
