@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import traceback
 from typing import Any
 
@@ -75,7 +76,9 @@ def _checking(paths: Paths, conn: Any) -> None:
     """The checking process: each batch of walks checked in order until the run's None;
     then ``("done", warnings, fault)`` (the first walk refused), or ``("error",
     traceback)``. After a walk refused or a failure the rest are read and not checked, so
-    that the run's writes never meet a closed pipe."""
+    that the run's writes never meet a closed pipe. An interrupt (^C) is the run's to
+    answer: this process ends when the run closes it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     warned: list[str] = []
     fault = error = None
     try:
