@@ -28,10 +28,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import traceback
 from typing import Any
 
 from sheli.engine.paths import Paths
+from sheli.forked import Forked
 from sheli.rite.loader import SpecError
 
 #: the walks sent to the checking process at a time (a batch a message: fewer, larger
@@ -72,32 +72,29 @@ def check_walk(paths: Paths, name: str, bodies: list[Any], args: Any, where: Any
     return warned, None
 
 
-def _checking(paths: Paths, conn: Any) -> None:
+def _checking(conn: Any, paths: Paths) -> tuple[list[str], Any]:
     """The checking process: each batch of walks checked in order until the run's None;
-    then ``("done", warnings, fault)`` (the first walk refused), or ``("error",
-    traceback)``. After a walk refused or a failure the rest are read and not checked, so
-    that the run's writes never meet a closed pipe. An interrupt (^C) is the run's to
-    answer: this process ends when the run closes it."""
+    then the warnings and the first walk refused (or None). After a walk refused or a
+    failure the rest are read and not checked, so that the run's writes never meet a closed
+    pipe; a failure is raised then. An interrupt (^C) is the run's to answer: this process
+    ends when the run closes it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warned: list[str] = []
     fault = error = None
-    try:
-        while (batch := conn.recv()) is not None:
-            if fault is not None or error is not None:
-                continue
-            try:
-                for name, bodies, args, where in batch:
-                    more, fault = check_walk(paths, name, bodies, args, where)
-                    warned += more
-                    if fault is not None:
-                        break
-            except Exception:
-                error = traceback.format_exc()
-        conn.send(("error", error) if error is not None else ("done", warned, fault))
-    except (EOFError, OSError):
-        pass  # the run ended without waiting for a verdict
-    finally:
-        conn.close()
+    while (batch := conn.recv()) is not None:
+        if fault is not None or error is not None:
+            continue
+        try:
+            for name, bodies, args, where in batch:
+                more, fault = check_walk(paths, name, bodies, args, where)
+                warned += more
+                if fault is not None:
+                    break
+        except Exception as exc:
+            error = exc
+    if error is not None:
+        raise error
+    return warned, fault
 
 
 class ApartWalks:
@@ -105,11 +102,7 @@ class ApartWalks:
     a copy of ``paths`` as it is; :meth:`walk` for each, :meth:`finish` at the end."""
 
     def __init__(self, paths: Paths) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self._conn, theirs = ctx.Pipe()
-        self._proc = ctx.Process(target=_checking, args=(paths, theirs), daemon=True)
-        self._proc.start()
-        theirs.close()
+        self._checker = Forked(_checking, paths, talk=True)
         self._batch: list[tuple[Any, ...]] = []
         self._lost = False  # the checking process is gone (finish says so)
 
@@ -120,7 +113,7 @@ class ApartWalks:
             batch, self._batch = self._batch, []
             if not self._lost:
                 try:
-                    self._conn.send(batch)
+                    self._checker.conn.send(batch)
                 except OSError:
                     self._lost = True
 
@@ -128,28 +121,19 @@ class ApartWalks:
         """Wait for every walk to be checked; the warnings of the walks through a body
         beyond the crowd, in order. A walk refused raises its :class:`SpecError`; a failure
         of the checking process, a RuntimeError with its traceback."""
-        try:
-            if self._lost:
-                raise EOFError
-            if self._batch:
-                self._conn.send(self._batch)
-            self._conn.send(None)
-            got = self._conn.recv()
-        except (EOFError, OSError):
-            raise RuntimeError("the process checking the walks ended without a verdict") from None
-        finally:
-            self.close()
-        if got[0] == "error":
-            raise RuntimeError(f"the process checking the walks failed:\n{got[1]}")
-        _, warned, fault = got
+        if not self._lost:
+            try:
+                if self._batch:
+                    self._checker.conn.send(self._batch)
+                self._checker.conn.send(None)
+            except OSError:
+                pass  # (gone: its result says so)
+        warned, fault = self._checker.result()
         if fault is not None:
             what, (file, line, cite, verb, who) = fault
             raise SpecError(what, file=file, line=line, cite=cite, what=f"{verb} by {who}")
-        return warned
+        return warned  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """End the checking process if it still runs (a run that failed on its own)."""
-        if self._proc.is_alive():
-            self._proc.terminate()
-        self._proc.join()
-        self._conn.close()
+        self._checker.close()

@@ -59,6 +59,7 @@ from zlib_ng import zlib_ng
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
+from sheli.forked import Forked
 from sheli.i18n import DEFAULT, translation
 from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
@@ -1259,55 +1260,6 @@ def _page(result: Any, against: Any = None, lang: str = DEFAULT) -> tuple[tuple[
     return tuple(t.encode("utf-8") for t in viewer_page(data)), len(data["steps"])
 
 
-class _Child:
-    """``fn(*args)`` in a forked process (begun at once); :meth:`result` waits for it.
-
-    >>> _Child(sum, [1, 2]).result()
-    3
-    """
-
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        ctx = multiprocessing.get_context("fork")
-        r, w = ctx.Pipe(duplex=False)
-        gc.freeze()  # as for the drawing processes (draw_packed)
-        try:
-            self._proc = ctx.Process(target=_child_main, args=(fn, args, w), daemon=True)
-            self._proc.start()
-        finally:
-            gc.unfreeze()
-        w.close()
-        self._conn = r
-        self._name = getattr(fn, "__name__", "a process")
-
-    def result(self) -> Any:
-        """What ``fn`` returned; its error, with its traceback, as a RuntimeError."""
-        try:
-            kind, value = self._conn.recv()
-        except EOFError:
-            raise RuntimeError(f"the process of {self._name} ended without a result") from None
-        finally:
-            self.close()
-        if kind == "error":
-            raise RuntimeError(f"the process of {self._name} failed:\n{value}")
-        return value
-
-    def close(self) -> None:
-        """End the process if it still runs."""
-        if self._proc.is_alive():
-            self._proc.terminate()
-        self._proc.join()
-        self._conn.close()
-
-
-def _child_main(fn: Callable[..., Any], args: tuple[Any, ...], conn: Any) -> None:
-    try:
-        conn.send(("ok", fn(*args)))
-    except BaseException:
-        conn.send(("error", traceback.format_exc()))
-    finally:
-        conn.close()
-
-
 # --------------------------------------------------------------------------------------
 # writing it all
 
@@ -1376,7 +1328,7 @@ def render(
         if (jobs or os.cpu_count() or 1) > 1:
             # the text pane's data, JSON and page: on the core that would otherwise wait
             # while the frames are folded here (that cannot be shared out)
-            text = _Child(_page, result, against, lang)
+            text = Forked(_page, result, against, lang)
         sd = tmp / "svg"
         if svg_files:
             sd.mkdir()
