@@ -104,13 +104,18 @@ def test_score_outcomes_is_linear_in_its_pairs(tmp_path: Path) -> None:
     assert r.exit_code == 0 and r.output.startswith("round 2: 右 2000 左 0  右賢於左千純")
 
 
-@pytest.mark.parametrize("target", ["/dev/full"])
-def test_a_full_stdout_is_one_line(target: str) -> None:
+# the function a caller runs, and the installed program's, which ends without teardown
+ENTRIES = ["from sheli.cli import main; main()", "from sheli.cli import console; console()"]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_a_full_stdout_is_one_line(entry: str) -> None:
+    target = "/dev/full"
     if not Path(target).exists():
         pytest.skip("no /dev/full")
     with open(target, "w") as out:
         p = subprocess.run(
-            [sys.executable, "-c", "from sheli.cli import main; main()", "text", "xiangshe"],
+            [sys.executable, "-c", entry, "text", "xiangshe"],
             stdout=out,
             stderr=subprocess.PIPE,
             text=True,
@@ -120,9 +125,10 @@ def test_a_full_stdout_is_one_line(target: str) -> None:
     assert p.stderr == "sheli: cannot write the output: No space left on device\n"
 
 
-def test_a_closed_stdout_ends_quietly() -> None:
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_a_closed_stdout_ends_quietly(entry: str) -> None:
     p = subprocess.Popen(
-        [sys.executable, "-c", "from sheli.cli import main; main()", "search", "射"],
+        [sys.executable, "-c", entry, "search", "射"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -5,11 +5,14 @@ cache, and the spec is parsed again."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
+import platformdirs
 import pytest
 
 import sheli.rite as R
+from sheli import diskcache
 from sheli.rite import cache
 
 
@@ -107,3 +110,25 @@ def test_a_checked_spec_is_not_checked_again_until_a_file_changes(
     with pytest.raises(SpecError, match="is not in the passage"):
         check.check_loaded(R.load_spec(spec_copy), env)
     assert checks == ["xiangshe.yaml"] * 2
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the two cases read without platformdirs")
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [
+        (None, "/home/someone"),
+        ("/var/tmp/xdg-cache", "/home/someone"),
+        ("relative/cache", "/home/someone"),  # not absolute: ignored, as platformdirs does
+        ("", "/"),
+        (None, "relative-home"),  # platformdirs' own answer (the user's home from pwd)
+    ],
+)
+def test_the_cache_is_where_platformdirs_puts_it(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str
+) -> None:
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    monkeypatch.setenv("HOME", home)
+    assert diskcache.user_cache_base() == platformdirs.user_cache_dir("sheli")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,66 @@ def test_run_leaves_its_objects_out_of_the_last_collection(
     assert (count > 10_000) is frozen, count
     if frozen:
         assert out.read_text(encoding="utf-8").count("\n") > 4000
+
+
+QUICK = """
+import atexit, sys
+sys.argv = ["sheli", *sys.argv[1:]]
+from sheli.cli import console
+{before}
+console()
+"""
+
+
+AS_THE_COMMAND_DOES = """
+import sheli.cli
+command = sheli.cli.main
+def main():
+    atexit.register(print, "ran", file=sys.stderr)
+    command()
+sheli.cli.main = main
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["run", "xiangshe", "--format", "jsonl"], 0, ""),
+        (["run", "no-such-rite"], 2, "sheli run: "),
+        (["score", "--outcomes", "/no/such/file.csv"], 1, "Error: /no/such/file.csv"),
+    ],
+)
+def test_the_program_ends_with_the_status_python_gives(
+    tmp_path: Path, args: list[str], status: int, said: str
+) -> None:
+    # the installed program skips Python's teardown, not its status nor the exit functions
+    # registered after it began (as those of the command are)
+    out = tmp_path / "log"
+    code = QUICK.format(before=AS_THE_COMMAND_DOES)
+    extra = ["-o", str(out)] if status == 0 else []
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args, *extra], capture_output=True, text=True
+    )
+    assert done.returncode == status, done.stderr
+    assert done.stderr.startswith(said) and done.stderr.endswith("ran\n"), done.stderr
+    if status == 0:
+        assert out.read_text(encoding="utf-8").count("\n") > 4000
+
+
+def test_what_is_left_in_the_buffer_is_written_or_said(tmp_path: Path) -> None:
+    # the output still buffered when the command ends is flushed by the program's own end:
+    # to a file whole, and to a full device as the one line a full stdout gives
+    code = QUICK.format(before="sys.stdout.write('left in the buffer')")
+    argv = [sys.executable, "-c", code, "run", "xiangshe", "-o", str(tmp_path / "log")]
+    kept = tmp_path / "stdout"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # (a buffer)
+    with kept.open("w") as out:
+        done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert kept.read_text() == "left in the buffer"
+    if not Path("/dev/full").exists():
+        return
+    with open("/dev/full", "w") as out:
+        done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
+    assert done.returncode == 1
+    assert done.stderr.endswith("steps)\nsheli: cannot write the output: No space left on device\n")

@@ -1,3 +1,3 @@
-from sheli.cli import main
+from sheli.cli import console
 
-main()
+console()

@@ -3,9 +3,9 @@
 Specs (:mod:`sheli.rite.cache`) and venues (:mod:`sheli.place.loader`) are parsed from YAML
 by every process that needs them; an entry here gives back what an earlier process built
 from the same bytes (and the same code). The cache is ``$SHELI_CACHE_DIR`` or the
-platform's user cache directory (platformdirs), a folder for each kind of data in it; each
-entry is a pickle written whole (a temporary file renamed). Anything that cannot be read
-or written only costs the time of parsing again.
+platform's user cache directory (:func:`user_cache_base`), a folder for each kind of data
+in it; each entry is a pickle written whole (a temporary file renamed). Anything that
+cannot be read or written only costs the time of parsing again.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -24,8 +24,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_cache_dir
-
 #: the environment variable that puts the cache elsewhere (tests, a read-only home)
 CACHE_ENV = "SHELI_CACHE_DIR"
 
@@ -36,8 +34,31 @@ def cache_dir(kind: str) -> Path:
     >>> cache_dir("venues").name
     'venues'
     """
-    base = os.environ.get(CACHE_ENV) or user_cache_dir("sheli")
+    base = os.environ.get(CACHE_ENV) or user_cache_base()
     return Path(base) / kind
+
+
+def user_cache_base() -> str:
+    """The user's cache directory for sheli, as platformdirs names it: on Linux
+    ``$XDG_CACHE_HOME/sheli`` if that is an absolute path, else ``$HOME/.cache/sheli``.
+    Those two cases are read here, as platformdirs reads them: importing it (its regular
+    expressions, :mod:`tempfile`) was some 5 ms of every ``sheli run`` (docs/benchmarks.md,
+    start-up); every other case (another system, no absolute ``$HOME``) is its to answer.
+
+    >>> user_cache_base().endswith("sheli")
+    True
+    """
+    if sys.platform == "linux":
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, "sheli")
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(home):
+            return os.path.join(home, ".cache", "sheli")
+    # imported here, not at the top: only where the two cases above do not answer
+    from platformdirs import user_cache_dir
+
+    return user_cache_dir("sheli")
 
 
 def key(*parts: bytes) -> str:

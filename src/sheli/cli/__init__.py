@@ -143,14 +143,73 @@ def main() -> None:
         # stdout that cannot take the output (>/dev/full) is said in one line, and what is
         # still buffered for it is dropped, or Python's flush at exit would fail again.
         _drop_stdout()
-        if exc.errno == errno.EPIPE:
-            sys.exit(1)
-        where = f"{exc.filename}" if exc.filename else "cannot write the output"
-        click.echo(f"sheli: {where}: {exc.strerror or exc}", err=True)
+        _output_failed(exc)
         sys.exit(1)
     finally:
         if paused:  # a caller that catches the command's SystemExit goes on as it was
             gc.enable()
+
+
+#: The commands whose process ends as soon as they are done (the exit functions run, the
+#: output flushed), without Python's teardown, which frees one by one every object the
+#: command leaves: some 7 ms of a ``sheli run``, a quarter of a second of a render with 100
+#: 衆耦 (docs/benchmarks.md, start-up). Not ``serve``, whose server ends its own way.
+QUICK_EXIT = frozenset(COMMANDS) - {"serve"}
+
+
+def console() -> None:
+    """The installed ``sheli`` program: :func:`main`, whose process, for a command of
+    :data:`QUICK_EXIT`, ends with the status Python would give it but without its teardown
+    (a caller that runs :func:`main` itself keeps its process). Python's exit functions run
+    all the same: this one is registered first, so it is the last of them."""
+    quick = bool(sys.argv[1:2]) and sys.argv[1] in QUICK_EXIT
+    status = [1]  # an error that escapes main ends the process with 1, as Python would
+    if quick:
+        atexit.register(_end_now, status)
+    try:
+        main()
+        status[0] = 0
+    except SystemExit as exc:
+        status[0] = exit_status(exc.code)
+        raise
+
+
+def exit_status(code: object) -> int:
+    """The process's status for ``sys.exit(code)``, as Python gives it.
+
+    >>> exit_status(None), exit_status(2), exit_status("sheli: bad input")
+    (0, 2, 1)
+    """
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _end_now(status: list[int]) -> None:
+    code = status[0]
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError as exc:
+            # as :func:`main` says it, of what was still buffered
+            if stream is sys.stdout:
+                _output_failed(exc)
+            code = code or 1
+        except (ValueError, AttributeError):  # closed, or none to speak of
+            pass
+    os._exit(code)
+
+
+def _output_failed(exc: OSError) -> None:
+    """Say in one line that stdout could not take the output (>/dev/full); nothing when its
+    reader went away (``sheli text | head -1``)."""
+    if exc.errno == errno.EPIPE:
+        return
+    where = f"{exc.filename}" if exc.filename else "cannot write the output"
+    try:
+        click.echo(f"sheli: {where}: {exc.strerror or exc}", err=True)
+    except (OSError, ValueError, AttributeError):  # no stderr to say it on
+        pass
 
 
 def _drop_stdout() -> None:

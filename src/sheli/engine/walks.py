@@ -25,7 +25,6 @@ same warnings, in their order (docs/architecture.md, "The walks checked apart").
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from typing import Any
@@ -49,7 +48,7 @@ def apart_possible() -> bool:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # (no affinity on this system)
         cpus = os.cpu_count() or 1
-    return cpus > 1 and "fork" in multiprocessing.get_all_start_methods()
+    return cpus > 1 and hasattr(os, "fork")
 
 
 def check_walk(paths: Paths, name: str, bodies: list[Any], args: Any, where: Any) -> Any:
