@@ -745,8 +745,13 @@ class Interpreter:
             return  # he stands where he stood (most steps)
         else:
             bodies = [(body.x, body.y)]
-        paths.stand(p.name, bodies)
         apart = self._apart
+        if apart is None:
+            paths.stand(p.name, bodies)
+        else:
+            # only where he stands is read here (the next walk's start): the grid of bodies a
+            # check looks at is the checking process's
+            paths.at[p.name] = bodies
         if old is None:
             if apart is not None:
                 apart.walk(p.name, bodies, None, None)  # he stands there for its checks too
