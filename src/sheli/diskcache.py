@@ -55,7 +55,7 @@ def user_cache_base() -> str:
         home = os.environ.get("HOME", "")
         if os.path.isabs(home):
             return os.path.join(home, ".cache", "sheli")
-    # imported here, not at the top: only where the two cases above do not answer
+    # deferred: needed only where the two cases above do not answer (start-up time)
     from platformdirs import user_cache_dir
 
     return user_cache_dir("sheli")
