@@ -129,3 +129,26 @@ def test_what_is_left_in_the_buffer_is_written_or_said(tmp_path: Path) -> None:
         done = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=True, env=env)
     assert done.returncode == 1
     assert done.stderr.endswith("steps)\nsheli: cannot write the output: No space left on device\n")
+
+
+LOUD_AT_TEARDOWN = """
+import os, types
+class Loud:
+    def __del__(self, write=os.write):  # (bound now: os may be gone by then)
+        write(2, b"torn down\\n")
+held = types.ModuleType("held")  # a module's objects are freed by the teardown
+held.loud = Loud()
+sys.modules["held"] = held
+del held
+"""
+
+
+@pytest.mark.parametrize(("entry", "torn"), [("console", False), ("main", True)])
+def test_the_program_ends_without_teardown(tmp_path: Path, entry: str, torn: bool) -> None:
+    # an object left for Python's teardown is not freed by the installed program (its
+    # process just ends); a caller of main keeps Python's own end
+    code = QUICK.format(before=LOUD_AT_TEARDOWN).replace("console", entry)
+    argv = [sys.executable, "-c", code, "run", "xiangshe", "-o", str(tmp_path / "log")]
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert ("torn down" in done.stderr) is torn, done.stderr

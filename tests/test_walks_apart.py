@@ -5,7 +5,7 @@ and no process is left behind."""
 
 from __future__ import annotations
 
-import multiprocessing
+import os
 from typing import Any
 
 import msgspec
@@ -16,6 +16,7 @@ from test_world_rules import SPECS
 import sheli.engine.bodies as bodies_mod
 import sheli.engine.interpreter as interpreter
 import sheli.engine.paths as paths_mod
+import sheli.forked as forked
 from sheli.engine import run
 from sheli.engine.paths import Fault
 from sheli.engine.walks import apart_possible
@@ -34,6 +35,32 @@ def _same_error(a: SpecError, b: SpecError) -> None:
     assert (a.file, a.line, a.cite, a.what, str(a)) == (b.file, b.line, b.cite, b.what, str(b))
 
 
+@pytest.fixture()
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The processes forked during the test (the checking processes), by their pids."""
+    pids: list[int] = []
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(forked.os, "fork", fork)
+    return pids
+
+
+def _none_left(pids: list[int]) -> None:
+    """Every process forked is gone, reaped: those that answered once this process ends
+    (what its exit does, done here), those ended early at once."""
+    assert pids
+    forked._reap()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # no such child left, not even a zombie
+
+
 @pytest.mark.parametrize(
     ("rite", "kw"),
     [
@@ -44,12 +71,12 @@ def _same_error(a: SpecError, b: SpecError) -> None:
         ("yanshe", {}),
     ],
 )
-def test_the_same_run_line_for_line(rite: str, kw: dict[str, Any]) -> None:
+def test_the_same_run_line_for_line(rite: str, kw: dict[str, Any], forks: list[int]) -> None:
     inline = run(rite, **kw)
     apart = run(rite, **kw, walks_apart=True)
     assert apart.events == inline.events
     assert apart.warnings == inline.warnings
-    assert multiprocessing.active_children() == []
+    _none_left(forks)
 
 
 def test_beyond_the_crowd_the_same_warnings_in_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,16 +96,16 @@ def test_beyond_the_crowd_the_same_warnings_in_their_order(monkeypatch: pytest.M
 @pytest.mark.parametrize(
     "fixture", ["bad_walk_pillar.yaml", "bad_walk_edge.yaml", "bad_walk_body.yaml"]
 )
-def test_a_walk_refused_is_the_same_error(fixture: str) -> None:
+def test_a_walk_refused_is_the_same_error(fixture: str, forks: list[int]) -> None:
     spec = SPECS / fixture
     inline = _error(rite=spec, outcomes=FixedOutcomes())
     apart = _error(rite=spec, outcomes=FixedOutcomes(), walks_apart=True)
     _same_error(apart, inline)
-    assert multiprocessing.active_children() == []
+    _none_left(forks)
 
 
 def test_a_walk_refused_comes_before_a_later_error_of_the_run(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
     # the first walk of a step whose 經 names a route (xiangshe:102) refused, as in
     # test_paths; and, long after it, a body the run cannot place: inline the run stops at
@@ -107,14 +134,28 @@ def test_a_walk_refused_comes_before_a_later_error_of_the_run(
     calls[0] = 0
     with pytest.raises(ValueError, match="no room"):
         run("xiangshe", walks_apart=True)
-    assert multiprocessing.active_children() == []
+    _none_left(forks)
 
 
-def test_a_failure_of_the_checking_process_is_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_of_the_checking_process_is_raised(
+    monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
     def check(self: paths_mod.Paths, *a: Any, **k: Any) -> list[Fault]:
         raise ZeroDivisionError("a fault of the checker")
 
     monkeypatch.setattr(paths_mod.Paths, "check", check)
     with pytest.raises(RuntimeError, match="ZeroDivisionError: a fault of the checker"):
         run("xiangshe", walks_apart=True)
-    assert multiprocessing.active_children() == []
+    _none_left(forks)
+
+
+def test_a_process_that_answered_is_reaped() -> None:
+    # not waited for when it answers (it is still giving its memory back), but reaped: by a
+    # later call, or as this process ends (forked registers that with atexit)
+    f = forked.Forked(sum, [1, 2])
+    pid = f._pid
+    assert f.result() == 3
+    forked._reap()  # what the end of this process does
+    assert pid not in forked._ENDING
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # no such child left, not even a zombie

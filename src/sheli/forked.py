@@ -125,6 +125,9 @@ class Forked:
         except (EOFError, OSError):
             self.close()
             raise RuntimeError(f"the process of {self._name} ended without a result") from None
+        except BaseException:  # (an interrupt while waiting: the process is ended too)
+            self.close()
+            raise
         self.conn.close()
         if self._pid is not None:
             # not waited for now: it is ending (giving its memory back takes some 2 ms, while
