@@ -42,8 +42,8 @@ def user_cache_base() -> str:
     """The user's cache directory for sheli, as platformdirs names it: on Linux
     ``$XDG_CACHE_HOME/sheli`` if that is an absolute path, else ``$HOME/.cache/sheli``.
     Those two cases are read here, as platformdirs reads them: importing it (its regular
-    expressions, :mod:`tempfile`) was some 5 ms of every ``sheli run`` (docs/benchmarks.md,
-    start-up); every other case (another system, no absolute ``$HOME``) is its to answer.
+    expressions) was some 2–3 ms of every ``sheli run`` (docs/benchmarks.md, "The seventh
+    sitting"); every other case (another system, no absolute ``$HOME``) is its to answer.
 
     >>> user_cache_base().endswith("sheli")
     True

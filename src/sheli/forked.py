@@ -6,7 +6,7 @@ process with what this one holds (fork, not pickling), and waits for one answer 
 
 A fork and two pipes, not :mod:`multiprocessing`: a run needs nothing more, and importing
 that package (its sockets, selectors and subprocesses) was some 6 ms of the start of every
-``sheli run`` (docs/benchmarks.md, start-up).
+``sheli run`` (docs/benchmarks.md, "The seventh sitting").
 
 >>> Forked(sum, [1, 2]).result()
 3

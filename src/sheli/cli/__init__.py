@@ -153,7 +153,8 @@ def main() -> None:
 #: The commands whose process ends as soon as they are done (the exit functions run, the
 #: output flushed), without Python's teardown, which frees one by one every object the
 #: command leaves: some 7 ms of a ``sheli run``, a quarter of a second of a render with 100
-#: 衆耦 (docs/benchmarks.md, start-up). Not ``serve``, whose server ends its own way.
+#: 衆耦 (docs/benchmarks.md, "The seventh sitting"). Not ``serve``, whose server ends its
+#: own way.
 QUICK_EXIT = frozenset(COMMANDS) - {"serve"}
 
 
