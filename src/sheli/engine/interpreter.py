@@ -26,7 +26,7 @@ from sheli.engine.records import Shared, Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.variants import find_variant
 from sheli.engine.verbs import REACH, VERBS, Ctx
-from sheli.engine.walks import ApartWalks
+from sheli.engine.walks import ApartWalks, check_walk
 from sheli.engine.world_rules import WorldRules
 from sheli.place.bodies import load_bodies
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
@@ -745,35 +745,27 @@ class Interpreter:
             return  # he stands where he stood (most steps)
         else:
             bodies = [(body.x, body.y)]
+        args = None  # his first place: he only stands there
+        if old is not None:
+            routes = self._routes.get(jing)
+            if routes is None:
+                routes = self._routes[jing] = route_words(jing, paths.m)
+            v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
+            search = self._crowd_walks is None
+            args = (old, verb, v, act.by, routes, p.role or p.name, search)
+        where = (self._file or self.file, line, cite, verb, p.name)
         apart = self._apart
-        if apart is None:
-            paths.stand(p.name, bodies)
-        else:
-            # only where he stands is read here (the next walk's start): the grid of bodies a
-            # check looks at is the checking process's
-            paths.at[p.name] = bodies
-        if old is None:
-            if apart is not None:
-                apart.walk(p.name, bodies, None, None)  # he stands there for its checks too
-            return
-        routes = self._routes.get(jing)
-        if routes is None:
-            routes = self._routes[jing] = route_words(jing, paths.m)
-        v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
-        crowd = self._crowd_walks
         if apart is not None:
-            args = (old, verb, v, act.by, routes, p.role or p.name, crowd is None)
-            apart.walk(p.name, bodies, args, (self._file or self.file, line, cite, verb, p.name))
+            # only where he stands is read here (the next walk's start): the grid of bodies a
+            # check looks at is the checking process's, which checks the walk in its turn
+            paths.at[p.name] = bodies
+            apart.walk(p.name, bodies, args, where)
             return
-        for f in paths.check(
-            p.name, old, bodies, verb, v, act.by, routes, p.role or p.name, crowd is None
-        ):
-            what = f"{f.what} [P-{f.kind}]"
-            if f.kind == "body" and crowd is not None:
-                where = self._file or self.file
-                crowd.append(f"{where}:{line} ({cite}, {verb} by {p.name}): {what}")
-                continue
-            raise self.error(what, line, cite, f"{verb} by {p.name}")
+        warned, fault = check_walk(paths, p.name, bodies, args, where)
+        if warned:
+            self._crowd_walks += warned  # (only beyond the crowd: a list)
+        if fault is not None:
+            raise self.error(fault[0], line, cite, f"{verb} by {p.name}")
 
     def _row_act(self, act: Any, p: Person, bind: Mapping[str, Any]) -> tuple[Any, Any]:
         """The act of one member of a row: its place is his slot in the row.

@@ -52,7 +52,8 @@ def apart_possible() -> bool:
 
 
 def check_walk(paths: Paths, name: str, bodies: list[Any], args: Any, where: Any) -> Any:
-    """Stand ``name`` at ``bodies``; with ``args`` (the walk from where he stood:
+    """The check of one walk, as the run makes it in line and as the checking process
+    makes it. Stand ``name`` at ``bodies``; with ``args`` (the walk from where he stood:
     ``old, verb, via, stair, routes, role, search``), check it. Returns the walks through a
     body beyond the crowd (``search`` false), as warnings, and the first other fault (what,
     where) or None; ``where`` is (file, line, passage, verb, who)."""
