@@ -13,7 +13,7 @@ SYSTEM_PYTHON := /usr/bin/python3
 PYTHON ?= $(shell $(SYSTEM_PYTHON) -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' \
   >/dev/null 2>&1 && echo $(SYSTEM_PYTHON) || echo python3)
 
-.PHONY: run test lint format bench clean browser messages compile
+.PHONY: run test lint typecheck format bench clean browser messages compile
 
 # The interface's gettext catalogues (src/sheli/i18n.py): each .po compiled to its .mo.
 PO_FILES := $(wildcard src/sheli/locale/*/LC_MESSAGES/sheli.po)
@@ -63,6 +63,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
+
+# mypy over src/sheli ([tool.mypy] in pyproject.toml)
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
