@@ -105,7 +105,7 @@ import sheli.rite
 marks.append(("rite layer", cpu()))
 import sheli.engine as E
 from sheli.engine import check
-from sheli.engine.outcomes import SeededOutcomes
+from sheli.scoring.outcomes import SeededOutcomes
 from sheli.outputs import eventlog
 marks.append(("engine imports", cpu()))
 from sheli.rite import load_spec

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from sheli.cli import cli
 from sheli.engine import run
+from sheli.outputs.xiangchi import xiangchi_places
 from sheli.scoring.five import (
     asked_questions,
     five_data,
@@ -17,7 +18,6 @@ from sheli.scoring.five import (
     load_votes,
     square_shape,
     tally_wuwu,
-    xiangchi_places,
 )
 from sheli.scoring.outcomes import Outcome, OutcomesError
 

@@ -9,8 +9,8 @@ import pytest
 
 from sheli.engine import run
 from sheli.engine.coverage import coverage
-from sheli.engine.outcomes import Outcome, SeededOutcomes
 from sheli.engine.records import Shot, Step
+from sheli.scoring.outcomes import Outcome, SeededOutcomes
 
 
 class WithStruck:

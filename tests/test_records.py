@@ -13,7 +13,7 @@ import pytest
 from sheli.engine import run
 from sheli.engine import state as state_mod
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
-from sheli.rite.rules import announce, release
+from sheli.scoring.rules import announce, release
 
 CASES = [
     {"rite": "xiangshe", "seed": 1},

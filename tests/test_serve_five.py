@@ -210,7 +210,7 @@ def test_every_earlier_schema_is_migrated(tmp_path, version: int) -> None:
 
 
 def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None:
-    from sheli.engine.outcomes import load_outcomes
+    from sheli.scoring.outcomes import load_outcomes
 
     assert live.arrow(2, "上耦", "上射", 1, True, x=2.0, y=-1.5, through=True).status_code == 201
     assert live.arrow(2, "上耦", "下射", 1, False, struck="人").status_code == 201

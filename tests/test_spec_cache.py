@@ -82,8 +82,8 @@ def test_a_checked_spec_is_not_checked_again_until_a_file_changes(
     spec_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sheli.engine import check, default_env
-    from sheli.engine.outcomes import SeededOutcomes
     from sheli.rite.loader import SpecError
+    from sheli.scoring.outcomes import SeededOutcomes
 
     env = default_env("xie", SeededOutcomes(0))
     checks: list[str] = []

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from sheli.cli import cli
 from sheli.engine import pair_names, run
 from sheli.engine.coverage import coverage
-from sheli.engine.outcomes import SeededOutcomes
 from sheli.engine.records import Shot, Step
 from sheli.engine.variants import ZHUPI, find_variant
 from sheli.rite import load_spec
+from sheli.scoring.outcomes import SeededOutcomes
 
 
 def steps(r: Any) -> list[dict[str, Any]]:

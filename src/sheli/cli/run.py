@@ -158,9 +158,9 @@ def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = 
     The walks are checked in a process of their own where there is a CPU to spare
     (``walks_apart``): the same run, sooner."""
     from sheli.engine import run as run_rite
-    from sheli.engine.outcomes import OutcomesError
     from sheli.engine.walks import apart_possible
     from sheli.rite.loader import SpecError
+    from sheli.scoring.outcomes import OutcomesError
 
     choices = run_choices()
     try:

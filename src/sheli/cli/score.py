@@ -27,6 +27,7 @@ from rich.table import Table
 from sheli.cli._util import lang_option
 from sheli.engine.records import Shot
 from sheli.i18n import current, tr
+from sheli.outputs.xiangchi import xiangchi_places
 from sheli.scoring import (
     OutcomesError,
     RecordedOutcomes,
@@ -41,7 +42,7 @@ from sheli.scoring import (
     side_of,
     to_chinese,
 )
-from sheli.scoring.five import judge_five, load_votes, tally_wuwu, xiangchi_places
+from sheli.scoring.five import judge_five, load_votes, tally_wuwu
 from sheli.text.english import english
 
 _SIDE = {"right": "右", "left": "左", None: "—"}

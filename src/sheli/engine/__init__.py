@@ -23,7 +23,6 @@ from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noq
 from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
-from sheli.engine.outcomes import SeededOutcomes, load_outcomes
 from sheli.engine.paths import load_paths, walk_faults
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
@@ -33,9 +32,11 @@ from sheli.place import load_venue
 from sheli.place.bodies import load_bodies
 from sheli.place.loader import VENUE_ALIASES as _place_aliases
 from sheli.place.loader import VENUES as _place_titles
-from sheli.rite import LoadedSpec, load_spec, rules
+from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.loader import SpecError
 from sheli.rite.nodes import Spec
+from sheli.scoring import rules
+from sheli.scoring.outcomes import SeededOutcomes, load_outcomes
 from sheli.text.variants import fold
 
 __all__ = [

@@ -100,7 +100,7 @@ def check_loaded(loaded: Any, env: Env) -> None:
     stand-in text every time. Raises :class:`SpecError` like :func:`check_spec`.
 
     >>> from sheli.engine import default_env
-    >>> from sheli.engine.outcomes import SeededOutcomes
+    >>> from sheli.scoring.outcomes import SeededOutcomes
     >>> from sheli.rite import load_spec
     >>> loaded = load_spec("yanshe")
     >>> check_loaded(loaded, default_env("qin", SeededOutcomes(0), "yan")); loaded.checked

@@ -100,7 +100,7 @@ class Env(msgspec.Struct, dict=True):
     - ``venue``: an object with ``resolve(ref, people=...)``, ``on_tang(p)``, ``point(name)``;
     - ``outcome(round, pair, archer, arrow) -> (hit, on_beat)``; ``detail`` (optional): the
       same key to the whole recorded ``Outcome`` or None (its ``struck`` changes the run);
-    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.rite.rules`.
+    - ``release``, ``side_of``, ``announce``, ``count_procedure`` from :mod:`sheli.scoring.rules`.
     """
 
     passage: Callable[[str], PassageInfo | None]

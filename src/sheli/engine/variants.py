@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from sheli.engine.state import Person
-from sheli.rite.rules import count_procedure_in, release
+from sheli.scoring.rules import count_procedure_in, release
 
 #: ``(archer, round, hit, on_beat) -> (counted, reason)``, or None to leave the table's answer
 ReleaseOverride = Callable[[Person, int, bool, "bool | None"], "tuple[bool, str] | None"]
@@ -117,7 +117,7 @@ JUN_ROLES = ("君", "公")
 #: (鄉射記 xiangshe:381–384 and 燕禮記 yan:177–182 speak of the 君 shooting wherever he does).
 COMMON_RELEASE_OVERRIDES: tuple[ReleaseOverride, ...] = (jun_release,)
 
-#: 鄉射禮: the run environment's tables (sheli/rite/data/release.tsv, count_procedure).
+#: 鄉射禮: the run environment's tables (sheli/scoring/data/release.tsv, count_procedure).
 XIANGSHE = Variant("xiangshe", aliases=("鄉射禮", "鄉射"))
 
 #: 大射儀: its 數獲 (dashe:213–222) and 釋獲 (不貫不釋 dashe:185, 不鼓不釋 dashe:271) in its own

@@ -16,8 +16,8 @@ already defined elsewhere is an error, so two modules cannot silently define one
 
 from __future__ import annotations
 
-from sheli.engine.outcomes import miss_direction, miss_side
 from sheli.engine.verbs import Ctx, VerbError, set_facing, verb
+from sheli.scoring.outcomes import miss_direction, miss_side
 
 #: 敖繼公's reading of dashe:202 (方者左則曰左方右則曰右方也): the 大射正 names the side
 FANG_SIDE_READING = "R-she-fang-ao"

@@ -29,15 +29,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from sheli.scoring.rules import losers
 
 _THREE = ("上耦", "次耦", "下耦")
 
 
-@dataclass(frozen=True)
-class Drink:
+class Drink(msgspec.Struct, frozen=True):
     """One 不勝者 drinking the 罰爵.
 
     ``rank`` is 三耦, 賓, 主人, 大夫, 大夫之耦 or 衆賓. ``partner_ascends``: his 耦 (the 勝者)

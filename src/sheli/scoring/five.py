@@ -5,7 +5,7 @@ scholar reads and may change; this module only applies them. Per archer and roun
 
 - 白矢 from ``through``; 參連 from ``loosed_s``; 剡注 from ``flight``; 井儀 from ``x``, ``y``
   and ``hit``; 襄尺 from where the rite has the 臣 stand when the 君 shoots
-  (:func:`xiangchi_places`).
+  (:func:`sheli.outputs.xiangchi.xiangchi_places`, which reads a run).
 
 >>> from sheli.scoring.outcomes import Outcome
 >>> arrows = [Outcome(2, "上耦", "上射", n, True, x=x, y=y, loosed_s=t)
@@ -28,13 +28,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sheli.engine.outcomes import Outcome, OutcomesError, normalise_name
-from sheli.engine.records import Shot, Step
 from sheli.files import read_at_most
+from sheli.scoring.outcomes import Outcome, OutcomesError, normalise_name
 from sheli.yamlfile import load_yaml
-
-#: the 君 as an archer: 公 in 大射儀 and 燕禮, 君 in the 記
-JUN_NAMES = ("公", "君")
 
 
 @cache
@@ -204,42 +200,6 @@ def square_shape(points: list[tuple[float, float]]) -> tuple[bool, str]:
     return True, f"four arrows at the corners of a square of side {mean:.2f} 尺 (如井)"
 
 
-# ---------------------------------------------------------------- 襄尺: where the 臣 stands
-
-
-def xiangchi_places(records: Iterable[Any]) -> dict[tuple[int, str, str], list[float]]:
-    """From a run's records: for the 臣 whose 耦 is the 君, by (round, pair, seat), how far
-    further from the 侯 than the 君 he stood (尺) at each arrow the 君 loosed.
-
-    The 侯 lies to the south of the 物 in every venue (y grows to the north), so further from
-    the 侯 is a larger y.
-
-    >>> from sheli.engine import run
-    >>> sorted(xiangchi_places(run("yanshe", seed=0).records))[:1]
-    [(2, '賓耦', '上射')]
-    """
-    pos: dict[str, tuple[float, float]] = {}
-    people: dict[tuple[int, str, str], str] = {}  # (round, pair, seat) → who shot there
-    # each arrow of the 君: round, pair, his 耦's seat, the 君's y, everyone's place then
-    moments: list[tuple[int, str, str, float, dict[str, tuple[float, float]]]] = []
-    for e in records:
-        if isinstance(e, Step):
-            d = e.to_json()
-            if d.get("x") is not None and d.get("y") is not None and d.get("actor"):
-                pos[str(d["actor"])] = (float(d["x"]), float(d["y"]))
-        elif isinstance(e, Shot):
-            people[(e.round, e.pair, e.archer)] = e.person
-            if e.person in JUN_NAMES and e.person in pos:
-                seat = "上射" if e.archer == "下射" else "下射"
-                moments.append((e.round, e.pair, seat, pos[e.person][1], dict(pos)))
-    out: dict[tuple[int, str, str], list[float]] = defaultdict(list)
-    for rnd, pair, seat, jun_y, then in moments:
-        chen = people.get((rnd, pair, seat))
-        if chen is not None and chen in then:
-            out[(rnd, pair, seat)].append(then[chen][1] - jun_y)
-    return dict(out)
-
-
 def _xiangchi(backs: list[float] | None) -> tuple[bool | None, str]:
     if backs is None:
         return None, "his 耦 is not the 君: 襄尺 is of a 臣 shooting with the 君"
@@ -262,8 +222,8 @@ def judge_five(
 ) -> list[Verdict]:
     """The 五射 for every archer and round of ``outcomes``, in the file's order of archers.
 
-    ``places`` (from :func:`xiangchi_places`) decides 襄尺; without it 襄尺 is not judged
-    (kept None). Each verdict carries 賈疏's definition and its source.
+    ``places`` (from :func:`sheli.outputs.xiangchi.xiangchi_places`) decides 襄尺; without
+    it 襄尺 is not judged (kept None). Each verdict carries 賈疏's definition and its source.
 
     >>> from sheli.scoring.outcomes import Outcome
     >>> v = judge_five([Outcome(2, "上耦", "上射", 1, True, through=True)])
@@ -331,7 +291,7 @@ def load_votes(path: str | Path) -> list[Vote]:
     >>> load_votes(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sheli.engine.outcomes.OutcomesError: ...v.csv:3: question must be one of ..., not '主皮'; ...
+    sheli.scoring.outcomes.OutcomesError: ...v.csv:3: question must be one of ..., not '主皮'; ...
     """
     path = Path(path)
     try:

@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from sheli.engine.outcomes import FLIGHTS, MAX_OFFSET, STRUCK, Outcome, OutcomeFieldError
+from sheli.scoring.outcomes import FLIGHTS, MAX_OFFSET, STRUCK, Outcome, OutcomeFieldError
 from sheli.serve import auth
 from sheli.serve.errors import ApiError, json_response
 from sheli.serve.limits import parse_json, read_body

@@ -25,7 +25,6 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from sheli.engine.outcomes import OPTIONAL_FIELDS, Outcome
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.outputs.cues import (
     build_book,
@@ -37,14 +36,15 @@ from sheli.outputs.diagram import render_svg
 from sheli.outputs.eventlog import line_of
 from sheli.outputs.frames import build_frames
 from sheli.outputs.runofshow import fmt, load_durations, sections
+from sheli.outputs.xiangchi import xiangchi_places
 from sheli.scoring.five import (
     VOTE_FIELDS,
     Verdict,
     Vote,
     judge_five,
     tally_wuwu,
-    xiangchi_places,
 )
+from sheli.scoring.outcomes import OPTIONAL_FIELDS, Outcome
 from sheli.serve.live import LiveEvent, iso, plan_run
 
 #: a spreadsheet takes a cell that starts with one of these for a formula (=HYPERLINK(…))

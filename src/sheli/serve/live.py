@@ -31,7 +31,6 @@ from typing import Any
 from sheli import engine, text
 from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
-from sheli.engine.outcomes import Outcome
 from sheli.engine.records import accept
 from sheli.i18n import translation
 from sheli.outputs.cues import roles
@@ -39,6 +38,7 @@ from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label
 from sheli.outputs.render import EnglishTable
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
 from sheli.rite.loader import SpecError
+from sheli.scoring.outcomes import Outcome
 from sheli.serve import wuwu
 from sheli.serve.hou import target_for
 from sheli.text.commentary import notes_for
