@@ -76,7 +76,7 @@ def test_a_binary_spec_is_one_line(tmp_path: Path) -> None:
 
 
 def test_an_endless_input_is_refused_not_read(tmp_path: Path) -> None:
-    assert "larger than 8 MB" in _one_line(["score", "--outcomes", "/dev/zero"], code=1)
+    assert "larger than 8 MB" in _one_line(["score", "--outcomes", "/dev/zero"])
     assert "larger than 8 MB" in _one_line(["run", "xiangshe", "--outcomes", "/dev/zero"])
     assert "larger than 8 MB" in _one_line(["text", "import", "/dev/zero"])
 

@@ -92,7 +92,8 @@ sheli.cli.main = main
     [
         (["run", "xiangshe", "--format", "jsonl"], 0, ""),
         (["run", "no-such-rite"], 2, "sheli run: "),
-        (["score", "--outcomes", "/no/such/file.csv"], 1, "Error: /no/such/file.csv"),
+        (["score", "--outcomes", "/no/such/file.csv"], 2, "sheli score: /no/such/file.csv"),
+        (["text", "import", "--remove", "no-such-edition"], 1, "Error: no imported edition"),
     ],
 )
 def test_the_program_ends_with_the_status_python_gives(

@@ -41,8 +41,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from sheli.errors import SheliError
 
-class TooLarge(OSError):
+
+class TooLarge(SheliError, OSError):
     """An input file larger than sheli reads for its purpose (:func:`read_at_most`)."""
 
 
@@ -75,7 +77,7 @@ def _size(n: int) -> str:
     return f"{n >> 20} MB" if n >= 1 << 20 and not n % (1 << 20) else f"{n} bytes"
 
 
-class WriteRefused(OSError):
+class WriteRefused(SheliError, OSError):
     """The path names something sheli does not write into (a directory, a block device, a
     socket); ``strerror`` says what it is."""
 

@@ -10,6 +10,48 @@ from typing import Any
 
 import click
 
+from sheli.errors import SheliError
+
+
+def user_error_line(ctx: click.Context, exc: SheliError) -> str:
+    """The one line a user error is reported in: ``sheli COMMAND: <the error>``, COMMAND as
+    typed after ``sheli`` (``run``, ``text import``).
+
+    >>> ctx = click.Context(click.Command("run"), info_name="run")
+    >>> user_error_line(ctx, SheliError("no venue 'xei'; did you mean xie?"))
+    "sheli run: no venue 'xei'; did you mean xie?"
+    """
+    names: list[str] = []
+    at: click.Context | None = ctx
+    while at is not None and (at.parent is not None or not names):
+        names.append(at.info_name or "")
+        at = at.parent
+    return f"sheli {' '.join(reversed(names))}: {exc}"
+
+
+class Command(click.Command):
+    """A command of ``sheli``: a user error (:class:`sheli.errors.SheliError`: a broken spec,
+    a bad outcomes file, a venue or reading the rite does not have …) raised anywhere below
+    it is printed in one line (:func:`user_error_line`) and ends the command with status 2,
+    without a traceback. Every command is of this class: this is the one place the CLI
+    catches them.
+
+    >>> @click.command(cls=Command)
+    ... def bad() -> None:
+    ...     raise SheliError("xiangshe has no reading 'R-x'")
+    >>> from click.testing import CliRunner
+    >>> r = CliRunner().invoke(bad, [])
+    >>> r.exit_code, r.output
+    (2, "sheli bad: xiangshe has no reading 'R-x'\\n")
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SheliError as exc:
+            click.echo(user_error_line(ctx, exc), err=True)
+            ctx.exit(2)
+
 
 class DefaultGroup(click.Group):
     """A group that runs its ``default_cmd`` when the first argument is not a subcommand.
@@ -26,6 +68,9 @@ class DefaultGroup(click.Group):
     >>> CliRunner().invoke(g, ["xiangshe:247"]).output
     'show xiangshe:247\\n'
     """
+
+    #: its subcommands report user errors as every command does
+    command_class = Command
 
     def __init__(self, *args: object, default_cmd: str = "show", **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

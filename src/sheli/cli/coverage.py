@@ -10,18 +10,17 @@ The last line is the share enacted (by a step or by a rule): ``coverage: 97.3%``
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from sheli.cli._util import lang_option, report_console
+from sheli.cli._util import Command, lang_option, report_console
 from sheli.i18n import tr
 from sheli.text.english import english as passage_english
 
 STATUS = {"step": "enacted", "rule": "rule", "uncovered": "not enacted", "gap": "GAP"}
 
 
-@click.command("coverage")
+@click.command("coverage", cls=Command)
 @click.argument("rite", default="xiangshe")
 @click.option("--json", "as_json", is_flag=True, help="the report as JSON, for machines")
 @click.option("--gaps", is_flag=True, help="list only the gaps (no step, no rule, no reason)")
@@ -30,13 +29,8 @@ def coverage(rite: str, as_json: bool, gaps: bool, lang: str) -> None:
     """Report which passages of RITE's scope are enacted, by which steps, and why not."""
     from sheli.engine.coverage import coverage as build
     from sheli.outputs.english import gloss  # deferred: the outputs layer loads rich
-    from sheli.rite.loader import SpecError
 
-    try:
-        report = build(rite)
-    except SpecError as exc:
-        click.echo(f"sheli coverage: {exc}", err=True)
-        sys.exit(2)
+    report = build(rite)
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return

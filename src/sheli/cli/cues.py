@@ -20,12 +20,12 @@ from pathlib import Path
 
 import click
 
-from sheli.cli._util import lang_option, localize
+from sheli.cli._util import Command, lang_option, localize
 from sheli.cli.run import run_choices, run_options, run_or_exit
 from sheli.files import write_text
 
 
-@click.command("cues")
+@click.command("cues", cls=Command)
 @click.argument("rite", default="xiangshe")
 @click.option(
     "--role",
@@ -96,29 +96,26 @@ def cues(
         _fail(f"cannot write {output}: no such directory {Path(output).parent}")
     result = run_or_exit("cues", rite)
     chosen = run_choices()
-    try:
-        sc = cuesmod.venue_scale(result.plan, scale=scale, hou_dao=hou_dao)
-        wanted: list[str] | None
-        if roles_:
-            wanted = list(roles_)
-        elif floor:
-            wanted = []  # the floor plan alone
-        else:
-            wanted = None  # everyone
-        book = cuesmod.build_book(
-            result,
-            wanted,
-            scale=sc,
-            floor=floor or not roles_,
-            addressed=not no_addressed,
-            diagrams="none" if fmt == "txt" else diagrams,
-            seed=0
-            if chosen.get("seed") is None and chosen.get("outcomes") is None
-            else chosen.get("seed"),
-            lang=lang,
-        )
-    except cuesmod.CuesError as exc:
-        _fail(str(exc))
+    sc = cuesmod.venue_scale(result.plan, scale=scale, hou_dao=hou_dao)
+    wanted: list[str] | None
+    if roles_:
+        wanted = list(roles_)
+    elif floor:
+        wanted = []  # the floor plan alone
+    else:
+        wanted = None  # everyone
+    book = cuesmod.build_book(
+        result,
+        wanted,
+        scale=sc,
+        floor=floor or not roles_,
+        addressed=not no_addressed,
+        diagrams="none" if fmt == "txt" else diagrams,
+        seed=0
+        if chosen.get("seed") is None and chosen.get("outcomes") is None
+        else chosen.get("seed"),
+        lang=lang,
+    )
     if fmt == "txt":
         if lang == "en":
             from sheli.outputs.english import english_cue_text
@@ -134,12 +131,10 @@ def cues(
     elif fmt == "html":
         _write_text(output, _html(book, lang))  # type: ignore[arg-type]
     else:
-        from sheli.outputs.pdf import PdfError, html_to_pdf
+        from sheli.outputs.pdf import html_to_pdf
 
         try:
             html_to_pdf(_html(book, lang), Path(output))  # type: ignore[arg-type]
-        except PdfError as exc:
-            _fail(str(exc))
         except OSError as exc:
             _fail(f"cannot write {output}: {exc.strerror}")
     what = ", ".join(s.role for s in book.sheets) or "no role"

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from typing import Any
 
 import click
 
-from sheli.cli._util import report_console
+from sheli.cli._util import Command, report_console
 from sheli.cli.run import run_choices, run_options
 
 #: What run A keeps of run B's choices when only B's are given: the outcomes, not the reading.
@@ -43,20 +42,15 @@ def _parse(text: str, which: str) -> dict[str, Any]:
         raise click.BadParameter(f"{text!r}: {msg}", param_hint=f"--{which}") from None
 
 
-def run_with(rite: str, choices: dict[str, Any], command: str = "diff") -> Any:
-    """Run RITE with ``choices`` (keywords of :func:`sheli.engine.run`); on a broken spec or
-    outcomes file print ``sheli COMMAND: <the error>`` and exit 2. The walks are checked
-    apart where there is a CPU to spare, as by ``run_or_exit``."""
+def run_with(rite: str, choices: dict[str, Any]) -> Any:
+    """Run RITE with ``choices`` (keywords of :func:`sheli.engine.run`); a broken spec or
+    outcomes file, or a choice the rite refuses, is a user error the command reports
+    (:class:`sheli.cli._util.Command`). The walks are checked apart where there is a CPU to
+    spare, as by ``run_or_exit``."""
     from sheli.engine import run as run_rite
     from sheli.engine.walks import apart_possible
-    from sheli.rite.loader import SpecError
-    from sheli.scoring import OutcomesError
 
-    try:
-        return run_rite(rite, **choices, walks_apart=apart_possible())
-    except (SpecError, OutcomesError) as exc:
-        click.echo(f"sheli {command}: {exc}", err=True)
-        sys.exit(2)
+    return run_rite(rite, **choices, walks_apart=apart_possible())
 
 
 def pair_choices(
@@ -76,7 +70,7 @@ def pair_choices(
     return a_choices, b_choices
 
 
-@click.command("diff")
+@click.command("diff", cls=Command)
 @click.argument("rite")
 @run_options
 @click.option("--a", "a_opts", metavar="'OPTIONS'", help="run A's options, e.g. '--reading R-x'")

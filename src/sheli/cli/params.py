@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import Command, lang_option
 from sheli.files import write_text
 from sheli.i18n import current, tr
 
@@ -175,7 +175,7 @@ def _targets(table: RankTable, spec: str, readings: list[str]) -> tuple[Cell, li
     return cell, out
 
 
-@click.command("params")
+@click.command("params", cls=Command)
 @click.option("--rank", default=None, help="王 (天子), 諸侯, 畿內諸侯, 卿大夫, 士 (or an alias).")
 @click.option("--occasion", default=None, help="大射, 賓射, 燕射 or 鄉射.")
 @click.option(
@@ -214,20 +214,16 @@ def params(
     from rich.console import Console
     from rich.table import Table
 
-    from sheli.rite.ranks import RankError, load_ranks
+    from sheli.rite.ranks import load_ranks
 
     if svg_path is not None and target is None:
         _fail("--svg needs --target RANK/OCCASION")
-    try:
-        table = load_ranks()
-        chosen = sorted(table.choose(readings).values())
-        if target is not None:
-            cell, targets = _targets(table, target, list(readings))
-            title = f"{cell.rank} {cell.occasion}"
-        cells = table.cells(rank, occasion, readings)
-    except RankError as exc:
-        _fail(str(exc))
-        return
+    table = load_ranks()
+    chosen = sorted(table.choose(readings).values())
+    if target is not None:
+        cell, targets = _targets(table, target, list(readings))
+        title = f"{cell.rank} {cell.occasion}"
+    cells = table.cells(rank, occasion, readings)
 
     if target is not None:
         from sheli.place.target import raised, 武

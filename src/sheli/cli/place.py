@@ -12,7 +12,7 @@ import json
 
 import click
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import Command, lang_option
 from sheli.i18n import tr
 
 
@@ -20,7 +20,7 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v)}"
 
 
-@click.command("place")
+@click.command("place", cls=Command)
 @click.option(
     "--venue",
     "venue_name",
@@ -64,16 +64,13 @@ def place(
     from rich.table import Table
 
     from sheli.outputs.english import gloss, label  # deferred: the outputs layer loads rich
-    from sheli.place import PlaceError, load_venue
+    from sheli.place import load_venue
 
-    try:
-        venue = load_venue(venue_name)
-        rows = venue.ledger()
-        if what is not None:
-            f = venue.fixture(what)
-            rows = [r for r in rows if r.name == f.name]
-    except PlaceError as exc:
-        raise click.ClickException(str(exc)) from None
+    venue = load_venue(venue_name)
+    rows = venue.ledger()
+    if what is not None:
+        f = venue.fixture(what)
+        rows = [r for r in rows if r.name == f.name]
 
     if sketch is not None:
         from sheli.place.sketch import sketch as draw

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import click
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import Command, lang_option
 from sheli.cli.diff import pair_choices, run_with
 from sheli.cli.run import run_choices, run_options, run_or_exit
 
 
-@click.command("render")
+@click.command("render", cls=Command)
 @click.argument("rite", default="xiangshe")
 @run_options
 @click.option(
@@ -97,9 +97,9 @@ def render(
     if with_diff or a_opts is not None or b_opts is not None:
         # as `sheli diff`: run B drawn, run A's bodies as ghosts
         a_choices, b_choices = pair_choices(run_choices(), a_opts, b_opts)
-        against = run_with(rite, a_choices, "render")
+        against = run_with(rite, a_choices)
     if b_opts is not None:
-        result = run_with(rite, b_choices, "render")
+        result = run_with(rite, b_choices)
     else:
         result = run_or_exit("render", rite)
 

@@ -24,12 +24,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from sheli.cli._util import lang_option
+from sheli.cli._util import Command, lang_option
 from sheli.engine.records import Shot
 from sheli.i18n import current, tr
 from sheli.outputs.xiangchi import xiangchi_places
 from sheli.scoring import (
-    OutcomesError,
     RecordedOutcomes,
     announce,
     count_layout,
@@ -50,10 +49,7 @@ _KEPT = {True: "yes", False: "no", None: "—"}
 
 
 def _load(path: Path, pairs: list[str] | None = None) -> RecordedOutcomes:
-    try:
-        outcomes = load_outcomes(path, pairs=pairs)
-    except OutcomesError as exc:
-        raise click.ClickException(str(exc)) from None
+    outcomes = load_outcomes(path, pairs=pairs)
     for warning in outcomes.warnings:
         click.echo(f"warning: {warning}", err=True)
     return outcomes
@@ -62,12 +58,8 @@ def _load(path: Path, pairs: list[str] | None = None) -> RecordedOutcomes:
 def _rite_run(rite: str) -> Any:
     # deferred: a whole run, needed only to know where the 臣 stands (襄尺) and the pairs
     from sheli.engine import run
-    from sheli.rite import SpecError
 
-    try:
-        return run(rite)
-    except SpecError as exc:
-        raise click.ClickException(str(exc)) from None
+    return run(rite)
 
 
 def _five(path: Path, rite: str | None, as_json: bool) -> None:
@@ -90,10 +82,7 @@ def _five(path: Path, rite: str | None, as_json: bool) -> None:
 
 
 def _votes(path: Path, outcomes_file: Path | None, as_json: bool) -> None:
-    try:
-        votes = load_votes(path)
-    except OutcomesError as exc:
-        raise click.ClickException(str(exc)) from None
+    votes = load_votes(path)
     shots = _load(outcomes_file).entries.values() if outcomes_file is not None else None
     results = tally_wuwu(votes, shots)
     if as_json:
@@ -212,7 +201,7 @@ def _score_file(console: Console, path: Path, explain: bool) -> None:
 MAX_COUNT = 9999
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("right", type=click.IntRange(0, MAX_COUNT), required=False)
 @click.argument("left", type=click.IntRange(0, MAX_COUNT), required=False)
 @click.option(

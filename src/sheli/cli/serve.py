@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from sheli.cli._util import Command
+
 
 def default_db() -> Path:
     """``$SHELI_DATA_DIR/serve.sqlite3`` or the platform's user data dir (as the editions).
@@ -40,7 +42,7 @@ def _port_free(host: str, port: int) -> str | None:
     return None
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
@@ -69,7 +71,6 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
 
     from sheli.serve import create_app
     from sheli.serve.http import Protocol, max_connections, raise_file_limit
-    from sheli.serve.store import StoreError
 
     db = db or default_db()
     why = _port_free(host, port)
@@ -78,11 +79,7 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
         raise SystemExit(2)
     files = raise_file_limit()
     Protocol.cap = max_connections(files)
-    try:
-        app = create_app(db, ahead=True, hosts=(host, *allow))
-    except StoreError as exc:
-        click.echo(f"sheli serve: {exc}", err=True)
-        raise SystemExit(2) from None
+    app = create_app(db, ahead=True, hosts=(host, *allow))
     logging.basicConfig(format="%(asctime)s %(message)s", level=logging.WARNING)
     shown = f"[{host}]" if ":" in host else host
     click.echo(

@@ -23,7 +23,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from sheli.cli._util import DefaultGroup
+from sheli.cli._util import Command, DefaultGroup
 from sheli.text import UnknownPassage, chapter_key, load_chapter, parse_range
 from sheli.text.corpus import SHORT_TITLES
 from sheli.text.english import english
@@ -230,7 +230,7 @@ def _chapter_overview(ch: Chapter, d: Callable[[str], str], as_json: bool) -> No
         con.print(Text(f"{s.n:>3}  {ch.key}:{s.first}–{s.last}  ") + Text(d(s.topic)))
 
 
-@click.command()
+@click.command(cls=Command)
 @click.argument("query", nargs=-1)
 @click.option("--chapter", "chapters", multiple=True, help="Search only this chapter (repeatable).")
 @click.option("--simplified", is_flag=True, help="Display in simplified characters (OpenCC).")

@@ -9,12 +9,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from sheli.cli._util import Command
 
-@click.command("import")
+
+@click.command("import", cls=Command)
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--edition", "edition", help="Name to store it under (default: from the file's ID).")
 @click.option(
@@ -74,11 +75,7 @@ def import_cmd(
         return
     if not file:
         raise click.UsageError("give a FILE to import, or --list, or --remove NAME")
-    try:
-        report = editions.import_edition(file, edition=edition, chapter=chapter, force=force)
-    except editions.ImportFailed as exc:
-        click.echo(f"sheli text import: {exc}", err=True)
-        sys.exit(2)
+    report = editions.import_edition(file, edition=edition, chapter=chapter, force=force)
     if as_json:
         click.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
         return

@@ -20,12 +20,13 @@ from typing import Any
 import msgspec
 
 from sheli.engine.state import World
+from sheli.errors import SheliError
 from sheli.place.model import Venue
 from sheli.rite.loader import LINE_KEY
 from sheli.text import get_passage, load_chapter
 
 
-class VerbError(Exception):
+class VerbError(SheliError):
     """A precondition of a verb does not hold (the message cites the passage)."""
 
 

@@ -40,6 +40,7 @@ from sheli.rite.nodes import (
     RoundStep,
     Spec,
 )
+from sheli.scoring.outcomes import OutcomesError
 
 THREE = ("上耦", "次耦", "下耦")
 # ---------------------------------------------------------------------------- setup
@@ -643,9 +644,9 @@ class Interpreter:
                         noted(p.name, file, line, cite, vname)
                 except VerbError as exc:
                     raise self.error(str(exc), line, cite, f"{vname} by {p.name}") from None
+                except OutcomesError:
+                    raise  # a fault of the outcomes file, reported with its own line
                 except (ValueError, KeyError) as exc:
-                    if type(exc).__name__ == "OutcomesError":
-                        raise  # a fault of the outcomes file, reported with its own line
                     # a lower layer refused what this step asked of it: say which step
                     raise self.error(
                         f"{type(exc).__name__}: {exc}", line, cite, f"{vname} by {p.name}"

@@ -40,6 +40,7 @@ import jinja2
 from sheli.engine.env import chapter_sections
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
+from sheli.errors import SheliError
 from sheli.glossary import GLOSSARY
 from sheli.glossary import label as label_en
 from sheli.outputs import diagram
@@ -202,7 +203,7 @@ ITEM_PLAIN = {
 }
 
 
-class CuesError(ValueError):
+class CuesError(SheliError, ValueError):
     """A user error: an unknown role, a bad scale."""
 
 

@@ -20,6 +20,7 @@ import os
 import shutil
 from pathlib import Path
 
+from sheli.errors import SheliError
 from sheli.files import writing
 
 # Debian's package puts the browser here; CHROMIUM names another one.
@@ -43,7 +44,7 @@ CHROMIUM_ARGS = [
 ]
 
 
-class PdfError(RuntimeError):
+class PdfError(SheliError, RuntimeError):
     """The PDF could not be made (no chromium, no Playwright, or the browser failed)."""
 
 

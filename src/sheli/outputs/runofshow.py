@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from sheli.engine.records import BaseVisitor, Step
+from sheli.errors import SheliError
 
 DURATIONS_FILE = Path(__file__).with_name("data") / "durations.yaml"
 #: the venue's 尺 in metres when the run says nothing else (sheli.place: 1 尺 = 0.231 m)
@@ -49,7 +50,7 @@ class Durations:
         return self.verbs.get(verb, self.default)[0]
 
 
-class DurationsError(ValueError):
+class DurationsError(SheliError, ValueError):
     """A malformed durations file; names the file and what is wrong."""
 
 

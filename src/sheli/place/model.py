@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from sheli.errors import SheliError
+
 __all__ = [
     "DIRECTIONS",
     "ROWS",
@@ -34,7 +36,7 @@ __all__ = [
 ]
 
 
-class PlaceError(ValueError):
+class PlaceError(SheliError, ValueError):
     """A place that cannot be found or computed: an unknown name, a malformed relation.
 
     >>> from sheli.place import load_venue

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sheli.errors import SheliError
 from sheli.files import read_at_most
 from sheli.yamlfile import LINE_KEY, load_yaml_lines
 from sheli.yamlfile import load_yaml as load_yaml  # its old home: kept for who still imports it
@@ -21,7 +22,7 @@ from sheli.yamlfile import load_yaml as load_yaml  # its old home: kept for who 
 FILE_KEY = "__file__"  # set on mappings read from a part or base file (include:, extends:)
 
 
-class SpecError(Exception):
+class SpecError(SheliError):
     """A spec that cannot be read, validated or run.
 
     The message names the file, the line, the step's passage id and what is wrong:

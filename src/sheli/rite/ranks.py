@@ -35,6 +35,7 @@ from pydantic import (
     model_validator,
 )
 
+from sheli.errors import SheliError
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, load_yaml_with_lines
 
 RANKS_FILE = Path(__file__).parent / "data" / "ranks.yaml"
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 
-class RankError(Exception):
+class RankError(SheliError):
     """A rank table that cannot be read or a choice that does not exist.
 
     >>> str(RankError("unknown rank 帝", file="ranks.yaml", line=3))

@@ -45,6 +45,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import msgspec
 
+from sheli.errors import SheliError
 from sheli.files import read_at_most
 
 #: the header of an outcomes CSV file, and the fields of a JSON record
@@ -82,7 +83,7 @@ def normalise_name(name: str) -> str:
     return name.strip().translate(_TO_TRADITIONAL)
 
 
-class OutcomesError(ValueError):
+class OutcomesError(SheliError, ValueError):
     """A malformed or incomplete outcomes file; names the file and the line.
 
     >>> str(OutcomesError("a.csv", 3, "arrow must be 1–4, not 5"))
@@ -97,7 +98,7 @@ class OutcomesError(ValueError):
         super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
 
 
-class OutcomeFieldError(ValueError):
+class OutcomeFieldError(SheliError, ValueError):
     """One field of an outcome is wrong (or two fields disagree); ``field`` names it.
 
     >>> str(OutcomeFieldError("x", "x and y go together", "round 2 上耦上射 arrow 1"))

@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sheli.errors import SheliError
+
 #: the schema's version (``PRAGMA user_version``); every earlier one is migrated at start
 SCHEMA_VERSION = 3
 #: ``PRAGMA application_id``: the file is a sheli serve database ("shli")
@@ -134,7 +136,7 @@ def _why(exc: BaseException) -> str:
     return f"cannot use the database: {msg}"
 
 
-class StoreError(RuntimeError):
+class StoreError(SheliError, RuntimeError):
     """The database cannot be opened or is not a sheli database; names the file."""
 
 

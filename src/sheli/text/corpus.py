@@ -19,6 +19,7 @@ import functools
 import re
 from pathlib import Path
 
+from sheli.errors import SheliError
 from sheli.text.model import Chapter, Passage, Section
 from sheli.text.variants import fold
 
@@ -50,7 +51,7 @@ _ALIASES = {
 }
 
 
-class UnknownPassage(ValueError):
+class UnknownPassage(SheliError, ValueError):
     """A passage id, range or chapter name that the text does not have.
 
     >>> try:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sheli.errors import SheliError
 from sheli.files import write_text
 from sheli.text.align import (
     Alignment,
@@ -59,7 +60,7 @@ _LETTER = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff〓]")
 _COUNT_NOTE = re.compile(r"^經[一二三四五六七八九十百千]+字")  # SBCK's 卷末 character count
 
 
-class ImportFailed(Exception):
+class ImportFailed(SheliError):
     """An import that cannot go on; the message names the file and what is wrong."""
 
 

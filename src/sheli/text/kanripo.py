@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sheli.errors import SheliError
 from sheli.files import read_at_most
 
 # Kanripo ID → (format, default edition label). Labels are the short names scholars use.
@@ -69,7 +70,7 @@ _FURNITURE = re.compile(
 _HEADING = re.compile(r"^[　 ]*([^\s　(（/]{1,4}?(?:禮|儀)第[一二三四五六七八九十]+)")
 
 
-class KanripoError(ValueError):
+class KanripoError(SheliError, ValueError):
     """The file is not a Kanripo edition this module can read."""
 
 

@@ -19,6 +19,7 @@ import functools
 import unicodedata
 from dataclasses import dataclass
 
+from sheli.errors import SheliError
 from sheli.text.corpus import CHAPTER_KEYS, chapter_key, load_chapter
 from sheli.text.model import Passage
 from sheli.text.variants import fold
@@ -26,7 +27,7 @@ from sheli.text.variants import fold
 __all__ = ["EmptyQuery", "Hit", "clean_query", "search"]
 
 
-class EmptyQuery(ValueError):
+class EmptyQuery(SheliError, ValueError):
     """A query with no characters to look for."""
 
 

@@ -1,0 +1,35 @@
+"""The one base of every error a user can cause: :class:`SheliError`.
+
+A spec that cannot be run, an outcomes file with a bad line, a venue or a reading the rite
+does not have, a passage the text does not hold, a file too large to read: each is raised as
+a subclass of :class:`SheliError` whose message is one line naming what is wrong (the file,
+the line, the passage, the choices there are). The ``sheli`` program catches it in one place
+and prints that line (``sheli COMMAND: …``, exit 2) rather than a traceback; a library
+caller catches it, or one of its subclasses, as it needs.
+
+The subclasses keep the bases their callers already catch as well: an outcomes file's error
+is still a :class:`ValueError`, a file too large to read an :class:`OSError`. Nothing here
+imports another module of sheli, so every layer may raise it.
+
+>>> from sheli.scoring.outcomes import OutcomesError
+>>> err = OutcomesError("a.csv", 3, "arrow must be 1–4, not 5")
+>>> isinstance(err, SheliError), isinstance(err, ValueError), str(err)
+(True, True, 'a.csv:3: arrow must be 1–4, not 5')
+"""
+
+from __future__ import annotations
+
+__all__ = ["SheliError"]
+
+
+class SheliError(Exception):
+    """An error a user can cause (a spec, a data file, a choice, a query, a file to read or
+    write): its message is one line that says what is wrong and, where it can, what would be
+    right.
+
+    >>> try:
+    ...     raise SheliError("no venue 'xei'; did you mean xie?")
+    ... except SheliError as e:
+    ...     print(e)
+    no venue 'xei'; did you mean xie?
+    """
