@@ -7,12 +7,22 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from sheli.cli import cli
-from sheli.cli.run import MAX_PAIRS, check_choices
+from sheli.engine import OptionError, RunOptions, run
+from sheli.engine.options import MAX_DAFU, MAX_PAIRS
+from sheli.errors import SheliError
+from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
+
+
+def check_choices(rite: str, choices: dict) -> None:
+    """The engine's checks of a run's choices, as the CLI and a library caller get them."""
+    RunOptions(**choices).params(load_spec(rite))
+
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
@@ -43,13 +53,74 @@ def test_a_reading_names_the_venue_it_needs() -> None:
     assert line.startswith("sheli run: dashe.yaml:") and "needs --venue shegong_ao" in line
     line = _one_line(["cues", "dashe", "--reading", "R-houdao-ao", "--venue", "shegong"])
     assert line.startswith("sheli cues: ") and "not shegong" in line
-    check_choices("dashe", {"readings": ["R-houdao-ao"], "venue": "shegong_ao"})
+    check_choices("dashe", {"readings": ("R-houdao-ao",), "venue": "shegong_ao"})
 
 
 def test_pairs_past_the_bound_are_refused_at_once() -> None:
     line = _one_line(["run", "xiangshe", "--pairs", "100000"])
-    assert f"0<=x<={MAX_PAIRS}" in line
-    _one_line(["render", "xiangshe", "--dafu", "100000", "-o", "x"])
+    assert line == f"sheli run: <spec>: pairs (衆耦) is a whole number 0 to {MAX_PAIRS}, not 100000"
+    line = _one_line(["render", "xiangshe", "--dafu", "100000", "-o", "x"])
+    assert line.startswith("sheli render: ") and f"0 to {MAX_DAFU}, not 100000" in line
+    # the help says the engine's bounds
+    help_text = CliRunner().invoke(cli, ["run", "--help"]).output
+    assert f"at most {MAX_PAIRS}" in help_text and f"at most {MAX_DAFU}" in help_text
+
+
+# ------------------------------------------------- a run's choices, checked where it is made
+
+
+def test_a_library_caller_gets_the_checks_the_cli_has() -> None:
+    with pytest.raises(OptionError, match=f"0 to {MAX_PAIRS}, not {MAX_PAIRS + 1}"):
+        run("xiangshe", pairs=MAX_PAIRS + 1)
+    with pytest.raises(OptionError, match="0 to 50, not -1"):
+        run("xiangshe", dafu=-1)
+    with pytest.raises(OptionError, match="feast is true or false"):
+        run("xiangshe", options={"feast": "ture"})
+    with pytest.raises(OptionError, match="needs --venue shegong_ao"):
+        run("dashe", readings=["R-houdao-ao"])
+
+
+def test_a_venue_the_rite_is_not_held_in_names_those_it_is() -> None:
+    with pytest.raises(OptionError) as caught:
+        run("dashe", venue="xie")
+    msg = str(caught.value)
+    assert "大射儀 is held in the 射宮: --venue shegong or --venue shegong_ao, not xie" in msg
+    assert isinstance(caught.value, SheliError) and msg.startswith("dashe.yaml:")
+    line = _one_line(["run", "dashe", "--venue", "xie"])
+    assert line == f"sheli run: {msg}"
+    # the venue by the text's name; the rite's own venues run
+    assert run("xiangshe", venue="庠").venue == "xiang"
+    line = _one_line(["run", "鄉射", "--venue", "射宮"])
+    assert "鄉射禮 is held in the 州序、鄉庠: --venue xie or --venue xiang, not shegong" in line
+    # a spec that says nothing of where it is held runs anywhere the place layer has
+    assert run("yanshe", venue="xiang").venue == "xiang"
+
+
+def test_misspelt_names_get_the_nearest() -> None:
+    with pytest.raises(OptionError, match="no venue 'xei'; did you mean xie\\?"):
+        run("xiangshe", venue="xei")
+    with pytest.raises(OptionError, match="no option 'fest'; did you mean feast\\?"):
+        run("xiangshe", options={"fest": True})
+    with pytest.raises(OptionError, match="no reading 'R-houdao-oa'; did you mean R-houdao-ao"):
+        run("dashe", readings=["R-houdao-oa"])
+    line = _one_line(["run", "dashe", "--reading", "R-houdao-oa"])
+    assert line.startswith("sheli run: dashe.yaml: dashe has no reading 'R-houdao-oa'; did you")
+    line = _one_line(["cues", "xiangshe", "--venue", "xei"])
+    assert line.startswith("sheli cues: xiangshe.yaml: no venue 'xei'; did you mean xie?")
+
+
+def test_every_user_error_is_one_line_from_the_one_place() -> None:
+    import sheli.cli as cli_pkg
+    from sheli.cli._util import Command
+
+    # every command is of the class that reports user errors
+    for name in cli_pkg.COMMANDS:
+        cmd = cli_pkg.LazyGroup._load(name)
+        leaves = list(cmd.commands.values()) if isinstance(cmd, click.Group) else [cmd]
+        assert leaves and all(isinstance(c, Command) for c in leaves), name
+    # a user error of another layer: a passage the text does not have, a venue for `place`
+    line = _one_line(["place", "--venue", "castle"])
+    assert line.startswith("sheli place: ") and "castle" in line
 
 
 def test_score_past_the_numerals_is_one_line() -> None:

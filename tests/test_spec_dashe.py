@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 
-from sheli.engine import run
+from sheli.engine import RunOptions, default_env, run, run_spec
 from sheli.engine.check import all_steps
 from sheli.engine.coverage import coverage
+from sheli.engine.options import choose_readings
 from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
 from sheli.rite.nodes import ActStep
+from sheli.scoring.outcomes import SeededOutcomes
 
 COURT = list(range(1, 121)) + list(range(278, 325))  # this spec's own parts
 ARCHERY = list(range(121, 278))
@@ -144,8 +146,15 @@ def test_fushe_leaves_out_the_xian_of_the_shuzi():
 
 def test_the_liangren_checks_the_hou_dao_against_the_reading():
     # 鄭注 dashe:5 量矦道謂去堂遠近也; 敖繼公: from the 物. The plan must agree with the reading.
-    with pytest.raises(SpecError, match=r"90 弓"):
+    # the run's choices are refused before it starts (the reading names its plan) …
+    with pytest.raises(SpecError, match=r"R-houdao-ao needs --venue shegong_ao"):
         run("dashe", readings=["R-houdao-ao"])
+    # … and the 量人 finds the 侯道 wrong on the other plan if it is run all the same
+    loaded = load_spec("dashe")
+    params = RunOptions().params(loaded)
+    params["readings"] = choose_readings(loaded.spec, ["R-houdao-ao"])
+    with pytest.raises(SpecError, match=r"90 弓"):
+        run_spec(loaded, params, default_env("shegong", SeededOutcomes(0), "dashe"))
     ev = steps(run("dashe", readings=["R-houdao-ao"], venue="shegong_ao"))
     assert ev[-1]["cite"] == "dashe:324"
     measured = [e for e in steps(default_run()) if e["verb"] == "量"]

@@ -17,20 +17,7 @@ from typing import Any
 
 import click
 
-from sheli.cli._util import lang_option, localize
-
-
-def _venue(value: str | None) -> str | None:
-    from sheli.engine import VENUES
-
-    if value is None:
-        return None
-    if value not in VENUES:
-        from sheli.place.loader import VENUES as titles
-
-        known = ", ".join(f"{k} ({t})" for k, t in titles.items())
-        raise click.BadParameter(f"{value!r}: the venues are {known}")
-    return VENUES[value]
+from sheli.cli._util import Command, lang_option, localize
 
 
 def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
@@ -64,13 +51,6 @@ def _keep(
 
 RUN_KEY = "sheli.run"
 
-# Each 耦 adds some 515 steps and 20 ms of CPU to `sheli run`: 1000 衆耦, the largest the
-# benchmarks measure and far past any 鄉's 衆賓, are 21 s of CPU, and 154 MiB for the log
-# (written as it is made) or 400 MiB for the run the 儀注 and the outputs keep, before what
-# they make of it; more is refused at once rather than left to grow.
-MAX_PAIRS = 1000
-MAX_DAFU = 50
-
 
 def _opt(*names: str, **kw: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     # not a parameter of the command: the callback keeps the value for run_or_exit
@@ -84,15 +64,15 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
         [
             _opt(
                 "--venue",
-                callback=_keep("venue", _venue),
+                callback=_keep("venue"),
                 help="xie (州序/榭, 物當棟), xiang (鄉庠, 物當楣), shegong (射宮) …; "
-                "default from the spec",
+                "default from the spec, one of those the rite is held in",
             ),
             _opt(
                 "--pairs",
-                type=click.IntRange(0, MAX_PAIRS),
+                type=int,
                 callback=_keep("pairs"),
-                help=f"衆耦 beyond the 三耦 (at most {MAX_PAIRS})",
+                help="衆耦 beyond the 三耦 (at most 1000: the run checks it)",
             ),
             _opt(
                 "--no-guests",
@@ -102,9 +82,9 @@ def run_options(f: Callable[..., Any]) -> Callable[..., Any]:
             ),
             _opt(
                 "--dafu",
-                type=click.IntRange(0, MAX_DAFU),
+                type=int,
                 callback=_keep("dafu"),
-                help=f"how many 大夫 shoot (default 1, at most {MAX_DAFU})",
+                help="how many 大夫 shoot (default 1, at most 50: the run checks it)",
             ),
             _opt(
                 "--seed",
@@ -150,109 +130,23 @@ def run_choices() -> dict[str, Any]:
 
 
 def run_or_exit(command: str, rite: str, sink: Callable[[Any], object] | None = None) -> Any:
-    """Run RITE with the choices the :func:`run_options` of the current command collected; on
-    a broken spec or outcomes file, or choices the spec refuses (:func:`check_choices`), print
-    ``sheli COMMAND: <the error, with file, line and passage>`` and exit 2. The run's
-    warnings (an outcomes file's round-3 hit with no on_beat …) are printed, one a line.
-    ``sink`` takes the records after the scene as they are made (:func:`sheli.engine.run`).
-    The walks are checked in a process of their own where there is a CPU to spare
-    (``walks_apart``): the same run, sooner."""
+    """Run RITE with the choices the :func:`run_options` of the current command collected. The
+    engine checks them (:class:`sheli.engine.RunOptions`): a choice it refuses, like a broken
+    spec or outcomes file, is a user error the command prints in one line and exits 2 on
+    (:class:`sheli.cli._util.Command`). The run's warnings (an outcomes file's round-3 hit
+    with no on_beat …) are printed, one a line. ``sink`` takes the records after the scene as
+    they are made (:func:`sheli.engine.run`). The walks are checked in a process of their own
+    where there is a CPU to spare (``walks_apart``): the same run, sooner."""
     from sheli.engine import run as run_rite
     from sheli.engine.walks import apart_possible
-    from sheli.rite.loader import SpecError
-    from sheli.scoring.outcomes import OutcomesError
 
-    choices = run_choices()
-    try:
-        check_choices(rite, choices)
-        result = run_rite(rite, **choices, sink=sink, walks_apart=apart_possible())
-    except (SpecError, OutcomesError) as exc:
-        click.echo(f"sheli {command}: {exc}", err=True)
-        sys.exit(2)
+    result = run_rite(rite, **run_choices(), sink=sink, walks_apart=apart_possible())
     for warning in result.warnings:
         click.echo(f"sheli {command}: warning: {warning}", err=True)
     return result
 
 
-def check_choices(rite: str, choices: dict[str, Any]) -> None:
-    """Refuse, before running, what the spec can tell is wrong with the choices: an option
-    value of another kind than the option's default, or a text value that no ``if: {option:
-    …}`` of the spec tests (``feast=ture``); a reading run on another venue than the one whose
-    plan it needs (its ``venue:``). Raises :class:`SpecError` naming the spec's file and line.
-
-    >>> check_choices("xiangshe", {"options": {"feast": "ture"}})
-    Traceback (most recent call last):
-    ...
-    sheli.rite.loader.SpecError: xiangshe.yaml:...: --option feast=ture: feast is true or false
-    >>> check_choices("dashe", {"readings": ["R-houdao-ao"]})
-    Traceback (most recent call last):
-    ...
-    sheli.rite.loader.SpecError: dashe.yaml:...: reading R-houdao-ao needs --venue shegong_ao ...
-    """
-    from sheli.engine import VENUES
-    from sheli.rite import load_spec
-    from sheli.rite.loader import SpecError
-
-    loaded = load_spec(rite)
-    spec = loaded.spec
-    defaults = spec.params.options
-    for name, value in (choices.get("options") or {}).items():
-        if name not in defaults:
-            continue  # the engine names the options there are
-        default = defaults[name]
-        where = {"file": spec.params.file or loaded.file, "line": spec.params.line or None}
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise SpecError(f"--option {name}={value}: {name} is true or false", **where)
-            continue
-        if type(value) is not type(default):
-            raise SpecError(
-                f"--option {name}={value}: {name} is a {type(default).__name__} "
-                f"like its default {default!r}",
-                **where,
-            )
-        if isinstance(default, str):
-            known = _option_values(spec).get(name, set()) | {default}
-            if value not in known:
-                raise SpecError(
-                    f"--option {name}={value}: {name} is one of {', '.join(sorted(known))}",
-                    **where,
-                )
-    venue = choices.get("venue") or VENUES.get(spec.params.venue, spec.params.venue)
-    by_id = {r.id: r for r in spec.readings}
-    for rid in choices.get("readings") or []:
-        r = by_id.get(rid)
-        if r is not None and r.venue is not None and r.venue != venue:
-            raise SpecError(
-                f"reading {rid} needs --venue {r.venue} (the plan it measures on), not {venue}",
-                file=r.file or loaded.file,
-                line=r.line or None,
-            )
-
-
-def _option_values(spec: Any) -> dict[str, set[Any]]:
-    """The values each option is tested for in the spec's ``if: {option: …}`` conditions."""
-    from sheli.rite.loader import FILE_KEY, LINE_KEY
-    from sheli.rite.nodes import Condition, Node
-
-    found: dict[str, set[Any]] = {}
-    todo: list[Any] = [spec]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, Condition) and x.option:
-            for k, v in x.option.items():
-                if k not in (LINE_KEY, FILE_KEY):
-                    found.setdefault(k, set()).add(v)
-        if isinstance(x, Node):
-            todo.extend(vars(x).values())
-        elif isinstance(x, list | tuple):
-            todo.extend(x)
-        elif isinstance(x, dict):
-            todo.extend(x.values())
-    return found
-
-
-@click.command("run")
+@click.command("run", cls=Command)
 @click.argument("rite", default="xiangshe")
 @run_options
 @click.option(

@@ -23,6 +23,7 @@ from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noq
 from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
+from sheli.engine.options import OptionError, RunOptions
 from sheli.engine.paths import load_paths, walk_faults
 from sheli.engine.records import Record, Scene, Step, accept
 from sheli.engine.state import World
@@ -31,7 +32,6 @@ from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place import load_venue
 from sheli.place.bodies import load_bodies
 from sheli.place.loader import VENUE_ALIASES as _place_aliases
-from sheli.place.loader import VENUES as _place_titles
 from sheli.rite import LoadedSpec, load_spec
 from sheli.rite.loader import SpecError
 from sheli.rite.nodes import Spec
@@ -43,7 +43,9 @@ __all__ = [
     "VENUES",
     "VERBS",
     "Env",
+    "OptionError",
     "Run",
+    "RunOptions",
     "SpecError",
     "VerbError",
     "default_env",
@@ -252,7 +254,10 @@ def run(
     archer, arrow) -> (hit, on_beat)``), ``arrows_short`` (矢不備), ``dafu`` (number of 大夫),
     ``readings`` (ids of the spec's ``readings:`` to follow instead of their group's default),
     ``options`` (the spec's ``params.options`` to change). Defaults come from the spec's
-    ``params:``. A broken spec raises :class:`SpecError`.
+    ``params:``. The choices are checked before anything runs (:class:`RunOptions`): one the
+    rite refuses raises :class:`OptionError` (a venue it is not held in, a reading or an
+    option it does not have …, with the nearest names); a broken spec raises
+    :class:`SpecError`, of which both are :class:`sheli.errors.SheliError`.
 
     With ``sink``, each record after the scene is handed to it as the run makes it and not
     kept: the :class:`Run`'s records are its scene alone, made at the end (it names the cast
@@ -271,34 +276,15 @@ def run(
     """
     loaded = load_spec(rite)
     spec = loaded.spec
-    params = spec.params.values()
-    for key, val in (
-        ("venue", venue),
-        ("pairs", pairs),
-        ("guests_shoot", guests),
-        ("arrows_short", arrows_short),
-        ("dafu", dafu),
-    ):
-        if val is not None:
-            params[key] = val
-    params["venue"] = VENUES.get(params["venue"], params["venue"])
-    if params["venue"] not in _place_titles:
-        known = ", ".join(f"{k} ({t})" for k, t in _place_titles.items())
-        raise SpecError(f"no venue {params['venue']!r}; venues: {known}")
-    if params["pairs"] < 0:
-        raise SpecError("pairs (衆耦) cannot be negative")
-    if options:
-        unknown = sorted(set(options) - set(params["options"]))
-        if unknown:
-            known = ", ".join(params["options"]) or "none"
-            raise SpecError(
-                f"{spec.rite} has no option {unknown[0]!r} (options: {known})", file=loaded.file
-            )
-        params["options"] = {**params["options"], **options}
-    try:
-        params["readings"] = choose_readings(spec, readings or [])
-    except SpecError as exc:
-        raise SpecError(exc.message, file=loaded.file) from None
+    params = RunOptions(
+        venue=venue,
+        pairs=pairs,
+        guests=guests,
+        arrows_short=arrows_short,
+        dafu=dafu,
+        readings=tuple(readings or ()),
+        options=options,
+    ).params(loaded)
     source = None
     if env is None:
         source = outcome_source(seed, outcomes, pair_names(params, spec))
@@ -311,27 +297,6 @@ def run(
         # recorded outcomes the run never asked for: pairs or arrows it does not have
         result.warnings.extend(unused())
     return result
-
-
-def choose_readings(spec: Any, chosen: list[str]) -> list[str]:
-    """The readings a run follows: each group's default unless ``chosen`` names another.
-
-    An unknown id, or two ids of one group, is a :class:`SpecError` naming the known ones.
-    """
-    by_id = {r.id: r for r in spec.readings}
-    picked: dict[str, str] = {}
-    for rid in chosen:
-        r = by_id.get(rid)
-        if r is None:
-            known = ", ".join(by_id) or "none"
-            raise SpecError(f"{spec.rite} has no reading {rid!r} (readings: {known})")
-        if r.group in picked and picked[r.group] != rid:
-            raise SpecError(f"readings {picked[r.group]} and {rid} answer the same question")
-        picked[r.group] = rid
-    for r in spec.readings:
-        if r.default and r.group not in picked:
-            picked[r.group] = r.id
-    return sorted(picked.values(), key=list(by_id).index)
 
 
 def run_spec(

@@ -232,8 +232,9 @@ class Spec(Node):
     # the optional fields that are not lists or mappings (a spec made by the engine itself)
     line = 0
     file = None
-    title = extends = pairs = None
+    title = extends = pairs = venues_source = None
     excerpt = False
+    venues: tuple[str, ...] = ()  # held anywhere
 
 
 _CLASSES = {c.__name__: c for c in Node.__subclasses__()}

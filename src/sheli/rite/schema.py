@@ -365,6 +365,12 @@ class Spec(_Model):
     )
     scope: list[tuple[int, int]] = Field(default_factory=list)
     params: Params = Field(default_factory=Params)
+    venues: list[str] = Field(
+        default_factory=list,
+        description="the venues the rite is held in (keys of the place layer), as "
+        "venues_source says; a run asked for another is refused. Empty: any venue",
+    )
+    venues_source: str | None = Field(None, description="the text that says where it is held")
     pairs: list[PairDecl] | None = Field(
         None, description="the pairs of the run; absent: 鄉射禮's (三耦, 賓耦, 大夫耦, 衆耦)"
     )
