@@ -36,7 +36,7 @@ def _choices() -> dict[str, Any]:
 
 def _parse(text: str, which: str) -> dict[str, Any]:
     try:
-        return _choices.main(args=shlex.split(text), standalone_mode=False)  # type: ignore[no-any-return]
+        return _choices.main(args=shlex.split(text), standalone_mode=False)
     except (click.ClickException, ValueError) as exc:
         msg = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
         raise click.BadParameter(f"{text!r}: {msg}", param_hint=f"--{which}") from None

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 
 import click
 
@@ -58,7 +59,8 @@ def import_cmd(
             return
         t = Table("edition", "format", "chapter", "anchored", "notes")
         for r in rows:
-            for ch, c in r["chapters"].items():  # type: ignore[union-attr]
+            chapters = cast("dict[str, Any]", r["chapters"])
+            for ch, c in chapters.items():
                 t.add_row(
                     str(r["edition"]),
                     str(r["format"]),
