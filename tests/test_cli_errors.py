@@ -97,6 +97,10 @@ def test_a_venue_the_rite_is_not_held_in_names_those_it_is() -> None:
 
 
 def test_misspelt_names_get_the_nearest() -> None:
+    with pytest.raises(SpecError, match="no rite spec named 'xiangshi'; did you mean xiangshe\\?"):
+        run("xiangshi")
+    assert "did you mean 鄉射 or 鄉射禮?" in _one_line(["run", "鄉射儀"])
+    assert "did you mean" not in _one_line(["run", "castle"])
     with pytest.raises(OptionError, match="no venue 'xei'; did you mean xie\\?"):
         run("xiangshe", venue="xei")
     with pytest.raises(OptionError, match="no option 'fest'; did you mean feast\\?"):

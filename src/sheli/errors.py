@@ -7,6 +7,8 @@ the line, the passage, the choices there are). The ``sheli`` program catches it 
 and prints that line (``sheli COMMAND: …``, exit 2) rather than a traceback; a library
 caller catches it, or one of its subclasses, as it needs.
 
+:func:`did_you_mean` gives the nearest names to a misspelt one, for those messages.
+
 The subclasses keep the bases their callers already catch as well: an outcomes file's error
 is still a :class:`ValueError`, a file too large to read an :class:`OSError`. Nothing here
 imports another module of sheli, so every layer may raise it.
@@ -19,7 +21,9 @@ imports another module of sheli, so every layer may raise it.
 
 from __future__ import annotations
 
-__all__ = ["SheliError"]
+from collections.abc import Iterable
+
+__all__ = ["SheliError", "did_you_mean"]
 
 
 class SheliError(Exception):
@@ -33,3 +37,18 @@ class SheliError(Exception):
     ...     print(e)
     no venue 'xei'; did you mean xie?
     """
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """``; did you mean X?`` for the names nearest ``word``, or ''.
+
+    >>> did_you_mean("xei", ["xie", "xiang", "qin"])
+    '; did you mean xie?'
+    >>> did_you_mean("castle", ["xie", "xiang"])
+    ''
+    """
+    # deferred: difflib is needed only for a name that is wrong
+    import difflib
+
+    near = difflib.get_close_matches(word, list(names), n=2, cutoff=0.6)
+    return f"; did you mean {' or '.join(near)}?" if near else ""

@@ -26,11 +26,12 @@ sheli.engine.options.OptionError: dashe.yaml: 大射儀 is held in the 射宮: -
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from sheli.errors import did_you_mean
 from sheli.place.loader import VENUE_ALIASES, VENUES
 from sheli.rite import LoadedSpec
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError
@@ -120,21 +121,6 @@ def _count(name: str, value: int | None, most: int) -> None:
 def _flag(name: str, value: bool | None) -> None:
     if value is not None and not isinstance(value, bool):
         raise OptionError(f"{name} is true or false, not {value!r}")
-
-
-def did_you_mean(word: str, names: Iterable[str]) -> str:
-    """``; did you mean X?`` for the names nearest ``word``, or ''.
-
-    >>> did_you_mean("xei", ["xie", "xiang", "qin"])
-    '; did you mean xie?'
-    >>> did_you_mean("castle", ["xie", "xiang"])
-    ''
-    """
-    # deferred: difflib is needed only for a name that is wrong
-    import difflib
-
-    near = difflib.get_close_matches(word, list(names), n=2, cutoff=0.6)
-    return f"; did you mean {' or '.join(near)}?" if near else ""
 
 
 def _place_name(key: str) -> str:

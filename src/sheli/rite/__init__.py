@@ -9,11 +9,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from sheli.errors import did_you_mean
 from sheli.rite import cache as disk_cache
 from sheli.rite.loader import FILE_KEY, LINE_KEY, SpecError, read_spec_file
 from sheli.rite.nodes import Spec, from_models
@@ -70,7 +72,21 @@ def find_spec(name: str) -> Path:
         if isinstance(data, dict) and name in (data.get("aliases") or []):
             return specs[key]
     known = ", ".join(specs) or "none"
-    raise SpecError(f"no rite spec named {name!r} (known: {known}; or give a .yaml path)")
+    hint = did_you_mean(name, [*specs, *_aliases(specs.values())])
+    raise SpecError(f"no rite spec named {name!r}{hint} (known: {known}; or give a .yaml path)")
+
+
+def _aliases(paths: Iterable[Path]) -> list[str]:
+    """The aliases the spec files give (``aliases:``), for the names near a misspelt one."""
+    out: list[str] = []
+    for p in paths:
+        try:
+            data = read_spec_file(p)
+        except SpecError:
+            continue
+        if isinstance(data, dict):
+            out.extend(str(a) for a in data.get("aliases") or [])
+    return out
 
 
 _TAGS = ("act", "if", "for_each", "call", "round")
