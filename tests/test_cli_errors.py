@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -74,6 +75,9 @@ def test_a_library_caller_gets_the_checks_the_cli_has() -> None:
         run("xiangshe", pairs=MAX_PAIRS + 1)
     with pytest.raises(OptionError, match="0 to 50, not -1"):
         run("xiangshe", dafu=-1)
+    not_a_number: Any = "7"  # as a caller without type checking may pass it
+    with pytest.raises(OptionError, match=r"seed \(of the outcome model\) is a whole number"):
+        run("xiangshe", seed=not_a_number)
     with pytest.raises(OptionError, match="feast is true or false"):
         run("xiangshe", options={"feast": "ture"})
     with pytest.raises(OptionError, match="needs --venue shegong_ao"):

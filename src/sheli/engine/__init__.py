@@ -284,6 +284,7 @@ def run(
         dafu=dafu,
         readings=tuple(readings or ()),
         options=options,
+        seed=seed,
     ).params(loaded)
     source = None
     if env is None:

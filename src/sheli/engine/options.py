@@ -62,7 +62,8 @@ class RunOptions(msgspec.Struct, frozen=True, kw_only=True):
     ``venue`` (a key or the text's name: xie, 庠, 射宮 …), ``pairs`` (衆耦 beyond the 三耦),
     ``guests`` (賓、主人、大夫 shoot), ``arrows_short`` (矢不備), ``dafu`` (how many 大夫
     shoot), ``readings`` (ids of the spec's ``readings:``), ``options`` (the spec's
-    ``params.options`` to change). :meth:`params` checks them against a spec.
+    ``params.options`` to change), ``seed`` (of the outcome model: a whole number).
+    :meth:`params` checks them against a spec.
     """
 
     venue: str | None = None
@@ -72,6 +73,7 @@ class RunOptions(msgspec.Struct, frozen=True, kw_only=True):
     dafu: int | None = None
     readings: tuple[str, ...] = ()
     options: Mapping[str, Any] | None = None
+    seed: int | None = None
 
     def params(self, loaded: LoadedSpec) -> dict[str, Any]:
         """The run's parameters: the spec's ``params:`` with these choices, each checked;
@@ -88,6 +90,10 @@ class RunOptions(msgspec.Struct, frozen=True, kw_only=True):
         params = spec.params.values()
         _count("pairs (衆耦)", self.pairs, MAX_PAIRS)
         _count("dafu (大夫 who shoot)", self.dafu, MAX_DAFU)
+        if self.seed is not None and (
+            isinstance(self.seed, bool) or not isinstance(self.seed, int)
+        ):
+            raise OptionError(f"seed (of the outcome model) is a whole number, not {self.seed!r}")
         _flag("guests", self.guests)
         _flag("arrows_short", self.arrows_short)
         for key, val in (
