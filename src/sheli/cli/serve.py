@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import signal
 import socket
 from pathlib import Path
 
@@ -70,7 +71,13 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
     import uvicorn
 
     from sheli.serve import create_app
-    from sheli.serve.http import Protocol, max_connections, raise_file_limit
+    from sheli.serve.http import (
+        STOP_GRACE_S,
+        HttpServer,
+        Protocol,
+        max_connections,
+        raise_file_limit,
+    )
 
     db = db or default_db()
     why = _port_free(host, port)
@@ -79,7 +86,13 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
         raise SystemExit(2)
     files = raise_file_limit()
     Protocol.cap = max_connections(files)
-    app = create_app(db, ahead=True, hosts=(host, *allow))
+    try:
+        # a StoreError (another server holds the database) is a SheliError: the command's
+        # one line and exit 2 (cli/_util.Command)
+        app = create_app(db, ahead=True, hosts=(host, *allow))
+    except KeyboardInterrupt:  # Ctrl-C while starting: nothing was served yet
+        click.echo("sheli serve: stopped (SIGINT)", err=True)
+        raise SystemExit(130) from None
     logging.basicConfig(format="%(asctime)s %(message)s", level=logging.WARNING)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
@@ -87,7 +100,7 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
         "connections; Ctrl-C to stop)",
         err=False,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -95,5 +108,14 @@ def serve(host: str, port: int, db: Path | None, allow: tuple[str, ...]) -> None
         log_level="warning",
         access_log=False,
         timeout_keep_alive=5,
+        timeout_graceful_shutdown=STOP_GRACE_S,
         backlog=1024,
     )
+    server = HttpServer(config, before_stop=app.srv.close_streams)
+    server.run()
+    if server.stopped_by is not None:
+        # stopped by a signal: every acknowledged input is committed; the status is the
+        # shell's for a process a signal ended (130 for Ctrl-C, 143 for SIGTERM)
+        name = signal.Signals(server.stopped_by).name
+        click.echo(f"sheli serve: stopped ({name})", err=True)
+        raise SystemExit(128 + server.stopped_by)

@@ -28,6 +28,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -48,7 +49,7 @@ from sheli.serve.live import (
     plan_shots,
     unpickle_derived,
 )
-from sheli.serve.store import Store, now_ms
+from sheli.serve.store import DatabaseLock, Store, now_ms
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
@@ -153,8 +154,16 @@ class Subscriber:
             await self.wake.wait()
 
 
-def _worker_init(parent: int, nice: int) -> None:
-    """In a worker: leave as soon as the server process is gone; take the given niceness."""
+def _worker_init(parent: int, nice: int, lock_fd: int | None) -> None:
+    """In a worker: leave as soon as the server process is gone; take the given niceness;
+    hear no Ctrl-C nor SIGTERM (the server stops its workers itself, when it has finished
+    what it acknowledged: a Ctrl-C at a terminal reaches the whole process group, and a
+    worker interrupted would print a traceback); let go of the database's lock, which the
+    server alone holds (docs/serve.md, "Stopping")."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if lock_fd is not None:
+        os.close(lock_fd)  # the lock stays the server's: it is dropped with its last holder
     if nice:
         os.nice(nice)
 
@@ -174,12 +183,12 @@ def _warm() -> None:
         pass
 
 
-def _pool(nice: int) -> ProcessPoolExecutor:
+def _pool(nice: int, lock: DatabaseLock | None) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_worker_init,
-        initargs=(os.getpid(), nice),
+        initargs=(os.getpid(), nice, lock.fd if lock is not None else None),
     )
     pool.submit(int).result()  # start it now
     pool.submit(_warm)  # and warm its caches meanwhile (text, plan, spec)
@@ -190,15 +199,27 @@ class Server:
     """The app's state: the store, the live events in memory and the open streams."""
 
     def __init__(self, db_path: str | Path, keepalive_s: float = 15.0, ahead: bool = False) -> None:
+        # one server per database: the lock first, so a second server is refused before it
+        # starts anything (docs/serve.md, "Running it")
+        self.lock = DatabaseLock(db_path) if str(db_path) != ":memory:" else None
         # the workers are forked now, before the database is opened and before the server
         # listens, so they hold neither (and they exit when this process dies, even by
         # kill -9). `runs` computes the engine runs of the event (at the server's priority: a
         # lower one starves it on a busy machine, and the server then waits for it); `maker`
         # creates events, at a lower one: the events under way come first.
         self.workers = ahead and os.environ.get("SHELI_SERVE_AHEAD", "1") != "0"
-        self.runs: ProcessPoolExecutor | None = _pool(0) if self.workers else None
-        self.maker: ProcessPoolExecutor | None = _pool(10) if self.workers else None
-        self.store = Store(db_path)
+        self.runs: ProcessPoolExecutor | None = None
+        self.maker: ProcessPoolExecutor | None = None
+        try:
+            if self.workers:
+                self.runs = _pool(0, self.lock)
+                self.maker = _pool(10, self.lock)
+            self.store = Store(db_path)
+        except BaseException:
+            self._stop_workers(wait=False)
+            if self.lock is not None:
+                self.lock.release()
+            raise
         self.keepalive_s = keepalive_s
         self.live: dict[str, LiveEvent] = {}
         self.subs: dict[str, set[Subscriber]] = {}
@@ -217,14 +238,26 @@ class Server:
         )
 
     def close(self) -> None:
+        self.close_streams()
+        self._stop_workers(wait=True)
+        self.store.close()
+        if self.lock is not None:
+            self.lock.release()
+
+    def close_streams(self) -> int:
+        """End every open stream (the server is stopping); returns how many were open."""
+        n = 0
         for subs in self.subs.values():
             for sub in subs:
+                n += not sub.closed
                 sub.close()
+        return n
+
+    def _stop_workers(self, wait: bool) -> None:
         pools, self.runs, self.maker = (self.runs, self.maker), None, None  # none after this
         for pool in pools:
             if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
-        self.store.close()
+                pool.shutdown(wait=wait, cancel_futures=True)
 
     def shed(self, what: str) -> None:
         """Say in the log that load is being shed (at most once every 10 s)."""

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
+import fcntl
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -138,6 +141,93 @@ def _why(exc: BaseException) -> str:
 
 class StoreError(SheliError, RuntimeError):
     """The database cannot be opened or is not a sheli database; names the file."""
+
+
+def lock_path(db_path: str | Path) -> Path:
+    """The file beside the database that says which server holds it: its path (symbolic
+    links resolved, so two names of one database share one lock) with ``-lock`` added, as
+    SQLite adds ``-wal`` and ``-shm``.
+
+    >>> lock_path("/srv/hall/serve.sqlite3").name
+    'serve.sqlite3-lock'
+    """
+    return Path(f"{Path(db_path).resolve()}-lock")
+
+
+def _holder(fd: int) -> int | None:
+    """The process id a lock file holds, if it holds one."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+class DatabaseLock:
+    """One server per database: an OS lock (``flock``) on :func:`lock_path`, which holds the
+    holder's process id. The kernel drops the lock when its holder's process ends, however
+    it ends (``kill -9`` too), so a lock file left by a process that is gone blocks nothing:
+    the file stays, and the next server locks it and writes its own id.
+
+    >>> import tempfile, os
+    >>> db = os.path.join(tempfile.mkdtemp(), "serve.sqlite3")
+    >>> first = DatabaseLock(db)
+    >>> DatabaseLock(db)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sheli.serve.store.StoreError: .../serve.sqlite3 is served by another sheli serve (process ...
+    >>> first.release()
+    >>> DatabaseLock(db).release()  # free again
+    """
+
+    def __init__(self, db_path: str | Path) -> None:
+        self.db_path = Path(db_path)
+        self.path = lock_path(db_path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # O_CLOEXEC: a program the server runs does not hold the lock after it
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except PermissionError:  # a lock file of another user's: it locks all the same
+            fd = self._read_only()
+        except OSError as exc:
+            raise StoreError(
+                f"{self.db_path}: the database cannot be written (read-only file or folder?): "
+                f"{self.path}: {exc.strerror or exc}"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = _holder(fd)
+            os.close(fd)
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise StoreError(f"{self.db_path}: cannot lock {self.path}: {exc}") from None
+            who = f"process {holder}" if holder else "a process that has not written its id yet"
+            raise StoreError(
+                f"{self.db_path} is served by another sheli serve ({who}): stop it, or give "
+                "another --db"
+            ) from None
+        with contextlib.suppress(OSError):  # a read-only lock file names no holder
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self.fd: int | None = fd
+
+    def _read_only(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise StoreError(
+                f"{self.db_path}: the database cannot be written (read-only file or folder?): "
+                f"{self.path}: {exc.strerror or exc}"
+            ) from None
+
+    def release(self) -> None:
+        """Let the database go (emptied first: the file then names no holder)."""
+        if self.fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+        os.close(self.fd)  # the lock goes with the last descriptor of it
+        self.fd = None
 
 
 def now_ms() -> int:
