@@ -142,7 +142,7 @@ def test_a_signal_stops_the_server_with_streams_open(
     procs.append(start(db, port))
     with httpx.Client(base_url=base, timeout=60) as c:
         live: Live = new_event(c)
-        for i in range(7):
+        for _ in range(7):
             assert live.post("/api/advance", live.director, {"delta": 1}).status_code == 200
         hit = live.arrow(2, "上耦", "上射", 1, True)
         assert hit.status_code == 201, hit.text  # answered: it must survive the stop
@@ -175,4 +175,3 @@ def test_a_signal_stops_the_server_with_streams_open(
             and (e["round"], e["pair"], e["archer"], e["arrow"]) == (2, "上耦", "上射", 1)
         )
         assert shot["hit"] is True and not shot.get("pending")
-

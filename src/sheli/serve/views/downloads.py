@@ -7,14 +7,19 @@ is the permission, as for the link itself): the home page shows one beside each 
 the director's page beside each link it makes, and the pack prints them, so performers open
 their links by pointing a phone at paper.
 
+The code is a standalone SVG document, served as ``image/svg+xml``: it names the SVG
+namespace, or a browser draws an ``<img>`` of it empty; and it has a view box, so it scales
+to the size the page gives it.
+
 >>> svg = qr_svg("http://127.0.0.1:8000/v/abc")
->>> svg.startswith("<svg") and "</svg>" in svg
-True
+>>> svg[:75]
+'<svg xmlns="http://www.w3.org/2000/svg" width="148" height="148" viewBox="0'
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import re
 
@@ -130,9 +135,36 @@ async def hou(srv: Server, request: Request) -> Response:
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
+#: pixels a module of the code is drawn (the pages scale the image to their own size)
+QR_SCALE = 4
+#: the light margin around the code, in modules: the four the QR standard asks for
+QR_BORDER = 4
+
+
 def qr_svg(url: str) -> str:
-    """The QR code of ``url`` as SVG (error correction M: a printed page may get a crease)."""
-    return str(segno.make(url, error="m").svg_inline(scale=4, border=2))
+    """The QR code of ``url`` as an SVG document (error correction M: a printed page may get a
+    crease), dark on white, the margin included (a page of any colour around it leaves it
+    readable)."""
+    code = segno.make(url, error="m")
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
+        scale=QR_SCALE,
+        border=QR_BORDER,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,  # the document's own declaration is not needed: it is UTF-8
+        svgns=True,
+        nl=False,
+        omitsize=True,  # the view box, to which the size is added below
+    )
+    width, height = code.symbol_size(scale=QR_SCALE, border=QR_BORDER)
+    return (
+        out.getvalue()
+        .decode()
+        .replace(" viewBox=", f' width="{width}" height="{height}" viewBox=', 1)
+    )
 
 
 async def qr(srv: Server, request: Request) -> Response:
