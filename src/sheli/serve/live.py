@@ -844,10 +844,14 @@ class LiveEvent:
                 if t["round"] == rnd:
                     tally.update(right=t["right"], left=t["left"], announcement=t["announcement"])
                     tally["winner"] = t.get("winner")
+        # the 罰爵 drunk so far (飲不勝者, xiangshe:205–220): an archer's drink in a round of
+        # shooting; the feast's drinks (round 0) and the 獻 of the 獲者 and the 釋獲者 are
+        # not the losers' (as the engine's Run.drank)
+        archers = {(s["round"], s["person"]) for s in d.shots if s["pair"] != "誘射"}
         drinks = [
             {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
             for r, who, cite, at in d.drink_seq
-            if at is not None and at <= seq
+            if at is not None and at <= seq and (r, who) in archers
         ]
         shots = []
         for s in d.shots:
