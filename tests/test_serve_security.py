@@ -97,6 +97,43 @@ def test_missing_unknown_and_revoked_tokens(counted: Live) -> None:
     )
 
 
+def test_every_get_takes_its_token_in_the_query(live: Live) -> None:
+    """``?token=`` on a GET, for every GET route (a download link cannot set a header), with
+    the same roles as the header: the director's exports, never the audience's."""
+    c = live.client
+    director = ["/api/export.jsonl", "/api/results.csv", "/api/outcomes.csv", "/api/five.json"]
+    director += ["/api/votes.csv", "/api/tokens"]
+    for path in [*director, "/api/state", "/api/hou.svg"]:
+        r = c.get(path, params={"token": live.director})
+        assert r.status_code == 200, (path, r.text)
+    for path in director:
+        r = c.get(path, params={"token": live.audience})
+        assert r.status_code == 403 and "audience link cannot" in r.json()["error"], path
+    export = c.get("/api/export.jsonl", params={"token": live.director})
+    assert json.loads(export.text.splitlines()[0])["type"] == "scene"
+
+
+def test_no_store_on_every_answer_but_the_static_files(live: Live) -> None:
+    """A screen's state, a step's diagram, a link's page or QR code is never kept by a cache
+    (it holds a token's view); the static files may be."""
+    c = live.client
+    seq = live.state()["step"]["seq"]
+    auth = {"token": live.audience}
+    answers = {
+        "stream": c.head("/api/stream", params=auth),
+        "state": c.get("/api/state", params=auth),
+        "diagram": c.get(f"/api/diagram/{seq}.svg", params=auth),
+        "hou": c.get("/api/hou.svg", params=auth),
+        "qr": c.get(f"/qr/{live.audience}.svg"),
+        "page": c.get(f"/v/{live.audience}"),
+        "export": c.get("/api/export.jsonl", params={"token": live.director}),
+        "refusal": c.get("/api/state"),
+    }
+    for what, r in answers.items():
+        assert r.headers.get_list("cache-control") == ["no-store"], (what, r.headers)
+    assert "no-store" not in c.get("/static/live.css").headers.get("cache-control", "")
+
+
 def test_csrf(counted: Live) -> None:
     live = counted
     c = live.client

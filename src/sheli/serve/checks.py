@@ -27,17 +27,23 @@ from sheli.serve.server import Server
 SEATS = ("上射", "下射")
 
 
-def bearer(request: Request, allow_query: bool) -> str | None:
+#: the methods whose token may come in the address (``?token=``): a browser's EventSource, an
+#: ``<img>`` or a download link cannot set a header; a POST never (docs/serve.md, "The API")
+QUERY_TOKEN_METHODS = ("GET", "HEAD")
+
+
+def bearer(request: Request) -> str | None:
+    """The request's token: ``Authorization: Bearer``, else on a GET ``?token=``."""
     h = request.headers.get("authorization", "")
     if h[:7].lower() == "bearer ":
         return h[7:].strip() or None
-    if allow_query:
+    if request.method in QUERY_TOKEN_METHODS:
         return request.query_params.get("token") or None
     return None
 
 
-def token(srv: Server, request: Request, action: str, allow_query: bool = False) -> dict[str, Any]:
-    raw = bearer(request, allow_query)
+def token(srv: Server, request: Request, action: str) -> dict[str, Any]:
+    raw = bearer(request)
     if raw is None:
         raise ApiError(401, "missing token: send Authorization: Bearer TOKEN")
     if not raw.isascii():

@@ -103,7 +103,7 @@ async def outcomes_csv(srv: Server, request: Request) -> Response:
 
 
 async def diagram(srv: Server, request: Request) -> Response:
-    tok = checks.token(srv, request, "read", allow_query=True)
+    tok = checks.token(srv, request, "read")
     ev = srv.event(tok["event_id"])
     raw = request.path_params["seq"]
     if not _SEQ.fullmatch(raw):
@@ -119,20 +119,20 @@ async def diagram(srv: Server, request: Request) -> Response:
     svg = await asyncio.to_thread(export.diagram_svg, ev, int(raw), view)
     if svg is None:
         raise ApiError(404, f"no step {raw} in this event")
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    return Response(svg, media_type="image/svg+xml")  # no-store, as every answer (headers.py)
 
 
 async def hou(srv: Server, request: Request) -> Response:
     """The event's 侯 drawn to scale (``?hou=NAME``: the one a shot line names; else the
     rite's first): the scorer taps it, the audience sees the arrows on it."""
-    tok = checks.token(srv, request, "read", allow_query=True)
+    tok = checks.token(srv, request, "read")
     ev = srv.event(tok["event_id"])
     name = request.query_params.get("hou") or None
     if name is not None and len(name) > 20:
         raise ApiError(400, "hou is the name of a 侯 (大侯, 參侯, 干侯 …)")
     metre = METRE_PER_CHI * ev.factor
     svg = hou_svg(ev.config.get("rite", "xiangshe"), name, round(metre, 4))
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    return Response(svg, media_type="image/svg+xml")  # no-store, as every answer (headers.py)
 
 
 #: pixels a module of the code is drawn (the pages scale the image to their own size)

@@ -29,7 +29,7 @@ from sheli.serve.store import now_ms
 
 
 async def state(srv: Server, request: Request) -> Response:
-    tok = checks.token(srv, request, "read", allow_query=True)
+    tok = checks.token(srv, request, "read")
     ev = srv.event(tok["event_id"])
     await srv.ready(ev)
     return json_response(srv.view(ev, tok, ev.state(now_ms())))
@@ -38,7 +38,7 @@ async def state(srv: Server, request: Request) -> Response:
 async def cues(srv: Server, request: Request) -> Response:
     """A performer's cues and their revision (``cues_rev`` on the stream says when to fetch
     them again)."""
-    tok = checks.token(srv, request, "read", allow_query=True)
+    tok = checks.token(srv, request, "read")
     if tok["role"] != "performer":
         raise ApiError(403, "cues are a performer's")
     ev = srv.event(tok["event_id"])
@@ -51,7 +51,7 @@ async def stream(srv: Server, scope: Any, receive: Any, send: Any) -> None:
     leaving. Keepalives come from one timer for all streams (:meth:`Server.keepalive`)."""
     request = Request(scope, receive)
     try:
-        tok = checks.token(srv, request, "read", allow_query=True)
+        tok = checks.token(srv, request, "read")
         ev = srv.event(tok["event_id"])
         await srv.ready(ev)
     except ApiError as exc:
@@ -76,13 +76,9 @@ async def stream(srv: Server, scope: Any, receive: Any, send: Any) -> None:
                 "status": 200,
                 "headers": [
                     (b"content-type", b"text/event-stream; charset=utf-8"),
-                    (b"cache-control", b"no-cache"),
                     (b"x-accel-buffering", b"no"),
-                    *(
-                        (k.encode(), v.encode())
-                        for k, v in SECURITY_HEADERS.items()
-                        if k != "cache-control"
-                    ),
+                    # cache-control: no-store among them, as on every answer
+                    *((k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()),
                 ],
             }
         )
