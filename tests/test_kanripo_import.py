@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,3 +242,36 @@ def test_a_part_of_a_chapter_does_not_replace_the_whole(corpus_dir: Path, tmp_pa
     r = CliRunner().invoke(import_cmd, [str(juan12), "--force", "--json"])
     assert r.exit_code == 0, r.output
     assert editions.load_edition("單疏")["chapters"]["xiangshe"]["anchored"] < whole.anchored
+
+
+def _as_user(*cmd: str) -> list[str]:
+    """``cmd`` as a process a file's mode binds (root writes whatever the mode, so it runs
+    without the capabilities that allow it)."""
+    if os.geteuid() != 0:
+        return list(cmd)
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", "--bounding-set", caps, "--inh-caps", caps, "--", *cmd]
+
+
+def test_a_read_only_store_is_refused_in_one_line(corpus_dir: Path, data_dir: Path) -> None:
+    """Exit 2 (the store cannot be had, as a file that cannot be read), not 1, one line, no
+    traceback; an import and a removal alike; the store left as it was."""
+    text = corpus_dir / "yili-zhengzhu-yan.txt"
+    editions.import_edition(text, edition="mine")
+    store = data_dir / "editions"
+    before = {p.name: p.read_bytes() for p in store.iterdir()}
+    sheli = [sys.executable, "-m", "sheli", "text", "import"]
+    store.chmod(0o555)
+    try:
+        for args in (
+            [str(text), "--edition", "other"],
+            [str(text), "--edition", "mine", "--force"],
+            ["--remove", "mine"],
+        ):
+            p = subprocess.run(_as_user(*sheli, *args), capture_output=True, text=True, timeout=120)
+            assert p.returncode == 2, (args, p.stderr)
+            (line,) = p.stderr.strip().splitlines()
+            assert "the store of editions cannot be written" in line and str(store) in line
+    finally:
+        store.chmod(0o755)
+    assert {p.name: p.read_bytes() for p in store.iterdir()} == before

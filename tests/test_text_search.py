@@ -68,3 +68,30 @@ def test_any_stretch_across_passages_is_found(ch, data) -> None:  # type: ignore
     q = a.text[-min(3, len(a.text)) :] + b.text[: min(3, len(b.text))]
     hit = {h.pid: h for h in search(q, [ch.key])}[a.id]
     assert hit.through == b.id
+
+
+def test_cli_query_of_punctuation_or_a_pattern_is_answered_as_such() -> None:
+    from click.testing import CliRunner
+
+    from sheli.cli.text import search as search_cmd
+
+    r = CliRunner().invoke(search_cmd, [".*("])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "'.*(' has no character of the text" in r.output and "empty" not in r.output
+    r = CliRunner().invoke(search_cmd, ["  "])
+    assert r.exit_code == 2 and "the query is empty" in r.output
+
+
+def test_cli_says_a_megabyte_query_back_cut_short() -> None:
+    from click.testing import CliRunner
+
+    from sheli.cli.text import search as search_cmd
+
+    query = "電腦" * 500_000  # a megabyte of the text's script, which no passage holds
+    r = CliRunner().invoke(search_cmd, [query])
+    assert r.exit_code == 0, r.output
+    (line,) = r.output.splitlines()
+    assert line.startswith("no passage contains '電腦") and "(1000000 characters)" in line
+    assert len(line) < 120
+    r = CliRunner().invoke(search_cmd, ["，" * 1_000_000])
+    assert r.exit_code == 2 and len(r.output) < 1000

@@ -230,6 +230,23 @@ def _chapter_overview(ch: Chapter, d: Callable[[str], str], as_json: bool) -> No
         con.print(Text(f"{s.n:>3}  {ch.key}:{s.first}–{s.last}  ") + Text(d(s.topic)))
 
 
+#: characters of a query said back in a message: a query of a megabyte is not echoed whole
+SHOWN_QUERY = 40
+
+
+def shown_query(q: str) -> str:
+    """The query as a message says it back: quoted, cut at :data:`SHOWN_QUERY` characters.
+
+    >>> shown_query("不鼓不釋")
+    "'不鼓不釋'"
+    >>> shown_query("射" * 1_000_000)
+    "'射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射射…' (1000000 characters)"
+    """
+    if len(q) <= SHOWN_QUERY:
+        return repr(q)
+    return f"{q[:SHOWN_QUERY]!r}"[:-1] + f"…' ({len(q)} characters)"
+
+
 @click.command(cls=Command)
 @click.argument("query", nargs=-1)
 @click.option("--chapter", "chapters", multiple=True, help="Search only this chapter (repeatable).")
@@ -248,7 +265,13 @@ def search(
     try:
         hits = run_search(q, list(chapters) or None)
     except EmptyQuery:
-        raise click.UsageError("the query is empty: give some characters of the text") from None
+        if not q.strip():
+            raise click.UsageError("the query is empty: give some characters of the text") from None
+        # punctuation or symbols only (a regular expression, say): the text holds none
+        raise click.UsageError(
+            f"the query {shown_query(q)} has no character of the text: punctuation, symbols "
+            "and spaces are left out, and a query is the text's characters, not a pattern"
+        ) from None
     except UnknownPassage as e:
         raise click.BadParameter(str(e), param_hint="--chapter") from None
     d = _disp(simplified)
@@ -271,7 +294,7 @@ def search(
         return
     con = _console()
     if not hits:
-        click.echo(f"no passage contains {q!r}", err=True)
+        click.echo(f"no passage contains {shown_query(q)}", err=True)
         return
     for h in hits:
         body = Text(d(h.passage.text))

@@ -71,7 +71,12 @@ def import_cmd(
         console.print(t)
         return
     if remove:
-        if not editions.remove_edition(remove):
+        try:
+            removed = editions.remove_edition(remove)
+        except editions.ImportFailed as exc:  # a read-only store
+            click.echo(f"sheli text import: {exc}", err=True)
+            sys.exit(2)
+        if not removed:
             raise click.ClickException(f"no imported edition named {remove!r} (see --list)")
         console.print(f"Removed {remove}.")
         return

@@ -616,7 +616,10 @@ def import_edition(
         }
     )
     data.setdefault("chapters", {})[chapter] = record
-    _write_atomic(edition_path(name), data)
+    try:
+        _write_atomic(edition_path(name), data)
+    except OSError as exc:  # a read-only store, a full disk: the store is left as it was
+        raise ImportFailed(store_unwritable(exc, edition_path(name))) from None
     return ImportReport(
         file=str(path),
         edition=name,
@@ -659,10 +662,23 @@ def list_editions() -> list[dict[str, object]]:
     ]
 
 
+def store_unwritable(exc: OSError, path: Path) -> str:
+    """What a failed write to the store means, in one line naming the file.
+
+    >>> store_unwritable(PermissionError(13, "Permission denied"), Path("/data/editions/x.json"))
+    '/data/editions/x.json: the store of editions cannot be written (Permission denied)'
+    """
+    return f"{path}: the store of editions cannot be written ({exc.strerror or exc})"
+
+
 def remove_edition(name: str) -> bool:
-    """Delete an imported edition; False if there was none of that name."""
+    """Delete an imported edition; False if there was none of that name. Raises
+    :class:`ImportFailed` if the store cannot be written."""
     p = edition_path(name)
     if not p.is_file():
         return False
-    p.unlink()
+    try:
+        p.unlink()
+    except OSError as exc:
+        raise ImportFailed(store_unwritable(exc, p)) from None
     return True
