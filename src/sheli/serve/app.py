@@ -122,7 +122,8 @@ def create_app(
     async def on_error(request: Request, exc: Exception) -> Response:
         err = exc if isinstance(exc, ApiError) else None
         if isinstance(exc, HTTPException):
-            err = ApiError(exc.status_code, str(exc.detail), headers=exc.headers)
+            headers = dict(exc.headers) if exc.headers else None
+            err = ApiError(exc.status_code, str(exc.detail), headers=headers)
         if err is None:
             err = _failure(exc)
             log.error("sheli serve: %s %s failed: %r", request.method, request.url.path, exc)

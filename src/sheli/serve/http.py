@@ -51,11 +51,12 @@ BODY_S = 20.0
 #: workers' pipes)
 RESERVED_FILES = 64
 MAX_CONNECTIONS = 8192
-#: the key of a request's scope extensions under which the connection's transport is found
+#: the request's scope extension (ASGI: a name and a dict) whose "transport" is the
+#: connection's transport
 TRANSPORT = "sheli.transport"
 #: seconds a stopping server waits for the requests under way (an engine run takes about a
 #: third of a second at the largest event) before it cancels what is left
-STOP_GRACE_S = 5.0
+STOP_GRACE_S = 5
 #: the signals that stop the server gracefully
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -111,7 +112,7 @@ class Protocol(HttpToolsProtocol):
     cap: ClassVar[int] = MAX_CONNECTIONS
     idle: ClassVar[dict[Protocol, float]] = {}  # connections with no request under way → since when
 
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._timer: asyncio.TimerHandle | None = None
         if len(self.connections) > self.cap:
@@ -164,7 +165,7 @@ class Protocol(HttpToolsProtocol):
         super().on_message_begin()
         # the event stream writes its states straight to the socket (docs/serve.md, "The
         # streams"): the handler finds the connection's transport here
-        self.scope["extensions"] = {TRANSPORT: self.transport}
+        self.scope["extensions"] = {TRANSPORT: {"transport": self.transport}}
         self._wait(HEADERS_S)
 
     def on_headers_complete(self) -> None:

@@ -87,7 +87,7 @@ async def stream(srv: Server, scope: Any, receive: Any, send: Any) -> None:
             return
         await send({"type": "http.response.body", "body": b"retry: 2000\n\n", "more_body": True})
         # from now on the body is chunks: the server may write them straight to the socket
-        sub.transport = scope.get("extensions", {}).get(TRANSPORT)
+        sub.transport = scope.get("extensions", {}).get(TRANSPORT, {}).get("transport")
         while (msg := await sub.next()) is not None:
             sub.sending = True
             try:
