@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -175,3 +176,32 @@ def test_a_signal_stops_the_server_with_streams_open(
             and (e["round"], e["pair"], e["archer"], e["arrow"]) == (2, "上耦", "上射", 1)
         )
         assert shot["hit"] is True and not shot.get("pending")
+
+
+def test_screens_that_do_not_read_do_not_hold_the_stop(tmp_path, procs) -> None:
+    """Phones asleep on open streams (they read nothing: the states pile up in their sockets
+    until the server must wait for them) are dropped at the stop, not waited for."""
+    db = tmp_path / "hall.sqlite3"
+    port = free_port()
+    procs.append(start(db, port))
+    asleep: list[socket.socket] = []
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as c:
+            live: Live = new_event(c, feast=True)
+            for _ in range(4):  # the director's link holds four streams at most
+                s = socket.create_connection(("127.0.0.1", port))
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                request = (
+                    f"GET /api/stream?token={live.director} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                )
+                s.sendall(request.encode())
+                asleep.append(s)
+            for _ in range(600):  # each a state of some kilobytes on every stream
+                assert live.post("/api/advance", live.director, {"delta": 1}).status_code == 200
+        procs[0].send_signal(signal.SIGTERM)
+        _, err = procs[0].communicate(timeout=STOP_TIMEOUT_S)
+        assert procs[0].returncode == 143, err
+        assert "Traceback" not in err and "timeout graceful shutdown" not in err, err
+    finally:
+        for s in asleep:
+            s.close()

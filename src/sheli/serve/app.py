@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from sheli.serve.errors import ApiError
 from sheli.serve.headers import Guard, allowed_hosts
+from sheli.serve.http import TRANSPORT
 from sheli.serve.server import HERE, Server, log
 from sheli.serve.views import create, downloads, inputs, links, live, pages, wuwu
 
@@ -167,4 +168,32 @@ class LiveApp:
             await self.app(scope, receive, send)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self.guarded(scope, receive, send)
+        if scope["type"] != "http":
+            await self.guarded(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.guarded(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if not self.srv.stopping:
+                raise
+            # the server is stopping and this request outlived its grace (STOP_GRACE_S):
+            # nothing it would have stored was stored; its client hears so, or is dropped
+            # (docs/serve.md, "Stopping"), without a traceback in the log
+            if not started:
+                await ApiError(
+                    503,
+                    "the server is stopping: nothing was stored; send it again",
+                    headers={"Retry-After": "5"},
+                ).response()(scope, receive, send)
+            else:
+                transport = scope.get("extensions", {}).get(TRANSPORT, {}).get("transport")
+                if transport is not None:
+                    transport.abort()
+                    await asyncio.sleep(0)  # uvicorn hears of it before the handler returns

@@ -229,6 +229,7 @@ class Server:
         # events whose director has new answers to be sent: the task that will send them
         self.tallying: dict[str, asyncio.Task[None]] = {}
         self.creating = 0
+        self.stopping = False  # the server is stopping (SIGINT, SIGTERM): see close_streams
         self.shed_logged = 0.0
         self.last_sent = 0.0  # when a state was last sent (time.monotonic)
         self.swept = 0.0  # when the heap was last swept
@@ -245,11 +246,18 @@ class Server:
             self.lock.release()
 
     def close_streams(self) -> int:
-        """End every open stream (the server is stopping); returns how many were open."""
+        """The server is stopping: end every open stream; returns how many were open. A
+        stream whose screen is not reading (a phone asleep: its socket holds states not yet
+        taken) could not take its end either, and would hold the stop up: its connection is
+        dropped at once (a state is a view, not an input: nothing acknowledged is lost)."""
+        self.stopping = True
         n = 0
         for subs in self.subs.values():
             for sub in subs:
                 n += not sub.closed
+                t = sub.transport
+                if t is not None and (sub.sending or t.get_write_buffer_size() > 0):
+                    t.abort()
                 sub.close()
         return n
 
