@@ -269,3 +269,16 @@ def test_names_are_escaped(client) -> None:
     assert live.state()["event"]["cast"][0]["name"] == NASTY
     perf = live.state(live.performer("司射"))
     assert perf["step"] is not None and perf["event"]["cast"][0]["name"] == NASTY
+
+
+def test_a_field_of_a_megabyte_is_not_said_back_whole(counted: Live) -> None:
+    """An error that quotes what was sent (a pair's name, a rite) says its start only."""
+    live = counted
+    big = "衆" * 300_000  # some 900 KB of UTF-8, under the body's megabyte
+    r = live.post("/api/arrows", live.scorer("上射"), {**ARROW, "pair": big})
+    refused(live, r, 400, "round 2 has no arrow 1 of 衆衆")
+    assert len(r.content) < 4000 and "(cut: " in r.json()["error"]
+    r = live.client.post(
+        "/api/events", json={"rite": big}, headers={"X-CSRF-Token": home_csrf(live.client)}
+    )
+    assert r.status_code == 400 and len(r.content) < 4000, r.status_code

@@ -25,12 +25,33 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     )
 
 
+#: characters of an error's message: one that quotes what was sent (a pair's name, a
+#: field's value: up to a megabyte of body) says the start of it, not all of it back
+MAX_MESSAGE = 1000
+
+
+def bounded(message: str) -> str:
+    """The message, cut at :data:`MAX_MESSAGE` characters, saying how long it was.
+
+    >>> bounded("pair 上耦 is not shooting")
+    'pair 上耦 is not shooting'
+    >>> cut = bounded("round 2 has no arrow 1 of " + "x" * 1_000_000)
+    >>> len(cut) < 1100, cut[-40:]
+    (True, 'xxxxxxxxxxxxx… (cut: 1000026 characters)')
+    """
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}… (cut: {len(message)} characters)"
+
+
 class ApiError(Exception):
-    """A refused request: its status and ``{"error": message, **extra}``."""
+    """A refused request: its status and ``{"error": message, **extra}`` (the message
+    :func:`bounded`)."""
 
     def __init__(
         self, status: int, message: str, headers: dict[str, str] | None = None, **extra: Any
     ) -> None:
+        message = bounded(message)
         super().__init__(message)
         self.status = status
         self.message = message
