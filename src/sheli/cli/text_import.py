@@ -71,11 +71,8 @@ def import_cmd(
         console.print(t)
         return
     if remove:
-        try:
-            removed = editions.remove_edition(remove)
-        except editions.ImportFailed as exc:  # a read-only store
-            click.echo(f"sheli text import: {exc}", err=True)
-            sys.exit(2)
+        # a read-only store raises ImportFailed, a SheliError: one line, exit 2 (Command)
+        removed = editions.remove_edition(remove)
         if not removed:
             raise click.ClickException(f"no imported edition named {remove!r} (see --list)")
         console.print(f"Removed {remove}.")
