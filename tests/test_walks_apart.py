@@ -5,6 +5,7 @@ and no process is left behind."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from typing import Any
 
@@ -47,15 +48,16 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             pids.append(pid)
         return pid
 
-    monkeypatch.setattr(forked.os, "fork", fork)
+    monkeypatch.setattr(os, "fork", fork)  # (multiprocessing forks with it)
     return pids
 
 
 def _none_left(pids: list[int]) -> None:
     """Every process forked is gone, reaped: those that answered once this process ends
-    (what its exit does, done here), those ended early at once."""
+    (what multiprocessing's exit does, done here), those ended early at once."""
     assert pids
-    forked._reap()
+    for process in multiprocessing.active_children():
+        process.join()
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # no such child left, not even a zombie
@@ -151,11 +153,12 @@ def test_a_failure_of_the_checking_process_is_raised(
 
 def test_a_process_that_answered_is_reaped() -> None:
     # not waited for when it answers (it is still giving its memory back), but reaped: by a
-    # later call, or as this process ends (forked registers that with atexit)
+    # later call, or as this process ends (multiprocessing joins its children then)
     f = forked.Forked(sum, [1, 2])
-    pid = f._pid
+    pid = f._process.pid
+    assert pid is not None
     assert f.result() == 3
-    forked._reap()  # what the end of this process does
-    assert pid not in forked._ENDING
+    for process in multiprocessing.active_children():  # what the end of this process does
+        process.join()
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # no such child left, not even a zombie

@@ -16,13 +16,14 @@ cannot be read or written only costs the time of parsing again.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import pickle
 import sys
 from pathlib import Path
 from typing import Any
+
+from sheli import collector
 
 #: the environment variable that puts the cache elsewhere (tests, a read-only home)
 CACHE_ENV = "SHELI_CACHE_DIR"
@@ -82,16 +83,11 @@ def read(entry: Path) -> Any:
     """
     # a spec is thousands of small objects, none of them in a cycle: the cyclic collector,
     # which their making would set off again and again, is paused while they are read
-    enabled = gc.isenabled()
-    gc.disable()
     try:
-        with entry.open("rb") as f:
+        with entry.open("rb") as f, collector.paused():
             return pickle.load(f)
     except Exception:  # missing, unreadable, corrupt, or built by other code: parse again
         return None
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def write(entry: Path, value: Any) -> None:

@@ -4,9 +4,9 @@ The render builds the viewer's text pane in one while it folds the run into fram
 run checks its walks in one while it goes on (:mod:`sheli.engine.walks`): each begins the
 process with what this one holds (fork, not pickling), and waits for one answer at the end.
 
-A fork and two pipes, not :mod:`multiprocessing`: a run needs nothing more, and importing
-that package (its sockets, selectors and subprocesses) was some 6 ms of the start of every
-``sheli run`` (docs/benchmarks.md, "The seventh sitting").
+The process is :mod:`multiprocessing`'s, in its fork context: the one way sheli runs work
+in another process (the render's drawing processes and the server's workers are too), so
+that one library reaps, ends and reports them all (docs/architecture.md, "Other processes").
 
 >>> Forked(sum, [1, 2]).result()
 3
@@ -20,106 +20,61 @@ that package (its sockets, selectors and subprocesses) was some 6 ms of the star
 
 from __future__ import annotations
 
-import atexit
-import gc
-import io
-import os
-import pickle
-import signal
-import struct
+import multiprocessing
 import traceback
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from typing import Any
 
-#: a message's length, before its pickle
-_HEADER = struct.Struct("!Q")
+from sheli import collector
+
+#: the context of every process sheli starts: forked, so it begins with what this one holds
+FORK = multiprocessing.get_context("fork")
 
 
 class Channel:
-    """One end of a pipe or two: :meth:`send` a picklable value, :meth:`recv` the next one
-    sent (EOFError once the other end is closed and all is read).
+    """This process's end of the talk: :meth:`send` to the process, :meth:`recv` from it."""
 
-    >>> r, w = os.pipe()
-    >>> ours, theirs = Channel(read=r), Channel(write=w)
-    >>> theirs.send({"walk": 1}); theirs.close(); ours.recv()
-    {'walk': 1}
-    >>> ours.recv()
-    Traceback (most recent call last):
-    ...
-    EOFError
-    """
-
-    def __init__(self, read: int | None = None, write: int | None = None) -> None:
-        self._in = None if read is None else io.FileIO(read, "rb")
-        self._out = None if write is None else io.FileIO(write, "wb")
+    def __init__(self, read: Connection, write: Connection | None) -> None:
+        self._in, self._out = read, write
 
     def send(self, value: Any) -> None:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        assert self._out is not None, "a channel that only reads"
-        view = memoryview(_HEADER.pack(len(data)) + data)
-        while view:
-            view = view[self._out.write(view) :]
+        assert self._out is not None, "a process that was not begun to talk"
+        self._out.send(value)
 
     def recv(self) -> Any:
-        assert self._in is not None, "a channel that only writes"
-        (size,) = _HEADER.unpack(self._read(_HEADER.size))
-        return pickle.loads(self._read(size))
-
-    def _read(self, size: int) -> bytearray:
-        got = bytearray(size)
-        view = memoryview(got)
-        while view:
-            n = self._in.readinto(view)  # type: ignore[union-attr]
-            if not n:
-                raise EOFError
-            view = view[n:]
-        return got
+        return self._in.recv()
 
     def close(self) -> None:
-        for f in (self._in, self._out):
-            if f is not None:
-                f.close()
+        for conn in (self._in, self._out):
+            if conn is not None:
+                conn.close()
 
 
 class Forked:
     """``fn(*args)`` in a forked process, begun at once; :meth:`result` waits for what it
-    returns. With ``talk``, ``fn(conn, *args)``: ``conn`` a :class:`Channel` that receives
-    what is sent to :attr:`conn` here while it runs."""
+    returns. With ``talk``, ``fn(conn, *args)``: ``conn`` a connection that receives what
+    is sent to :attr:`conn` here while it runs."""
 
     def __init__(self, fn: Callable[..., Any], *args: Any, talk: bool = False) -> None:
-        answer_r, answer_w = os.pipe()
-        ask_r, ask_w = os.pipe() if talk else (None, None)
-        # what exists now is moved out of the collector's sight before forking: a collection
-        # in the child would otherwise touch every object it inherited, copying page after
-        # page of memory it only reads
-        gc.freeze()
-        try:
-            pid = os.fork()
-        except OSError:
-            gc.unfreeze()
-            for fd in (answer_r, answer_w, ask_r, ask_w):
-                if fd is not None:
-                    os.close(fd)
-            raise
-        if pid == 0:  # the child: it answers, and ends without running this process's exits
-            try:
-                os.close(answer_r)
-                if ask_w is not None:
-                    os.close(ask_w)
-                _answer(fn, args, Channel(read=ask_r) if talk else None, Channel(write=answer_w))
-            finally:
-                os._exit(0)
-        gc.unfreeze()
-        os.close(answer_w)
+        answer_r, answer_w = FORK.Pipe(duplex=False)
+        ask_r, ask_w = FORK.Pipe(duplex=False) if talk else (None, None)
+        # daemonic: one still running as this process ends is ended with it (multiprocessing)
+        self._process = FORK.Process(
+            target=_answer, args=(fn, args, ask_r, answer_w, (answer_r, ask_w)), daemon=True
+        )
+        with collector.frozen():  # the child inherits what exists now out of its sight
+            self._process.start()
+        answer_w.close()
         if ask_r is not None:
-            os.close(ask_r)
-        self._pid: int | None = pid
-        self.conn = Channel(read=answer_r, write=ask_w)
+            ask_r.close()
+        self.conn = Channel(answer_r, ask_w)
         self._name = getattr(fn, "__name__", "a process")
 
     def result(self) -> Any:
         """What ``fn`` returned; its error, with its traceback, as a RuntimeError. The
-        process is ended (it ends by itself once it has answered)."""
+        process is ended (it ends by itself once it has answered: it is not waited for
+        then, but joined by a later start or as this process ends, by multiprocessing)."""
         try:
             kind, value = self.conn.recv()
         except (EOFError, OSError):
@@ -129,12 +84,7 @@ class Forked:
             self.close()
             raise
         self.conn.close()
-        if self._pid is not None:
-            # not waited for now: it is ending (giving its memory back takes some 2 ms, while
-            # this process goes on), and is reaped by a later call, or as this one ends
-            _ENDING.append(self._pid)
-            self._pid = None
-        _reap(os.WNOHANG)
+        multiprocessing.active_children()  # (joins those that have ended)
         if kind == "error":
             raise RuntimeError(f"the process of {self._name} failed:\n{value}")
         return value
@@ -142,39 +92,23 @@ class Forked:
     def close(self) -> None:
         """End the process if it still runs."""
         self.conn.close()
-        if self._pid is None:
-            return
-        pid, self._pid = self._pid, None
-        try:
-            if os.waitpid(pid, os.WNOHANG) == (0, 0):  # still running
-                os.kill(pid, signal.SIGTERM)
-                os.waitpid(pid, 0)
-        except ChildProcessError:  # (reaped already)
-            pass
-
-
-#: the processes that have answered and not yet been reaped
-_ENDING: list[int] = []
-
-
-def _reap(flags: int = 0) -> None:
-    """Reap the processes that have answered: those that have ended (``os.WNOHANG``), or
-    all of them, waiting for each (as this process ends: none is left behind it)."""
-    for pid in list(_ENDING):
-        try:
-            done = os.waitpid(pid, flags)[0] != 0
-        except ChildProcessError:
-            done = True
-        if done:
-            _ENDING.remove(pid)
-
-
-atexit.register(_reap)
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
 
 
 def _answer(
-    fn: Callable[..., Any], args: tuple[Any, ...], asked: Channel | None, out: Channel
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    asked: Connection | None,
+    out: Connection,
+    theirs: tuple[Connection | None, ...],
 ) -> None:
+    # the parent's ends, inherited, are closed: the child's reading then ends (EOFError) when
+    # the parent is gone, and the parent's when the child is
+    for conn in theirs:
+        if conn is not None:
+            conn.close()
     try:
         answer: tuple[str, Any] = ("ok", fn(asked, *args) if asked is not None else fn(*args))
     except BaseException:

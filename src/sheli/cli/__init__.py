@@ -10,17 +10,17 @@ True
 
 from __future__ import annotations
 
-import atexit
+import codecs
 import errno
-import gc
 import importlib
 import importlib.util
 import os
+import signal
 import sys
 
 import click
 
-from sheli import __version__
+from sheli import __version__, collector
 
 # name → "module:attribute"; a module named here and not yet present is left out of --help.
 COMMANDS: dict[str, str] = {
@@ -121,21 +121,19 @@ def cli() -> None:
 #: The commands whose whole process runs with Python's cyclic collector paused: they make
 #: many small objects, in no cycle, from their start (the imports, the spec from the cache)
 #: to their end, and the collector would only scan them again and again (the engine pauses
-#: it for the run itself; docs/benchmarks.md, start-up). Not ``serve``, which runs for hours,
-#: nor those that keep the whole run to draw or compare it.
+#: it for the run itself; :mod:`sheli.collector`). Not ``serve``, which runs for hours, nor
+#: those that keep the whole run to draw or compare it.
 PAUSE_GC = frozenset({"run"})
+
+#: The exit status of a command ended by a signal: 128 and its number, as a shell gives it
+#: (^C 130, ``kill`` 143).
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 
 
 def main() -> None:
-    paused = bool(sys.argv[1:2]) and sys.argv[1] in PAUSE_GC and gc.isenabled()
+    paused = bool(sys.argv[1:2]) and sys.argv[1] in PAUSE_GC and collector.enabled()
     if paused:
-        gc.disable()
-        # Python's last act, after the exit functions, is a full collection: it would go
-        # through every object the command leaves (the spec, the venue, the text: a tenth
-        # of the command's instructions) to find no cycle. Frozen at exit, they are left
-        # out of it and freed as the modules go. Once, whoever calls main again.
-        atexit.unregister(gc.freeze)
-        atexit.register(gc.freeze)
+        collector.pause_to_the_end()
     try:
         cli()
     except OSError as exc:
@@ -147,32 +145,29 @@ def main() -> None:
         sys.exit(1)
     finally:
         if paused:  # a caller that catches the command's SystemExit goes on as it was
-            gc.enable()
-
-
-#: The commands whose process ends as soon as they are done (the exit functions run, the
-#: output flushed), without Python's teardown, which frees one by one every object the
-#: command leaves: some 7 ms of a ``sheli run``, a quarter of a second of a render with 100
-#: 衆耦 (docs/benchmarks.md, "The seventh sitting"). Not ``serve``, whose server ends its
-#: own way.
-QUICK_EXIT = frozenset(COMMANDS) - {"serve"}
+            collector.resume()
 
 
 def console() -> None:
-    """The installed ``sheli`` program: :func:`main`, whose process, for a command of
-    :data:`QUICK_EXIT`, ends with the status Python would give it but without its teardown
-    (a caller that runs :func:`main` itself keeps its process). Python's exit functions run
-    all the same: this one is registered first, so it is the last of them."""
-    quick = bool(sys.argv[1:2]) and sys.argv[1] in QUICK_EXIT
-    status = [1]  # an error that escapes main ends the process with 1, as Python would
-    if quick:
-        atexit.register(_end_now, status)
+    """The installed ``sheli`` program (and ``python -m sheli``): :func:`main`, ended as
+    Python ends a program (its exit functions, its flush, its teardown). Its own, not a
+    caller's of :func:`main`: a signal ends it as :class:`Interrupted` says; what stdout's
+    encoding cannot write is escaped; a stdout that cannot take what is still buffered at
+    the end is said in one line, with status 1."""
+    for signum in INTERRUPTS:
+        signal.signal(signum, _interrupted)
+    _outputs_in_any_locale()
     try:
         main()
-        status[0] = 0
-    except SystemExit as exc:
-        status[0] = exit_status(exc.code)
-        raise
+    finally:
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            _drop_stdout()
+            _output_failed(exc)
+            sys.exit(1)
+        except (ValueError, AttributeError):  # closed, or none to speak of
+            pass
 
 
 def exit_status(code: object) -> int:
@@ -186,19 +181,37 @@ def exit_status(code: object) -> int:
     return code if isinstance(code, int) else 1
 
 
-def _end_now(status: list[int]) -> None:
-    code = status[0]
+class Interrupted(SystemExit):
+    """A command ended by a signal (^C, ``kill``): its status is ``128 + signum``; what it
+    was writing is removed on the way out (the ``finally`` of every writer), and nothing is
+    said (no traceback, no click's ``Aborted!``).
+
+    >>> Interrupted(signal.SIGTERM).code
+    143
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    # a second signal while the first unwinds is not raised again: the writers clean up
+    for again in INTERRUPTS:
+        signal.signal(again, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+def _outputs_in_any_locale() -> None:
+    """What stdout's encoding cannot write (a C locale, ``PYTHONIOENCODING=ascii``) is
+    written escaped (``\\u5c04``), not an error."""
     for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except OSError as exc:
-            # as :func:`main` says it, of what was still buffered
-            if stream is sys.stdout:
-                _output_failed(exc)
-            code = code or 1
-        except (ValueError, AttributeError):  # closed, or none to speak of
-            pass
-    os._exit(code)
+        reconfigure = getattr(stream, "reconfigure", None)
+        # (UTF-8 writes everything: left alone, as reconfiguring flushes the stream)
+        if reconfigure is not None and codecs.lookup(stream.encoding).name != "utf-8":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # (closed, or not a text stream of its own)
+                pass
 
 
 def _output_failed(exc: OSError) -> None:

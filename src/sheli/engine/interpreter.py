@@ -12,13 +12,13 @@ announcement, count). Tests may pass stand-ins; :func:`default_env` uses the rea
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping
 from functools import cache, partial
 from typing import Any
 
 import msgspec
 
+from sheli import collector
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.paths import Paths, load_paths, route_words
@@ -947,43 +947,41 @@ class Interpreter:
     def run(self) -> None:
         # A run allocates many small dicts and frees none of them until it ends: the cyclic
         # collector would only rescan them, so it is paused for the run.
-        enabled = gc.isenabled()
-        gc.disable()
+        with collector.paused():
+            self._run()
+
+    def _run(self) -> None:
+        apart = self._apart = ApartWalks(self.paths) if self._walks_apart else None
         try:
-            apart = self._apart = ApartWalks(self.paths) if self._walks_apart else None
-            try:
-                self.place_cast()
-                self.run_steps(self.spec.steps, Frame({}))
-            except Exception:
-                self._apart = None
-                if apart is not None:
-                    try:
-                        apart.finish()
-                    except SpecError as refused:
-                        # a walk refused before the run failed on its own: the run's error
-                        raise refused from None
-                    except RuntimeError:
-                        pass  # (the checking process failed: the run's own error stands)
-                raise
-            except BaseException:
-                if apart is not None:
-                    apart.close()
-                raise
+            self.place_cast()
+            self.run_steps(self.spec.steps, Frame({}))
+        except Exception:
             self._apart = None
             if apart is not None:
-                warned = apart.finish()
-                if self._crowd_walks is not None:
-                    self._crowd_walks += warned
-            if self._crowd_walks:
-                n, most = len(self._crowd_walks), self.paths.m.crowd_pairs
-                self.warnings.extend(self._crowd_walks)
-                self.warnings.append(
-                    f"{n} walk{'s' * (n != 1)} through a body with {self.params['pairs']} 衆耦: "
-                    f"the engine walks round those who stand with up to {most} "
-                    "(docs/place.md, Walks)"
-                )
-            for f in self.world_rules.finish(self.world.people)[:1]:
-                raise SpecError(f.message, file=f.file, line=f.line, cite=f.cite, what=f.who)
-        finally:
-            if enabled:
-                gc.enable()
+                try:
+                    apart.finish()
+                except SpecError as refused:
+                    # a walk refused before the run failed on its own: the run's error
+                    raise refused from None
+                except RuntimeError:
+                    pass  # (the checking process failed: the run's own error stands)
+            raise
+        except BaseException:
+            if apart is not None:
+                apart.close()
+            raise
+        self._apart = None
+        if apart is not None:
+            warned = apart.finish()
+            if self._crowd_walks is not None:
+                self._crowd_walks += warned
+        if self._crowd_walks:
+            n, most = len(self._crowd_walks), self.paths.m.crowd_pairs
+            self.warnings.extend(self._crowd_walks)
+            self.warnings.append(
+                f"{n} walk{'s' * (n != 1)} through a body with {self.params['pairs']} 衆耦: "
+                f"the engine walks round those who stand with up to {most} "
+                "(docs/place.md, Walks)"
+            )
+        for f in self.world_rules.finish(self.world.people)[:1]:
+            raise SpecError(f.message, file=f.file, line=f.line, cite=f.cite, what=f.who)

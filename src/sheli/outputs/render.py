@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import gc
 import gzip
 import itertools
 import json
-import multiprocessing
 import operator
 import os
 import re
@@ -56,10 +54,11 @@ from typing import Any
 import msgspec
 from zlib_ng import zlib_ng
 
+from sheli import collector
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
-from sheli.forked import Forked
+from sheli.forked import FORK, Forked
 from sheli.i18n import DEFAULT, translation
 from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
@@ -337,7 +336,7 @@ def iter_svgs(
         if jobs <= 1 or total < 2 * chunk:
             results: Iterator[list[str]] = map(_draw_chunk, bounds)
         else:
-            pool = multiprocessing.get_context("fork").Pool(jobs)
+            pool = FORK.Pool(jobs)
             results = pool.imap(_draw_chunk, bounds)
         for svgs in results:
             yield from svgs
@@ -697,10 +696,9 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     """A drawing process: :func:`_draw_chunks` of the runs it claims, sending ``("n",
     steps)`` after each chunk and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
     an error is sent too."""
-    # the drawing keeps many objects alive (its caches, the table of parts): collected every
-    # 700 allocations, they are gone through again and again (about 2 % of the time); a
-    # drawing process lives for one render, and the drawing makes little cyclic garbage
-    gc.set_threshold(10_000, 10, 10)
+    # the drawing keeps many objects alive (its caches, the table of parts) and makes little
+    # cyclic garbage; a drawing process lives for one render
+    collector.relaxed()
     try:
         blobs, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
         conn.send(("blobs", blobs, nbytes))
@@ -763,14 +761,13 @@ def draw_packed(
             claims = _Claims(nruns, 1)
             blobs, nbytes = _draw_chunks(lambda: claims.take(0), step_done)
         else:
-            ctx = multiprocessing.get_context("fork")
+            ctx = FORK
             claims = _Claims(nruns, jobs, ctx)
             conns = {}
             # what exists now (the run, its frames) is moved out of the collector's sight
             # before forking: a collection in a drawing process would otherwise touch every
             # object it inherited, copying page after page of memory it only reads
-            gc.freeze()
-            try:
+            with collector.frozen():
                 for k in range(jobs):
                     r, w = ctx.Pipe(duplex=False)
                     p = ctx.Process(target=_worker, args=(k, claims, w), daemon=True)
@@ -778,8 +775,6 @@ def draw_packed(
                     w.close()
                     procs.append(p)
                     conns[r] = k
-            finally:
-                gc.unfreeze()
             got: dict[int, list[bytes]] = {}
             ended = 0
             while conns:

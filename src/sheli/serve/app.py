@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -32,6 +31,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sheli import collector
 from sheli.serve.errors import ApiError
 from sheli.serve.headers import Guard, allowed_hosts
 from sheli.serve.http import TRANSPORT
@@ -115,7 +115,7 @@ def create_app(
         timer = asyncio.create_task(srv.keepalive())
         # what is loaded by now (modules, specs, the venue) lives as long as the server: out
         # of the collector's sight, a full collection costs the streams less
-        gc.freeze()
+        collector.freeze()
         yield
         timer.cancel()
         srv.close()

@@ -19,7 +19,6 @@ occurrence of that act it is), not as a bare index: a recorded hit adds acts (th
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
 import pickle
 import threading
@@ -28,7 +27,7 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
-from sheli import engine, text
+from sheli import collector, engine, text
 from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
 from sheli.engine.records import accept
@@ -289,7 +288,7 @@ def unpickle_derived(data: bytes) -> Derived:
     """A run from the worker, unpickled with the cyclic garbage collector paused: a run is
     some hundred thousand new objects, enough to set off a full collection of the server's
     heap while its streams wait (the engine pauses it during a run for the same reason).
-    The run is then frozen out of the collector's sight (:func:`gc.freeze`): it holds no
+    The run is then frozen out of the collector's sight (:mod:`sheli.collector`): it holds no
     reference cycle, so its reference counts free it when it is dropped, and a full
     collection scans only what the server made since, a few milliseconds instead of the
     50–140 ms that the runs held for an event cost each time.
@@ -299,14 +298,9 @@ def unpickle_derived(data: bytes) -> Derived:
     >>> d.steps[0]["seq"], len(d.run.records) > 0
     (1, True)
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector.paused():
         d: Derived = pickle.loads(data)
-        gc.freeze()
-    finally:
-        if enabled:
-            gc.enable()
+        collector.freeze()
     return d
 
 

@@ -23,10 +23,8 @@ at a time, the newest only, as above.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
-import multiprocessing
 import os
 import signal
 import threading
@@ -39,7 +37,9 @@ from typing import Any
 
 import jinja2
 
+from sheli import collector
 from sheli.engine import run as engine_run
+from sheli.forked import FORK
 from sheli.serve.errors import ApiError
 from sheli.serve.limits import CREATE_QUEUE, VOTE_BURST, VOTE_EVERY_S, RateLimit
 from sheli.serve.live import (
@@ -186,7 +186,7 @@ def _warm() -> None:
 def _pool(nice: int, lock: DatabaseLock | None) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         max_workers=1,
-        mp_context=multiprocessing.get_context("fork"),
+        mp_context=FORK,
         initializer=_worker_init,
         initargs=(os.getpid(), nice, lock.fd if lock is not None else None),
     )
@@ -490,9 +490,7 @@ class Server:
         """
         if self.last_sent > since:
             return False  # another state went out meanwhile: its own sweep comes later
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        collector.sweep()
         self.swept = time.monotonic()
         return True
 
