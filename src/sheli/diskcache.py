@@ -3,9 +3,15 @@
 Specs (:mod:`sheli.rite.cache`) and venues (:mod:`sheli.place.loader`) are parsed from YAML
 by every process that needs them; an entry here gives back what an earlier process built
 from the same bytes (and the same code). The cache is ``$SHELI_CACHE_DIR`` or the
-platform's user cache directory (:func:`user_cache_base`), a folder for each kind of data
-in it; each entry is a pickle written whole (a temporary file renamed). Anything that
-cannot be read or written only costs the time of parsing again.
+platform's user cache directory (platformdirs), a folder for each kind of data in it; each
+entry is a pickle written whole (a temporary file renamed). Anything that cannot be read or
+written only costs the time of parsing again.
+
+The cache trusts only itself (docs/architecture.md, "The cache"): an entry is read only from
+a folder that this user owns and that no one else can write (one that others can write is
+left alone, said once on stderr); it is unpickled with only the classes its reader names
+(a pickle that would call anything else is a miss, and nothing of it runs); and what it
+holds must have the shape its reader expects, or it is a miss, parsed and written again.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as d:
@@ -16,17 +22,31 @@ cannot be read or written only costs the time of parsing again.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import io
 import os
 import pickle
+import stat
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_cache_dir
 
 from sheli import collector
 
 #: the environment variable that puts the cache elsewhere (tests, a read-only home)
 CACHE_ENV = "SHELI_CACHE_DIR"
+
+#: what every entry may hold besides the classes its reader names: plain data
+_PLAIN = {
+    ("datetime", "date"): datetime.date,
+    ("datetime", "datetime"): datetime.datetime,
+    ("builtins", "set"): set,
+    ("builtins", "frozenset"): frozenset,
+}
 
 
 def cache_dir(kind: str) -> Path:
@@ -35,30 +55,16 @@ def cache_dir(kind: str) -> Path:
     >>> cache_dir("venues").name
     'venues'
     """
-    base = os.environ.get(CACHE_ENV) or user_cache_base()
-    return Path(base) / kind
+    return Path(os.environ.get(CACHE_ENV) or user_cache_base()) / kind
 
 
 def user_cache_base() -> str:
-    """The user's cache directory for sheli, as platformdirs names it: on Linux
-    ``$XDG_CACHE_HOME/sheli`` if that is an absolute path, else ``$HOME/.cache/sheli``.
-    Those two cases are read here, as platformdirs reads them: importing it (its regular
-    expressions) was some 2–3 ms of every ``sheli run`` (docs/benchmarks.md, "The seventh
-    sitting"); every other case (another system, no absolute ``$HOME``) is its to answer.
+    """The user's cache directory for sheli, as platformdirs names it (on Linux
+    ``$XDG_CACHE_HOME/sheli`` or ``~/.cache/sheli``).
 
     >>> user_cache_base().endswith("sheli")
     True
     """
-    if sys.platform == "linux":
-        xdg = os.environ.get("XDG_CACHE_HOME", "")
-        if os.path.isabs(xdg):
-            return os.path.join(xdg, "sheli")
-        home = os.environ.get("HOME", "")
-        if os.path.isabs(home):
-            return os.path.join(home, ".cache", "sheli")
-    # deferred: needed only where the two cases above do not answer (start-up time)
-    from platformdirs import user_cache_dir
-
     return user_cache_dir("sheli")
 
 
@@ -75,30 +81,60 @@ def key(*parts: bytes) -> str:
     return f"{h.hexdigest()}.pickle"
 
 
-def read(entry: Path) -> Any:
-    """What :func:`write` put in ``entry``; None if there is none or it cannot be read.
+def read(
+    entry: Path,
+    shape: Callable[[Any], bool] | None = None,
+    classes: Iterable[type] = (),
+) -> Any:
+    """What :func:`write` put in ``entry``; None if there is none, if it cannot be read, if
+    its folder is not trusted (:func:`trusted`), if it would need a class other than
+    ``classes`` (and plain data), or if ``shape`` says it is not what it must be.
 
     >>> read(Path("/nonexistent/entry.pickle")) is None
     True
     """
-    # a spec is thousands of small objects, none of them in a cycle: the cyclic collector,
-    # which their making would set off again and again, is paused while they are read
+    if not trusted(entry.parent):
+        return None
+    allowed = {(c.__module__, c.__qualname__): c for c in classes} | _PLAIN
     try:
-        with entry.open("rb") as f, collector.paused():
-            return pickle.load(f)
-    except Exception:  # missing, unreadable, corrupt, or built by other code: parse again
+        with entry.open("rb") as f:
+            st = os.fstat(f.fileno())
+            if st.st_uid != os.getuid() or not stat.S_ISREG(st.st_mode):
+                return None
+            data = f.read()
+        with collector.paused():  # (thousands of small objects in no cycle: see collector)
+            value = _Unpickler(io.BytesIO(data), allowed).load()
+        return value if shape is None or shape(value) else None
+    except Exception:  # missing, unreadable, corrupt, built by other code, or not allowed
         return None
 
 
+class _Unpickler(pickle.Unpickler):
+    """An unpickler that finds only the classes it is given: a pickle naming anything else
+    (a function to call, ``os.system``) fails before anything of it runs."""
+
+    def __init__(self, file: io.BytesIO, allowed: dict[tuple[str, str], type]) -> None:
+        super().__init__(file)
+        self._allowed = allowed
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = self._allowed.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the cache")
+        return found
+
+
 def write(entry: Path, value: Any) -> None:
-    """Keep ``value`` in ``entry`` (its folder made if need be), if it can be written."""
+    """Keep ``value`` in ``entry`` (its folder made if need be, for this user alone), if it
+    can be written and the folder is trusted."""
     tmp: Path | None = None
     try:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        if not trusted(entry.parent):
+            return
+        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
-        # created with the umask, like any file the user's programs write
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, entry)
@@ -111,3 +147,40 @@ def write(entry: Path, value: Any) -> None:
                 tmp.unlink()
             except OSError:
                 pass
+
+
+#: the folders found untrusted, each said once
+_SAID: set[str] = set()
+
+
+def trusted(folder: Path) -> bool:
+    """Whether entries may be read from and written to ``folder``: it and the folder above
+    it (the cache's own, for a kind's folder) are this user's, and no one else can write
+    them (above it, a sticky folder such as /tmp will do: what is ours stays ours). A folder
+    that does not exist yet is trusted (it is made for this user alone); one that others
+    could write is said once on stderr.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     ok = trusted(Path(d) / "specs")
+    ...     os.chmod(d, 0o777)
+    ...     ok, trusted(Path(d) / "specs")  # (said on stderr)
+    (True, False)
+    """
+    for above, where in enumerate((folder, folder.parent)):
+        try:
+            st = os.stat(where)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        others_write = st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        if above and st.st_mode & stat.S_ISVTX:
+            continue  # /tmp: others write in it, but cannot move or remove what is ours
+        if st.st_uid != os.getuid() or others_write:
+            if str(where) not in _SAID:
+                _SAID.add(str(where))
+                what = "is not yours" if st.st_uid != os.getuid() else "can be written by others"
+                print(f"sheli: the cache {where} {what}: not used", file=sys.stderr)
+            return False
+    return True

@@ -55,9 +55,25 @@ _CODE = b"".join((Path(__file__).parent / name).read_bytes() for name in ("loade
 _ENTRY = diskcache.cache_dir("venues") / diskcache.key(
     _CODE, *(name.encode() + b"\0" + data for name, data in _FILES)
 )
-_STORED: Any = diskcache.read(_ENTRY)
-if not (isinstance(_STORED, tuple) and len(_STORED) == 3):
-    _STORED = None
+
+
+def _is_stored(kept: Any) -> bool:
+    """The shape of the venues' entry: their titles, their names, the venues kept.
+
+    >>> _is_stored(({"xie": "州序"}, {"序": "xie"}, frozenset({"xie"}))), _is_stored((1, 2, 3))
+    (True, False)
+    """
+    return (
+        isinstance(kept, tuple)
+        and len(kept) == 3
+        and all(isinstance(d, dict) for d in kept[:2])
+        and all(isinstance(k, str) and isinstance(v, str) for d in kept[:2] for k, v in d.items())
+        and isinstance(kept[2], frozenset)
+        and all(isinstance(k, str) for k in kept[2])
+    )
+
+
+_STORED: Any = diskcache.read(_ENTRY, _is_stored)
 
 
 # The venues are the data files in place/data/: each names its key, title and aliases (the
@@ -232,7 +248,7 @@ def load_venue(name: str = "xie") -> Venue:
     """
     key = venue_key(name)
     if _STORED is not None and key in _STORED[2]:
-        venue = diskcache.read(_venue_entry(key))
+        venue = diskcache.read(_venue_entry(key), None, (Venue, Fixture, Param, Point, Extent))
         if isinstance(venue, Venue) and venue.key == key:
             return venue
     return _build(key)

@@ -23,6 +23,7 @@ from typing import Any
 
 from sheli import diskcache
 from sheli.diskcache import CACHE_ENV
+from sheli.rite import nodes
 
 __all__ = ["CACHE_ENV", "cache_dir", "load", "store"]
 
@@ -64,15 +65,42 @@ def _entry(path: Path, where: Path) -> Path:
 def load(path: Path, where: Path | None = None) -> Any:
     """The spec at ``path`` as stored (a :class:`sheli.rite.LoadedSpec`), if every file it
     was built from is unchanged; else (or if the cache cannot be read, or is corrupt) None."""
+    from sheli.rite import LoadedSpec  # (the package that imports this module defines it)
+
     try:
-        files, loaded = diskcache.read(_entry(path, where or cache_dir()))
+        entry = _entry(path, where or cache_dir())
+        kept = diskcache.read(entry, _is_entry, (LoadedSpec, *_NODES, type(path)))
+        if kept is None or not isinstance(kept[1], LoadedSpec):
+            return None
+        files, loaded = kept
         for name, digest in files:
             if _digest(Path(name).read_bytes()) != digest:
                 return None
-    except Exception:  # none, unreadable, corrupt, or built by other code: parse again
+    except OSError:  # a file gone: parse again
         return None
     loaded.checked = False  # checks are made again by each process that needs them
     return loaded
+
+
+#: the classes a spec's entry holds: the spec's nodes
+_NODES = tuple(c for c in map(nodes.__dict__.get, nodes.__all__) if isinstance(c, type))
+
+
+def _is_entry(kept: Any) -> bool:
+    """The shape of an entry: (the files as (name, digest) pairs, the spec).
+
+    >>> _is_entry(([("a.yaml", "00")], None)), _is_entry((["a.yaml"], None)), _is_entry(1)
+    (True, False, False)
+    """
+    return (
+        isinstance(kept, tuple)
+        and len(kept) == 2
+        and isinstance(kept[0], list)
+        and all(
+            isinstance(f, tuple) and len(f) == 2 and all(isinstance(x, str) for x in f)
+            for f in kept[0]
+        )
+    )
 
 
 def store(loaded: Any, where: Path | None = None) -> None:
