@@ -634,6 +634,11 @@ def _read_csv(path: Path, text: str, pairs: frozenset[str] | None) -> RecordedOu
     return RecordedOutcomes(outcomes, path, warnings)
 
 
+#: what a JSON document nested beyond Python's recursion limit is told (a record is one
+#: object of plain fields: two deep in its file)
+TOO_DEEP = "nested too deep: a record is one object of plain fields"
+
+
 def _line_at(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
@@ -658,6 +663,8 @@ def _json_records(path: Path, text: str) -> list[tuple[Any, int, int]]:
                     raise OutcomesError(
                         path, _line_at(text, offset), f"not JSON: {exc.msg}"
                     ) from None
+                except RecursionError:
+                    raise OutcomesError(path, _line_at(text, offset), TOO_DEEP) from None
                 spans.append((value, offset, offset + len(raw_line)))
             offset += len(raw_line)
         return spans
@@ -665,6 +672,8 @@ def _json_records(path: Path, text: str) -> list[tuple[Any, int, int]]:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise OutcomesError(path, exc.lineno, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:  # (Python's JSON decoder stops at its recursion limit)
+        raise OutcomesError(path, _line_at(text, _skip_ws(text, 0)), TOO_DEEP) from None
     if not isinstance(document, list):
         raise OutcomesError(
             path, _line_at(text, _skip_ws(text, 0)), "a JSON outcomes file is a list of records"

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import bisect
 import difflib
-from collections.abc import Sequence
+import heapq
+import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sheli.text.corpus import load_chapter
@@ -246,6 +248,14 @@ def _split(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
     return at, b + n - k
 
 
+def _hits(s: str, piece: str, at: int, lo: int, last: int) -> Iterator[int]:
+    """The places x, from ``lo`` to ``last``, where ``piece`` stands at ``x + at`` in s."""
+    i = s.find(piece, lo + at)
+    while i != -1 and i - at <= last:
+        yield i - at
+        i = s.find(piece, i + 1)
+
+
 def _near(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
     """``p`` with one differing character in six (at least one), same length.
 
@@ -260,7 +270,19 @@ def _near(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
             return lo, hi
         return None
     allowed = max(1, n // 6)
-    for x in range(lo, hi - n + 1):
+    # Only where one of allowed + 1 pieces of p stands exactly is p compared: a copy with at
+    # most `allowed` differing characters holds one of them whole (the pigeonhole). The
+    # places are taken in order, merged from each piece's str.find, so the first copy found
+    # is the same as a scan of every place would find, at the cost of the pieces' hits, not
+    # of the gap times the passage (which made an import of random text hours long).
+    size = n // (allowed + 1)
+    cuts = [j * size for j in range(allowed + 1)] + [n]
+    hits = heapq.merge(*(_hits(s, p[a:b], a, lo, hi - n) for a, b in itertools.pairwise(cuts)))
+    last = -1
+    for x in hits:
+        if x == last:
+            continue
+        last = x
         miss = 0
         for y in range(n):
             if s[x + y] != p[y]:

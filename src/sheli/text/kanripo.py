@@ -70,6 +70,10 @@ _FURNITURE = re.compile(
 _HEADING = re.compile(r"^[　 ]*([^\s　(（/]{1,4}?(?:禮|儀)第[一二三四五六七八九十]+)")
 
 
+#: the longest line that may be the book's furniture (the longest in the editions: 22)
+FURNITURE_MAX = 80
+
+
 class KanripoError(SheliError, ValueError):
     """The file is not a Kanripo edition this module can read."""
 
@@ -177,10 +181,14 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
         head = _HEADING.match(body)
         if head and depth == 0:
             headings.append((head.group(1), lineno))
-        if depth == 0 and _FURNITURE.match(body.strip("　 \t")):
+        # (a furniture line is short: a long one is not matched, whose ``.*卷…`` would try
+        # every 卷 of it against the rest of the line)
+        furniture = len(body) <= FURNITURE_MAX and _FURNITURE.match(body.strip("　 \t"))
+        if depth == 0 and furniture:
             gap = True
             continue
         indented = body.startswith("　")
+        raw_forms = iter(unknown)  # each 〓 takes the next (a list's pop(0) was quadratic)
         for ch in body:
             if ch == "(":
                 if depth:
@@ -202,7 +210,7 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
             if ch == "○":
                 gap = ring = True
                 continue
-            src = unknown.pop(0) if ch == UNKNOWN_ENTITY and unknown else ""
+            src = next(raw_forms, "") if ch == UNKNOWN_ENTITY else ""
             chars.append(Char(ch, bool(depth), indented, gap, lineno, ring, src))
             gap = ring = False
         # A small block may run over several printed lines, but it is closed on each.
