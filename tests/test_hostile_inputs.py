@@ -65,19 +65,24 @@ HEAD = "#+TITLE: 儀禮\n#+PROPERTY: ID KR1d0026\n"
 WORDS = "鄉射之禮主人戒賓賓出迎再拜答乃請辭許退送無介席南面東上衆繼而西於阼階"
 
 
-def test_one_long_line_of_random_text_is_refused(tmp_path: Path) -> None:
+def test_one_line_of_8_mb_is_refused(tmp_path: Path) -> None:
+    # the most an import reads (8 MB), on one line: refused at that line, before it is parsed
     rng = random.Random(5)
-    path = tmp_path / "random.txt"
-    path.write_text(HEAD + "".join(rng.choice(WORDS) for _ in range(60_000)) + "\n", "utf-8")
+    n = ((8 << 20) - len(HEAD.encode()) - 1) // 3  # three bytes a character
+    path = tmp_path / "one-line.txt"
+    path.write_text(HEAD + "".join(rng.choices(WORDS, k=n)) + "\n", encoding="utf-8")
     done = _sheli("text", "import", str(path), SHELI_DATA_DIR=str(tmp_path / "data"))
-    _one_line_refusal(done, "not 鄉射禮, 燕禮 or 大射儀")
+    _one_line_refusal(done, f"one-line.txt:3: a line of {n:,} characters")
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.json"))
 
 
 def test_every_unknown_entity_of_a_long_line_keeps_its_raw_form() -> None:
     # each 〓 takes the next raw form, in order (a list's pop(0) made this quadratic)
     n = 50_000
-    doc = parse_kanripo(HEAD + "".join(f"射&KR{9000 + i % 900};" for i in range(n)) + "\n")
+    lines = (
+        "".join(f"射&KR{9000 + i % 900};" for i in range(k, k + 1000)) for k in range(0, n, 1000)
+    )
+    doc = parse_kanripo(HEAD + "\n".join(lines) + "\n")
     unknown = [c for c in doc.chars if c.ch == UNKNOWN_ENTITY]
     assert len(unknown) == n
     assert [c.src for c in unknown[:3]] == ["&KR9000;", "&KR9001;", "&KR9002;"]

@@ -15,9 +15,9 @@ text is set in a font the machine really has. Nothing is written unless the whol
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import shutil
+import threading
 from pathlib import Path
 
 from sheli.errors import SheliError
@@ -81,15 +81,20 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
             "pip install 'sheli[pdf]' (no `playwright install` is needed)"
         ) from exc
 
-    def _print(tmp: Path) -> None:
+    def _print(made: list[bytes | BaseException]) -> None:
+        try:
+            made.append(_pdf())
+        except BaseException as exc:
+            made.append(exc)
+
+    def _pdf() -> bytes:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page()
                 # set_content, not a file: URL, so the page cannot reach anything else.
                 page.set_content(html, wait_until="load")
-                page.pdf(
-                    path=tmp,
+                return page.pdf(
                     format="A4",
                     landscape=landscape,
                     print_background=True,
@@ -104,9 +109,16 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
         with writing(path) as tmp:
             # Playwright's sync API refuses to start where an asyncio loop is already running
             # in this thread (a caller's own loop, or another sync_playwright session still
-            # open, as in a test run): a worker thread of its own has none.
-            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-                pool.submit(_print, tmp).result()
+            # open, as in a test run): a thread of its own has none. A daemon, which only
+            # makes the bytes: an interrupt (^C, kill) ends the command at once, its
+            # temporary file removed, without waiting for the browser to finish.
+            made: list[bytes | BaseException] = []
+            printer = threading.Thread(target=_print, args=(made,), daemon=True)
+            printer.start()
+            printer.join()
+            if isinstance(made[0], BaseException):
+                raise made[0]
+            tmp.write_bytes(made[0])
             return tmp.stat().st_size
     except PlaywrightError as exc:
         raise PdfError(f"chromium failed to print the PDF: {exc}. {INSTALL_HINT}") from exc

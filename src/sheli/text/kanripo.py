@@ -70,6 +70,9 @@ _FURNITURE = re.compile(
 _HEADING = re.compile(r"^[　 ]*([^\s　(（/]{1,4}?(?:禮|儀)第[一二三四五六七八九十]+)")
 
 
+#: the longest line read: a line of a Kanripo file is one printed line (the corpus's longest
+#: is 151 characters), and one of megabytes is not an edition, however it is read
+LINE_MAX = 10_000
 #: the longest line that may be the book's furniture (the longest in the editions: 22)
 FURNITURE_MAX = 80
 
@@ -150,6 +153,11 @@ def parse_kanripo(raw: str, path: str = "<string>") -> KanripoDoc:
     stop = False
     headings: list[tuple[str, int]] = []
     for lineno, line in enumerate(raw.split("\n"), start=1):
+        if len(line) > LINE_MAX:
+            raise KanripoError(
+                f"{path}:{lineno}: a line of {len(line):,} characters; a Kanripo line is one "
+                f"printed line (at most {LINE_MAX:,} are read)"
+            )
         if line.startswith("#"):
             if line.startswith("#+TITLE:") and not title:
                 title = line[len("#+TITLE:") :].strip()
