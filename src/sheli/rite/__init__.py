@@ -48,6 +48,9 @@ class LoadedSpec(msgspec.Struct, dict=True):
         return self.path.name
 
 
+disk_cache.ENTRY_CLASSES.append(LoadedSpec)  # what the cache may give back
+
+
 def list_specs() -> dict[str, Path]:
     """The specs shipped with sheli, by rite key."""
     return {p.stem: p for p in sorted(SPEC_DIR.glob("*.yaml"))}

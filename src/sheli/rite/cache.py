@@ -65,12 +65,10 @@ def _entry(path: Path, where: Path) -> Path:
 def load(path: Path, where: Path | None = None) -> Any:
     """The spec at ``path`` as stored (a :class:`sheli.rite.LoadedSpec`), if every file it
     was built from is unchanged; else (or if the cache cannot be read, or is corrupt) None."""
-    from sheli.rite import LoadedSpec  # (the package that imports this module defines it)
-
     try:
         entry = _entry(path, where or cache_dir())
-        kept = diskcache.read(entry, _is_entry, (LoadedSpec, *_NODES, type(path)))
-        if kept is None or not isinstance(kept[1], LoadedSpec):
+        kept = diskcache.read(entry, _is_entry, (*ENTRY_CLASSES, *_NODES, type(path)))
+        if kept is None or type(kept[1]) not in ENTRY_CLASSES:
             return None
         files, loaded = kept
         for name, digest in files:
@@ -82,7 +80,10 @@ def load(path: Path, where: Path | None = None) -> Any:
     return loaded
 
 
-#: the classes a spec's entry holds: the spec's nodes
+#: the class of what an entry keeps: sheli.rite.LoadedSpec, named by the package as it
+#: defines it (it imports this module first)
+ENTRY_CLASSES: list[type] = []
+#: the classes a spec's entry holds besides: the spec's nodes
 _NODES = tuple(c for c in map(nodes.__dict__.get, nodes.__all__) if isinstance(c, type))
 
 
