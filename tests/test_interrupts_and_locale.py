@@ -40,16 +40,25 @@ def _running(pid: int) -> bool:
 
 
 def _signal_when(
-    argv: list[str], ready: Callable[[subprocess.Popen[str]], bool], signum: int
+    argv: list[str],
+    ready: Callable[[subprocess.Popen[str]], bool],
+    signum: int,
+    group: bool = False,
 ) -> tuple[subprocess.CompletedProcess[str], list[int]]:
-    """Start ``argv``, wait (polling) until ``ready``, send ``signum``; the process's end and
-    the processes it had started."""
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """Start ``argv``, wait (polling) until ``ready``, send ``signum`` (with ``group``, to
+    its whole process group, as a terminal's ^C is); the process's end and the processes it
+    had started."""
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=group
+    )
     while not ready(proc):
         assert proc.poll() is None, "the command ended before it could be interrupted"
         time.sleep(0.02)
     children = _descendants(proc.pid)
-    proc.send_signal(signum)
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
     out, err = proc.communicate()
     return subprocess.CompletedProcess(argv, proc.returncode, out, err), children
 
@@ -85,7 +94,10 @@ def test_a_run_ends_with_128_plus_the_signal(tmp_path: Path, signum: int) -> Non
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
-def test_a_render_ended_leaves_no_directory_and_no_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGINT, True)])
+def test_a_render_ended_leaves_no_directory_and_no_process(
+    tmp_path: Path, signum: int, group: bool
+) -> None:
     out = tmp_path / "viewer"
     out.mkdir()
     (out / "index.html").write_text("an earlier render", encoding="utf-8")
@@ -95,8 +107,8 @@ def test_a_render_ended_leaves_no_directory_and_no_process(tmp_path: Path) -> No
         temp = [p for p in tmp_path.iterdir() if p.name.startswith(".viewer.")]
         return bool(temp) and len(_descendants(proc.pid)) >= 2  # text pane and drawing
 
-    done, children = _signal_when(argv, drawing, signal.SIGTERM)
-    _ended_quietly(done, signal.SIGTERM)
+    done, children = _signal_when(argv, drawing, signum, group)
+    _ended_quietly(done, signum)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["viewer"]
     assert [p.name for p in out.iterdir()] == ["index.html"]
     assert (out / "index.html").read_text(encoding="utf-8") == "an earlier render"

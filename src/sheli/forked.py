@@ -21,6 +21,7 @@ that one library reaps, ends and reports them all (docs/architecture.md, "Other 
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -104,8 +105,10 @@ def _answer(
     out: Connection,
     theirs: tuple[Connection | None, ...],
 ) -> None:
-    # the parent's ends, inherited, are closed: the child's reading then ends (EOFError) when
-    # the parent is gone, and the parent's when the child is
+    # an interrupt (^C, to the whole process group) is the parent's to answer: it ends this
+    # process; the parent's ends, inherited, are closed: the child's reading then ends
+    # (EOFError) when the parent is gone, and the parent's when the child is
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for conn in theirs:
         if conn is not None:
             conn.close()

@@ -41,6 +41,7 @@ import operator
 import os
 import re
 import shutil
+import signal
 import tempfile
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -699,6 +700,7 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     # the drawing keeps many objects alive (its caches, the table of parts) and makes little
     # cyclic garbage; a drawing process lives for one render
     collector.relaxed()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the render's to answer: it ends us
     try:
         blobs, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
         conn.send(("blobs", blobs, nbytes))
