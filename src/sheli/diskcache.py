@@ -132,7 +132,9 @@ def write(entry: Path, value: Any) -> None:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         if not trusted(entry.parent):
             return
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # each made for this user alone (makedirs' mode is not that of the folders above)
+        entry.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        entry.parent.mkdir(mode=0o700, exist_ok=True)
         tmp = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
@@ -180,7 +182,11 @@ def trusted(folder: Path) -> bool:
         if st.st_uid != os.getuid() or others_write:
             if str(where) not in _SAID:
                 _SAID.add(str(where))
-                what = "is not yours" if st.st_uid != os.getuid() else "can be written by others"
+                what = (
+                    "is not yours"
+                    if st.st_uid != os.getuid()
+                    else "can be written by others (chmod go-w to use it)"
+                )
                 print(f"sheli: the cache {where} {what}: not used", file=sys.stderr)
             return False
     return True
