@@ -365,8 +365,8 @@ class Spec(_Model):
     )
     scope: list[tuple[int, int]] = Field(default_factory=list)
     params: Params = Field(default_factory=Params)
-    venues: list[str] = Field(
-        default_factory=list,
+    venues: tuple[str, ...] = Field(
+        (),
         description="the venues the rite is held in (keys of the place layer), as "
         "venues_source says; a run asked for another is refused. Empty: any venue",
     )
