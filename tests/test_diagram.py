@@ -14,6 +14,10 @@ from sheli.engine import run
 from sheli.outputs import diagram as diagram_mod
 from sheli.outputs import labels as labels_mod
 from sheli.outputs.diagram import FACING, body_boxes, label_boxes, render_svg
+from sheli.outputs.diagram import crowds as crowds_mod
+from sheli.outputs.diagram import memo as memo_mod
+from sheli.outputs.diagram import plan as plan_mod
+from sheli.outputs.diagram import style as style_mod
 from sheli.outputs.english import cjk_outside_brackets
 from sheli.outputs.frames import FrameBuilder, build_frames
 from sheli.place import load_venue
@@ -196,7 +200,7 @@ def test_hundred_pairs_labelled_as_crowds() -> None:
         assert len(people) + len(groups) < 40, (f.seq, len(people))
         for g in groups:
             n = int(g.lines[0][0][0].rsplit("（", 1)[1].rstrip("人）"))
-            assert n > diagram_mod.CROWD
+            assert n > style_mod.CROWD
             crowded += n
     assert crowded > 24 * 100  # most of the 200 衆耦 are in a crowd most of the time
     f = fr[len(fr) // 2]
@@ -220,7 +224,7 @@ def test_labels_as_drawn(default_run) -> None:
         for g in root.iter(f"{{{NS['s']}}}g")
         if "label" in (g.get("class") or "").split()
     )
-    want = sorted(diagram_mod._box_attr(lab.box).split('"')[1] for lab in labels)
+    want = sorted(style_mod._box_attr(lab.box).split('"')[1] for lab in labels)
     assert drawn == want
 
 
@@ -302,7 +306,7 @@ def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
         marks = list(arrows.iter(f"{S}circle"))
         hit_marks = [c for c in marks if c.get("fill") == "#000"]
         miss_marks = [c for c in marks if c.get("fill") == "#888"]
-        cap = diagram_mod.INSET_MARKS  # more would only overlap at the inset's scale
+        cap = style_mod.INSET_MARKS  # more would only overlap at the inset's scale
         assert (len(hit_marks), len(miss_marks)) == (min(h, cap), min(n - h, cap))
         (shot,) = f.shots
         (ifl,) = [ln for ln in root.iter(f"{S}line") if ln.get("class") == "inset-flight"]
@@ -369,7 +373,7 @@ def test_near_view_holds_the_highlighted_person(default_run) -> None:
         x0, y0, x1, y1 = (float(c) for c in root.get("data-bounds").split())
         p = f.people[who]
         assert x0 <= p.x <= x1 and y0 <= p.y <= y1
-        assert (x1 - x0, y1 - y0) == diagram_mod.NEAR
+        assert (x1 - x0, y1 - y0) == plan_mod.NEAR
 
 
 def test_dress_and_holds_drawn_as_logged(default_run) -> None:
@@ -436,7 +440,7 @@ def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:
             assert render_svg(f, scene, **kw) == seq[(f.seq, tuple(sorted(kw.items())))]
     diagram_mod.clear_caches()
     for v in (0.0, -0.0, -0.001, 3, 2.999, 12.345, -7.5, 1e-9):
-        assert diagram_mod._f(v) == diagram_mod._f_uncached(v)
+        assert style_mod._f(v) == style_mod._f_uncached(v)
 
 
 def _crowd_stretch(after: int) -> tuple[dict, list]:
@@ -459,13 +463,13 @@ def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
     step drawn alone with every cache empty."""
     scene, stretch = _crowd_stretch(140)
     moved = []
-    real = diagram_mod._move_layout
+    real = crowds_mod._move_layout
 
     def spy(*args):
         moved.append(len(args[-1]))
         return real(*args)
 
-    monkeypatch.setattr(diagram_mod, "_move_layout", spy)
+    monkeypatch.setattr(crowds_mod, "_move_layout", spy)
     diagram_mod.clear_caches()
     in_order = [render_svg(f, scene, highlight=f.actor) for f in stretch]
     assert len(moved) > 20  # most steps laid out from the last one's layout
@@ -483,33 +487,33 @@ def test_crowds_brought_up_to_date_are_those_found_anew(monkeypatch) -> None:
     byte for byte as each step drawn alone."""
     scene, stretch = _crowd_stretch(400)
     found = []
-    real = diagram_mod._moved_orders
+    real = crowds_mod._moved_orders
 
     def spy(*args):
         out = real(*args)
         found.append(bool(out))
         return out
 
-    monkeypatch.setattr(diagram_mod, "_moved_orders", spy)
+    monkeypatch.setattr(crowds_mod, "_moved_orders", spy)
     diagram_mod.clear_caches()
     checked = 0
     in_order = []
     for f in stretch:
         in_order.append(render_svg(f, scene, highlight=f.actor))
-        for e in diagram_mod._MEMO.people.values():
+        for e in memo_mod._MEMO.people.values():
             v, rr, plist, layout, orders = e[0], e[1], e[3], e[4], e[5]
-            if diagram_mod._CROWDS not in orders:
+            if crowds_mod._CROWDS not in orders:
                 continue
             vis = [p for p in plist if v.x0 <= p.x <= v.x1 and v.y0 <= p.y <= v.y1]
-            c = diagram_mod._crowds(vis, layout[1], layout[2], layout[0], rr)
-            mine = orders[diagram_mod._CROWDS]
-            assert len(vis) == len(orders[diagram_mod._VISIBLE])
-            assert all(a is b for a, b in zip(vis, orders[diagram_mod._VISIBLE], strict=True))
+            c = crowds_mod._crowds(vis, layout[1], layout[2], layout[0], rr)
+            mine = orders[crowds_mod._CROWDS]
+            assert len(vis) == len(orders[crowds_mod._VISIBLE])
+            assert all(a is b for a, b in zip(vis, orders[crowds_mod._VISIBLE], strict=True))
             assert list(mine.groups) == list(c.groups), f.seq
             for k, ps in c.groups.items():
                 assert all(a is b for a, b in zip(ps, mine.groups[k], strict=True)), (f.seq, k)
             assert mine.anchors == c.anchors, f.seq
-            assert orders[diagram_mod._SOLO] == [p for p in vis if p.actor not in c.members]
+            assert orders[crowds_mod._SOLO] == [p for p in vis if p.actor not in c.members]
             checked += 1
     assert sum(found) > 20 and checked > len(stretch)  # the crowds brought up to date, often
     for f, svg in zip(stretch[::7], in_order[::7], strict=True):
@@ -545,7 +549,7 @@ def sanhou():
         mp.setattr(loader, "_read", read)
         mp.setitem(loader.VENUE_ALIASES, "sanhou", "sanhou")
         diagram_mod.clear_caches()
-        diagram_mod._venue.cache_clear()
+        plan_mod._venue.cache_clear()
         r = run("xiangshe", seed=1)
         events = [dict(e) for e in r.events]
         for e in events:
@@ -555,7 +559,7 @@ def sanhou():
         plan = load_venue("sanhou")
         yield scene, events, r.accept(FrameBuilder(events, plan)), plan
         diagram_mod.clear_caches()
-        diagram_mod._venue.cache_clear()
+        plan_mod._venue.cache_clear()
 
 
 def _g(root: ET.Element, cls: str, **attrs: str) -> list[ET.Element]:

@@ -11,6 +11,7 @@ import pytest
 from sheli.engine import run
 from sheli.outputs import diagram
 from sheli.outputs import labels as L
+from sheli.outputs.diagram import layout as diagram_layout
 from sheli.outputs.frames import build_frames
 from sheli.outputs.labels import Box, Label, Obstacles, clear_placements, place_labels
 
@@ -94,7 +95,7 @@ def test_every_placement_of_a_run_is_the_plain_greedy(default_run, monkeypatch) 
         calls.append((fresh, list(obstacles), bounds, kw, [(x.box, x.leader) for x in out]))
         return out
 
-    monkeypatch.setattr(diagram, "place_labels", spy)
+    monkeypatch.setattr(diagram_layout, "place_labels", spy)
     diagram.clear_caches()
     for f in frames[::2]:  # every other step: more changes from one placement to the next
         diagram.label_boxes(f, scene)
