@@ -20,6 +20,7 @@ from sheli.outputs.diagram import plan as plan_mod
 from sheli.outputs.diagram import style as style_mod
 from sheli.outputs.english import cjk_outside_brackets
 from sheli.outputs.frames import FrameBuilder, build_frames
+from sheli.outputs.labels import LabelMemory
 from sheli.place import load_venue
 from sheli.text.english import english as passage_english
 
@@ -419,6 +420,35 @@ def test_labels_do_not_overlap_other_venue_and_view(venue: str, view: str) -> No
         for i, a in enumerate(boxes):
             assert not any(a.overlaps(b) for b in boxes[i + 1 :]), f.seq
             assert not any(a.overlaps(b) for b in fixtures), f.seq
+
+
+def test_a_diagram_depends_only_on_its_inputs(default_run) -> None:
+    """render_svg is a function of its arguments: a sequence of steps drawn with a label
+    memory of its own is the same, byte for byte, whether or not other drawings (with
+    another memory, or none) come before it and between its steps; and the memory is what
+    keeps the labels, for some of its steps are drawn otherwise without one."""
+    scene, frames = default_run
+    ours, others = frames[200:260], frames[1000:1060]
+
+    def sequence(between: bool) -> list[str]:
+        memory, other = LabelMemory(), LabelMemory()
+        out = []
+        for f, g in zip(ours, others, strict=True):
+            if between:
+                render_svg(g, scene, highlight=g.actor, label_memory=other)
+                render_svg(g, scene)
+            out.append(render_svg(f, scene, highlight=f.actor, label_memory=memory))
+        return out
+
+    diagram_mod.clear_caches()
+    alone = sequence(between=False)
+    for f in frames[:200:7]:  # drawn before: with a memory, and without
+        render_svg(f, scene, highlight=f.actor, label_memory=LabelMemory())
+        render_svg(f, scene, view="hall")
+    assert sequence(between=True) == alone
+    anew = [render_svg(f, scene, highlight=f.actor) for f in ours]
+    assert anew[0] == alone[0] and anew != alone
+    diagram_mod.clear_caches()
 
 
 def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:

@@ -13,7 +13,14 @@ from sheli.outputs import diagram
 from sheli.outputs import labels as L
 from sheli.outputs.diagram import layout as diagram_layout
 from sheli.outputs.frames import build_frames
-from sheli.outputs.labels import Box, Label, Obstacles, clear_placements, place_labels
+from sheli.outputs.labels import (
+    Box,
+    Label,
+    LabelMemory,
+    Obstacles,
+    clear_placements,
+    place_labels,
+)
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +174,7 @@ def test_twin_labels_do_not_share_a_box() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
     """Placing with ``keep`` through random changing scenes: the first placement after
-    restart_kept is the plain greedy's; after it, a label whose text and anchor did not
+    a new LabelMemory is the plain greedy's; after it, a label whose text and anchor did not
     change and whose box no new obstacle meets, nor a label before it placed anew, keeps
     its box; no two labels overlap, nor a label and an obstacle (but in the overflow
     column, which is below every box)."""
@@ -176,9 +183,10 @@ def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
     bounds, overflow, base, people, texts, obstacles = _random_scene(rnd)
     last: dict[str, tuple[Box, tuple[float, float], str]] = {}
     kept = moved = 0
+    memory = LabelMemory()
     for step in range(60):
         if step % 20 == 0:
-            L.restart_kept()
+            memory = LabelMemory()
             last = {}
         for k in rnd.sample(sorted(people), rnd.randint(0, 3)):
             people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
@@ -194,7 +202,7 @@ def test_kept_labels_stay_and_nothing_overlaps(seed: int) -> None:
         keys = [k for k in sorted(people) if rnd.random() > 0.1]
         labs = [Label(k, [[(texts[k], 12.0)]], *people[k], 5.0) for k in keys]
         want = greedy(_copy(labs), obstacles, bounds, overflow=overflow, base=base)
-        got = place_labels(labs, list(obstacles), bounds, overflow=overflow, base=base, keep=True)
+        got = place_labels(labs, list(obstacles), bounds, overflow=overflow, base=base, keep=memory)
         if not last:
             assert [(x.box, x.leader) for x in got] == want
         for n, lab in enumerate(got):
@@ -232,9 +240,10 @@ def test_kept_labels_searched_anew_take_the_first_free_candidate(seed: int) -> N
         texts[f"p{k}"] = "甲" * rnd.randint(1, 4)
     last: dict[str, Box] = {}
     searched = 0
+    memory = LabelMemory()
     for step in range(40):
         if step % 20 == 0:
-            L.restart_kept()
+            memory = LabelMemory()
         for k in rnd.sample(sorted(people), rnd.randint(0, 4)):
             people[k] = (rnd.uniform(0, 300), rnd.uniform(0, 200))
         x, y = rnd.uniform(0, 300), rnd.uniform(0, 200)
@@ -244,7 +253,7 @@ def test_kept_labels_searched_anew_take_the_first_free_candidate(seed: int) -> N
         keys = [k for k in sorted(people) if rnd.random() > 0.1]
         labs = [Label(k, [[(texts[k], 12.0)]], *people[k], 5.0) for k in keys]
         got = place_labels(
-            labs, list(obstacles), bounds, overflow=overflow, base=base, keep=True, passing=walk
+            labs, list(obstacles), bounds, overflow=overflow, base=base, keep=memory, passing=walk
         )
         for n, lab in enumerate(got):
             if lab.box == last.get(lab.key) or lab.box.y0 >= bounds.y1:
@@ -271,10 +280,11 @@ def test_kept_labels_in_a_run_overlap_nothing_and_jump_less(default_run) -> None
     for keep in (True, False):
         diagram.clear_caches()
         last: dict[str, Box] = {}
+        memory = None
         for i, f in enumerate(frames[:1200]):
-            if i % 64 == 0:
-                L.restart_kept()
-            labels, fixtures = diagram.label_boxes(f, scene, keep_labels=keep)
+            if i % 64 == 0 and keep:
+                memory = LabelMemory()
+            labels, fixtures = diagram.label_boxes(f, scene, label_memory=memory)
             bodies = diagram.body_boxes(f, scene)
             boxes = [lab.box for lab in labels]
             for j, a in enumerate(boxes):

@@ -37,12 +37,12 @@ __all__ = [
     "RUN_GAP",
     "Box",
     "Label",
+    "LabelMemory",
     "Obstacles",
     "clear_placements",
     "line_width",
     "obstacle_grid",
     "place_labels",
-    "restart_kept",
     "text_width",
 ]
 
@@ -388,10 +388,10 @@ _REFS_MAX = 8
 
 
 def clear_placements() -> None:
-    """Forget the placements kept as references (it changes only the time taken), and
-    the placements labels are kept in (:func:`restart_kept`)."""
+    """Forget the placements kept as references and the grids of the fixed boxes kept for
+    placements with ``keep``: caches, it changes only the time taken (where labels are kept
+    is a :class:`LabelMemory`, the caller's)."""
     _REFS.clear()
-    _KEPT.clear()
     _STILL.clear()
 
 
@@ -410,22 +410,38 @@ class _Kept:
         self.labels: dict[str, tuple[Any, ...] | None] = {}
 
 
-#: The last placement made with ``keep``, one per set of fixed obstacles and parameters.
-_KEPT: list[_Kept] = []
+class LabelMemory:
+    """Where the labels of a sequence of placements stay put: the last placement made with
+    it (as ``keep`` of :func:`place_labels`), one per set of fixed obstacles and parameters
+    (a view of the diagram). Whoever draws a sequence of diagrams makes one and passes it to
+    each: a drawing depends only on its inputs, this memory among them, never on what was
+    drawn before with another. A new memory begins afresh: the first placement with it
+    is the plain greedy's.
+
+    >>> a, b = Label("a", [[("甲", 10)]], 50, 50), Label("b", [[("乙", 10)]], 50, 50)
+    >>> memory = LabelMemory()
+    >>> first = place_labels([a, b], [], Box(0, 0, 100, 100), keep=memory)[0].box
+    >>> # b is gone and an obstacle came where a would be put anew: a stays put
+    >>> a2 = Label("a", [[("甲", 10)]], 50, 50)
+    >>> place_labels([a2], [Box(0, 0, 1, 1)], Box(0, 0, 100, 100), keep=memory)[0].box == first
+    True
+    >>> len(memory.kept), len(LabelMemory().kept)
+    (1, 0)
+    """
+
+    __slots__ = ("kept",)
+
+    def __init__(self) -> None:
+        self.kept: list[_Kept] = []
+
+    def _keep(self, kp: _Kept) -> None:
+        self.kept.insert(0, kp)
+        del self.kept[_REFS_MAX:]
+
+
 #: The grid of the fixed boxes and obstacles of the last such search, with the
 #: obstacles it holds: (base, parameters, grid, obstacles).
 _STILL: list[tuple[Any, Any, _Grid, list[_T]]] = []
-
-
-def restart_kept() -> None:
-    """Forget the placements that labels placed with ``keep`` are kept in: the next
-    placement with ``keep`` of each view is the plain greedy's (a sequence of drawings
-    that must not depend on what was drawn before it begins with this).
-
-    >>> restart_kept(); len(_KEPT)
-    0
-    """
-    _KEPT.clear()
 
 
 def _chunks(boxes: list[_T], n: int = 8) -> list[tuple[_T, list[_T]]]:
@@ -486,20 +502,20 @@ def place_labels(
     rings: int = 14,
     ring_step: float = 12.0,
     base: Obstacles | None = None,
-    keep: bool = False,
+    keep: LabelMemory | None = None,
     passing: Sequence[tuple[float, float, float, float]] = (),
 ) -> list[Label]:
     """Place ``labels`` in order, each clear of ``obstacles`` (boxes, or their
     ``(x0, y0, x1, y1)`` as tuples) and of those placed before.
 
-    With ``keep``, a label whose size and anchor are as in the last placement made with
-    ``keep`` (with the same fixed obstacles and parameters, since :func:`restart_kept`)
-    keeps the box it had there if no obstacle new since then meets it; the others are then
+    With ``keep`` (a :class:`LabelMemory`), a label whose size and anchor are as in the last
+    placement made with that memory (with the same fixed obstacles and parameters) keeps
+    the box it had there if no obstacle new since then meets it; the others are then
     placed, in order, by the greedy, each clear of the labels before it (kept or placed),
     a kept label after it that its box meets being placed again in its turn. Labels whose
     thing did not move so stay where they were (a sequence of diagrams does not shuffle
-    them), and only the few that moved are searched for. The first such placement (after
-    :func:`restart_kept`) is the plain greedy's.
+    them), and only the few that moved are searched for. The first such placement with a
+    memory is the plain greedy's.
 
     ``passing`` are obstacles too, like ``obstacles``, for this placement only (a walk's
     boxes, there for a step): the placement is the same as with them among
@@ -533,21 +549,42 @@ def place_labels(
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
     params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
     params = (*params, gap, rings, ring_step)
-    if passing and not keep:
+    if passing and keep is None:
         obstacles = [*obstacles, *passing]
-    if keep:
-        for k, kp in enumerate(_KEPT):
+    if keep is not None:
+        for k, kp in enumerate(keep.kept):
             if kp.params == params and (
                 kp.base is base
                 or (kp.base is not None and base is not None and kp.base.set == base.set)
             ):
-                last = _KEPT.pop(k)
+                last = keep.kept.pop(k)
                 return _place_kept(
-                    labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, last
+                    labels,
+                    obstacles,
+                    passing,
+                    bounds,
+                    overflow,
+                    gap,
+                    rings,
+                    ring_step,
+                    base,
+                    keep,
+                    last,
                 )
-        # the first since restart_kept: every label searched for, as the plain greedy
+        # the first with this memory: every label searched for, as the plain greedy
         return _place_kept(
-            labels, obstacles, passing, bounds, overflow, gap, rings, ring_step, base, None, params
+            labels,
+            obstacles,
+            passing,
+            bounds,
+            overflow,
+            gap,
+            rings,
+            ring_step,
+            base,
+            keep,
+            None,
+            params,
         )
     ref: _Ref | None = None
     for k, rf in enumerate(_REFS):
@@ -824,11 +861,6 @@ def place_labels(
     return labels
 
 
-def _keep(kp: _Kept) -> None:
-    _KEPT.insert(0, kp)
-    del _KEPT[_REFS_MAX:]
-
-
 def _place_kept(
     labels: list[Label],
     obstacles: Sequence[Box | tuple[float, float, float, float]],
@@ -839,11 +871,13 @@ def _place_kept(
     rings: int,
     ring_step: float,
     base: Obstacles | None,
+    memory: LabelMemory,
     last: _Kept | None,
     params: Any = None,
 ) -> list[Label]:
-    """:func:`place_labels` with ``keep``, after the placement ``last`` (None: the first,
-    with these ``params``: every label is searched for, in order, as by the plain greedy)."""
+    """:func:`place_labels` with ``keep``, ``memory``, after the placement ``last`` (None:
+    the first, with these ``params``: every label is searched for, in order, as by the plain
+    greedy); the placement made is kept in ``memory``."""
     obst = list(obstacles)
     if set(map(type, obst)) - {tuple}:  # (tuples as a rule: a drawing's every obstacle)
         obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obst]
@@ -892,7 +926,7 @@ def _place_kept(
         if e[4]:
             ov_end = max(ov_end, t[3] + gap + 1)
     # the fixed boxes and obstacles by cell, of the last search with these (a cache: it
-    # outlives restart_kept), brought up to date at every step, searched or not: the
+    # outlives a LabelMemory), brought up to date at every step, searched or not: the
     # obstacles change a few at a time from step to step, while those of the last search
     # may be many steps old (their difference, by identity and value, cost more than the
     # search)
@@ -1025,7 +1059,7 @@ def _place_kept(
         del _STILL[_REFS_MAX:]
     for key in twins:
         kl[key] = None  # two labels alike: placed anew next time
-    _keep(kp)
+    memory._keep(kp)
     return labels
 
 

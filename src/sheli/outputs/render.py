@@ -73,7 +73,7 @@ from sheli.outputs.english import (
 )
 from sheli.outputs.frames import build_frames
 from sheli.outputs.ghosts import ghost_data
-from sheli.outputs.labels import restart_kept
+from sheli.outputs.labels import LabelMemory
 from sheli.outputs.viewer import asset
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
@@ -83,7 +83,7 @@ from sheli.text.variants import to_simplified
 #: a full list of SVG lines every this many steps; the others are differences.
 KEYFRAME = 64
 
-#: the labels of the diagrams begin afresh (:func:`sheli.outputs.labels.restart_kept`) at
+#: the labels of the diagrams begin afresh (a new :class:`sheli.outputs.labels.LabelMemory`) at
 #: the first step of a run of at most this many chunks, drawn in order by one process
 #: (:func:`label_run`): placing every label anew costs some 3 ms, five steps' drawing, and at
 #: 100 衆耦 runs of eight chunks spare some 7 % of the drawing (docs/viewer.md)
@@ -270,7 +270,7 @@ def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any], run: int | None = N
     """The diagrams of ``frames`` as a render draws them: cut into runs of ``run`` steps
     (default :func:`label_run` of their number) from the first, each run drawn in order,
     its first step's labels placed by the plain greedy and each label of the next steps
-    kept where it was if its thing did not move and its place is free (``keep_labels`` of
+    kept where it was if its thing did not move and its place is free (``label_memory`` of
     :func:`sheli.outputs.diagram.render_svg_parts`). So a step's diagram is the same
     however many processes draw, and in whatever order they take the runs.
 
@@ -283,19 +283,20 @@ def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any], run: int | None = N
     """
     run = run or label_run(len(frames))
     out = []
+    memory = LabelMemory()
     for i, f in enumerate(frames):
         if i % run == 0:
-            restart_kept()
-        out.append(render_svg(f, scene, highlight=f.actor, keep_labels=True))
+            memory = LabelMemory()
+        out.append(render_svg(f, scene, highlight=f.actor, label_memory=memory))
     return out
 
 
 def _draw_chunk(bounds: tuple[int, int]) -> list[str]:
     out = []
     d, digits = _SVG_DIR
-    restart_kept()
+    memory = LabelMemory()
     for f in _FRAMES[bounds[0] : bounds[1]]:
-        svg = render_svg(f, _SCENE, highlight=f.actor, keep_labels=True)
+        svg = render_svg(f, _SCENE, highlight=f.actor, label_memory=memory)
         if d is not None:  # written here, by the worker, to spare the main process
             (d / svg_name(f.seq, digits)).write_text(svg, encoding="utf-8")
         out.append(svg)
@@ -672,7 +673,7 @@ def _draw_chunks(
         pk = PartPacker(docs=dfd is not None)  # with no files, no documents to make
         nbytes = 0
         while (c := claim()) is not None:
-            restart_kept()  # each run's labels begin afresh (chunk_svgs)
+            memory = LabelMemory()  # each run's labels begin afresh (chunk_svgs)
             for start in range(c * run, min((c + 1) * run, len(_FRAMES)), KEYFRAME):
                 if pk.steps >= BLOB_STEPS:
                     blobs.append(pk.blob())
@@ -680,7 +681,9 @@ def _draw_chunks(
                 pk.chunk(start)
                 frames = _FRAMES[start : start + KEYFRAME]
                 for f in frames:
-                    doc = pk.add(render_svg_parts(f, _SCENE, highlight=f.actor, keep_labels=True))
+                    doc = pk.add(
+                        render_svg_parts(f, _SCENE, highlight=f.actor, label_memory=memory)
+                    )
                     if dfd is not None and doc is not None:
                         _write(dfd, svg_name(f.seq, digits), doc)
                         nbytes += len(doc)

@@ -52,6 +52,7 @@ from sheli.outputs.diagram.things import (
 from sheli.outputs.diagram.words import _person, _tr
 from sheli.outputs.frames import Frame
 from sheli.outputs.labels import (
+    LabelMemory,
     clear_placements,
     size_of,
 )
@@ -99,7 +100,7 @@ def render_svg(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
-    keep_labels: bool = False,
+    label_memory: LabelMemory | None = None,
 ) -> str:
     """The diagram of one step as a standalone SVG document (a string): the parts of
     :func:`render_svg_parts`, one line or more each, joined by newlines.
@@ -119,7 +120,7 @@ def render_svg(
             width=width,
             view=view,
             lang=lang,
-            keep_labels=keep_labels,
+            label_memory=label_memory,
         )
     )
 
@@ -132,7 +133,7 @@ def render_svg_parts(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
-    keep_labels: bool = False,
+    label_memory: LabelMemory | None = None,
 ) -> list[str]:
     """The diagram of one step as a standalone SVG document, in parts: joined by newlines
     they are the document (:func:`render_svg`). A part is one line or several; a part
@@ -144,12 +145,14 @@ def render_svg_parts(
     step's actor by default); ``view`` "hall", "range" or "auto" (the view that holds the
     step's actor and his path; "hall" comes with an inset of the whole range); ``lang``
     the language of its words (zh-Hant, zh-Hans or en: docs/diagrams.md, "Labels in
-    English"). With ``keep_labels``, each label whose thing did not move stays where the
-    last diagram drawn with ``keep_labels`` in this view put it, if that place is still
-    free, and only the others are placed (``sheli.outputs.labels.place_labels`` with
-    ``keep``): a sequence of diagrams drawn so begins with
-    ``sheli.outputs.labels.restart_kept()``, and each diagram of it then depends on those
-    drawn before it in the sequence (docs/diagrams.md, "Labels kept in a sequence").
+    English"). With ``label_memory`` (a ``sheli.outputs.labels.LabelMemory``), each label
+    whose thing did not move stays where the last diagram drawn with that memory in this
+    view put it, if that place is still free, and only the others are placed
+    (``sheli.outputs.labels.place_labels`` with ``keep``): a sequence of diagrams drawn so
+    begins with a new memory, and each diagram of it then depends on those drawn before it
+    with the same memory (docs/diagrams.md, "Labels kept in a sequence"). Without one,
+    every label is placed anew. Either way the diagram is a function of the arguments: the
+    caches the drawing keeps between calls change only the time it takes.
 
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
@@ -160,7 +163,7 @@ def render_svg_parts(
     """
     frame = _FrameView(frame)  # type: ignore[assignment]
     v, venue, c, labels, where, r, actor = _layout_all(
-        frame, scene, highlight, width, view, lang, keep_labels
+        frame, scene, highlight, width, view, lang, label_memory
     )
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]

@@ -24,6 +24,7 @@ from sheli.outputs.labels import (
     RUN_GAP,
     Box,
     Label,
+    LabelMemory,
     place_labels,
     size_of,
     text_width,
@@ -56,7 +57,7 @@ def _layout_all(
     width: int,
     view: str,
     lang: str = "zh-Hant",
-    keep_labels: bool = False,
+    label_memory: LabelMemory | None = None,
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
     venue = _venue(scene.get("venue") or "xie")
     name = choose_view(frame, view)
@@ -133,7 +134,7 @@ def _layout_all(
         bounds,
         overflow=overflow,
         base=plan_grid,
-        keep=keep_labels,
+        keep=label_memory,
         passing=walk,
     )
     return v, venue, c, labels, where, r, actor or ""
@@ -351,14 +352,14 @@ def label_boxes(
     width: int = 900,
     view: str = "auto",
     lang: str = "zh-Hant",
-    keep_labels: bool = False,
+    label_memory: LabelMemory | None = None,
 ) -> tuple[list[Label], list[Box]]:
     """The placed labels of a frame's diagram and the fixtures' boxes, as the renderer
-    draws them (for tests and for the viewer's hit-testing); ``keep_labels`` as for
+    draws them (for tests and for the viewer's hit-testing); ``label_memory`` as for
     :func:`render_svg_parts`. The labels are copies: the drawing's own are placed again by
     the next diagram."""
     frame = _FrameView(frame)  # type: ignore[assignment]
-    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, keep_labels)
+    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, label_memory)
     return [replace(lab) for lab in labels], list(c.fixture_boxes)
 
 
