@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 __all__ = [
     "LINE_HEIGHT",
@@ -137,7 +137,7 @@ class Label:
     its anchor and needs a leader line."""
 
     key: str
-    lines: list[list[tuple[str, float]]]
+    lines: Sequence[Sequence[tuple[str, float]]]
     ax: float
     ay: float
     r: float = 4.0
@@ -546,9 +546,10 @@ def place_labels(
     # search goes on from there. Each candidate before the one taken is taken as the plain
     # greedy finds it, so the choice is the same: the result is exactly that of placing
     # everything anew (the tests check it on every step of a run).
+    c: _T | None  # a box that took a candidate, or None where it is free
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
-    params = (bt, (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None)
-    params = (*params, gap, rings, ring_step)
+    ot = (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None
+    params = (bt, ot, gap, rings, ring_step)
     if passing and keep is None:
         obstacles = [*obstacles, *passing]
     if keep is not None:
@@ -591,7 +592,7 @@ def place_labels(
         if rf.base is base and rf.params == params:
             ref = _REFS.pop(k)
             break
-    obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+    obst = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
     obst_set = set(obst)
     new = _Ref(base, params, obst, obst_set)
     rmap: dict[str, tuple[Any, ...]] = {}
@@ -878,9 +879,12 @@ def _place_kept(
     """:func:`place_labels` with ``keep``, ``memory``, after the placement ``last`` (None:
     the first, with these ``params``: every label is searched for, in order, as by the plain
     greedy); the placement made is kept in ``memory``."""
-    obst = list(obstacles)
-    if set(map(type, obst)) - {tuple}:  # (tuples as a rule: a drawing's every obstacle)
-        obst = [o if type(o) is tuple else (o.x0, o.y0, o.x1, o.y1) for o in obst]
+    given = list(obstacles)
+    if set(map(type, given)) - {tuple}:  # (tuples as a rule: a drawing's every obstacle)
+        obst = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in given]
+    else:
+        obst = cast("list[_T]", given)  # every one a tuple
+    c: _T | None  # a box that took a candidate, or None where it is free
     pchunks = _chunks(list(passing))  # tested by their runs, not filed
     if last is None:
         last = _Kept(base, params, [])
