@@ -600,8 +600,8 @@ class Paths(_Routes):
                 out.append(Fault("edge", f"crosses the 堂's edge between {_xy(a)} and {_xy(b)}"))
             if not (self._on(a) or self._on(b)):
                 continue  # a walk in the 庭 passes no 楹 and no 序
-            for n, c in self.pillars:
-                if _seg_dist2(c, a, b) < self.pillar2:
+            for n, centre in self.pillars:
+                if _seg_dist2(centre, a, b) < self.pillar2:
                     out.append(Fault("pillar", f"walks through the {n}"))
             for n, w0, w1 in self.walls:
                 if _cross(a, b, w0, w1):

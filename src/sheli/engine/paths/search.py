@@ -314,7 +314,7 @@ class _WaysRound(_Grid):
             if e is not None and (best is None or g + e < best[0]):
                 best = (g + e, n)
                 break
-            for di, dj, c in _STEPS:
+            for di, dj, cost in _STEPS:
                 m = (n[0] + di, n[1] + dj)
                 if m in done or not ok(m):
                     continue
@@ -324,7 +324,7 @@ class _WaysRound(_Grid):
                     continue
                 if tang and self._crosses(pt(n), pt(m)):
                     continue  # a step across the corner of the 堂
-                g2 = g + c * h
+                g2 = g + cost * h
                 if g2 < dist.get(m, math.inf):
                     dist[m] = g2
                     came[m] = n
