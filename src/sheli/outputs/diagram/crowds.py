@@ -25,7 +25,7 @@ def _people_memo(
     changed = None
     if e is not None and e[0] is v and e[1] == r and e[2] == spacing:
         changed = _changed(e[3], plist)
-    if changed and all(_same_standing(e[3][i], plist[i]) for i in changed):
+    if changed and e is not None and all(_same_standing(e[3][i], plist[i]) for i in changed):
         # new objects for people who stand and are labelled as before (what they hold
         # changed): the same layout, crowds and labels' order, with these objects in them
         swaps = [(e[3][i], plist[i]) for i in changed]
@@ -48,6 +48,7 @@ def _people_memo(
         layout = _people_layout(v, r, spacing, pkey)
         e = (v, r, spacing, plist, layout, {}, _layout_state(v, r, layout, plist))
         _MEMO.people[v.name] = e
+    assert e is not None  # (kept when nobody changed: an empty ``changed``)
     layout, orders = e[4], e[5]
     order = orders.get(actor)
     if order is None:
@@ -139,8 +140,8 @@ def _move_layout(
             else:
                 del groups[ko]
                 del sizes[v.px(*ko)]
-            g = groups.get(kn)
-            groups[kn] = sorted([*g, i]) if g else [i]
+            there = groups.get(kn)
+            groups[kn] = sorted([*there, i]) if there else [i]
             touched.append(ko)
         touched.append(kn)
     moved = set(changed)  # those laid out again (returned: their crowds are found again)
@@ -306,8 +307,8 @@ def _moved_orders(
         if kn is not None:
             redo.add(kn)
             if ko != kn:
-                ix = by.get(kn)
-                by[kn] = [i] if ix is None else sorted([*ix, i])
+                was = by.get(kn)
+                by[kn] = [i] if was is None else sorted([*was, i])
     crowds: _Crowds = orders[_CROWDS]
     groups: dict[str, list[Person]] = {}
     anchors: dict[str, tuple[float, float, float]] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 from sheli.glossary import label as label_en
 from sheli.outputs.diagram.crowds import _VISIBLE
@@ -18,7 +18,7 @@ from sheli.outputs.diagram.frame import (
     _view_parts,
     _wrap_words,
 )
-from sheli.outputs.diagram.layout import _FrameView, _label_svg, _layout_all, _movers, _path_svg
+from sheli.outputs.diagram.layout import _label_svg, _layout_all, _movers, _path_svg
 from sheli.outputs.diagram.memo import _CHANGED, _MEMO
 from sheli.outputs.diagram.plan import (
     _VIEW_INTERN,
@@ -28,6 +28,7 @@ from sheli.outputs.diagram.plan import (
     beast_hou,
     targets,
 )
+from sheli.outputs.diagram.present import _FrameView
 from sheli.outputs.diagram.style import (
     _F_CACHE,
     _PATH,
@@ -161,29 +162,29 @@ def render_svg_parts(
     >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
     (True, True)
     """
-    frame = _FrameView(frame)  # type: ignore[assignment]
+    fv = _FrameView(frame)
     v, venue, c, labels, where, r, actor = _layout_all(
-        frame, scene, highlight, width, view, lang, label_memory
+        fv, scene, highlight, width, view, lang, label_memory
     )
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN
     if lang == "en":
-        title = f"({scene.get('title', '')}) {frame.cite} #{frame.seq} " + (
-            f"{_person(frame.actor or '', None, lang)}: {label_en(frame.verb or '', 'verbs')}"
+        title = f"({scene.get('title', '')}) {fv.cite} #{fv.seq} " + (
+            f"{_person(fv.actor or '', None, lang)}: {label_en(fv.verb or '', 'verbs')}"
         )
-        title += f" (「{frame.says}」)" if frame.says else ""
+        title += f" (「{fv.says}」)" if fv.says else ""
     else:
-        title = f"{scene.get('title', '')} {frame.cite} #{frame.seq} {frame.actor}{frame.verb}"
-        title = _tr(lang)(title + (f"「{frame.says}」" if frame.says else ""))
+        title = f"{scene.get('title', '')} {fv.cite} #{fv.seq} {fv.actor}{fv.verb}"
+        title = _tr(lang)(title + (f"「{fv.says}」" if fv.says else ""))
     bounds_attrs, view_parts, north = _view_parts(v, lang)
     out = [
         f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
         f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
-        f'data-seq="{frame.seq}" {bounds_attrs}>',
+        f'data-seq="{fv.seq}" {bounds_attrs}>',
         f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
-        _header(frame, scene, width, lang),
+        _header(fv, scene, width, lang),
         *view_parts,
         *c.parts,
         "</g>",
@@ -193,14 +194,14 @@ def render_svg_parts(
     # (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
     # from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of
     paths = []
-    for p in _movers(frame.plist_people, frame.group_from):
-        me = p.actor == actor and p.moved_at == frame.seq
+    for p in _movers(fv.plist_people, fv.group_from):
+        me = p.actor == actor and p.moved_at == fv.seq
         paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
     if paths:
         out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
     # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
     # 侯 beyond the view (an archer on the hall view), as far as the view's edge
-    for archer, hou, hit, k in _flights(frame, venue.key):
+    for archer, hou, hit, k in _flights(fv, venue.key):
         if archer not in where:
             continue
         tx, ty = v.px(*_arrow_spot(k, hit, hou.y, hou.x, hou.width / 40.0))
@@ -220,9 +221,9 @@ def render_svg_parts(
     )
     # figures (clipped to the plan: a crowd's block may reach beyond it)
     out.append('<g clip-path="url(#plan-clip)">')
-    raised = frame.objects.jing_raised
+    raised = fv.objects.jing_raised
     # everyone in the view, as the layout found them (the same people, in order)
-    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, frame.people)
+    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, fv.people)
     out.append("</g>")
     # labels (fixtures' and people's), with leader lines where displaced
     actor_key = f"person:{actor}"
@@ -248,7 +249,9 @@ def render_svg_parts(
             continue
         svg = _label_svg(
             lab.key,
-            lab.lines,  # tuples: every label is made with them (_layout_all)
+            cast(
+                "tuple[tuple[tuple[str, float], ...], ...]", lab.lines
+            ),  # (as _layout_all makes them)
             bx.x0,
             bx.y0,
             bx.x1,
@@ -266,7 +269,7 @@ def render_svg_parts(
         venue_key = scene.get("venue") or "xie"
         out.extend(
             _inset(
-                frame,
+                fv,
                 venue_key,
                 b.x1 + 8,
                 b.y0,

@@ -339,7 +339,7 @@ def _figure_svg(
         and e[6] == up
         and e[8] == acting
     ):
-        return e[7]  # type: ignore[no-any-return]
+        return e[7]
     true_x, true_y = v.px(p.x, p.y)
     svg = _person_svg(
         p.actor,

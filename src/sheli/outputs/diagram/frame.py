@@ -24,6 +24,7 @@ from sheli.outputs.diagram.plan import (
     _venue,
     targets,
 )
+from sheli.outputs.diagram.present import _FrameView
 from sheli.outputs.diagram.style import _ACTOR, _PATH, HEAD, INSET_MARKS, MARGIN, _f, _wrap_cached
 from sheli.outputs.diagram.things import _arrow_spot
 from sheli.outputs.diagram.words import _person, _thing, _tr
@@ -36,7 +37,9 @@ from sheli.text.english import english as passage_english
 # -- the whole -------------------------------------------------------------------------------
 
 
-def _header(frame: Frame, scene: dict[str, Any], width: int, lang: str = "zh-Hant") -> str:
+def _header(
+    frame: Frame | _FrameView, scene: dict[str, Any], width: int, lang: str = "zh-Hant"
+) -> str:
     s = frame.step
     tr = _tr(lang)
     en = lang == "en"
@@ -98,11 +101,11 @@ def _header(frame: Frame, scene: dict[str, Any], width: int, lang: str = "zh-Han
             )
         )
     if frame.tally and frame.tally.get("round") == frame.round:
-        t = frame.tally
-        said = f"({t['announcement']})" if en else tr(t["announcement"])
+        tally = frame.tally
+        said = f"({tally['announcement']})" if en else tr(tally["announcement"])
         bits.append(
             tr("數獲 右{right} 左{left}：{said}").format(
-                right=t["right"], left=t["left"], said=said
+                right=tally["right"], left=tally["left"], said=said
             )
         )
     if bits:
@@ -263,7 +266,7 @@ def _inset_things(v: View, o: Any, venue_key: str, lang: str) -> list[str]:
 
 
 def _inset(
-    frame: Frame,
+    frame: _FrameView,
     venue_key: str,
     x: float,
     y: float,
@@ -278,7 +281,7 @@ def _inset(
     tr = _tr(lang)
     me = frame.actor
     d = _MEMO.dots
-    plist = frame.plist  # type: ignore[attr-defined]
+    plist = frame.plist
     changed = _changed(d[1], plist) if d[0] is v else None
     if changed is None:
         d[:] = [v, plist, _inset_dots(v, [(p.x, p.y) for p in plist])]

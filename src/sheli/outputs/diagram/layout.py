@@ -13,8 +13,9 @@ from typing import Any
 
 from sheli.outputs.diagram.crowds import _people_memo
 from sheli.outputs.diagram.figures import _person_lines
-from sheli.outputs.diagram.memo import _MEMO, _changed, _knew_changed
+from sheli.outputs.diagram.memo import _MEMO, _changed
 from sheli.outputs.diagram.plan import View, _layout, _static_plan, _venue, beast_hou, choose_view
+from sheli.outputs.diagram.present import _FrameView
 from sheli.outputs.diagram.style import _ACTOR, _PATH, MARGIN, NAME_SIZE, _box_attr, _Canvas, _f
 from sheli.outputs.diagram.things import _things_memo
 from sheli.outputs.diagram.words import _person, _tr
@@ -51,7 +52,7 @@ def _labels_of(specs: Any) -> list[Label]:
 
 
 def _layout_all(
-    frame: Frame,
+    frame: _FrameView,
     scene: dict[str, Any],
     highlight: str | None,
     width: int,
@@ -98,7 +99,7 @@ def _layout_all(
         key = f"person:{p.actor}"
         lab = made.get(key)
         if lab is None or lab.lines is not lines or lab.ax != x or lab.ay != y or lab.r != r2:
-            lab = made[key] = Label(key, lines, x, y, r2, _size=size)  # type: ignore[arg-type]
+            lab = made[key] = Label(key, lines, x, y, r2, _size=size)
         plabels.append(lab)
     for gkey, ps in crowds.groups.items():
         # a crowd: one label beside its block, the first and last of it and how many
@@ -114,7 +115,7 @@ def _layout_all(
         )
         gx, gy, half = crowds.anchors[gkey]
         lines = (((text, NAME_SIZE),),)
-        plabels.append(Label(f"group:{gkey}", lines, gx, gy, half, _size=size_of(lines)))  # type: ignore[arg-type]
+        plabels.append(Label(f"group:{gkey}", lines, gx, gy, half, _size=size_of(lines)))
     # obstacles: the fixtures' shapes and every figure (labels keep clear of people too)
     # and the actor's way, so that his label does not hide where he walked
     me = frame.people.get(actor or "")
@@ -243,79 +244,6 @@ def _label_svg(
     return "".join(parts)
 
 
-class _FrameView:
-    """A frame with everyone present looked up once: ``Frame.people`` builds its mapping
-    anew at each access, and a diagram asks for it many times. The same people, in the same
-    order; every other attribute is the frame's."""
-
-    __slots__ = (
-        "_frame",
-        "actor",
-        "group_from",
-        "objects",
-        "people",
-        "plist",
-        "plist_people",
-        "says",
-        "seq",
-        "shots",
-    )
-
-    def __init__(self, frame: Frame) -> None:
-        self._frame = frame
-        # (a frame of build_frames copies its mapping at C speed; any other, one by one)
-        as_dict = getattr(frame, "people_dict", None)
-        self.people = as_dict() if as_dict is not None else dict(frame.people)
-        # every body: a role that is several people is drawn member by member
-        self.plist_people = list(self.people.values())
-        self.plist = _bodies(self.plist_people)
-        # read many times a step: looked up once (the rest goes to the frame)
-        self.actor = frame.actor
-        self.seq = frame.seq
-        self.says = frame.says
-        self.objects = frame.objects
-        self.shots = frame.shots
-        self.group_from = frame.group_from
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._frame, name)
-
-
-def _bodies(people: list[Person]) -> list[Person]:
-    """Every body of ``people``: each person, then his group's other members. Made from
-    the last list where the same people come in the same order and only a few are new
-    objects (a step changes one person or a few), each with as many members as before.
-
-    >>> from sheli.outputs.frames import Person
-    >>> a = Person("甲", "r", None, 0, 0, None, (), (), None)
-    >>> b = Person("乙", "r", None, 0, 0, None, (), (), None, members=(a,))
-    >>> [p.actor for p in _bodies([b, a])]
-    ['乙', '甲', '甲']
-    """
-    last = _MEMO.bodies
-    changed = _changed(last[0], people)
-    if changed is not None and all(
-        len(people[i].members) == len(last[0][i].members) for i in changed
-    ):
-        before = last[1]
-        out = list(before)
-        starts = last[2]
-        spans = []
-        for i in changed:
-            p = people[i]
-            k = starts[i]
-            out[k] = p
-            out[k + 1 : k + 1 + len(p.members)] = p.members
-            spans.append(range(k, k + 1 + len(p.members)))
-        # where the bodies' list holds other objects than the last: within these spans only
-        _knew_changed(before, out, [j for sp in spans for j in sp if out[j] is not before[j]])
-    else:
-        out = [q for p in people for q in (p, *p.members)]
-        starts = list(itertools.accumulate((1 + len(p.members) for p in people[:-1]), initial=0))
-    _MEMO.bodies = (people, out, starts)
-    return out
-
-
 def _movers(people: list[Person], group_from: int) -> list[Person]:
     """Those of ``people`` who walked in this run of steps on the same 經 words (at or
     after ``group_from``), in order: the last list's where the same people come in the
@@ -358,8 +286,8 @@ def label_boxes(
     draws them (for tests and for the viewer's hit-testing); ``label_memory`` as for
     :func:`render_svg_parts`. The labels are copies: the drawing's own are placed again by
     the next diagram."""
-    frame = _FrameView(frame)  # type: ignore[assignment]
-    _, _, c, labels, _, _, _ = _layout_all(frame, scene, None, width, view, lang, label_memory)
+    fv = _FrameView(frame)
+    _, _, c, labels, _, _, _ = _layout_all(fv, scene, None, width, view, lang, label_memory)
     return [replace(lab) for lab in labels], list(c.fixture_boxes)
 
 
@@ -376,8 +304,8 @@ def body_boxes(
     >>> sorted(n for n in body_boxes(build_frames(r)[0], r.events[0]) if n.startswith("衆賓"))
     ['衆賓', '衆賓2', '衆賓3']
     """
-    frame = _FrameView(frame)  # type: ignore[assignment]
-    v, _, _, _, where, r, _ = _layout_all(frame, scene, None, width, view)
+    fv = _FrameView(frame)
+    v, _, _, _, where, r, _ = _layout_all(fv, scene, None, width, view)
     return {
         p.actor: Box(
             where[p.actor][0] - r,
@@ -385,6 +313,6 @@ def body_boxes(
             where[p.actor][0] + r,
             where[p.actor][1] + r,
         )
-        for p in frame.plist  # type: ignore[attr-defined]
+        for p in fv.plist
         if v.contains(p.x, p.y)
     }

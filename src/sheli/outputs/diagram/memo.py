@@ -56,6 +56,10 @@ class _Memo:
     """
 
     def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every drawing."""
         # each by the view's name: a run goes back and forth between the hall view and the
         # range view (the 獲者 at the 乏), and each view's drawing is taken again on return
         self.things: dict[str, tuple[Any, ...]] = {}  # view name → (venue, view, objects, drawn)
@@ -85,9 +89,6 @@ class _Memo:
         # of what they are made from (id → that list, its labels)
         self.person_labels: dict[str, Label] = {}
         self.label_lists: dict[int, tuple[Any, list[Label]]] = {}
-
-    def clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
 
 
 _MEMO = _Memo()

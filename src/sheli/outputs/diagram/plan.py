@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 from sheli.engine import venue_plan
+from sheli.outputs.diagram.present import _FrameView
 from sheli.outputs.diagram.style import (
     FIX_SIZE,
     GATE_MARGIN,
@@ -29,7 +30,7 @@ from sheli.outputs.labels import (
     obstacle_grid,
     size_of,
 )
-from sheli.place.model import Venue
+from sheli.place.model import Extent, Venue
 from sheli.rite.ranks import load_ranks
 
 
@@ -222,7 +223,7 @@ def _hou_dao(venue_key: str) -> float:
     return max((ref - h.y for h in targets(venue_key)), default=0.0)
 
 
-def choose_view(frame: Frame, view: str = "auto") -> str:
+def choose_view(frame: Frame | _FrameView, view: str = "auto") -> str:
     """The view for a frame: "hall" when the actor and where he walked from in this act are
     inside the hall view, else "range". An archer loosing from his 物 is in the hall view:
     drawn there at a size one can read (the range view, 300 尺 of 侯道 on one screen, makes a
@@ -258,7 +259,7 @@ NEAR = (40.0, 26.0)
 
 
 def _near_bounds(
-    frame: Frame, who: str | None = None, venue_key: str = "xie"
+    frame: Frame | _FrameView, who: str | None = None, venue_key: str = "xie"
 ) -> tuple[float, float, float, float]:
     """The "near" window: centred on ``who`` (the highlighted person; the actor by
     default), on the middle of his walk if he moved in this step; kept inside the range."""
@@ -283,7 +284,7 @@ _VIEW_INTERN: dict[View, View] = {}
 def _layout(
     name: str,
     width: int,
-    frame: Frame | None = None,
+    frame: Frame | _FrameView | None = None,
     who: str | None = None,
     venue_key: str = "xie",
 ) -> View:
@@ -325,6 +326,7 @@ def _fixtures(
     venue's one 侯 is (:func:`beast_hou`), named and coloured by its 質."""
     fx = venue.fixtures
     s = v.scale
+    e: Extent | None
 
     def box_of(x0: float, y0: float, x1: float, y1: float, pad: float = 0.0) -> Box:
         a, b = v.px(x0, y1), v.px(x1, y0)
@@ -343,29 +345,29 @@ def _fixtures(
     # the 庭: its walls (lines, not obstacles) and the 門
     if "庭" in fx and fx["庭"].extent:
         e = fx["庭"].extent
-        a, b = v.px(e.x0, 0), v.px(e.x1, e.y0)
+        a, b2 = v.px(e.x0, 0), v.px(e.x1, e.y0)
         c.add(
-            f'<path class="wall" d="M{_f(a[0])} {_f(a[1])}V{_f(b[1])}H{_f(b[0])}V{_f(a[1])}" '
+            f'<path class="wall" d="M{_f(a[0])} {_f(a[1])}V{_f(b2[1])}H{_f(b2[0])}V{_f(a[1])}" '
             'fill="none" stroke="#888" stroke-width="1"/>'
         )
     if "門" in fx and fx["門"].extent and v.contains(0, fx["門"].y):
         e = fx["門"].extent
-        a, b = v.px(e.x0, e.y0), v.px(e.x1, e.y0)
-        bx = Box(a[0], a[1] - 3, b[0], b[1] + 3)
+        a, b2 = v.px(e.x0, e.y0), v.px(e.x1, e.y0)
+        bx = Box(a[0], a[1] - 3, b2[0], b2[1] + 3)
         shape(
-            f'<rect x="{_f(a[0])}" y="{_f(a[1] - 3)}" width="{_f(b[0] - a[0])}" height="6" '
+            f'<rect x="{_f(a[0])}" y="{_f(a[1] - 3)}" width="{_f(b2[0] - a[0])}" height="6" '
             'fill="#fff" stroke="#555"/>',
             bx,
             "門",
         )
-        lab("門", 0, e.y0, (b[0] - a[0]) / 2)
+        lab("門", 0, e.y0, (b2[0] - a[0]) / 2)
     # the 堂
     if "堂" in fx and fx["堂"].extent:
         e = fx["堂"].extent
-        a, b = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
+        a, b2 = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
         c.add(
-            f'<rect class="tang" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(b[0] - a[0])}" '
-            f'height="{_f(b[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e" stroke-width="1.5"/>'
+            f'<rect class="tang" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(b2[0] - a[0])}" '
+            f'height="{_f(b2[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e" stroke-width="1.5"/>'
         )
         # 棟, 楣 (and 北楣, 庪 where drawn): dashed lines across the 堂
         for n in ("楣", "棟", "北楣"):
@@ -382,8 +384,7 @@ def _fixtures(
             lab("堂", e.x1 - 2, e.y1 - 3, 2.0)
     # the 序 (walls)
     for n in ("東序", "西序"):
-        if n in fx and fx[n].extent:
-            e = fx[n].extent
+        if n in fx and (e := fx[n].extent):
             p, q = v.px(e.x0, e.y0), v.px(e.x1, e.y1)
             c.add(
                 f'<line class="xu" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
@@ -393,12 +394,11 @@ def _fixtures(
                 lab(n, e.x0, e.y1 - 2, 2.0)
     # the 室 and 房 of a 庠, where the venue has them
     for n in ("室", "東房", "西房", "房"):
-        if n in fx and fx[n].extent:
-            e = fx[n].extent
-            a, b = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
+        if n in fx and (e := fx[n].extent):
+            a, b2 = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
             c.add(
                 f'<rect class="room" data-name="{n}" x="{_f(a[0])}" y="{_f(a[1])}" '
-                f'width="{_f(b[0] - a[0])}" height="{_f(b[1] - a[1])}" fill="#e6dcc4" '
+                f'width="{_f(b2[0] - a[0])}" height="{_f(b2[1] - a[1])}" fill="#e6dcc4" '
                 'stroke="#6b5b3e"/>'
             )
     # 楹
@@ -415,8 +415,7 @@ def _fixtures(
                 lab(n, fx[n].x, fx[n].y, r)
     # 階
     for n in ("阼階", "西階"):
-        if n in fx and fx[n].extent:
-            e = fx[n].extent
+        if n in fx and (e := fx[n].extent):
             b = box_of(e.x0, e.y0, e.x1, e.y1)
             steps = "".join(
                 f'<line x1="{_f(b.x0)}" x2="{_f(b.x1)}" y1="{_f(b.y0 + k * (b.y1 - b.y0) / 4)}" '
@@ -432,9 +431,8 @@ def _fixtures(
             lab(n, fx[n].x, e.y0, (b.x1 - b.x0) / 2)
     # the 物 (從畫 and 横畫)
     for n in ("右物", "左物"):
-        if n in fx and fx[n].extent:
+        if n in fx and (e := fx[n].extent):
             f = fx[n]
-            e = f.extent
             p, q = v.px(f.x, e.y0), v.px(f.x, e.y1)
             h0, h1 = v.px(e.x0, f.y), v.px(e.x1, f.y)
             b = Box(h0[0] - 1, q[1] - 1, h1[0] + 1, p[1] + 1)
@@ -448,8 +446,7 @@ def _fixtures(
                 lab(n, f.x, e.y1, 2.0)
     # 席 and 尊
     for n, f in fx.items():
-        if f.kind == "mat" and f.extent:
-            e = f.extent
+        if f.kind == "mat" and (e := f.extent):
             b = box_of(e.x0, e.y0, e.x1, e.y1)
             c.add(
                 f'<rect class="mat" data-name="{escape(n)}" x="{_f(b.x0)}" y="{_f(b.y0)}" '
@@ -512,8 +509,8 @@ def _fixtures(
         if one and beast:  # 麋侯（赤質）
             shown = _thing(beast[0], lang)
             if beast[1]:
-                q = _thing(beast[1], lang)
-                shown += f" ({q})" if lang == "en" else f"（{q}）"
+                quality = _thing(beast[1], lang)
+                shown += f" ({quality})" if lang == "en" else f"（{quality}）"
         lab(h.name, h.x, y, (b2[0] - a[0]) / 2, text=shown)
         if h.name not in ("侯", "矦"):
             continue
@@ -542,7 +539,9 @@ def _fixtures(
 @lru_cache(maxsize=256)
 def _static_plan(
     venue_key: str, v: View, beast: tuple[str, str] | None = None, lang: str = "zh-Hant"
-) -> tuple[str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float], ...], Any]:
+) -> tuple[
+    str, tuple[Box, ...], tuple[tuple[str, Any, float, float, float, tuple[float, float]], ...], Any
+]:
     """The fixed plan of a venue in a view (what ``_fixtures`` draws, which depends on
     nothing else): its SVG (the parts joined as ``render_svg`` joins them), the fixtures'
     boxes and their labels (key, lines, anchor, radius), and the boxes as a grid for the

@@ -58,11 +58,11 @@ def _things(
     s = v.scale
     fx = venue.fixtures
     # the places of the 楅, 中 and 豐 as faint outlines, so the plan shows where they go
-    for n in ("楅", "中", "豐"):
-        if n in fx and v.contains(fx[n].x, fx[n].y):
-            x, y = v.px(fx[n].x, fx[n].y)
+    for place in ("楅", "中", "豐"):
+        if place in fx and v.contains(fx[place].x, fx[place].y):
+            x, y = v.px(fx[place].x, fx[place].y)
             c.add(
-                f'<circle class="place-of" data-name="{n}" cx="{_f(x)}" cy="{_f(y)}" r="3" '
+                f'<circle class="place-of" data-name="{place}" cx="{_f(x)}" cy="{_f(y)}" r="3" '
                 'fill="none" stroke="#bbb" stroke-dasharray="2 2"/>'
             )
     # the things set down in the view: the 楅 and the 中 each drawn as itself, the rest
@@ -142,12 +142,12 @@ def _things(
                 )
             )
     # arrows at each 侯: in it (hits) across its 中, the rest fallen short before it
-    for h, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
-        if not v.contains(h.x, h.y):
+    for hou, n_arrows, n_hits in _hou_arrows(venue.key, o) if o.arrows_hou else ():
+        if not v.contains(hou.x, hou.y):
             continue
-        c.add(_hou_arrows_svg(v, h, n_arrows, n_hits))
-        x, y = v.px(h.x, h.y + 6)
-        key = "fixture:侯矢" if h.name == "侯" else f"fixture:{h.name}矢"
+        c.add(_hou_arrows_svg(v, hou, n_arrows, n_hits))
+        x, y = v.px(hou.x, hou.y + 6)
+        key = "fixture:侯矢" if hou.name == "侯" else f"fixture:{hou.name}矢"
         txt = tr("矢{n}（獲{h}）").format(n=n_arrows, h=n_hits)
         labels.append(Label(key, [[(txt, FIX_SIZE)]], x, y, 2))
 
@@ -338,7 +338,7 @@ def _things_memo(venue_key: str, v: View, objects: Any, lang: str = "zh-Hant") -
     """``_things_of``, taken from the last drawing in this view when it had these objects."""
     e = _MEMO.things.get(v.name)
     if e is not None and e[2] is objects and e[1] is v and e[0] == venue_key and e[4] == lang:
-        return e[3]  # type: ignore[no-any-return]
+        return e[3]
     drawn = _things_of(venue_key, v, objects, lang)
     _MEMO.things[v.name] = (venue_key, v, objects, drawn, lang)
     return drawn
