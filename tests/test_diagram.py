@@ -4,7 +4,9 @@ facings the right way, keeps labels apart, and its scale bar is to scale."""
 from __future__ import annotations
 
 import doctest
+import importlib
 import math
+import pkgutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -40,8 +42,12 @@ def _svg(frame, scene, **kw) -> ET.Element:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(diagram_mod).failed == 0
-    assert doctest.testmod(labels_mod).failed == 0
+    """The examples of the diagram's and the labels' packages, each module's, run."""
+    for pkg in (diagram_mod, labels_mod):
+        assert doctest.testmod(pkg).failed == 0
+        for sub in pkgutil.iter_modules(pkg.__path__):
+            module = importlib.import_module(f"{pkg.__name__}.{sub.name}")
+            assert doctest.testmod(module).failed == 0, module.__name__
 
 
 @pytest.mark.parametrize("view", ["auto", "hall", "range", "near"])

@@ -10,7 +10,6 @@ import pytest
 
 from sheli.engine import run
 from sheli.outputs import diagram
-from sheli.outputs import labels as L
 from sheli.outputs.diagram import layout as diagram_layout
 from sheli.outputs.frames import build_frames
 from sheli.outputs.labels import (
@@ -21,6 +20,8 @@ from sheli.outputs.labels import (
     clear_placements,
     place_labels,
 )
+from sheli.outputs.labels import grid as label_grid
+from sheli.outputs.labels import place as label_place
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +63,8 @@ def greedy(
         chosen, leader = None, False
         for ring in range(rings + 1):
             dist = lab.r + 2.0 + ring * ring_step
-            for dx, dy in L._NEAR if ring == 0 else L._ring_dirs(ring):
-                b = L._at(lab, dx, dy, dist)
+            for dx, dy in label_grid._NEAR if ring == 0 else label_grid._ring_dirs(ring):
+                b = label_grid._at(lab, dx, dy, dist)
                 if b.x0 < bounds.x0 or b.y0 < bounds.y0 or b.x1 > bounds.x1 or b.y1 > bounds.y1:
                     continue
                 if free(b.x0, b.y0, b.x1, b.y1):
@@ -79,7 +80,7 @@ def greedy(
                     break
             chosen, leader = b, True
         if chosen is None:
-            chosen = L._at(lab, 1, 0, lab.r + 2.0)
+            chosen = label_grid._at(lab, 1, 0, lab.r + 2.0)
         boxes.append((chosen.x0, chosen.y0, chosen.x1, chosen.y1))
         out.append((chosen, leader))
     return out
@@ -123,14 +124,14 @@ def _random_scene(rnd: random.Random) -> tuple[Box, Box, Obstacles, dict, dict, 
     return bounds, overflow, base, people, texts, [Box(10, 150, 18, 158)]
 
 
-@pytest.mark.parametrize("linear_up_to", [0, L.LINEAR_UP_TO])
+@pytest.mark.parametrize("linear_up_to", [0, label_grid.LINEAR_UP_TO])
 @pytest.mark.parametrize("seed", range(6))
 def test_random_sequences_are_the_plain_greedy(seed: int, linear_up_to: int, monkeypatch) -> None:
     """Random crowded scenes, each a little changed from the one before (people move,
     labels change text, come and go, change order; obstacles come and go): the placer,
     remembering, places as the plain greedy does, whether it files the boxes by cell (as for
     a big event: ``LINEAR_UP_TO`` 0) or scans them (as for these few)."""
-    monkeypatch.setattr(L, "LINEAR_UP_TO", linear_up_to)
+    monkeypatch.setattr(label_place, "LINEAR_UP_TO", linear_up_to)
     rnd = random.Random(seed)
     clear_placements()
     bounds, overflow, base, people, texts, obstacles = _random_scene(rnd)
@@ -317,6 +318,6 @@ def test_diff_takes_one_list_to_the_other(seed: int) -> None:
         elif new:
             k = rnd.randrange(len(new))
             new[k] = tuple(new[k])  # (alike, maybe another object)
-    gone, come = L._diff(old, new)
+    gone, come = label_grid._diff(old, new)
     assert Counter(old) - Counter(gone) + Counter(come) == Counter(new)
     assert not Counter(gone) - Counter(old)
