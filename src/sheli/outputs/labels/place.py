@@ -135,40 +135,16 @@ def place_labels(
     if passing and keep is None:
         obstacles = [*obstacles, *passing]
     if keep is not None:
+        last = None  # the first with this memory: every label searched for, as the plain greedy
         for k, kp in enumerate(keep.kept):
             if kp.params == params and (
                 kp.base is base
                 or (kp.base is not None and base is not None and kp.base.set == base.set)
             ):
                 last = keep.kept.pop(k)
-                return _place_kept(
-                    labels,
-                    obstacles,
-                    passing,
-                    bounds,
-                    overflow,
-                    gap,
-                    rings,
-                    ring_step,
-                    base,
-                    keep,
-                    last,
-                )
-        # the first with this memory: every label searched for, as the plain greedy
-        return _place_kept(
-            labels,
-            obstacles,
-            passing,
-            bounds,
-            overflow,
-            gap,
-            rings,
-            ring_step,
-            base,
-            keep,
-            None,
-            params,
-        )
+                break
+        where = (bounds, overflow, gap, rings, ring_step, base)
+        return _place_kept(labels, obstacles, passing, *where, keep, last, params)
     ref: _Ref | None = None
     for k, rf in enumerate(_REFS):
         if rf.base is base and rf.params == params:
