@@ -100,7 +100,7 @@ def spec_configs(rite: str) -> dict[str, dict[str, Any]]:
     without touching this list: the venues its ``if: {venue: …}`` tests and its readings need;
     each reading that is not its group's default (with the venue it asks for); each value of
     each ``params.options`` (both values of a flag, and every value an ``if: {option: …}``
-    tests); and the run without guests.
+    tests, where the spec's ``venues`` let it be held); and the run without guests.
 
     >>> sorted(spec_configs("xiangshe"))[:3]
     ['xiangshe', 'xiangshe R-zhi-zuojie', 'xiangshe feast=False']
@@ -108,7 +108,10 @@ def spec_configs(rite: str) -> dict[str, dict[str, Any]]:
     loaded = load_spec(rite)
     spec, text = loaded.spec, "\n".join(p.read_text(encoding="utf-8") for p in loaded.files)
     out: dict[str, dict[str, Any]] = {rite: {}, f"{rite} guests=False": {"guests": False}}
-    for v in sorted(set(re.findall(r"\{venue: (\w+)\}", text)) & set(VENUES)):
+    # a venue tested for a rite that extends this one (燕射's qin in 鄉射禮's files) is not run
+    # where the spec says where the rite is held (its venues)
+    held = set(spec.venues) or set(VENUES)
+    for v in sorted(set(re.findall(r"\{venue: (\w+)\}", text)) & held):
         if v != spec.params.venue:
             out[f"{rite} venue={v}"] = {"venue": v}
     for r in spec.readings:
