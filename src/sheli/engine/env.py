@@ -117,6 +117,8 @@ class Env(msgspec.Struct, dict=True):
     detail: Callable[[int, str, str, int], Any] | None = None
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = msgspec.field(default_factory=dict)
+    # references the plan does not know (not relative to a person): the reference and why
+    _unknown: dict[Any, tuple[Any, Exception]] = msgspec.field(default_factory=dict)
     used_fixtures: dict[str, Any] = msgspec.field(default_factory=dict)
     # per run: a template-free reference of the spec → (its filled form, its cache key)
     _prep: dict[int, tuple[Any, Any, Any]] = msgspec.field(default_factory=dict)
@@ -251,15 +253,15 @@ class Env(msgspec.Struct, dict=True):
         names = hit[1] if hit is not None else list(self._fixtures_in(ref, world))
         # a place relative to a person moves with him: never cached
         personal = hit is not None or any(world.person(n) is not None for n in _strings(ref))
-        failed = self._cache.get(("__unknown__", key))
+        failed = self._unknown.get(key)
         if failed is not None and not personal:
-            raise _NoPlace(*failed[1][0])
+            raise _NoPlace(self, *failed)
         people = _PeopleView(world)
         try:
             p = self.venue.resolve(ref, people=people)
         except Exception as exc:  # the place layer's PlaceError, KeyError …
             if not personal:
-                self._cache[("__unknown__", key)] = (None, [(self, ref, exc)])
+                self._unknown[key] = (ref, exc)
             raise _NoPlace(self, ref, exc) from None
         x, y = self._xy(p)
         try:

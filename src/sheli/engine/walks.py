@@ -132,7 +132,7 @@ class ApartWalks:
         if fault is not None:
             what, (file, line, cite, verb, who) = fault
             raise SpecError(what, file=file, line=line, cite=cite, what=f"{verb} by {who}")
-        return warned  # type: ignore[no-any-return]
+        return warned
 
     def close(self) -> None:
         """End the checking process if it still runs (a run that failed on its own)."""

@@ -116,9 +116,9 @@ def _one(t: Target, cx: float, bottom: float, lang: str = "zh-Hant") -> str:
     # the 綱: from the corners of the 舌 one 尋 outwards (上綱與下綱出舌尋)
     for name, band in (("上綱", t.bands()[-1]), ("下綱", t.bands()[0])):
         y = bottom - (band.bottom + (band.height if name == "上綱" else 0)) * PX
-        for side in (-1, 1):
-            x1 = cx + side * band.width / 2 * PX
-            x2 = cx + side * (t.上舌 / 2 + 尋) * PX
+        for sign in (-1, 1):
+            x1 = cx + sign * band.width / 2 * PX
+            x2 = cx + sign * (t.上舌 / 2 + 尋) * PX
             g.append(
                 f'<line data-part="{name}" x1="{_n(x1)}" y1="{_n(y)}" x2="{_n(x2)}" '
                 f'y2="{_n(y)}" stroke="#333" stroke-width="1"/>'

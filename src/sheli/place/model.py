@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -57,7 +57,7 @@ class _Unknown(PlaceError):
         self.venue, self.name, self.people = venue, name, people
 
     def __str__(self) -> str:
-        return self.venue._unknown(self.name, dict.fromkeys(self.people))
+        return self.venue._unknown(self.name, people=self.people)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (PlaceError, (str(self),))
@@ -290,8 +290,8 @@ class Venue(msgspec.Struct):
             raise PlaceError(f"{self.key}: '{name}' is ambiguous here; say which: {opts}")
         raise _Unknown(self, name)
 
-    def _unknown(self, name: str, people: Mapping[str, Point] | None = None) -> str:
-        known = [*self.fixtures, *self.aliases, *(people or {})]
+    def _unknown(self, name: str, people: Iterable[str] = ()) -> str:
+        known = [*self.fixtures, *self.aliases, *people]
         near = difflib.get_close_matches(name, known, n=5, cutoff=0.3)
         near += [k for k in known if (name in k or k in name) and k not in near][:5]
         hint = f" Near names: {'、'.join(near)}." if near else ""

@@ -148,6 +148,8 @@ class PairDecl(Node):
 
 
 class Params(Node):
+    venue: str  # always given (annotations only: no class default)
+    options: dict[str, Any]
     file = None
 
     def values(self) -> dict[str, Any]:
@@ -188,6 +190,8 @@ ACT_FIELDS = (
 
 
 class Act(Node):
+    actor: str  # always given (annotations only: no class default)
+    verb: str
     sets_position = jin_jie = False
     file = to = at = from_ = via = by = obj = count = state = side = facing = says = row = None
     note = None
@@ -201,11 +205,11 @@ class ActStep(Node):
     def acts(self) -> list[Act]:
         """The acts of this step, inline or under ``do`` (the inline one made once)."""
         if self.do is not None:
-            return self.do  # type: ignore[no-any-return]
+            return self.do
         got = self.__dict__.get("_acts")
         if got is None:
             got = self.__dict__["_acts"] = [Act(**{k: getattr(self, k) for k in ACT_FIELDS})]
-        return got  # type: ignore[no-any-return]
+        return got
 
 
 class IfStep(Node):
@@ -229,6 +233,7 @@ class Procedure(Node):
 
 
 class Spec(Node):
+    params: Params  # always given (annotation only: no class default)
     # the optional fields that are not lists or mappings (a spec made by the engine itself)
     line = 0
     file = None

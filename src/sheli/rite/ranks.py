@@ -280,8 +280,7 @@ class _Cell(BaseModel):
             raise ValueError("a cell needs values or `absent:`")
         for f in present:
             v: _Value = getattr(self, f)
-            alts = v.readings or [v]
-            for alt in alts:
+            for alt in _alternatives(v):
                 _coerce(f, alt.value)
         return self
 
@@ -318,12 +317,17 @@ class _Named(_Strict):
         return self
 
 
+def _alternatives(v: _Value) -> Sequence[_Reading | _Value]:
+    """A value's readings, or the value itself where it has none (each has value and source)."""
+    return v.readings or [v]
+
+
 class _Target(_Strict):
     鵠: _Value
 
     @model_validator(mode="after")
     def _typed(self) -> _Target:
-        for alt in self.鵠.readings or [self.鵠]:
+        for alt in _alternatives(self.鵠):
             _coerce("鵠", alt.value)
         return self
 
@@ -504,7 +508,7 @@ class RankTable:
         out: list[tuple[str, int | None, Citation]] = []
         for name, decl in [*self.ranks.items(), *self.occasions.items()]:
             out += [(name, None, parse_citation(s)) for s in decl.source]
-        for alt in self._data.target.鵠.readings or [self._data.target.鵠]:
+        for alt in _alternatives(self._data.target.鵠):
             out += [("target 鵠", None, parse_citation(s)) for s in alt.source]
         for i, c in enumerate(self._data.cells):
             where = f"{c.rank}/{c.occasion}"
@@ -513,7 +517,7 @@ class RankTable:
                 out += [(where, line, parse_citation(s)) for s in c.absent.source]
             for f in FIELDS:
                 v: _Value | None = getattr(c, f)
-                for alt in (v.readings or [v]) if v is not None else []:
+                for alt in _alternatives(v) if v is not None else []:
                     out += [(f"{where} {f}", line, parse_citation(s)) for s in alt.source]
         return out
 
@@ -581,7 +585,9 @@ def load_ranks(path: str | Path | None = None) -> RankTable:
     if not isinstance(raw, dict):
         raise RankError("not a mapping", file=str(p))
     cells_raw = raw.get("cells") or []
-    lines = {i: c.get(LINE_KEY) for i, c in enumerate(cells_raw) if isinstance(c, dict)}
+    lines = {
+        i: c[LINE_KEY] for i, c in enumerate(cells_raw) if isinstance(c, dict) and LINE_KEY in c
+    }
     try:
         data = _Table.model_validate(_strip_lines(raw))
     except ValidationError as exc:

@@ -277,7 +277,7 @@ def compute_derived_pickled(
     config: dict[str, Any],
     factor: float,
     names: dict[str, str],
-    outcomes: dict[ArrowKey, tuple[bool, bool | None]],
+    outcomes: dict[ArrowKey, Outcome_],
 ) -> bytes:
     """:func:`compute_derived`, pickled in the worker: the server unpickles it with
     :func:`unpickle_derived`."""

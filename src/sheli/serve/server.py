@@ -32,6 +32,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,11 @@ def _warm() -> None:
         pass
 
 
+def _forget(pending: dict[Any, Future[bytes]], key: Any, _done: Future[bytes]) -> None:
+    """A run computed (or cancelled) in the worker is no longer pending."""
+    pending.pop(key, None)
+
+
 def _pool(nice: int, lock: DatabaseLock | None) -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(
         max_workers=1,
@@ -323,7 +329,7 @@ class Server:
                         compute_derived_pickled, ev.config, ev.factor, ev.names, outcomes
                     )
                     ev.pending[key] = fut
-                    fut.add_done_callback(lambda f, key=key: ev.pending.pop(key, None))
+                    fut.add_done_callback(partial(_forget, ev.pending, key))
                 ev.wanted.add(key)
                 try:
                     d = unpickle_derived(await asyncio.wrap_future(fut))

@@ -76,11 +76,11 @@ def chapter_key(name: str) -> str:
     key = name.strip().lower()
     if key in _ALIASES:
         return key  # a key as written (every passage id): no folding, no OpenCC loaded
-    key = _alias_map().get(fold(key))
-    if key is None:
+    found = _alias_map().get(fold(key))
+    if found is None:
         known = ", ".join(f"{k} ({SHORT_TITLES[k]})" for k in CHAPTER_KEYS)
         raise UnknownPassage(f"{name!r} is not a chapter of sheli's text; chapters: {known}")
-    return key
+    return found
 
 
 _ID = re.compile(r"^\s*(?P<ch>[^:：\s]+)\s*[:：]\s*(?P<a>\d+)\s*(?:[-–~]\s*(?P<b>\d+))?\s*$")

@@ -139,15 +139,16 @@ async def tap(srv: Server, request: Request) -> Response:
     if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t < 2**53:
         raise ApiError(400, "t_ms must be the release time in server-epoch milliseconds")
     drum = ev.drum
-    if not drum["running"] or drum["t0_ms"] is None:
+    t0, interval = drum["t0_ms"], drum["interval_ms"]
+    if not drum["running"] or t0 is None or interval is None:
         raise ApiError(409, "the drum is not running: no beat to judge the tap against")
-    on_beat, offset = judge_tap(int(t), drum["t0_ms"], drum["interval_ms"])
+    on_beat, offset = judge_tap(int(t), t0, interval)
     f |= {
         "t_ms": int(t),
         "on_beat": on_beat,
         "offset_ms": offset,
-        "tolerance_ms": tap_tolerance_ms(drum["interval_ms"]),
-        "interval_ms": drum["interval_ms"],
+        "tolerance_ms": tap_tolerance_ms(interval),
+        "interval_ms": interval,
         "request": {k: v for k, v in body.items() if k != "_key"},
     }
     tap_ = {k: v for k, v in f.items() if k != "request"}
