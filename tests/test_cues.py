@@ -265,18 +265,17 @@ def test_pdf_has_a_page_per_role_at_least(r, all_roles_pdf):
     assert len(reader.pages) >= len(roles) + 1  # and the floor plan
     # the bookmarks (from each sheet's heading) say on which page each sheet starts
     tops = [o for o in reader.outline if not isinstance(o, list)]
-    # pypdf gives some ideographs as their Kangxi radical forms (⾺ for 馬): NFKC folds them
     # (chromium may repeat the heading's first words in a bookmark: 弟子弟子)
     starts = {}
     for o in tops:
-        first = unicodedata.normalize("NFKC", o.title).split()[0]
+        first = o.title.split()[0]
         half = first[: len(first) // 2]
         name = half if first == half * 2 else first
         starts.setdefault(name, reader.get_destination_page_number(o))
     pages = [starts[role] for role in roles] + [starts["Floor"]]
     assert pages == sorted(pages) and len(set(pages)) == len(pages)  # a new page each
     for role in (roles[0], "釋獲者", roles[-1]):  # and the page does begin with the sheet
-        text = unicodedata.normalize("NFKC", reader.pages[starts[role]].extract_text() or "")
+        text = reader.pages[starts[role]].extract_text() or ""
         assert text.lstrip().startswith(role)
 
 
@@ -289,11 +288,57 @@ def test_pdf_of_one_role(tmp_path):
 
     reader = pypdf.PdfReader(str(out))
     assert len(reader.pages) >= 2
-    text = unicodedata.normalize("NFKC", "".join(p.extract_text() or "" for p in reader.pages))
+    text = "".join(p.extract_text() or "" for p in reader.pages)
     assert text.lstrip().startswith("釋獲者")
     assert any(w in text for w in ("右賢於左", "左賢於右", "左右鈞"))
     assert oct(out.stat().st_mode & 0o777) != "0o600"  # readable like any other file
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+class _VisibleText(HTMLParser):
+    """The text a reader sees on an HTML page: no style, script or title."""
+
+    HIDDEN = ("style", "script", "title")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hidden = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in self.HIDDEN
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in self.HIDDEN
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def _ideographs(text: str) -> Counter:
+    return Counter(c for c in text if unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH"))
+
+
+def test_pdf_text_is_the_sheet_text_not_radicals(tmp_path):
+    """Every ideograph of the 司射's sheet is found as itself in the PDF (the fonts share a
+    glyph between 弓 and the radical ⼸; sheli.outputs.pdf says how the PDF avoids it)."""
+    _need_chromium()
+    pdf, html = tmp_path / "司射.pdf", tmp_path / "司射.html"
+    for out in (pdf, html):
+        res = invoke("xiangshe", "--role", "司射", "--seed", str(SEED), "-o", str(out))
+        assert res.exit_code == 0, res.output
+    import pypdf
+
+    text = "".join(p.extract_text() or "" for p in pypdf.PdfReader(str(pdf)).pages)
+    radicals = [c for c in text if 0x2E80 <= ord(c) <= 0x2EFF or 0x2F00 <= ord(c) <= 0x2FDF]
+    assert radicals == []
+    seen = _VisibleText()
+    seen.feed(html.read_text(encoding="utf-8"))
+    sheet = _ideographs("".join(seen.parts))
+    found = _ideographs(text)
+    assert sheet["弓"] > 0 and sheet["矢"] > 0
+    assert {c: (n, found[c]) for c, n in sheet.items() if found[c] < n} == {}
 
 
 def test_pdf_without_chromium_says_how_to_install_and_writes_nothing(tmp_path):
