@@ -44,7 +44,7 @@ def result():
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("render") / "out"
-    res = CliRunner().invoke(cli, ["render", "xiangshe", "-o", str(d)])
+    res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
     assert res.exit_code == 0, res.output
     assert "wrote" in res.output and "index.html" in res.output
     return d
@@ -429,7 +429,7 @@ def test_cli_needs_out_and_shares_run_options(tmp_path: Path) -> None:
     assert run_opts <= {p.name for p in render.params}
 
 
-def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
+def test_cli_writes_no_svg_unless_asked_and_options_reach_the_run(tmp_path: Path) -> None:
     d = tmp_path / "o"
     res = CliRunner().invoke(
         cli,
@@ -438,7 +438,6 @@ def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
             "xiangshe",
             "-o",
             str(d),
-            "--no-svg",
             "--venue",
             "xiang",
             "--seed",
@@ -447,7 +446,8 @@ def test_cli_no_svg_and_options_reach_the_run(tmp_path: Path) -> None:
         ],
     )
     assert res.exit_code == 0, res.output
-    assert not (d / "svg").exists()
+    assert not (d / "svg").exists() and sorted(p.name for p in d.iterdir()) == ["index.html"]
+    assert "SVG" not in res.output
     data, blobs = _embedded((d / "index.html").read_text(encoding="utf-8"))
     assert data["meta"]["venue"] == "xiang"
     expected = run("xiangshe", venue="xiang", seed=3, guests=False)

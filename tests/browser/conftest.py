@@ -46,13 +46,13 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``sheli render xiangshe -o DIR`` as a user runs it; the directory."""
+    """``sheli render xiangshe --svg -o DIR`` as a user runs it; the directory."""
     from click.testing import CliRunner
 
     from sheli.cli import cli
 
     d = tmp_path_factory.mktemp("viewer") / "out"
-    res = CliRunner().invoke(cli, ["render", "xiangshe", "-o", str(d)])
+    res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
     assert res.exit_code == 0, res.output
     return d
 

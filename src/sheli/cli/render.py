@@ -1,8 +1,9 @@
-"""``sheli render RITE -o DIR``: the HTML viewer of a run and an SVG per step.
+"""``sheli render RITE -o DIR``: the HTML viewer of a run (and, when asked, an SVG per step).
 
 Takes the same options as ``sheli run`` (the same rite, venue, pairs, guests, 大夫, seed,
 outcomes and 矢不備 give the same run), plus ``-o/--out DIR``. Writes ``DIR/index.html``, one
-self-contained file that opens offline, and ``DIR/svg/step-NNNN.svg``; see docs/viewer.md.
+self-contained file that opens offline and holds every step's diagram; with ``--svg``, also
+``DIR/svg/step-NNNN.svg`` (for 鄉射禮, 188 MB beside a 2.4 MB viewer); see docs/viewer.md.
 With ``--diff`` (or ``--a``/``--b``, as for ``sheli diff``), the viewer also draws the other
 run's bodies as ghosts and lists the steps where the two differ. A progress bar shows while
 the diagrams are drawn (on a terminal). Nothing is half-written:
@@ -37,14 +38,15 @@ from sheli.cli.run import run_choices, run_options, run_or_exit
     "out",
     required=True,
     type=click.Path(file_okay=False),
-    help="directory to write index.html and svg/ into (replaced if it holds an earlier render)",
+    help="directory to write index.html (and svg/) into (replaced if it holds an earlier render)",
 )
 @click.option(
     "--svg/--no-svg",
     "svg_files",
-    default=True,
+    default=False,
     show_default=True,
-    help="also write each step's diagram as svg/step-NNNN.svg (the viewer has them inside)",
+    help="also write each step's diagram as svg/step-NNNN.svg (the viewer holds them already; "
+    "for 鄉射禮 they are some 190 MB)",
 )
 @click.option(
     "-j",
