@@ -74,7 +74,7 @@ from sheli.outputs.english import (
 from sheli.outputs.frames import build_frames
 from sheli.outputs.ghosts import ghost_data
 from sheli.outputs.labels import LabelMemory
-from sheli.outputs.viewer import asset
+from sheli.outputs.viewer import asset, distinct_notes, words_span
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
 from sheli.text.english import english as passage_english
@@ -1013,7 +1013,7 @@ class ViewerData(BaseVisitor):
             "t": sid(p.text),
             "k": p.kind,
             "s": p.section,
-            "n": [[sid(n.edition), sid(n.kind), sid(n.text)] for n in notes_for(pid)],
+            "n": [[sid(e), sid(k), sid(t)] for e, k, t in distinct_notes(notes_for(pid))],
         }
 
     def begin_run(self, scene: Scene) -> None:
@@ -1056,6 +1056,9 @@ class ViewerData(BaseVisitor):
             "n": sid(st.get("note")),
             "t": -1,
         }
+        span = words_span(get_passage(st.cite).text, st.jing)
+        if span is not None:  # the words in another form (矦/侯): where to mark them
+            rec["m"] = span
         self.out_steps.append(rec)
         self.en_steps.append(self.en.sentence(st))
         en_of = self.en_of

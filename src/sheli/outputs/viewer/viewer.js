@@ -305,11 +305,15 @@
     jing.textContent = "";
     const text = ps ? str(ps.t) : "";
     const words = str(st.j) || "";
-    const at = words ? text.indexOf(words) : -1;
+    let at = words ? text.indexOf(words) : -1;
+    let len = words.length;
+    // the words in another form than the passage's (矦/侯, 竝/並): where the data says, in
+    // the passage's own characters, as long as the script shown keeps the passage's length
+    if (at < 0 && st.m && ps && text.length === D.T[ps.t].length) [at, len] = st.m;
     if (at >= 0) {
       jing.appendChild(document.createTextNode(text.slice(0, at)));
-      jing.appendChild(el("mark", null, words));
-      jing.appendChild(document.createTextNode(text.slice(at + words.length)));
+      jing.appendChild(el("mark", null, text.slice(at, at + len)));
+      jing.appendChild(document.createTextNode(text.slice(at + len)));
     } else {
       jing.appendChild(document.createTextNode(text));
       if (words) {
@@ -446,6 +450,23 @@
       if (cur === i) drawDiagram(i, svg, animate, duration);
     });
   }
+  // a diagram far taller than the stage (the whole range, 堂 to 侯, 300 尺 long: the first
+  // steps) is drawn at the stage's width, not shrunk to its height where no label can be
+  // read, and the stage scrolls to the step's actor; any other fits the stage whole
+  const TALL = 1.4;
+  function fit(svg) {
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    const sticky = getComputedStyle(stage).position === "sticky"; // not on a phone, nor zoomed
+    const tall = sticky && vb && vb.width > 0 && stage.clientWidth > 0 &&
+      vb.height / vb.width > (TALL * stage.clientHeight) / stage.clientWidth;
+    stage.classList.toggle("tall", !!tall);
+    if (!tall) return;
+    const g = svg.querySelector("g.person.current");
+    if (!g) return;
+    const r = g.getBoundingClientRect();
+    const box = stage.getBoundingClientRect();
+    stage.scrollTop += r.top - box.top - (box.height - r.height) / 2;
+  }
   function drawDiagram(i, markup, animate, duration) {
     stage.classList.remove("loading");
     stage.innerHTML = markup;
@@ -455,6 +476,7 @@
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     mark(svg, i);
     drawGhosts(svg, i);
+    fit(svg);
     if (!animate) return;
     // each mover walks his path (in the diagram's own coordinates) into his new place:
     // he is wrapped in a group whose offset runs from (start - end) to zero
@@ -671,6 +693,111 @@
     }
   }
 
+  // ---- search (docs/viewer.md, "Search"): a passage by its id (139, xiangshe:139), words of
+  // a passage, of a step's 經 words or of what is said (traditional or simplified, and
+  // English once shown), or a person (an actor, a role, a cast name). Each hit is a step:
+  // the first of its passage, or the person's first in each passage he acts in.
+  const MAX_HITS = 80;
+  const firstOfPassage = new Map();
+  D.steps.forEach((s, i) => {
+    if (!firstOfPassage.has(s.c)) firstOfPassage.set(s.c, i);
+  });
+  const forms = (i) => {
+    if (i == null || i < 0) return [];
+    const out = [D.T[i]];
+    if (D.S[i] != null) out.push(D.S[i]);
+    if (EN && EN.x[i] != null) out.push(EN.x[i].toLowerCase());
+    return out;
+  };
+  const has = (i, q) => forms(i).some((f) => f.includes(q));
+  function search(query) {
+    const q = query.trim();
+    const ql = q.toLowerCase();
+    const hits = [];
+    if (!q) return hits;
+    const seen = new Set();
+    const add = (i, why) => {
+      if (hits.length < MAX_HITS && !seen.has(i)) {
+        seen.add(i);
+        hits.push([i, why]);
+      }
+    };
+    if (/^([a-z]+:)?\d+$/i.test(q))
+      for (const [c, i] of firstOfPassage) if (c === q || c.endsWith(`:${q}`)) add(i, "pid");
+    const people = new Set(D.cast.filter((c) => [c.a, c.r, c.n].some((k) => has(k, q) || has(k, ql))).map((c) => c.a));
+    D.steps.forEach((s, i) => {
+      if (people.has(s.a) && firstOfPassage.get(s.c) <= i && !hits.some(([j]) => D.steps[j].c === s.c && D.steps[j].a === s.a))
+        add(i, "who");
+    });
+    for (const [c, i] of firstOfPassage) {
+      const ps = D.passages[c];
+      if (ps && has(ps.t, q)) add(i, "text");
+      else if (lang === "en" && EN && EN.p[c] && EN.p[c][0] && EN.p[c][0].toLowerCase().includes(ql)) add(i, "text");
+    }
+    D.steps.forEach((s, i) => {
+      if (has(s.j, q) || has(s.y, q)) add(i, "words");
+    });
+    return hits;
+  }
+  function showFound() {
+    const box = $("found");
+    const hits = search($("find").value);
+    box.textContent = "";
+    box.hidden = !$("find").value.trim();
+    if (box.hidden) return hits;
+    box.appendChild(el("p", "count", `${hits.length}${hits.length >= MAX_HITS ? "+" : ""}`));
+    for (const [i, why] of hits) {
+      const st = D.steps[i];
+      const b = el("button", `hit ${why}`);
+      b.type = "button";
+      b.setAttribute("role", "option");
+      b.dataset.step = String(i);
+      b.appendChild(el("span", "q", `${st.q}`));
+      b.appendChild(el("span", "c", st.c));
+      b.appendChild(el("span", "who", `${tx(st.a)} ${lang === "en" ? "" : str(st.v)}`.trim()));
+      const ps = D.passages[st.c];
+      const text = ps ? str(ps.t) : "";
+      b.appendChild(el("span", "t", text.length > 28 ? `${text.slice(0, 28)}…` : text));
+      b.onclick = () => pick(i);
+      box.appendChild(b);
+    }
+    return hits;
+  }
+  function pick(i) {
+    $("found").hidden = true;
+    $("find").blur();
+    return go(i);
+  }
+  $("find").addEventListener("input", showFound);
+  $("find").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      const hits = showFound();
+      if (hits.length) pick(hits[0][0]);
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      $("found").hidden = true;
+      $("find").blur();
+    } else if (e.key === "ArrowDown") {
+      const b = $("found").querySelector("button");
+      if (b) b.focus();
+      e.preventDefault();
+    }
+  });
+  $("found").addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (e.key === "ArrowDown" && t.nextElementSibling) t.nextElementSibling.focus();
+    else if (e.key === "ArrowUp") (t.previousElementSibling && t.previousElementSibling.tagName === "BUTTON" ? t.previousElementSibling : $("find")).focus();
+    else if (e.key === "Escape") {
+      $("found").hidden = true;
+      $("find").focus();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  });
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest || !e.target.closest("#found, #find")) $("found").hidden = true;
+  });
+
   // ---- wiring
   $("first").onclick = () => go(0);
   $("last").onclick = () => go(N - 1);
@@ -727,6 +854,7 @@
     const t = e.target;
     if (t && (t.tagName === "SELECT" || (t.tagName === "INPUT" && t.type !== "checkbox" && t.type !== "range")))
       return;
+    if (t && t.closest && t.closest("#found")) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     let done = true;
     if (e.key === "ArrowRight") go(nextIndex(cur, 1), { animate: true });
@@ -736,6 +864,7 @@
     else if (e.key === "End") go(N - 1);
     else if (e.key === "z") zoom();
     else if (e.key === "l") toggleLang();
+    else if (e.key === "/") $("find").focus();
     else if (X && (e.key === "n" || e.key === "p")) nextDiff(e.key === "n" ? 1 : -1);
     else if (e.key === "PageDown") {
       const k = segIndex(D.sectionSegs, cur);
@@ -756,11 +885,12 @@
     const m = /[&?]lang=([A-Za-z-]+)/.exec(location.hash);
     return m && ["en", "zh-Hant", "zh-Hans"].includes(m[1]) ? m[1] : null;
   }
+  // #xiangshe:139: the first step of that passage (a scholar's reference, not a step)
   function fromHash() {
     clearTimeout(hashTimer); // a link followed wins over a step not yet in the address
-    const q = Number(location.hash.slice(1).split("&")[0]);
-    if (!q) return false;
-    const i = D.steps.findIndex((s) => s.q === q);
+    const key = decodeURIComponent(location.hash.slice(1).split("&")[0]);
+    const q = Number(key);
+    const i = q ? D.steps.findIndex((s) => s.q === q) : key.includes(":") ? D.steps.findIndex((s) => s.c === key) : -1;
     return i >= 0 ? go(i, { keepHash: true }) || true : false;
   }
   window.addEventListener("hashchange", async () => {
@@ -793,8 +923,11 @@
 
   // the sticky diagram sits below the header, whose height depends on how it wraps
   const bar = $("bar");
+  // (and on anything that changes it: the fonts arriving, another language's labels, the
+  // two readings' menu): a stale height let the header cover the diagram's head
   const setBar = () => document.documentElement.style.setProperty("--bar", `${bar.offsetHeight}px`);
   window.addEventListener("resize", setBar);
+  if (window.ResizeObserver) new ResizeObserver(setBar).observe(bar);
 
   const first = hashLang() || D.meta.lang;
   if (first === "en") await english();
@@ -816,6 +949,8 @@
       return cur;
     },
     blobs: () => ({ lines: LINES.length, inflated: counts.inflated, kept: cache.size }),
+    // what the search box finds for a query: [step index, why] (pid, who, text, words)
+    search,
     // the language shown ("en", "zh-Hant", "zh-Hans") and a way to choose it (a Promise)
     get lang() {
       return langName();
