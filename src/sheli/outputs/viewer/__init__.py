@@ -69,8 +69,8 @@ def words_span(text: str, words: str | None) -> list[int] | None:
     :func:`sheli.text.align.fold_text`, which keeps the length); None when they are there
     as written (the viewer finds them itself) or not at all.
 
-    >>> words_span("乃張矦下綱", "張侯")
-    [2, 2]
+    >>> words_span("乃張矦下綱", "張侯")  # 乃 is at 0
+    [1, 2]
     >>> words_span("乃張侯下綱", "張侯") is None, words_span("乃張侯", "射") is None
     (True, True)
     """
