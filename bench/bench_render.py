@@ -26,7 +26,7 @@ first step of each with nothing remembered, the labels kept from step to step an
 afresh at each run's first step (``label_run``); an older checkout given by ``--src`` places
 every step afresh), CPU ms a step; the mean times the steps is
 the drawing's CPU for the whole run. ``--src DIR`` imports sheli from DIR (another
-checkout's ``src``), to compare two versions in one sitting.
+checkout's ``src``), to compare two versions side by side.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ specs and tables with :func:`load_yaml_lines` (which :mod:`sheli.rite.loader` wr
 :mod:`sheli.yamlparse`'s (PyYAML), imported only when a text is parsed: a data file that an
 earlier process parsed (the bodies, the walks, the world rules) is read back from the disk
 cache (:mod:`sheli.diskcache`), keyed by its bytes and the parser's code, so that a warm
-``sheli run`` does not import PyYAML at all (docs/benchmarks.md, start-up).
+``sheli run`` does not import PyYAML at all (see docs/benchmarks.md, "Start-up").
 
 >>> load_yaml_lines("steps:\\n  - cite: xiangshe:127\\n")["steps"][0]
 {'cite': 'xiangshe:127', '__line__': 2}

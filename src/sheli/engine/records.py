@@ -21,8 +21,8 @@ docs/architecture.md.
 """
 
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each field's
-# annotation given as a string (Scene, Step, Shot and Tally: some seventy small compiles
-# at every start of the engine, docs/benchmarks.md).
+# annotation given as a string (Scene, Step, Shot and Tally: many small compiles at every
+# start of the engine; see docs/benchmarks.md, "Start-up").
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Protocol

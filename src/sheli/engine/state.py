@@ -16,8 +16,8 @@ per step, so a run's cost is linear in its steps.
 """
 
 # No `from __future__ import annotations` here: typing.NamedTuple compiles each field's
-# annotation given as a string (Holding and Objects: some seventy small compiles
-# at every start of the engine, docs/benchmarks.md).
+# annotation given as a string (Holding and Objects: many small compiles at every start
+# of the engine; see docs/benchmarks.md, "Start-up").
 
 from functools import partial
 from typing import Any, NamedTuple

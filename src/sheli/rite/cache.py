@@ -1,6 +1,6 @@
 """Validated specs kept on disk between processes, keyed by their files' content.
 
-Parsing a spec's YAML and validating it with pydantic is a quarter of a short command's time
+Parsing a spec's YAML and validating it with pydantic is much of a short command's time
 (docs/benchmarks.md), and every process did it again. :func:`load` gives back the spec a
 process stored with :func:`store` as long as the bytes of the spec file and of every part
 and base file it was built from are the same (and the code that builds it: the rite

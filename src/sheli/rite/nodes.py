@@ -4,8 +4,8 @@ The schema (:mod:`sheli.rite.schema`) validates a spec with pydantic; what the e
 reads is these objects, one class for each of the schema's models, the same names and the
 same attributes (a field's Python name: ``if_``, ``else_``, ``from_``, ``with_`` …), built
 from the validated models by :func:`from_models`. They are plain so that a spec from the
-disk cache is unpickled, and run, without importing pydantic (a fifth of a short command's
-start, docs/benchmarks.md). Treat them as read-only, like the models.
+disk cache is unpickled, and run, without importing pydantic (see docs/benchmarks.md,
+"Start-up"). Treat them as read-only, like the models.
 
 Each class here is the schema's model too, for ``isinstance``: the schema registers its
 models with them (``isinstance(model, nodes.ActStep)`` holds), so the engine reads a spec

@@ -17,8 +17,8 @@ import msgspec
 Kind = Literal["經", "記"]
 
 # The classes are msgspec's frozen structs, not frozen dataclasses: a dataclass's methods are
-# made by compiling their source when its module is imported, some 0.9 ms a class, paid by
-# every command that reads a passage (docs/benchmarks.md, start-up); a struct's are made in C.
+# made by compiling their source when its module is imported, paid by every command that
+# reads a passage (see docs/benchmarks.md, "Start-up"); a struct's are made in C.
 
 
 class Passage(msgspec.Struct, frozen=True):
