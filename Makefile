@@ -49,8 +49,10 @@ compile:
 run: $(STAMP) $(MO_FILES) compile
 	$(VENV)/bin/sheli run xiangshe
 
+# every test, on all CPUs; tests that share a server, a browser or a render are grouped
+# (xdist_group) so that one worker runs them: README, "Tests" for the quick loop
 test: $(STAMP) $(MO_FILES) browser lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --dist loadgroup
 
 browser:
 	@if ! command -v chromium >/dev/null 2>&1 || ! fc-list :lang=zh 2>/dev/null | grep -q .; then \

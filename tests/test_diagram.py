@@ -30,9 +30,9 @@ NS = {"s": "http://www.w3.org/2000/svg"}
 
 
 @pytest.fixture(scope="module")
-def default_run():
-    r = run("xiangshe", seed=1)
-    return r.events[0], build_frames(r)
+def default_run(xiangshe_seed1_frames):
+    """The default run of seed 1: its scene and frames (tests/conftest.py: one per session)."""
+    return xiangshe_seed1_frames
 
 
 def _svg(frame, scene, **kw) -> ET.Element:

@@ -8,10 +8,8 @@ import random
 
 import pytest
 
-from sheli.engine import run
 from sheli.outputs import diagram
 from sheli.outputs.diagram import layout as diagram_layout
-from sheli.outputs.frames import build_frames
 from sheli.outputs.labels import (
     Box,
     Label,
@@ -25,9 +23,9 @@ from sheli.outputs.labels import place as label_place
 
 
 @pytest.fixture(scope="module")
-def default_run():
-    r = run("xiangshe", seed=1)
-    return r.events[0], build_frames(r)
+def default_run(xiangshe_seed1_frames):
+    """The default run of seed 1: its scene and frames (tests/conftest.py: one per session)."""
+    return xiangshe_seed1_frames
 
 
 def greedy(

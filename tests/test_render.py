@@ -42,12 +42,9 @@ def result():
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("render") / "out"
-    res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
-    assert res.exit_code == 0, res.output
-    assert "wrote" in res.output and "index.html" in res.output
-    return d
+def out(xiangshe_render: Path) -> Path:
+    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: one per session)."""
+    return xiangshe_render
 
 
 def _embedded(html: str) -> tuple[dict, list[bytes]]:
@@ -463,7 +460,10 @@ def test_doctests() -> None:
     import sheli.cli.render
     import sheli.outputs.viewer
 
-    for module in (R, sheli.outputs.viewer, sheli.cli.render):
+    # sheli.outputs.render's own examples (whole renders) are not run a second time here:
+    # `pytest` collects them from src/sheli (--doctest-modules), as `pytest
+    # src/sheli/outputs/render.py` does
+    for module in (sheli.outputs.viewer, sheli.cli.render):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 

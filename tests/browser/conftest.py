@@ -45,16 +45,10 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="session")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``sheli render xiangshe --svg -o DIR`` as a user runs it; the directory."""
-    from click.testing import CliRunner
-
-    from sheli.cli import cli
-
-    d = tmp_path_factory.mktemp("viewer") / "out"
-    res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
-    assert res.exit_code == 0, res.output
-    return d
+def rendered(xiangshe_render: Path) -> Path:
+    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: the same render as
+    tests/test_render.py's, made once); the directory."""
+    return xiangshe_render
 
 
 @pytest.fixture(scope="session")
