@@ -49,13 +49,20 @@ def seeds_dir() -> Path:
     return path
 
 
+#: Docstring examples that draw whole runs (a doctest carries no marker of its own).
+SLOW_DOCTESTS = {"sheli.outputs.render.render", "sheli.outputs.render.iter_svgs"}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests (tests/browser) share one chromium and one render per session: they
-    go to one xdist worker together, and are slow (a browser's start, pages loaded)."""
+    go to one xdist worker together, and are slow (a browser's start, pages loaded). The
+    doctests of SLOW_DOCTESTS are slow too."""
     browser_dir = Path(__file__).parent / "browser"
     for item in items:
         if browser_dir in item.path.parents:
             item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.slow)
+        elif isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
 
 

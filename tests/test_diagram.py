@@ -177,12 +177,14 @@ def test_labels_cover_no_body_default_run(default_run) -> None:
     assert members > 0
 
 
+@pytest.mark.slow
 def test_labels_do_not_overlap_three_pairs() -> None:
     r = run("xiangshe", seed=1, pairs=3)
     for f in build_frames(r):
         _no_overlaps(f, r.events[0])
 
 
+@pytest.mark.slow
 def test_hundred_pairs_labelled_as_crowds() -> None:
     """100 衆耦, a sample of steps: no label overlaps another label, a fixture or a body,
     and the 衆耦 waiting at one place are one label (「… （N人）」) beside their block, not
@@ -693,6 +695,7 @@ def test_labels_do_not_overlap_with_three_hou(sanhou) -> None:
 # ------------------------------------------------------------------ in English
 
 
+@pytest.mark.slow
 def test_english_labels_every_step_of_the_default_run(default_run) -> None:
     # every step: each label and every word of the drawing in English (a term without
     # English in brackets), the labels clear of one another, of the fixtures and of bodies

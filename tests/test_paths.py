@@ -292,7 +292,9 @@ def test_the_engine_refuses_every_kind_of_fault() -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
-@pytest.mark.parametrize("pairs", [0, 1, 2, 3, 5, 10, 43, 53, 100])
+@pytest.mark.parametrize(
+    "pairs", [0, 1, 2, 3, 5, 10, *(pytest.param(n, marks=pytest.mark.slow) for n in (43, 53, 100))]
+)
 @pytest.mark.parametrize("guests", [True, False])
 def test_zero_to_a_hundred_zhongou_with_and_without_guests(
     rite: str, pairs: int, guests: bool

@@ -63,6 +63,7 @@ def embedded(out: Path) -> tuple[dict, list[bytes]]:
     return _embedded((out / "index.html").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_writes_index_and_one_svg_per_step(out: Path, result) -> None:
     files = sorted((out / "svg").glob("step-*.svg"))
     assert len(files) == len(result.steps)
@@ -72,6 +73,7 @@ def test_writes_index_and_one_svg_per_step(out: Path, result) -> None:
     assert [p.name for p in out.parent.iterdir()] == ["out"]
 
 
+@pytest.mark.slow
 def test_index_is_self_contained(out: Path) -> None:
     html = (out / "index.html").read_text(encoding="utf-8")
     # nothing is loaded from elsewhere: no external script, style, image or link
@@ -83,6 +85,7 @@ def test_index_is_self_contained(out: Path) -> None:
     assert urls <= {"http://www.w3.org/2000/svg"}, urls
 
 
+@pytest.mark.slow
 def test_every_svg_is_svg(out: Path, result) -> None:
     """Each file parses as XML, its root is an SVG element, ids are unique, and the step's
     actor is the one figure drawn as the actor."""
@@ -118,6 +121,7 @@ def test_every_svg_is_svg(out: Path, result) -> None:
     assert shown > 0.9 * len(steps)
 
 
+@pytest.mark.slow
 def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
     _, blobs = embedded
     assert len(blobs) >= 1
@@ -139,6 +143,7 @@ def _alone(frames, i: int, scene) -> str:
     return R.chunk_svgs(frames[c : i + 1], scene, run=span)[-1]
 
 
+@pytest.mark.slow
 def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
     """The files are byte for byte what the diagram layer draws with nothing remembered
     (each chunk from its first step, its labels kept from step to step): the steps on each
@@ -160,6 +165,7 @@ def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
     clear_caches()
 
 
+@pytest.mark.slow
 def test_data_matches_the_run(embedded, result) -> None:
     data, _ = embedded
     T, S = data["T"], data["S"]
@@ -189,6 +195,7 @@ def test_data_matches_the_run(embedded, result) -> None:
     }
 
 
+@pytest.mark.slow
 def test_menus_cover_sections_and_rounds(embedded, result) -> None:
     data, _ = embedded
     first_of = {}
@@ -339,6 +346,7 @@ def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) 
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_a_failing_drawing_raises_with_its_traceback(
     tmp_path: Path, result, monkeypatch, jobs: int
 ) -> None:
@@ -367,6 +375,7 @@ def test_a_failing_drawing_raises_with_its_traceback(
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
 
 
+@pytest.mark.slow
 def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeypatch) -> None:
     """A drawing process that ends without a word (killed, out of memory: here it exits at
     one step) is an error, not a viewer with steps missing."""
@@ -386,6 +395,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_failing_text_pane_raises_and_leaves_nothing(tmp_path: Path, result, monkeypatch):
     """The text pane's data is built in a process of its own: its failure comes back with
     its traceback."""
@@ -426,6 +436,7 @@ def test_cli_needs_out_and_shares_run_options(tmp_path: Path) -> None:
     assert run_opts <= {p.name for p in render.params}
 
 
+@pytest.mark.slow
 def test_cli_writes_no_svg_unless_asked_and_options_reach_the_run(tmp_path: Path) -> None:
     d = tmp_path / "o"
     res = CliRunner().invoke(
@@ -508,6 +519,7 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     assert len(calls) == 5 and calls[-1] == (300, 300) and {t for _, t in calls} == {300}
 
 
+@pytest.mark.slow
 def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
     """With three 衆耦 (people waiting in a crowd at 堂西, the view going back and forth
     between the hall and the range, things set down and taken up), the parts the viewer

@@ -168,6 +168,7 @@ def test_no_guests_no_guest_pairs() -> None:
     assert not steps_of(r, "賓", "射")
 
 
+@pytest.mark.slow
 def test_cost_is_linear_in_pairs() -> None:
     # fixed outcomes: the number of 釋獲 steps depends on the hits; what remains is the 數獲,
     # whose acts grow with the count by 純 and by 十純 (xiangshe:194–200)
@@ -264,6 +265,7 @@ def test_yizhu_of_the_real_spec_goes_section_by_section() -> None:
     dafu=st.integers(min_value=0, max_value=2),
     seed=st.integers(min_value=0, max_value=10_000),
 )
+@pytest.mark.slow
 def test_every_combination_of_the_texts_conditions_runs(
     venue: str, guests: bool, pairs: int, short: bool, dafu: int, seed: int
 ) -> None:

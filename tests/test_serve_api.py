@@ -88,6 +88,7 @@ def advance_to(live: Live, index: int) -> dict:
     return live.state()
 
 
+@pytest.mark.slow
 def test_full_short_event(live: Live) -> None:
     s0 = live.state()
     assert s0["step"]["index"] == 0 and s0["step"]["cite"] == "xiangshe:110"
@@ -141,6 +142,7 @@ def test_full_short_event(live: Live) -> None:
     assert a["role"] == "audience" and a["announcements"] == s["announcements"]
 
 
+@pytest.mark.slow
 def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     """The export is `sheli run`'s event log for the recorded outcomes, plus t, pending …"""
     record_all(live)

@@ -54,6 +54,7 @@ def server(tmp_path):
             stream.close()
 
 
+@pytest.mark.slow
 def test_kill_9_and_restart(server) -> None:
     db, port, procs = server
     base = f"http://127.0.0.1:{port}"
@@ -166,6 +167,7 @@ def test_kill_9_and_restart(server) -> None:
         assert first["version"] == n_inputs and first["step"]["index"] == 7
 
 
+@pytest.mark.slow
 def test_port_taken_and_bad_db(server, tmp_path, monkeypatch) -> None:
     _, port, procs = server
     assert f"http://127.0.0.1:{port}/" in procs[0].stdout.readline()  # the address, printed

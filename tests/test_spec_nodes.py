@@ -83,6 +83,7 @@ def test_a_spec_is_nodes_with_every_field_and_cached_equal() -> None:
     assert again is not None and again.spec == spec
 
 
+@pytest.mark.slow
 def test_a_run_from_the_cache_does_not_import_pydantic(tmp_path: Path) -> None:
     heavy = "('pydantic', 'babel', 'opencc')"
     code = (

@@ -101,6 +101,7 @@ def test_the_run_is_deterministic() -> None:
     assert a == b
 
 
+@pytest.mark.slow
 def test_feast_drinks_are_not_the_fa_jue() -> None:
     """Drinking in the feast (round 0) leaves the 罰爵 (Run.drank, rounds 2 and 3) as it is."""
     for seed in (1, 3):
