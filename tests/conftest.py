@@ -50,7 +50,11 @@ def seeds_dir() -> Path:
 
 
 #: Docstring examples that draw whole runs (a doctest carries no marker of its own).
-SLOW_DOCTESTS = {"sheli.outputs.render.render", "sheli.outputs.render.iter_svgs"}
+SLOW_DOCTESTS = {
+    "sheli.outputs.render.render",
+    "sheli.outputs.render.iter_svgs",
+    "sheli.outputs.pdf",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -179,6 +179,7 @@ def test_no_room_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) -> None
     assert "no room for" in msg and "xiangshe" in msg and "xiangshe:1" in msg
 
 
+@pytest.mark.slow
 def test_a_crowd_of_other_pairs_folds_at_the_tang_xi() -> None:
     # 繼三耦而立東上…若有東面者則北上 (xiangshe:166); 疏 若多不受則西邊東面北上; 敖繼公 東面於西壁
     # 而北上: with 50 衆耦 the 南面 rows fill the 堂西 to the back of the 堂, the others stand
@@ -299,6 +300,7 @@ def shewei_row(pairs: int) -> tuple[Any, list[dict[str, Any]]]:
     return r, sorted(last.values(), key=lambda s: s["seq"])
 
 
+@pytest.mark.slow
 def test_the_shewei_row_folds_into_columns_within_the_court() -> None:
     # 繼三耦之南而立東面北上 (xiangshe:179): with 100 衆耦 the row once ran 600 尺 south, out of
     # the 門; it folds as the 堂西's does (xiangshe:166 若有東面者則北上), bodies.yaml

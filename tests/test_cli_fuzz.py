@@ -214,6 +214,7 @@ def _own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_no_command_gives_a_traceback(data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         args = _command(data, Files(folder, data))

@@ -257,6 +257,7 @@ def all_roles_pdf(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_pdf_has_a_page_per_role_at_least(r, all_roles_pdf):
     import pypdf
 
@@ -279,6 +280,7 @@ def test_pdf_has_a_page_per_role_at_least(r, all_roles_pdf):
         assert text.lstrip().startswith(role)
 
 
+@pytest.mark.slow
 def test_pdf_of_one_role(tmp_path):
     _need_chromium()
     out = tmp_path / "釋獲者.pdf"
@@ -350,6 +352,7 @@ def test_pdf_without_chromium_says_how_to_install_and_writes_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("module", ["sheli.outputs.cues", "sheli.outputs.pdf", "sheli.cli.cues"])
+@pytest.mark.slow
 def test_doctests(module: str) -> None:
     import doctest
     import importlib

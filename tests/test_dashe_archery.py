@@ -215,6 +215,7 @@ def test_reading_bin_xian_the_bin_looses_first() -> None:
         assert [s["person"] for s in shots] == ["賓", "公"] * 4
 
 
+@pytest.mark.slow
 def test_reading_fang_ao_names_the_side() -> None:
     said: set[str] = set()
     for seed in range(8):

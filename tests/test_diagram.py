@@ -41,6 +41,7 @@ def _svg(frame, scene, **kw) -> ET.Element:
     return root
 
 
+@pytest.mark.slow
 def test_doctests() -> None:
     """The examples of the diagram's and the labels' packages, each module's, run."""
     for pkg in (diagram_mod, labels_mod):
@@ -157,12 +158,14 @@ def _no_overlaps(frame, scene, lang: str = "zh-Hant") -> None:
             assert not a.overlaps(b), (frame.seq, a, b)
 
 
+@pytest.mark.slow
 def test_labels_do_not_overlap_default_run(default_run) -> None:
     scene, fr = default_run
     for f in fr:
         _no_overlaps(f, scene)
 
 
+@pytest.mark.slow
 def test_labels_cover_no_body_default_run(default_run) -> None:
     # every step of the default run: no label lies on a body (each member of a group too)
     scene, fr = default_run
@@ -459,6 +462,7 @@ def test_a_diagram_depends_only_on_its_inputs(default_run) -> None:
     diagram_mod.clear_caches()
 
 
+@pytest.mark.slow
 def test_cached_drawing_is_the_same_as_fresh(default_run) -> None:
     """The caches kept between steps (plan, figures, labels, numbers) change nothing: a
     frame drawn alone, with every cache empty, is byte for byte the frame drawn in a
@@ -517,6 +521,7 @@ def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
     diagram_mod.clear_caches()
 
 
+@pytest.mark.slow
 def test_crowds_brought_up_to_date_are_those_found_anew(monkeypatch) -> None:
     """After a few people moved, the crowds (and those in the view, and those labelled
     alone) are found again only where they left or joined one: at every step of a stretch
@@ -633,6 +638,7 @@ def test_every_hou_drawn_with_its_fa_and_the_range_fits_the_farthest(sanhou) -> 
     assert "全侯道（540 尺）" in hall and all(f">{n}</text>" in hall for n in ts)
 
 
+@pytest.mark.slow
 def test_arrows_drawn_at_the_hou_shot_at(sanhou) -> None:
     scene, events, frames, venue = sanhou
     shots = [e for e in events if e["type"] == "shot"]
@@ -681,6 +687,7 @@ def test_arrows_drawn_at_the_hou_shot_at(sanhou) -> None:
     assert checked == {"大侯", "參侯"}
 
 
+@pytest.mark.slow
 def test_labels_do_not_overlap_with_three_hou(sanhou) -> None:
     scene, _, frames, _ = sanhou
     for f in frames[::9]:

@@ -34,6 +34,7 @@ def _alternatives() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("rite", "reading"), _alternatives())
+@pytest.mark.slow
 def test_each_reading_moves_at_least_one_step(rite: str, reading: str) -> None:
     venue = "shegong_ao" if reading == "R-houdao-ao" else None
     d = diff_runs(default(rite), run(rite, readings=[reading], venue=venue))

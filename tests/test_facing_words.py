@@ -111,6 +111,7 @@ def test_each_steps_facing_words_are_applied(rite: str) -> None:
     assert disagreements(rite) == []
 
 
+@pytest.mark.slow
 def test_the_allow_list_is_needed() -> None:
     """Every exception still matches a step (none kept after its step is changed)."""
     used = set()

@@ -17,6 +17,7 @@ def default_run():
     return r, build_frames(r)
 
 
+@pytest.mark.slow
 def test_doctests() -> None:
     assert doctest.testmod(frames_mod).failed == 0
 

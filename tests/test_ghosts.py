@@ -31,6 +31,7 @@ def test_a_run_against_itself_has_no_ghosts() -> None:
     assert _expand(g["g"], n) == [-1] * n and _expand(g["at"], n) == [0] * n
 
 
+@pytest.mark.slow
 def test_ghosts_stand_where_run_a_has_them(zhi: tuple) -> None:
     a, b, g = zhi
     n = len(b.steps)
@@ -48,6 +49,7 @@ def test_ghosts_stand_where_run_a_has_them(zhi: tuple) -> None:
             assert q is None or (q.x, q.y, q.facing) != (p.x, p.y, p.facing)
 
 
+@pytest.mark.slow
 def test_every_difference_is_listed_at_a_step_of_b(zhi: tuple) -> None:
     _a, b, g = zhi
     steps = b.steps

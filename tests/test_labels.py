@@ -88,6 +88,7 @@ def _copy(labels: list[Label]) -> list[Label]:
     return [Label(lab.key, lab.lines, lab.ax, lab.ay, lab.r) for lab in labels]
 
 
+@pytest.mark.slow
 def test_every_placement_of_a_run_is_the_plain_greedy(default_run, monkeypatch) -> None:
     """Every step of the default run, drawn in order (so each placement reuses the one
     before): each step's labels as the plain greedy places them."""
@@ -270,6 +271,7 @@ def base_boxes(base: Obstacles) -> list[Box]:
     return [Box(*b) for b in base.boxes]
 
 
+@pytest.mark.slow
 def test_kept_labels_in_a_run_overlap_nothing_and_jump_less(default_run) -> None:
     """The default run drawn as a render draws it (chunks of steps, the labels kept from
     step to step): no label overlaps another, a fixture or a body, and labels change place

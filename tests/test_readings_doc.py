@@ -45,6 +45,7 @@ def test_every_question_has_one_default() -> None:
 
 
 @pytest.mark.parametrize(("rite", "reading"), _alternatives())
+@pytest.mark.slow
 def test_each_reading_runs_its_rite_to_the_end(rite: str, reading: str) -> None:
     # the 侯道 from the 物 is drawn on its own plan (the 量人 checks the plan against it)
     venue = "shegong_ao" if reading == "R-houdao-ao" else None

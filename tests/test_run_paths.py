@@ -96,6 +96,7 @@ class Nobody:
         return False, None
 
 
+@pytest.mark.slow
 def test_a_round_without_a_hit_is_announced_jun_and_the_rite_goes_on() -> None:
     # 左右皆執一算 (xiangshe:204) with no 筭 on either side: taken from the 中西 (A-jun-ling)
     r = run("xiangshe", outcomes=Nobody())

@@ -194,6 +194,7 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     assert again == expected
 
 
+@pytest.mark.slow
 def test_unrecorded_arrows_are_pending_misses(live: Live, tmp_path) -> None:
     r = live.arrow(2, "上耦", "上射", 1, True)
     assert r.status_code == 201

@@ -188,6 +188,7 @@ def test_port_taken_and_bad_db(server, tmp_path, monkeypatch) -> None:
     assert r.returncode == 2 and "not-a-db.sqlite3" in r.stderr
 
 
+@pytest.mark.slow
 def test_stream_pushes_every_change(server) -> None:
     """Each acknowledged input reaches an open event stream as a new state (its version)."""
     _, port, _ = server
@@ -216,6 +217,7 @@ def test_stream_pushes_every_change(server) -> None:
         assert seen == [(0, 0, "audience"), (1, 1, "audience"), (2, 2, "audience")]
 
 
+@pytest.mark.slow
 def test_revoking_closes_the_stream(server) -> None:
     _, port, _ = server
     with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:

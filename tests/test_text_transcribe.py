@@ -27,6 +27,7 @@ def built(corpus_dir: Path, seeds_dir: Path):  # type: ignore[no-untyped-def]
     return load_tool().build()
 
 
+@pytest.mark.slow
 def test_data_files_are_reproducible(built) -> None:  # type: ignore[no-untyped-def]
     files, _, _ = built
     data = ROOT / "src" / "sheli" / "text" / "data"

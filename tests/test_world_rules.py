@@ -145,6 +145,7 @@ def _param(name: str) -> Any:
 
 
 @pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
+@pytest.mark.slow
 def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) -> None:
     """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
     and each step's facing words (tests/test_facing_words.py)."""
