@@ -39,10 +39,9 @@ from sheli.rite.nodes import Condition, Node
 
 __all__ = ["MAX_DAFU", "MAX_PAIRS", "OptionError", "RunOptions", "choose_readings"]
 
-# Each 耦 adds some 515 steps and 20 ms of CPU to `sheli run`: 1000 衆耦, the largest the
-# benchmarks measure and far past any 鄉's 衆賓, are 21 s of CPU, and 154 MiB for the log
-# (written as it is made) or 400 MiB for the run the 儀注 and the outputs keep, before what
-# they make of it; more is refused at once rather than left to grow.
+# Each 耦 adds some 500 steps and their time to `sheli run`: 1000 衆耦, the largest the
+# benchmarks measure and far past any 鄉's 衆賓 (see docs/benchmarks.md, "Rite run"), is the
+# bound; more is refused at once rather than left to grow.
 MAX_PAIRS = 1000
 MAX_DAFU = 50
 
