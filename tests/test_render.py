@@ -43,7 +43,8 @@ def result():
 
 @pytest.fixture(scope="module")
 def out(xiangshe_render: Path) -> Path:
-    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: one per session)."""
+    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: one per
+    session)."""
     return xiangshe_render
 
 

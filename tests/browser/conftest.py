@@ -46,8 +46,8 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def rendered(xiangshe_render: Path) -> Path:
-    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: the same render as
-    tests/test_render.py's, made once); the directory."""
+    """``sheli render xiangshe --svg -o DIR`` as a user runs it (tests/conftest.py: the same
+    render as tests/test_render.py's, made once); the directory."""
     return xiangshe_render
 
 
