@@ -192,11 +192,11 @@ def test_a_reading_and_an_option_switch_steps(tmp_path: Path) -> None:
 
 def test_bad_readings_and_options_are_refused_naming_the_known(tmp_path: Path) -> None:
     spec = _with_reading(tmp_path)
-    with pytest.raises(SpecError, match=r"no reading 'R-c' \(readings: R-a, R-b\)"):
+    with pytest.raises(SpecError, match=r"no reading 'R-c'; did you mean .*\(readings: R-a, R-b\)"):
         run(spec, readings=["R-c"])
     with pytest.raises(SpecError, match="answer the same question"):
         run(spec, readings=["R-a", "R-b"])
-    with pytest.raises(SpecError, match=r"no option 'bwo' \(options: bow\)"):
+    with pytest.raises(SpecError, match=r"no option 'bwo'; did you mean bow\? \(options: bow\)"):
         run(spec, options={"bwo": True})
     res = CliRunner().invoke(cli, ["run", str(spec), "--option", "bow"])
     assert res.exit_code == 2 and "NAME=VALUE" in res.output
