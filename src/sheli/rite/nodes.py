@@ -42,6 +42,7 @@ __all__ = [
     "RoundStep",
     "Rule",
     "Spec",
+    "TimeLink",
     "Uncovered",
     "from_models",
 ]
@@ -186,7 +187,13 @@ ACT_FIELDS = (
     "row",
     "assumes",
     "note",
+    "alongside",
+    "joint",
 )
+
+
+class TimeLink(Node):
+    file = None
 
 
 class Act(Node):
@@ -194,13 +201,13 @@ class Act(Node):
     verb: str
     sets_position = jin_jie = False
     file = to = at = from_ = via = by = obj = count = state = side = facing = says = row = None
-    note = None
+    note = alongside = joint = None
 
 
 class ActStep(Node):
     sets_position = jin_jie = False
     file = actor = verb = to = at = from_ = via = by = obj = count = state = side = None
-    facing = says = row = note = cite = jing = do = None
+    facing = says = row = note = cite = jing = do = alongside = joint = None
 
     def acts(self) -> list[Act]:
         """The acts of this step, inline or under ``do`` (the inline one made once)."""

@@ -202,6 +202,14 @@ class Condition(_Model):
     not_: Condition | None = Field(None, alias="not")
 
 
+class TimeLink(_Model):
+    """An act of the run named by its passage and verb: the latest such act of another
+    person before this one, in the same round (docs/rite-spec.md, *Time*)."""
+
+    cite: str = Field(description="the passage id of the other act (xiangshe:152)")
+    verb: str = Field(description="its verb (降)")
+
+
 class _ActFields(_Model):
     """The fields of an act: written inline in a step, or each item of its ``do:``."""
 
@@ -233,6 +241,21 @@ class _ActFields(_Model):
     )
     assumes: list[str] = Field(default_factory=list)
     note: str | None = None
+    alongside: TimeLink | None = Field(
+        None,
+        description=(
+            "the text runs this act alongside another: it starts with that act (the latest "
+            "of its passage and verb, in this round, none of this act's people having acted "
+            "since), not after the act before it; those after it follow it"
+        ),
+    )
+    joint: TimeLink | None = Field(
+        None,
+        description=(
+            "this act is done together with that act of another party (相左, 交, 相揖): both "
+            "start at once, and each names the other in the log's `with`"
+        ),
+    )
 
 
 class Act(_ActFields):

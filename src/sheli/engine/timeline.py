@@ -1,0 +1,622 @@
+"""The rite in time: a start, a duration, a walk's path and a director's moment for every
+step of a run, with people acting at once where the text lets them (docs/timeline.md).
+
+:func:`schedule` reads a run's records (its steps in order) and the spec they came from; it
+is deterministic (the same run gives the same timeline) and changes nothing in the run.
+
+- Each act lasts its verb's base time, plus its walk (the distance at the walking pace),
+  plus its words (``data/durations.yaml``, every value with its source or assumption).
+- One person does one thing at a time, his acts in his own order.
+- Acts follow the text's order: an act starts when the act before it has ended. Consecutive
+  acts of one passage, words and verb by different people are one act done together (三耦
+  皆袒決遂, the 揖 of a pair), and start together. Where the spec says an act runs
+  ``alongside`` another (the next pair's 揖進 with the last pair's 降, xiangshe:153), it
+  starts with that act instead, and the acts after it follow it.
+- A ``joint`` act (相左, 交, 相揖) starts together with the act of the other party it names;
+  each names the other in ``with``.
+- In the third round a pair shoots to the music: five 節, the first only listened to, then
+  one 拾發 to each (xiangshe:248 注).
+- Two walks at the same time keep their bodies ``CLEARANCE`` apart at every moment: a walk
+  that would come closer waits (whole half seconds, so the same run waits the same).
+
+>>> from sheli.engine import run
+>>> tl = schedule(run("xiangshe", seed=1, pairs=0, guests=False))
+>>> tl.span < 0.98 * tl.total, tl.timed[0].t
+(True, 0.0)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from sheli.engine.durations import Durations, DurationsError, load_durations
+from sheli.engine.records import Step
+
+__all__ = [
+    "CLEARANCE",
+    "MOMENTS_FILE",
+    "Moments",
+    "Timed",
+    "Timeline",
+    "closest",
+    "load_moments",
+    "persons",
+    "schedule",
+    "schedule_steps",
+]
+
+#: the least distance between two bodies that walk at the same time, in 尺 (the bodies' 1.5
+#: 尺 rule of the place layer, held at every moment of a walk)
+CLEARANCE = 1.5
+#: a walk that would come closer than CLEARANCE to another waits this long, and again
+WAIT = 0.5
+#: and at most this many times (beyond, it goes: the fault is the tests' to find)
+MAX_WAITS = 240
+#: acts done one by one even when they follow one another on the same words
+ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
+#: how far back an ``alongside`` or ``joint`` act looks for the act it names, in steps
+LOOK_BACK = 600
+#: the time buckets of the walk index, in seconds
+BUCKET = 10.0
+MOMENTS_FILE = Path(__file__).with_name("data") / "moments.yaml"
+
+Point = tuple[float, float]
+TimedPoint = tuple[float, float, float]
+
+
+def more(step: Step, key: str, default: Any = None) -> Any:
+    """An optional field of a step (``members``, ``note`` …): the one place this module
+    reads the step's optional fields.
+
+    >>> from sheli.engine import run
+    >>> more(run("xiangshe", seed=1).records[2], "members")[0]["name"]
+    '衆賓1'
+    """
+    return step.more.get(key, default)
+
+
+def persons(step: Step) -> list[tuple[str, Point | None]]:
+    """Who does the act, each with where it leaves him: a group's members, else the actor.
+
+    >>> from sheli.engine import run
+    >>> [p for p, _ in persons(run("xiangshe", seed=1).records[2])]
+    ['衆賓1', '衆賓2', '衆賓3']
+    """
+    members = more(step, "members")
+    if members:
+        out = []
+        for m in members:
+            x, y = m.get("x"), m.get("y")
+            out.append((str(m["name"]), (float(x), float(y)) if x is not None else None))
+        return out
+    here = (float(step.x), float(step.y)) if step.x is not None and step.y is not None else None
+    return [(step.actor, here)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Moments(_Strict):
+    """The director's cues (``data/moments.yaml``)."""
+
+    sections: bool
+    verbs: dict[str, Annotated[str, Field(min_length=1)]]
+    assumption: Annotated[str, Field(min_length=1)]
+
+
+@cache
+def load_moments(path: Path = MOMENTS_FILE) -> Moments:
+    """The cues; a bad file raises :class:`~sheli.engine.durations.DurationsError` in one line.
+
+    >>> "射" in load_moments().verbs
+    True
+    """
+    try:
+        return Moments.model_validate(yaml.safe_load(Path(path).read_text("utf-8")))
+    except (OSError, yaml.YAMLError) as exc:
+        raise DurationsError(f"{path}: cannot read: {' '.join(str(exc).split())}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top)"
+        raise DurationsError(f"{path}: {where}: {first['msg']}") from None
+
+
+@dataclass(frozen=True)
+class Timed:
+    """The time of one step: start ``t`` and ``dur`` in seconds from the rite's start; the
+    actor's walk ``path`` as ``(x, y, t)`` points (None when he does not move; for a group,
+    its first member's: see :attr:`Timeline.walks`); the other parties ``with_`` of a joint
+    act; the director's ``moment``."""
+
+    t: float
+    dur: float
+    path: tuple[TimedPoint, ...] | None
+    with_: tuple[str, ...]
+    moment: int
+
+    @property
+    def end(self) -> float:
+        return self.t + self.dur
+
+
+@dataclass
+class Timeline:
+    """The steps of a run and their times, index for index; ``walks`` the path of every
+    person who moves, by step index and person."""
+
+    steps: list[Step]
+    timed: list[Timed]
+    walks: dict[int, dict[str, tuple[TimedPoint, ...]]] = field(default_factory=dict)
+
+    @property
+    def span(self) -> float:
+        """The rite's length: from its first act's start to its last act's end."""
+        if not self.timed:
+            return 0.0
+        return max(t.end for t in self.timed) - min(t.t for t in self.timed)
+
+    @property
+    def total(self) -> float:
+        """The acts' durations added up (the rite's length were one act done at a time)."""
+        return sum(t.dur for t in self.timed)
+
+    @property
+    def moments(self) -> int:
+        return len({t.moment for t in self.timed})
+
+    def fields(self, index: int) -> dict[str, Any]:
+        """The log's fields of step ``index`` (docs/event-log.md): ``t``, ``dur``, ``path``
+        (a walk), ``with`` (a joint act), ``moment``."""
+        tm = self.timed[index]
+        out: dict[str, Any] = {"t": tm.t, "dur": tm.dur}
+        if tm.path:
+            out["path"] = [list(p) for p in tm.path]
+        if tm.with_:
+            out["with"] = list(tm.with_)
+        out["moment"] = tm.moment
+        return out
+
+
+def schedule(run: Any, durations: Durations | None = None) -> Timeline:
+    """The timeline of ``run`` (a :class:`sheli.engine.Run`): its steps in order, its spec
+    for the acts' ``alongside`` and ``joint``.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
+    >>> schedule(r).timed == schedule(r).timed
+    True
+    """
+    steps = [r for r in run.records if type(r) is Step]
+    return schedule_steps(steps, links(run.spec), durations)
+
+
+def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
+    """The ``alongside`` and ``joint`` of the spec's acts, by (file, line) of the act: how a
+    step of the run (its ``file`` and ``line``) finds them.
+
+    >>> from sheli.rite import load_spec
+    >>> found = links(load_spec("xiangshe"))
+    >>> sorted({a.verb for a, _ in found.values() if a is not None})
+    ['揖', '降']
+    """
+    out: dict[tuple[str | None, int], tuple[Any, Any]] = {}
+    main = loaded.file
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for n in node:
+                visit(n)
+            return
+        if isinstance(node, dict):
+            for n in node.values():
+                visit(n)
+            return
+        d = getattr(node, "__dict__", None)
+        if d is None:
+            return
+        along, joint = d.get("alongside"), d.get("joint")
+        if along is not None or joint is not None:
+            out[(d.get("file") or main, d.get("line", 0))] = (along, joint)
+        for k, v in d.items():
+            if k not in ("alongside", "joint"):
+                visit(v)
+
+    visit(loaded.spec)
+    return out
+
+
+def _pair(actor: str) -> str:
+    for tail in ("上射", "下射"):
+        if actor.endswith(tail) and len(actor) > len(tail):
+            return actor[: -len(tail)]
+    return actor
+
+
+def _says(step: Step) -> int:
+    return sum(1 for ch in step.says or "" if not ch.isspace())
+
+
+def _walk(
+    pts: Sequence[Point], t0: float, pace: float, cap: float
+) -> tuple[list[TimedPoint], float]:
+    """The points of a walk through ``pts`` starting at ``t0``, and its seconds (at most
+    ``cap``: a longer walk is one whose start the run did not know).
+
+    >>> _walk([(0.0, 0.0), (0.0, 10.0)], 5.0, 2.0, 90.0)
+    ([(0.0, 0.0, 5.0), (0.0, 10.0, 10.0)], 5.0)
+    """
+    legs = [math.dist(a, b) for a, b in itertools.pairwise(pts)]
+    length = sum(legs)
+    secs = min(length / pace, cap) if length > 0 else 0.0
+    out: list[TimedPoint] = [(round(pts[0][0], 3), round(pts[0][1], 3), round(t0, 3))]
+    done = 0.0
+    for p, leg in zip(pts[1:], legs, strict=True):
+        done += leg
+        at = t0 + (secs * done / length if length > 0 else 0.0)
+        out.append((round(p[0], 3), round(p[1], 3), round(at, 3)))
+    return out, secs
+
+
+def _ways(start: Point, via: Point | None, end: Point) -> list[list[Point]]:
+    """The ways a walker may take, in the order tried: straight (through ``via``), then
+    stepping to his right by one, two, three bodies at the middle of his longest leg — so
+    that two who meet pass left side to left side (相左) — and last to his left."""
+    pts = [start, via, end] if via is not None and via not in (start, end) else [start, end]
+    out = [pts]
+    k = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
+    (ax, ay), (bx, by) = pts[k], pts[k + 1]
+    n = math.dist(pts[k], pts[k + 1])
+    if n > 2 * CLEARANCE:
+        rx, ry = (by - ay) / n, -(bx - ax) / n  # his right hand (x east, y north)
+        for m in (1, 2, 3, -1, -2, -3):
+            d = m * CLEARANCE
+            mid = ((ax + bx) / 2 + rx * d, (ay + by) / 2 + ry * d)
+            out.append([*pts[: k + 1], mid, *pts[k + 1 :]])
+    return out
+
+
+def _at(path: Sequence[TimedPoint], t: float) -> Point:
+    if t <= path[0][2]:
+        return path[0][0], path[0][1]
+    for a, b in itertools.pairwise(path):
+        if t <= b[2]:
+            f = 0.0 if b[2] == a[2] else (t - a[2]) / (b[2] - a[2])
+            return a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])
+    return path[-1][0], path[-1][1]
+
+
+def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
+    """The least distance between two walkers over the time both walk (None if they do not
+    walk at the same time): exact, each leg a straight line at an even pace.
+
+    >>> closest([(0, 0, 0), (10, 0, 10)], [(10, 2, 0), (0, 2, 10)])  # they pass 2 尺 apart
+    2.0
+    >>> closest([(0, 0, 0), (1, 0, 1)], [(5, 5, 2), (6, 6, 3)]) is None
+    True
+    """
+    lo, hi = max(a[0][2], b[0][2]), min(a[-1][2], b[-1][2])
+    if hi < lo:
+        return None
+    times = sorted(
+        {lo, hi, *(p[2] for p in a if lo < p[2] < hi), *(p[2] for p in b if lo < p[2] < hi)}
+    )
+    best = math.inf
+    for t0, t1 in zip(times, times[1:] or times, strict=False):
+        a0, a1, b0, b1 = _at(a, t0), _at(a, t1), _at(b, t0), _at(b, t1)
+        dx0, dy0 = a0[0] - b0[0], a0[1] - b0[1]
+        dx1, dy1 = a1[0] - b1[0], a1[1] - b1[1]
+        ex, ey = dx1 - dx0, dy1 - dy0
+        e2 = ex * ex + ey * ey
+        f = 0.0 if e2 == 0 else max(0.0, min(1.0, -(dx0 * ex + dy0 * ey) / e2))
+        best = min(best, math.hypot(dx0 + f * ex, dy0 + f * ey))
+    return round(best, 6)
+
+
+class _Walks:
+    """The walks scheduled so far, indexed by time: which ones a new walk meets."""
+
+    def __init__(self) -> None:
+        self.buckets: dict[int, list[tuple[str, tuple[TimedPoint, ...]]]] = {}
+
+    def near(self, t0: float, t1: float) -> Iterator[tuple[str, tuple[TimedPoint, ...]]]:
+        seen: set[int] = set()
+        for b in range(int(t0 // BUCKET), int(t1 // BUCKET) + 1):
+            for w in self.buckets.get(b, ()):
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    yield w
+
+    def add(self, who: str, path: tuple[TimedPoint, ...]) -> None:
+        w = (who, path)
+        for b in range(int(path[0][2] // BUCKET), int(path[-1][2] // BUCKET) + 1):
+            self.buckets.setdefault(b, []).append(w)
+
+    def clear(self, who: str, path: Sequence[TimedPoint], group: set[str]) -> bool:
+        for other, p in self.near(path[0][2], path[-1][2]):
+            if other == who or other in group:
+                continue
+            d = closest(path, p)
+            if d is not None and d < CLEARANCE:
+                return False
+        return True
+
+
+def _place(
+    own: list[tuple[str, Point, Point]],
+    via: Point | None,
+    t0: float,
+    pace: float,
+    cap: float,
+    index: _Walks | None,
+) -> tuple[dict[str, tuple[TimedPoint, ...]] | None, float]:
+    """The walks of one step's people starting at ``t0``, each the first of its
+    :func:`_ways` clear of the walks in ``index`` (straight without one); None if one has no
+    clear way then."""
+    paths: dict[str, tuple[TimedPoint, ...]] = {}
+    longest = 0.0
+    for p, old, end in own:
+        for way in _ways(old, via if len(own) == 1 else None, end):
+            pts, secs = _walk(way, t0, pace, cap)
+            if index is None or index.clear(p, pts, set()):
+                break
+        else:
+            return None, 0.0
+        paths[p] = tuple(pts)
+        longest = max(longest, secs)
+    return paths, longest
+
+
+def _groups(steps: Sequence[Step], link: dict[Any, tuple[Any, Any]]) -> list[list[int]]:
+    """The steps as acts: consecutive steps of one passage, words and verb by different
+    people are one act done together (an act the spec links, only with the steps of the
+    same act: the two archers of a pair)."""
+    out: list[list[int]] = []
+    key_before: Any = None
+    who: set[str] = set()
+    for i, s in enumerate(steps):
+        at = (more(s, "file"), s.line)
+        # an act linked in the spec joins only the steps of the same act (a pair's two)
+        key = (s.cite, s.jing, s.verb, s.round, s.says, at if at in link else None)
+        names = {p for p, _ in persons(s)}
+        if out and key == key_before and s.verb not in ONE_BY_ONE and not (who & names):
+            out[-1].append(i)
+            who |= names
+        else:
+            out.append([i])
+            who = set(names)
+        key_before = key
+    return out
+
+
+def _find(
+    steps: Sequence[Step], i: int, cite: str, verb: str, names: set[str], stop_at_own: bool
+) -> int | None:
+    """The latest step before ``i`` of ``cite`` and ``verb`` in the same round by others
+    than ``names``; with ``stop_at_own``, none if one of ``names`` acted in between."""
+    rnd = steps[i].round
+    for j in range(i - 1, max(-1, i - LOOK_BACK), -1):
+        s = steps[j]
+        if s.round != rnd:
+            return None
+        who = {p for p, _ in persons(s)}
+        if s.cite == cite and s.verb == verb and not (who & names):
+            return j
+        if stop_at_own and who & names:
+            return None
+    return None
+
+
+def schedule_steps(
+    steps: Sequence[Step],
+    link: dict[tuple[str | None, int], tuple[Any, Any]] | None = None,
+    durations: Durations | None = None,
+) -> Timeline:
+    """The timeline of ``steps`` (a run's, in order) with the spec's ``link`` (:func:`links`).
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
+    >>> tl = schedule_steps([s for s in r.records[1:] if type(s) is Step])
+    >>> tl.span == tl.total  # no act alongside another: the text's order, one act at a time
+    False
+    """
+    link = link or {}
+    table = durations or load_durations()
+    groups = _groups(steps, link)
+    floor: dict[int, float] = {}  # a joint act's earliest start, found by the pass before
+    for _ in range(20):
+        timed, walks, raised = _pass(steps, groups, link, table, floor)
+        if not raised:
+            break
+    moments = _moments(steps)
+    return Timeline(
+        list(steps),
+        [Timed(t, d, path, tuple(w), m) for (t, d, path, w), m in zip(timed, moments, strict=True)],
+        walks,
+    )
+
+
+def _pass(
+    steps: Sequence[Step],
+    groups: list[list[int]],
+    link: dict[tuple[str | None, int], tuple[Any, Any]],
+    table: Durations,
+    floor: dict[int, float],
+) -> tuple[list[Any], dict[int, dict[str, tuple[TimedPoint, ...]]], bool]:
+    """One pass of the schedule; ``raised`` when a joint act had to move a partner already
+    placed (``floor`` then holds the partner's new earliest start for the next pass)."""
+    pace = table.chi_per_second
+    cap = table.walk.max_seconds
+    beat = table.music.beat_seconds
+    timed: list[Any] = [None] * len(steps)
+    walks: dict[int, dict[str, tuple[TimedPoint, ...]]] = {}
+    free: dict[str, float] = {}
+    where: dict[str, Point] = {}
+    index = _Walks()
+    chain = 0.0  # when the act before (in the text's order) ended
+    last_shot_pair: str | None = None
+    raised = False
+    group_of = {i: n for n, g in enumerate(groups) for i in g}
+    # who is acting alongside (True) or came to no act to go with (False), since his last
+    # act that the spec does not link
+    alongside: dict[str, bool] = {}
+    for g in groups:
+        first = steps[g[0]]
+        names = {p for i in g for p, _ in persons(steps[i])}
+        along, joint = link.get((more(first, "file"), first.line), (None, None))
+        gate = chain
+        if along is not None:
+            j = _find(steps, g[0], along.cite, along.verb, names, stop_at_own=True)
+            if j is not None:
+                gate = timed[j][0]
+            for p in names:
+                alongside[p] = j is not None
+        elif joint is None:
+            for p in names:
+                alongside.pop(p, None)
+        if joint is not None and not all(alongside.get(p, True) for p in names):
+            joint = None  # not come alongside: nobody to meet (the last pair, 敖繼公)
+        start = max([gate, floor.get(g[0], 0.0), *(free.get(p, 0.0) for p in names)])
+        partner: list[int] | None = None  # the act of the other party (its steps)
+        if joint is not None:
+            j = _find(steps, g[0], joint.cite, joint.verb, names, stop_at_own=False)
+            if j is not None:
+                partner = groups[group_of[j]]
+                there = timed[partner[0]][0]
+                if start > there + 1e-9:
+                    if floor.get(partner[0], 0.0) < start:
+                        floor[partner[0]] = start  # the other party waits for this one
+                        raised = True
+                else:
+                    start = there
+        if first.verb == "射" and first.round == 3:
+            pair = _pair(first.actor)
+            if pair != last_shot_pair:
+                start += beat  # the first 節 is listened to (xiangshe:248 注)
+        if first.verb == "射":
+            last_shot_pair = _pair(first.actor)
+        plans = []
+        for i in g:
+            s = steps[i]
+            base = table.base(s.verb)
+            if s.verb == "射" and s.round == 3:
+                base = beat / 2  # one 拾發 to a 節
+            speech = _says(s) * table.speech.seconds_per_character
+            own = []
+            via = s.via_point
+            for p, end in persons(s):
+                old = where.get(p)
+                if end is not None and old is not None and math.dist(old, end) > 0.01:
+                    own.append((p, old, end))
+            plans.append((i, base + speech, own, via))
+        start = round(start, 3)
+        end_all = start
+        for i, rest, own, via in plans:
+            # each step of the act waits, if it must, until its walks are clear of those
+            # already placed (the act's earlier steps too: 下射少右從之 follows the 上射)
+            t0 = start
+            for _wait in range(MAX_WAITS + 1):
+                paths, longest = _place(own, via, t0, pace, cap, index)
+                if paths is not None:
+                    break
+                if _wait == MAX_WAITS:  # beyond: it goes straight (the tests find it)
+                    paths, longest = _place(own, via, t0, pace, cap, None)
+                    break
+                t0 = round(t0 + WAIT, 3)
+            assert paths is not None
+            s = steps[i]
+            dur = round(rest + longest, 3)
+            timed[i] = [t0, dur, paths.get(persons(s)[0][0]), []]
+            end_all = max(end_all, t0 + dur)
+            for p, end in persons(s):
+                free[p] = t0 + dur
+                if end is not None:
+                    where[p] = end
+            if paths:
+                walks[i] = paths
+                for p, walked in paths.items():
+                    index.add(p, walked)
+        if partner is not None:
+            mine = [steps[i].actor for i in g]
+            theirs = [steps[k].actor for k in partner]
+            for i in g:
+                timed[i][3].extend(a for a in theirs if a not in timed[i][3])
+            for k in partner:
+                timed[k][3].extend(a for a in mine if a not in timed[k][3])
+        chain = end_all
+    return timed, walks, raised
+
+
+def _moments(steps: Sequence[Step]) -> list[int]:
+    """The director's moment of each step (``data/moments.yaml``)."""
+    cues = load_moments()
+    out = []
+    n = 0
+    opener: Any = None
+    section: Any = object()
+    for s in steps:
+        key = (s.verb, s.cite, _pair(s.actor))
+        if n == 0 or (cues.sections and s.section != section):
+            n += 1
+            opener = key if s.verb in cues.verbs else None
+        elif s.verb in cues.verbs and key != opener:
+            n += 1
+            opener = key
+        section = s.section
+        out.append(n)
+    return out
+
+
+def overlaps(tl: Timeline) -> Iterable[tuple[int, int, str]]:
+    """Where one person does two things at once: (step, step, person), for the tests.
+
+    >>> from sheli.engine import run
+    >>> list(overlaps(schedule(run("xiangshe", seed=1, pairs=0, guests=False))))
+    []
+    """
+    by: dict[str, list[tuple[float, float, int]]] = {}
+    for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+        if tm.dur > 0:
+            for p, _ in persons(s):
+                by.setdefault(p, []).append((tm.t, tm.end, i))
+    for p, spans in by.items():
+        spans.sort()
+        for (_a0, a1, i), (b0, _b1, j) in itertools.pairwise(spans):
+            if a1 > b0 + 1e-6:
+                yield i, j, p
+
+
+def too_close(tl: Timeline, within: float = CLEARANCE) -> list[tuple[int, int, str, str, float]]:
+    """Every two walks at the same time that come closer than ``within``: (step, step,
+    person, person, distance), for the tests.
+
+    >>> from sheli.engine import run
+    >>> too_close(schedule(run("xiangshe", seed=1, pairs=0, guests=False)))
+    []
+    """
+    flat = sorted(
+        (pts[0][2], pts[-1][2], i, p, pts)
+        for i, paths in tl.walks.items()
+        for p, pts in paths.items()
+    )
+    starts = [f[0] for f in flat]
+    out = []
+    for k, (_t0, t1, i, p, pts) in enumerate(flat):
+        for m in range(k + 1, bisect_left(starts, t1 + 1e-9)):
+            _u0, _u1, j, q, qts = flat[m]
+            if p == q or i == j:
+                continue
+            d = closest(pts, qts)
+            if d is not None and d < within - 1e-6:
+                out.append((i, j, p, q, d))
+    return out
