@@ -66,6 +66,8 @@ MAX_WAITS = 240
 ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 #: how far back an ``alongside`` or ``joint`` act looks for the act it names, in steps
 LOOK_BACK = 600
+#: the passes that may make a party wait for one who joins him late (the last never does)
+PASSES = 8
 #: the time buckets of the walk index, in seconds
 BUCKET = 10.0
 MOMENTS_FILE = Path(__file__).with_name("data") / "moments.yaml"
@@ -377,6 +379,80 @@ def _place(
     return paths, longest
 
 
+def _facing(mine: list[int], theirs: list[int]) -> list[tuple[int, int]]:
+    """Who meets whom in a joint act: the first of one act with the first of the other and
+    so on (上射 with 上射, 下射 with 下射) when the two acts have as many steps; else each
+    with each.
+
+    >>> _facing([1, 2], [5, 6]), _facing([1], [5, 6])
+    ([(1, 5), (2, 6)], [(1, 5), (1, 6)])
+    """
+    if len(mine) == len(theirs):
+        return list(zip(mine, theirs, strict=True))
+    return [(i, k) for i in mine for k in theirs]
+
+
+def _meeting(
+    steps: Sequence[Step],
+    g: list[int],
+    partner: list[int],
+    timed: list[Any],
+    walks: dict[int, dict[str, tuple[TimedPoint, ...]]],
+    where: dict[str, Point],
+    own: float,
+    pace: float,
+    cap: float,
+) -> float:
+    """When the act ``g`` (lasting ``own`` seconds besides its walk) should start to meet
+    the act ``partner``, placed already. If neither walks (相揖, 授受), with it. Else, of
+    the half seconds from this act's ending as the other's starts to its starting as the
+    other's ends, the start that brings each two who meet nearest, none nearer than
+    ``CLEARANCE`` (the earliest of equals): they pass at the 階前 as the text has it, or
+    one bows as the other arrives (上射揖竝行 xiangshe:140).
+
+    >>> from sheli.engine import run
+    >>> tl = schedule(run("xiangshe", seed=1, pairs=0, guests=False))
+    >>> [(s.actor, s.verb, tm.with_) for s, tm in zip(tl.steps, tl.timed)
+    ...  if s.cite == "xiangshe:146" and tm.with_]
+    [('司射', '進', ('司馬',))]
+    """
+    there = timed[partner[0]][0]
+    meets = []  # (where one of this act goes, what the one he meets does then)
+    moving = False
+    for i, k in _facing(g, partner):
+        t0, dur = timed[k][0], timed[k][1]
+        got = walks.get(k)
+        if got:
+            moving = True
+            theirs = [(*pts, (pts[-1][0], pts[-1][1], round(t0 + dur, 3))) for pts in got.values()]
+        else:
+            theirs = [((a[0], a[1], t0), (a[0], a[1], t0 + dur)) for _, a in persons(steps[k]) if a]
+        walkers = persons(steps[i])
+        for p, end in walkers:
+            old = where.get(p, end)
+            if end is not None and old is not None:
+                moving = moving or math.dist(old, end) > 0.01
+                way = _ways(old, steps[i].via_point if len(walkers) == 1 else None, end)[0]
+                meets.extend((way, pts) for pts in theirs)
+    if not meets or not moving:
+        return there
+    secs = max(_walk(way, 0.0, pace, cap)[1] for way, _ in meets)
+    until = max(pts[-1][2] for _, pts in meets)
+    best: tuple[float, float] | None = None
+    start = round(there - secs - own, 1)
+    while start <= until:
+        far, near = 0.0, math.inf  # of each two, how near they come: the farthest, nearest
+        for way, pts in meets:
+            mine, took = _walk(way, start, pace, cap)
+            mine.append((way[-1][0], way[-1][1], start + took + own))
+            d = closest(mine, pts)
+            far, near = (math.inf, 0.0) if d is None else (max(far, d), min(near, d))
+        if near >= CLEARANCE and (best is None or far < best[0] - 1e-9):
+            best = (far, start)
+        start = round(start + WAIT, 3)
+    return best[1] if best is not None else there
+
+
 def _groups(steps: Sequence[Step], link: dict[Any, tuple[Any, Any]]) -> list[list[int]]:
     """The steps as acts: consecutive steps of one passage, words and verb by different
     people are one act done together (an act the spec links, only with the steps of the
@@ -434,8 +510,8 @@ def schedule_steps(
     table = durations or load_durations()
     groups = _groups(steps, link)
     floor: dict[int, float] = {}  # a joint act's earliest start, found by the pass before
-    for _ in range(20):
-        timed, walks, raised = _pass(steps, groups, link, table, floor)
+    for n in range(PASSES + 1):
+        timed, walks, raised = _pass(steps, groups, link, table, floor, n < PASSES)
         if not raised:
             break
     moments = _moments(steps)
@@ -452,6 +528,7 @@ def _pass(
     link: dict[tuple[str | None, int], tuple[Any, Any]],
     table: Durations,
     floor: dict[int, float],
+    may_raise: bool = True,
 ) -> tuple[list[Any], dict[int, dict[str, tuple[TimedPoint, ...]]], bool]:
     """One pass of the schedule; ``raised`` when a joint act had to move a partner already
     placed (``floor`` then holds the partner's new earliest start for the next pass)."""
@@ -486,19 +563,29 @@ def _pass(
                 alongside.pop(p, None)
         if joint is not None and not all(alongside.get(p, True) for p in names):
             joint = None  # not come alongside: nobody to meet (the last pair, 敖繼公)
-        start = max([gate, floor.get(g[0], 0.0), *(free.get(p, 0.0) for p in names)])
         partner: list[int] | None = None  # the act of the other party (its steps)
         if joint is not None:
             j = _find(steps, g[0], joint.cite, joint.verb, names, stop_at_own=False)
             if j is not None:
-                partner = groups[group_of[j]]
-                there = timed[partner[0]][0]
-                if start > there + 1e-9:
-                    if floor.get(partner[0], 0.0) < start:
-                        floor[partner[0]] = start  # the other party waits for this one
-                        raised = True
-                else:
-                    start = there
+                partner = [
+                    k for k in groups[group_of[j]] if not names & {p for p, _ in persons(steps[k])}
+                ]
+                gate = min(gate, timed[partner[0]][0])  # with it, not after it
+        start = max([gate, floor.get(g[0], 0.0), *(free.get(p, 0.0) for p in names)])
+        if partner is not None:
+            there = timed[partner[0]][0]
+            own = max(
+                table.base(steps[i].verb) + _says(steps[i]) * table.speech.seconds_per_character
+                for i in g
+            )
+            target = _meeting(steps, g, partner, timed, walks, where, own, pace, cap)
+            if start > target + 1e-9:
+                late = there + start - target
+                if may_raise and floor.get(partner[0], 0.0) < late:
+                    floor[partner[0]] = late  # the other party waits for this one
+                    raised = True
+            else:
+                start = target
         if first.verb == "射" and first.round == 3:
             pair = _pair(first.actor)
             if pair != last_shot_pair:
@@ -547,12 +634,11 @@ def _pass(
                 for p, walked in paths.items():
                     index.add(p, walked)
         if partner is not None:
-            mine = [steps[i].actor for i in g]
-            theirs = [steps[k].actor for k in partner]
-            for i in g:
-                timed[i][3].extend(a for a in theirs if a not in timed[i][3])
-            for k in partner:
-                timed[k][3].extend(a for a in mine if a not in timed[k][3])
+            for i, k in _facing(g, partner):
+                if steps[k].actor not in timed[i][3]:
+                    timed[i][3].append(steps[k].actor)
+                if steps[i].actor not in timed[k][3]:
+                    timed[k][3].append(steps[i].actor)
         chain = end_all
     return timed, walks, raised
 
