@@ -210,7 +210,7 @@ def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
     >>> from sheli.rite import load_spec
     >>> found = links(load_spec("xiangshe"))
     >>> sorted({a.verb for a, _ in found.values() if a is not None})
-    ['揖', '降']
+    ['命', '揖', '降']
     """
     out: dict[tuple[str | None, int], tuple[Any, Any]] = {}
     main = loaded.file
@@ -417,7 +417,9 @@ def _meeting(
     [('司射', '進', ('司馬',))]
     """
     there = timed[partner[0]][0]
-    meets = []  # (where one of this act goes, what the one he meets does then)
+    meets: list[
+        tuple[list[Point], tuple[TimedPoint, ...]]
+    ] = []  # (where one of this act goes, what the one he meets does then)
     moving = False
     for i, k in _facing(g, partner):
         t0, dur = timed[k][0], timed[k][1]
@@ -599,25 +601,24 @@ def _pass(
             if s.verb == "射" and s.round == 3:
                 base = beat / 2  # one 拾發 to a 節
             speech = _says(s) * table.speech.seconds_per_character
-            own = []
-            via = s.via_point
+            goes: list[tuple[str, Point, Point]] = []
             for p, end in persons(s):
                 old = where.get(p)
                 if end is not None and old is not None and math.dist(old, end) > 0.01:
-                    own.append((p, old, end))
-            plans.append((i, base + speech, own, via))
+                    goes.append((p, old, end))
+            plans.append((i, base + speech, goes, s.via_point))
         start = round(start, 3)
         end_all = start
-        for i, rest, own, via in plans:
+        for i, rest, goes, via in plans:
             # each step of the act waits, if it must, until its walks are clear of those
             # already placed (the act's earlier steps too: 下射少右從之 follows the 上射)
             t0 = start
             for _wait in range(MAX_WAITS + 1):
-                paths, longest = _place(own, via, t0, pace, cap, index)
+                paths, longest = _place(goes, via, t0, pace, cap, index)
                 if paths is not None:
                     break
                 if _wait == MAX_WAITS:  # beyond: it goes straight (the tests find it)
-                    paths, longest = _place(own, via, t0, pace, cap, None)
+                    paths, longest = _place(goes, via, t0, pace, cap, None)
                     break
                 t0 = round(t0 + WAIT, 3)
             assert paths is not None
