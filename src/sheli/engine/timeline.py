@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -67,7 +67,9 @@ ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 #: how far back an ``alongside`` or ``joint`` act looks for the act it names, in steps
 LOOK_BACK = 600
 #: the passes that may make a party wait for one who joins him late (the last never does)
-PASSES = 8
+PASSES = 12
+#: how often an act may be made to wait for one who joins it late
+MOVES = 3
 #: the time buckets of the walk index, in seconds
 BUCKET = 10.0
 MOMENTS_FILE = Path(__file__).with_name("data") / "moments.yaml"
@@ -400,15 +402,18 @@ def _meeting(
     walks: dict[int, dict[str, tuple[TimedPoint, ...]]],
     where: dict[str, Point],
     own: float,
+    ready: float,
     pace: float,
     cap: float,
-) -> float:
-    """When the act ``g`` (lasting ``own`` seconds besides its walk) should start to meet
-    the act ``partner``, placed already. If neither walks (相揖, 授受), with it. Else, of
-    the half seconds from this act's ending as the other's starts to its starting as the
-    other's ends, the start that brings each two who meet nearest, none nearer than
+) -> tuple[float, bool]:
+    """When the act ``g`` (lasting ``own`` seconds besides its walk, ready at ``ready``)
+    should start to meet the act ``partner``, placed already, and whether it can. If
+    neither walks (相揖, 授受), with it. Else, of the half seconds from this act's ending
+    as the other's starts to its starting as the other's ends, and not before it is
+    ready, the start that brings each two who meet nearest, none nearer than
     ``CLEARANCE`` (the earliest of equals): they pass at the 階前 as the text has it, or
-    one bows as the other arrives (上射揖竝行 xiangshe:140).
+    one bows as the other arrives (上射揖竝行 xiangshe:140). None such: the earliest
+    start of that span, and False (the other must wait).
 
     >>> from sheli.engine import run
     >>> tl = schedule(run("xiangshe", seed=1, pairs=0, guests=False))
@@ -417,9 +422,8 @@ def _meeting(
     [('司射', '進', ('司馬',))]
     """
     there = timed[partner[0]][0]
-    meets: list[
-        tuple[list[Point], tuple[TimedPoint, ...]]
-    ] = []  # (where one of this act goes, what the one he meets does then)
+    # (the ways one of this act may go, what the one he meets does then)
+    meets: list[tuple[list[list[Point]], tuple[TimedPoint, ...]]] = []
     moving = False
     for i, k in _facing(g, partner):
         t0, dur = timed[k][0], timed[k][1]
@@ -434,25 +438,53 @@ def _meeting(
             old = where.get(p, end)
             if end is not None and old is not None:
                 moving = moving or math.dist(old, end) > 0.01
-                way = _ways(old, steps[i].via_point if len(walkers) == 1 else None, end)[0]
-                meets.extend((way, pts) for pts in theirs)
+                ways = _ways(old, steps[i].via_point if len(walkers) == 1 else None, end)
+                meets.extend((ways, pts) for pts in theirs)
     if not meets or not moving:
-        return there
-    secs = max(_walk(way, 0.0, pace, cap)[1] for way, _ in meets)
+        return there, True
+    secs = max(_walk(ways[0], 0.0, pace, cap)[1] for ways, _ in meets)
     until = max(pts[-1][2] for _, pts in meets)
     best: tuple[float, float] | None = None
-    start = round(there - secs - own, 1)
+    first = round(there - secs - own, 1)
+    start = max(first, first + math.ceil((ready - first) / WAIT) * WAIT)
     while start <= until:
         far, near = 0.0, math.inf  # of each two, how near they come: the farthest, nearest
-        for way, pts in meets:
-            mine, took = _walk(way, start, pace, cap)
-            mine.append((way[-1][0], way[-1][1], start + took + own))
-            d = closest(mine, pts)
+        for ways, pts in meets:
+            d = _nearest(ways, pts, start, own, first, pace, cap)
             far, near = (math.inf, 0.0) if d is None else (max(far, d), min(near, d))
         if near >= CLEARANCE and (best is None or far < best[0] - 1e-9):
             best = (far, start)
         start = round(start + WAIT, 3)
-    return best[1] if best is not None else there
+    if best is not None:
+        return best[1], True
+    return first, False  # he comes too late: the other must wait for him
+
+
+def _nearest(
+    ways: list[list[Point]],
+    theirs: Sequence[TimedPoint],
+    start: float,
+    own: float,
+    since: float,
+    pace: float,
+    cap: float,
+) -> float | None:
+    """How near one who sets off at ``start`` by the first of ``ways`` that keeps him
+    ``CLEARANCE`` from the other (``theirs``, standing where he starts from ``since``)
+    comes to him; 0 if none does, None if they are not there at the same time."""
+    got: float | None = 0.0
+    for way in ways:
+        mine, took = _walk(way, start, pace, cap)
+        mine.append((way[-1][0], way[-1][1], start + took + own))
+        d = closest(mine, theirs)
+        # and not into him where he stands before his act (one comes to the 楅 as the
+        # other, still there, turns to go)
+        before = closest(mine, ((theirs[0][0], theirs[0][1], since), theirs[0]))
+        if (before is None or before >= CLEARANCE) and (d is None or d >= CLEARANCE):
+            return d
+        if d is None:
+            got = None
+    return got
 
 
 def _groups(steps: Sequence[Step], link: dict[Any, tuple[Any, Any]]) -> list[list[int]]:
@@ -478,10 +510,17 @@ def _groups(steps: Sequence[Step], link: dict[Any, tuple[Any, Any]]) -> list[lis
 
 
 def _find(
-    steps: Sequence[Step], i: int, cite: str, verb: str, names: set[str], stop_at_own: bool
+    steps: Sequence[Step],
+    i: int,
+    cite: str,
+    verb: str,
+    names: set[str],
+    cues: Collection[str] | None = None,
 ) -> int | None:
     """The latest step before ``i`` of ``cite`` and ``verb`` in the same round by others
-    than ``names``; with ``stop_at_own``, none if one of ``names`` acted in between."""
+    than ``names``. With ``cues`` (for ``alongside``: the director's cue verbs), none if
+    one of ``names`` acted in between or a cue came between (the 公 shooting between two
+    pairs of 大射儀)."""
     rnd = steps[i].round
     for j in range(i - 1, max(-1, i - LOOK_BACK), -1):
         s = steps[j]
@@ -490,7 +529,7 @@ def _find(
         who = {p for p, _ in persons(s)}
         if s.cite == cite and s.verb == verb and not (who & names):
             return j
-        if stop_at_own and who & names:
+        if cues is not None and (who & names or s.verb in cues):
             return None
     return None
 
@@ -505,15 +544,17 @@ def schedule_steps(
     >>> from sheli.engine import run
     >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
     >>> tl = schedule_steps([s for s in r.records[1:] if type(s) is Step])
-    >>> tl.span == tl.total  # no act alongside another: the text's order, one act at a time
-    False
+    >>> tl.span < tl.total  # without the spec's links: only the acts done together
+    True
     """
     link = link or {}
     table = durations or load_durations()
     groups = _groups(steps, link)
     floor: dict[int, float] = {}  # a joint act's earliest start, found by the pass before
+    unmet: set[int] = set()  # joint acts that cannot be met: the other is late whatever waits
+    moved: dict[int, int] = {}  # how often each act was made to wait for one who joins it
     for n in range(PASSES + 1):
-        timed, walks, raised = _pass(steps, groups, link, table, floor, n < PASSES)
+        timed, walks, raised = _pass(steps, groups, link, table, floor, unmet, moved, n < PASSES)
         if not raised:
             break
     moments = _moments(steps)
@@ -530,10 +571,15 @@ def _pass(
     link: dict[tuple[str | None, int], tuple[Any, Any]],
     table: Durations,
     floor: dict[int, float],
+    unmet: set[int],
+    moved: dict[int, int],
     may_raise: bool = True,
 ) -> tuple[list[Any], dict[int, dict[str, tuple[TimedPoint, ...]]], bool]:
     """One pass of the schedule; ``raised`` when a joint act had to move a partner already
-    placed (``floor`` then holds the partner's new earliest start for the next pass)."""
+    placed (``floor`` then holds the partner's new earliest start for the next pass). A
+    partner is moved once: if the one who joins him is still late, he depends on the
+    partner himself, the joint act is ``unmet`` and the partner keeps his time."""
+    cues = load_moments().verbs
     pace = table.chi_per_second
     cap = table.walk.max_seconds
     beat = table.music.beat_seconds
@@ -555,7 +601,7 @@ def _pass(
         along, joint = link.get((more(first, "file"), first.line), (None, None))
         gate = chain
         if along is not None:
-            j = _find(steps, g[0], along.cite, along.verb, names, stop_at_own=True)
+            j = _find(steps, g[0], along.cite, along.verb, names, cues)
             if j is not None:
                 gate = timed[j][0]
             for p in names:
@@ -567,27 +613,36 @@ def _pass(
             joint = None  # not come alongside: nobody to meet (the last pair, 敖繼公)
         partner: list[int] | None = None  # the act of the other party (its steps)
         if joint is not None:
-            j = _find(steps, g[0], joint.cite, joint.verb, names, stop_at_own=False)
-            if j is not None:
+            j = _find(steps, g[0], joint.cite, joint.verb, names)
+            if j is not None and g[0] not in unmet:
                 partner = [
                     k for k in groups[group_of[j]] if not names & {p for p, _ in persons(steps[k])}
                 ]
                 gate = min(gate, timed[partner[0]][0])  # with it, not after it
-        start = max([gate, floor.get(g[0], 0.0), *(free.get(p, 0.0) for p in names)])
+        ready = max([gate, *(free.get(p, 0.0) for p in names)])
+        start = max(ready, floor.get(g[0], 0.0))
         if partner is not None:
             there = timed[partner[0]][0]
             own = max(
                 table.base(steps[i].verb) + _says(steps[i]) * table.speech.seconds_per_character
                 for i in g
             )
-            target = _meeting(steps, g, partner, timed, walks, where, own, pace, cap)
-            if start > target + 1e-9:
-                late = there + start - target
-                if may_raise and floor.get(partner[0], 0.0) < late:
-                    floor[partner[0]] = late  # the other party waits for this one
+            target, met = _meeting(steps, g, partner, timed, walks, where, own, ready, pace, cap)
+            if not met and ready > target + WAIT:
+                late = there + ready - target
+                key = groups[group_of[partner[0]]][0]
+                moved[key] = moved.get(key, 0) + 1
+                if moved[key] > MOVES or not may_raise:
+                    # moved and still late: the one who joins depends on him; he keeps his
+                    # time and the act is not met
+                    floor.pop(key, None)
+                    unmet.add(g[0])
+                    raised = raised or may_raise
+                else:
+                    floor[key] = max(floor.get(key, 0.0), late)  # he waits for this one
                     raised = True
             else:
-                start = target
+                start = max(start, target)
         if first.verb == "射" and first.round == 3:
             pair = _pair(first.actor)
             if pair != last_shot_pair:
@@ -633,7 +688,8 @@ def _pass(
             if paths:
                 walks[i] = paths
                 for p, walked in paths.items():
-                    index.add(p, walked)
+                    # with the rest of his act, standing where the walk left him
+                    index.add(p, (*walked, (walked[-1][0], walked[-1][1], t0 + dur)))
         if partner is not None:
             for i, k in _facing(g, partner):
                 if steps[k].actor not in timed[i][3]:
