@@ -58,6 +58,9 @@ __all__ = [
 #: the least distance between two bodies that walk at the same time, in 尺 (the bodies' 1.5
 #: 尺 rule of the place layer, held at every moment of a walk)
 CLEARANCE = 1.5
+#: two who meet (相揖, 相左) come at least this near each other, in 尺: else the one who is
+#: there first waits for the other
+REACH = 8.0
 #: a walk that would come closer than CLEARANCE to another waits this long, and again
 WAIT = 0.5
 #: and at most this many times (beyond, it goes: the fault is the tests' to find)
@@ -328,7 +331,8 @@ def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
 
 
 class _Walks:
-    """The walks scheduled so far, indexed by time: which ones a new walk meets."""
+    """The bodies placed so far, walking or standing, indexed by time: which ones a new
+    walk meets."""
 
     def __init__(self) -> None:
         self.buckets: dict[int, list[tuple[str, tuple[TimedPoint, ...]]]] = {}
@@ -360,19 +364,21 @@ def _place(
     own: list[tuple[str, Point, Point]],
     via: Point | None,
     t0: float,
+    rest: float,
     pace: float,
     cap: float,
     index: _Walks | None,
 ) -> tuple[dict[str, tuple[TimedPoint, ...]] | None, float]:
-    """The walks of one step's people starting at ``t0``, each the first of its
-    :func:`_ways` clear of the walks in ``index`` (straight without one); None if one has no
-    clear way then."""
+    """The walks of one step's people starting at ``t0`` (and standing ``rest`` seconds
+    where they end), each the first of its :func:`_ways` clear of the bodies in ``index``
+    (straight without one); None if one has no clear way then."""
     paths: dict[str, tuple[TimedPoint, ...]] = {}
     longest = 0.0
     for p, old, end in own:
         for way in _ways(old, via if len(own) == 1 else None, end):
             pts, secs = _walk(way, t0, pace, cap)
-            if index is None or index.clear(p, pts, set()):
+            body = (*pts, (pts[-1][0], pts[-1][1], pts[-1][2] + rest))
+            if index is None or index.clear(p, body, set()):
                 break
         else:
             return None, 0.0
@@ -405,6 +411,7 @@ def _meeting(
     ready: float,
     pace: float,
     cap: float,
+    index: _Walks,
 ) -> tuple[float, bool]:
     """When the act ``g`` (lasting ``own`` seconds besides its walk, ready at ``ready``)
     should start to meet the act ``partner``, placed already, and whether it can. If
@@ -423,7 +430,7 @@ def _meeting(
     """
     there = timed[partner[0]][0]
     # (the ways one of this act may go, what the one he meets does then)
-    meets: list[tuple[list[list[Point]], tuple[TimedPoint, ...]]] = []
+    meets: list[tuple[str, list[list[Point]], tuple[TimedPoint, ...]]] = []
     moving = False
     for i, k in _facing(g, partner):
         t0, dur = timed[k][0], timed[k][1]
@@ -439,20 +446,20 @@ def _meeting(
             if end is not None and old is not None:
                 moving = moving or math.dist(old, end) > 0.01
                 ways = _ways(old, steps[i].via_point if len(walkers) == 1 else None, end)
-                meets.extend((ways, pts) for pts in theirs)
+                meets.extend((p, ways, pts) for pts in theirs)
     if not meets or not moving:
         return there, True
-    secs = max(_walk(ways[0], 0.0, pace, cap)[1] for ways, _ in meets)
-    until = max(pts[-1][2] for _, pts in meets)
+    secs = max(_walk(ways[0], 0.0, pace, cap)[1] for _, ways, _ in meets)
+    until = max(pts[-1][2] for _, _, pts in meets)
     best: tuple[float, float] | None = None
     first = round(there - secs - own, 1)
     start = max(first, first + math.ceil((ready - first) / WAIT) * WAIT)
     while start <= until:
         far, near = 0.0, math.inf  # of each two, how near they come: the farthest, nearest
-        for ways, pts in meets:
-            d = _nearest(ways, pts, start, own, first, pace, cap)
+        for who, ways, pts in meets:
+            d = _nearest(who, ways, pts, start, own, first, pace, cap, index)
             far, near = (math.inf, 0.0) if d is None else (max(far, d), min(near, d))
-        if near >= CLEARANCE and (best is None or far < best[0] - 1e-9):
+        if near >= CLEARANCE and far <= REACH and (best is None or far < best[0] - 1e-9):
             best = (far, start)
         start = round(start + WAIT, 3)
     if best is not None:
@@ -461,6 +468,7 @@ def _meeting(
 
 
 def _nearest(
+    who: str,
     ways: list[list[Point]],
     theirs: Sequence[TimedPoint],
     start: float,
@@ -468,13 +476,17 @@ def _nearest(
     since: float,
     pace: float,
     cap: float,
+    index: _Walks,
 ) -> float | None:
-    """How near one who sets off at ``start`` by the first of ``ways`` that keeps him
-    ``CLEARANCE`` from the other (``theirs``, standing where he starts from ``since``)
-    comes to him; 0 if none does, None if they are not there at the same time."""
+    """How near ``who``, setting off at ``start`` by the first of ``ways`` clear of the
+    walks placed (``index``) that keeps him ``CLEARANCE`` from the other (``theirs``,
+    standing where he starts from ``since``), comes to him; 0 if none does, None if they
+    are not there at the same time."""
     got: float | None = 0.0
     for way in ways:
         mine, took = _walk(way, start, pace, cap)
+        if not index.clear(who, mine, set()):
+            continue
         mine.append((way[-1][0], way[-1][1], start + took + own))
         d = closest(mine, theirs)
         # and not into him where he stands before his act (one comes to the 楅 as the
@@ -627,7 +639,9 @@ def _pass(
                 table.base(steps[i].verb) + _says(steps[i]) * table.speech.seconds_per_character
                 for i in g
             )
-            target, met = _meeting(steps, g, partner, timed, walks, where, own, ready, pace, cap)
+            target, met = _meeting(
+                steps, g, partner, timed, walks, where, own, ready, pace, cap, index
+            )
             if not met and ready > target + WAIT:
                 late = there + ready - target
                 key = groups[group_of[partner[0]]][0]
@@ -669,11 +683,11 @@ def _pass(
             # already placed (the act's earlier steps too: 下射少右從之 follows the 上射)
             t0 = start
             for _wait in range(MAX_WAITS + 1):
-                paths, longest = _place(goes, via, t0, pace, cap, index)
+                paths, longest = _place(goes, via, t0, rest, pace, cap, index)
                 if paths is not None:
                     break
                 if _wait == MAX_WAITS:  # beyond: it goes straight (the tests find it)
-                    paths, longest = _place(goes, via, t0, pace, cap, None)
+                    paths, longest = _place(goes, via, t0, rest, pace, cap, None)
                     break
                 t0 = round(t0 + WAIT, 3)
             assert paths is not None
