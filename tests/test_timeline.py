@@ -1,0 +1,168 @@
+"""The rite in time (sheli.engine.timeline, docs/timeline.md): deterministic, one person one
+act at a time, the crossings the text names done by both parties together, no two walkers
+closer than 1.5 尺, people acting at once, and the director's moments."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+
+from sheli.engine import run
+from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
+from sheli.engine.records import Step
+from sheli.engine.timeline import CLEARANCE, closest, overlaps, schedule, too_close
+
+
+@pytest.fixture(scope="module")
+def xiangshe():
+    return schedule(run("xiangshe", seed=1))
+
+
+def _where(tl, i, t):
+    """Where the actor of step ``i`` is at time ``t`` (on his path, else where the step
+    has him)."""
+    path = tl.timed[i].path
+    if not path:
+        s = tl.steps[i]
+        return (s.x, s.y)
+    if t <= path[0][2]:
+        return path[0][:2]
+    for a, b in itertools.pairwise(path):
+        if t <= b[2]:
+            f = 0.0 if b[2] == a[2] else (t - a[2]) / (b[2] - a[2])
+            return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
+    return path[-1][:2]
+
+
+def _met(tl, cite):
+    """The joint steps of ``cite`` and, for each, the other party's step at the same time."""
+    out = []
+    for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+        if s.cite != cite or not tm.with_:
+            continue
+        for j, (q, qm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+            if q.actor in tm.with_ and qm.t <= tm.end and tm.t <= qm.end and j != i:
+                out.append((i, j))
+    return out
+
+
+def test_the_schedule_is_deterministic():
+    a = schedule(run("xiangshe", seed=1, pairs=2))
+    b = schedule(run("xiangshe", seed=1, pairs=2))
+    assert a.timed == b.timed
+    assert a.walks == b.walks
+
+
+def test_one_person_does_one_thing_at_a_time(xiangshe):
+    assert list(overlaps(xiangshe)) == []
+    # and each person's acts keep his own order
+    last: dict[str, float] = {}
+    for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True):
+        members = s.more.get("members")
+        for name in [m["name"] for m in members] if members else [s.actor]:
+            assert tm.t >= last.get(name, 0.0) - 1e-6, (s.seq, name)
+            last[name] = tm.end
+
+
+def test_no_two_walkers_come_closer_than_the_bodies_allow(xiangshe):
+    assert too_close(xiangshe) == []
+    # the check itself finds two who would walk into each other
+    assert closest([(0, 0, 0), (10, 0, 10)], [(10, 0.5, 0), (0, 0.5, 10)]) < CLEARANCE
+
+
+@pytest.mark.parametrize("cite", ["xiangshe:146", "xiangshe:153"])
+def test_the_crossings_are_done_by_both_parties_together(xiangshe, cite):
+    met = _met(xiangshe, cite)
+    assert met, f"{cite}: nobody named in `with` acts at the same time"
+    for i, j in met:
+        a, b = xiangshe.timed[i], xiangshe.timed[j]
+        lo, hi = max(a.t, b.t), min(a.end, b.end)
+        # one of them at least walks then, on his path
+        assert a.path or b.path
+        near = min(
+            math.dist(
+                _where(xiangshe, i, lo + (hi - lo) * k / 20),
+                _where(xiangshe, j, lo + (hi - lo) * k / 20),
+            )
+            for k in range(21)
+        )
+        assert 1.0 <= near <= 10.0, (xiangshe.steps[i].seq, xiangshe.steps[j].seq, near)
+
+
+def test_the_crossing_of_146_is_two_walks_at_once(xiangshe):
+    (i, j), *_ = _met(xiangshe, "xiangshe:146")
+    assert {xiangshe.steps[i].actor, xiangshe.steps[j].actor} == {"司射", "司馬"}
+    assert xiangshe.timed[i].path and xiangshe.timed[j].path
+    d = closest(xiangshe.timed[i].path, xiangshe.timed[j].path)
+    assert d is not None and d >= CLEARANCE
+
+
+def test_the_last_pair_meets_nobody_coming_up(xiangshe):
+    """敖繼公, the 義疏 agreeing, on xiangshe:153 and 178: 下耦無與升射者相左相揖之事."""
+    last = [
+        tm.with_
+        for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True)
+        if s.cite == "xiangshe:153" and s.verb == "揖" and s.actor.startswith("下耦")
+    ]
+    first = [
+        tm.with_
+        for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True)
+        if s.cite == "xiangshe:153" and s.verb == "揖" and s.actor.startswith("上耦")
+    ]
+    assert last and not any(last)
+    assert first and all(first)
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+def test_people_act_at_once(rite):
+    tl = schedule(run(rite, seed=1))
+    assert tl.span < 0.98 * tl.total
+
+
+def test_the_director_calls_20_to_200_moments(xiangshe):
+    moments = [tm.moment for tm in xiangshe.timed]
+    assert moments == sorted(moments) and moments[0] == 1
+    assert 20 <= xiangshe.moments <= 200
+    # the first shot of round 1 is a handful of moments after the round's first step
+    first = next(
+        tm.moment for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True) if s.round == 1
+    )
+    shot = next(
+        tm.moment
+        for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True)
+        if s.round == 1 and s.verb == "射" and not s.actor.startswith("司射")
+    )
+    assert 0 < shot - first <= 10
+
+
+def test_the_third_round_keeps_the_music(xiangshe):
+    """xiangshe:248 注: 一節之閒當拾發, 四節四拾, 其一節先以聽."""
+    beat = load_durations().music.beat_seconds
+    shots = [
+        (s, tm)
+        for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True)
+        if s.verb == "射" and s.round == 3
+    ]
+    assert shots and all(tm.dur == beat / 2 for _, tm in shots)
+
+
+def test_the_log_fields_of_a_step(xiangshe):
+    walk = next(i for i, tm in enumerate(xiangshe.timed) if tm.path)
+    fields = xiangshe.fields(walk)
+    assert list(fields)[:3] == ["t", "dur", "path"] and fields["moment"] >= 1
+    assert all(len(p) == 3 for p in fields["path"])
+    assert sum(1 for r in run("xiangshe", seed=1).records if type(r) is Step) == len(xiangshe.timed)
+
+
+def test_a_bad_durations_table_is_one_line(tmp_path: Path):
+    bad = tmp_path / "durations.yaml"
+    bad.write_text(
+        DURATIONS_FILE.read_text("utf-8").replace("beat_seconds: 20", "beat_seconds: no")
+    )
+    with pytest.raises(DurationsError) as err:
+        load_durations(bad)
+    assert "\n" not in str(err.value)
+    assert str(bad) in str(err.value) and "music.beat_seconds" in str(err.value)
