@@ -1,6 +1,7 @@
 """Run-of-show: an estimated duration for every step of a run, and the times it adds up to.
 
-The text gives no durations; every number comes from ``data/durations.yaml``, where each one
+The text gives no durations; every number comes from the engine's ``data/durations.yaml``
+(:mod:`sheli.engine.durations`, the one table the timeline reads too), where each one
 is stated as an assumption with its reason. A step lasts its verb's base time, plus the walk
 from where its actor was to where the act leaves him (at the event's floor scale and the
 stated pace), plus the time to speak its words. Consecutive steps of one group act (same
@@ -26,10 +27,10 @@ from typing import Any
 
 import yaml
 
+from sheli.engine.durations import DURATIONS_FILE
 from sheli.engine.records import BaseVisitor, Step
 from sheli.errors import SheliError
 
-DURATIONS_FILE = Path(__file__).with_name("data") / "durations.yaml"
 #: the venue's 尺 in metres when the run says nothing else (sheli.place: 1 尺 = 0.231 m)
 METRE_PER_CHI = 0.231
 
