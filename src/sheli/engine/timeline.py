@@ -387,6 +387,36 @@ def _place(
     return paths, longest
 
 
+def _body(
+    steps: Sequence[Step], timed: list[Any], walks: dict[int, Any], i: int
+) -> list[tuple[TimedPoint, ...]]:
+    """Where the people of step ``i`` are during it: their walks (and standing after), or
+    where they stand."""
+    t0, dur = timed[i][0], timed[i][1]
+    got = walks.get(i)
+    if got:
+        return [(*pts, (pts[-1][0], pts[-1][1], t0 + dur)) for pts in got.values()]
+    return [((a[0], a[1], t0), (a[0], a[1], t0 + dur)) for _, a in persons(steps[i]) if a]
+
+
+def _within(
+    steps: Sequence[Step],
+    g: list[int],
+    partner: list[int],
+    timed: list[Any],
+    walks: dict[int, Any],
+) -> bool:
+    """Whether each two who meet in a joint act, as placed, are there at the same time and
+    come within ``REACH`` of each other, none nearer than one 尺."""
+    for i, k in _facing(g, partner):
+        for a in _body(steps, timed, walks, i):
+            for b in _body(steps, timed, walks, k):
+                d = closest(a, b)
+                if d is None or not 1.0 <= d <= REACH:
+                    return False
+    return True
+
+
 def _facing(mine: list[int], theirs: list[int]) -> list[tuple[int, int]]:
     """Who meets whom in a joint act: the first of one act with the first of the other and
     so on (上射 with 上射, 下射 with 下射) when the two acts have as many steps; else each
@@ -705,6 +735,13 @@ def _pass(
                     # with the rest of his act, standing where the walk left him
                     index.add(p, (*walked, (walked[-1][0], walked[-1][1], t0 + dur)))
         if partner is not None:
+            late = max(timed[i][0] for i in g) - start  # held back by another walker
+            if late > 0 and not _within(steps, g, partner, timed, walks):
+                key = groups[group_of[partner[0]]][0]
+                moved[key] = moved.get(key, 0) + 1
+                if may_raise and moved[key] <= MOVES:
+                    floor[key] = max(floor.get(key, 0.0), timed[partner[0]][0] + late)
+                    raised = True
             for i, k in _facing(g, partner):
                 if steps[k].actor not in timed[i][3]:
                     timed[i][3].append(steps[k].actor)
