@@ -63,8 +63,10 @@ CLEARANCE = 1.5
 REACH = 8.0
 #: a walk that would come closer than CLEARANCE to another waits this long, and again
 WAIT = 0.5
-#: and at most this many times (beyond, it goes: the fault is the tests' to find)
+#: at most this many times, or this many seconds (beyond, it goes: the tests find it)
 MAX_WAITS = 240
+#: the waits of half a second tried before it waits until the body in its way has gone
+QUICK_WAITS = 12
 #: acts done one by one even when they follow one another on the same words
 ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 #: how far back an ``alongside`` or ``joint`` act looks for the act it names, in steps
@@ -318,11 +320,12 @@ def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
     times = sorted(
         {lo, hi, *(p[2] for p in a if lo < p[2] < hi), *(p[2] for p in b if lo < p[2] < hi)}
     )
+    pa, pb = _positions(a, times), _positions(b, times)
     best = math.inf
-    for t0, t1 in zip(times, times[1:] or times, strict=False):
-        a0, a1, b0, b1 = _at(a, t0), _at(a, t1), _at(b, t0), _at(b, t1)
-        dx0, dy0 = a0[0] - b0[0], a0[1] - b0[1]
-        dx1, dy1 = a1[0] - b1[0], a1[1] - b1[1]
+    for k in range(max(1, len(times) - 1)):
+        m = min(k + 1, len(times) - 1)
+        dx0, dy0 = pa[k][0] - pb[k][0], pa[k][1] - pb[k][1]
+        dx1, dy1 = pa[m][0] - pb[m][0], pa[m][1] - pb[m][1]
         ex, ey = dx1 - dx0, dy1 - dy0
         e2 = ex * ex + ey * ey
         f = 0.0 if e2 == 0 else max(0.0, min(1.0, -(dx0 * ex + dy0 * ey) / e2))
@@ -330,14 +333,41 @@ def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
     return round(best, 6)
 
 
+def _positions(path: Sequence[TimedPoint], times: Sequence[float]) -> list[Point]:
+    """Where a walker is at each of ``times`` (in order): one pass along his path."""
+    out = []
+    j = 0
+    n = len(path)
+    for t in times:
+        while j + 1 < n and path[j + 1][2] < t:
+            j += 1
+        a = path[j]
+        if t <= a[2] or j + 1 == n:
+            out.append((a[0], a[1]))
+            continue
+        b = path[j + 1]
+        f = 0.0 if b[2] == a[2] else (t - a[2]) / (b[2] - a[2])
+        out.append((a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])))
+    return out
+
+
+def _box(path: Sequence[TimedPoint]) -> tuple[float, float, float, float, float, float]:
+    """The box a walk keeps to: x, y and time, each from and to."""
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    return (min(xs), max(xs), min(ys), max(ys), path[0][2], path[-1][2])
+
+
+_Entry = tuple[str, tuple[TimedPoint, ...], tuple[float, float, float, float, float, float]]
+
+
 class _Walks:
     """The bodies placed so far, walking or standing, indexed by time: which ones a new
-    walk meets."""
+    walk meets (a walk far from another's box is not measured against it)."""
 
     def __init__(self) -> None:
-        self.buckets: dict[int, list[tuple[str, tuple[TimedPoint, ...]]]] = {}
+        self.buckets: dict[int, list[_Entry]] = {}
 
-    def near(self, t0: float, t1: float) -> Iterator[tuple[str, tuple[TimedPoint, ...]]]:
+    def near(self, t0: float, t1: float) -> Iterator[_Entry]:
         seen: set[int] = set()
         for b in range(int(t0 // BUCKET), int(t1 // BUCKET) + 1):
             for w in self.buckets.get(b, ()):
@@ -346,18 +376,28 @@ class _Walks:
                     yield w
 
     def add(self, who: str, path: tuple[TimedPoint, ...]) -> None:
-        w = (who, path)
+        w = (who, path, _box(path))
         for b in range(int(path[0][2] // BUCKET), int(path[-1][2] // BUCKET) + 1):
             self.buckets.setdefault(b, []).append(w)
 
     def clear(self, who: str, path: Sequence[TimedPoint], group: set[str]) -> bool:
-        for other, p in self.near(path[0][2], path[-1][2]):
+        return self.blocked(who, path, group) is None
+
+    def blocked(self, who: str, path: Sequence[TimedPoint], group: set[str]) -> float | None:
+        """None if ``path`` keeps ``CLEARANCE`` from every body placed; else when the first
+        body it comes too near ends (no use trying before)."""
+        x0, x1, y0, y1, t0, t1 = _box(path)
+        for other, p, (u0, u1, v0, v1, s0, s1) in self.near(t0, t1):
             if other == who or other in group:
+                continue
+            if s1 < t0 or t1 < s0 or u0 - x1 >= CLEARANCE or x0 - u1 >= CLEARANCE:
+                continue
+            if v0 - y1 >= CLEARANCE or y0 - v1 >= CLEARANCE:
                 continue
             d = closest(path, p)
             if d is not None and d < CLEARANCE:
-                return False
-        return True
+                return s1
+        return None
 
 
 def _place(
@@ -371,17 +411,21 @@ def _place(
 ) -> tuple[dict[str, tuple[TimedPoint, ...]] | None, float]:
     """The walks of one step's people starting at ``t0`` (and standing ``rest`` seconds
     where they end), each the first of its :func:`_ways` clear of the bodies in ``index``
-    (straight without one); None if one has no clear way then."""
+    (straight without one), and the longest one's seconds; if one has no clear way then,
+    None and the earliest time worth trying again (when a body in his way is gone)."""
     paths: dict[str, tuple[TimedPoint, ...]] = {}
     longest = 0.0
     for p, old, end in own:
+        again = math.inf
         for way in _ways(old, via if len(own) == 1 else None, end):
             pts, secs = _walk(way, t0, pace, cap)
             body = (*pts, (pts[-1][0], pts[-1][1], pts[-1][2] + rest))
-            if index is None or index.clear(p, body, set()):
+            until = None if index is None else index.blocked(p, body, set())
+            if until is None:
                 break
+            again = min(again, until)
         else:
-            return None, 0.0
+            return None, again
         paths[p] = tuple(pts)
         longest = max(longest, secs)
     return paths, longest
@@ -716,10 +760,13 @@ def _pass(
                 paths, longest = _place(goes, via, t0, rest, pace, cap, index)
                 if paths is not None:
                     break
-                if _wait == MAX_WAITS:  # beyond: it goes straight (the tests find it)
+                if _wait == MAX_WAITS or longest - start > MAX_WAITS * WAIT:
+                    # waited long enough: he goes straight (the tests find it)
                     paths, longest = _place(goes, via, t0, rest, pace, cap, None)
                     break
-                t0 = round(t0 + WAIT, 3)
+                # half a second, and after a few seconds on until the one in his way has gone
+                jump = math.ceil((longest - t0) / WAIT) * WAIT if _wait >= QUICK_WAITS else 0
+                t0 = round(t0 + max(WAIT, jump), 3)
             assert paths is not None
             s = steps[i]
             dur = round(rest + longest, 3)
