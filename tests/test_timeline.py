@@ -13,7 +13,7 @@ import pytest
 from sheli.engine import run
 from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
 from sheli.engine.records import Step
-from sheli.engine.timeline import CLEARANCE, closest, overlaps, schedule, too_close
+from sheli.engine.timeline import CLEARANCE, closest, overlaps, persons, schedule, too_close
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,7 @@ def test_one_person_does_one_thing_at_a_time(xiangshe):
     # and each person's acts keep his own order
     last: dict[str, float] = {}
     for s, tm in zip(xiangshe.steps, xiangshe.timed, strict=True):
-        members = s.more.get("members")
-        for name in [m["name"] for m in members] if members else [s.actor]:
+        for name, _ in persons(s):
             assert tm.t >= last.get(name, 0.0) - 1e-6, (s.seq, name)
             last[name] = tm.end
 
