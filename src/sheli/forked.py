@@ -33,6 +33,26 @@ from sheli import collector
 FORK = multiprocessing.get_context("fork")
 
 
+def as_child() -> None:
+    """What a process sheli forks does with signals, first thing: an interrupt (^C, to the
+    whole process group) is the parent's to answer, and the parent ends it; a SIGTERM (the
+    parent's ``terminate``) ends it at once. The command's handlers, inherited with the fork
+    (sheli.cli.console), would raise in the child and, at a second signal, leave CPython's
+    "Signal 15 ignored due to race condition" on stderr.
+
+    >>> import signal
+    >>> def probe(conn):
+    ...     as_child()
+    ...     conn.send((signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)))
+    >>> read, write = FORK.Pipe(duplex=False)
+    >>> p = FORK.Process(target=probe, args=(write,)); p.start()
+    >>> read.recv() == (signal.SIG_IGN, signal.SIG_DFL); p.join()
+    True
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class Channel:
     """This process's end of the talk: :meth:`send` to the process, :meth:`recv` from it."""
 
@@ -105,10 +125,9 @@ def _answer(
     out: Connection,
     theirs: tuple[Connection | None, ...],
 ) -> None:
-    # an interrupt (^C, to the whole process group) is the parent's to answer: it ends this
-    # process; the parent's ends, inherited, are closed: the child's reading then ends
-    # (EOFError) when the parent is gone, and the parent's when the child is
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent's ends, inherited, are closed: the child's reading then ends (EOFError)
+    # when the parent is gone, and the parent's when the child is
+    as_child()
     for conn in theirs:
         if conn is not None:
             conn.close()

@@ -41,7 +41,6 @@ import operator
 import os
 import re
 import shutil
-import signal
 import tempfile
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -59,7 +58,7 @@ from sheli import collector
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import holds_words
 from sheli.files import temp_dir_beside
-from sheli.forked import FORK, Forked
+from sheli.forked import FORK, Forked, as_child
 from sheli.i18n import DEFAULT, translation
 from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
@@ -703,7 +702,7 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
     # the drawing keeps many objects alive (its caches, the table of parts) and makes little
     # cyclic garbage; a drawing process lives for one render
     collector.relaxed()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C is the render's to answer: it ends us
+    as_child()  # ^C and SIGTERM are the render's to answer: it ends us
     try:
         blobs, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
         conn.send(("blobs", blobs, nbytes))
