@@ -626,7 +626,7 @@ class Interpreter:
                     plain["topic"] = foreign
                 if tail:
                     plain.update(tail)
-            plain = shared(plain)
+            plain_fields = shared(plain)
             for p in self.actors(act.actor, frame.bind, line, cite):
                 # one context per act, reset for each person of a group
                 ctx.p, ctx.via = p, None
@@ -681,8 +681,8 @@ class Interpreter:
                     raise self.error(body.why, line, cite, f"{vname} by {p.name}")
                 if body.members is not None:
                     more = {**more, "members": body.members}
-                if more is not plain:
-                    more = shared(more)
+                # the Step's typed optional fields: the act's own, made once, when it has no more
+                optional = plain_fields if more is plain else shared(more)
                 via = ctx.via
                 walked(p, act, body, via, jing, line, cite, vname)
                 append(
@@ -703,11 +703,11 @@ class Interpreter:
                             p.place,
                             p.dress(),
                             line,
-                            more,
                             w.snapshot if not w.changed else w.objects(),
                             None if at_pt is None else _xy(at_pt),
                             None if via is None else _xy(via),
                         )
+                        + optional
                     )
                 )
                 if ctx.sub or ctx.shots or ctx.tallies:
@@ -918,25 +918,31 @@ class Interpreter:
             ssec, _ = self.section_of(frame.anchor or sub.cite)
             bx, by = self.bodies.keep(p)
             append(
-                Step(
-                    self.seq,
-                    w.round,
-                    ssec,
-                    sub.cite,
-                    sub.jing,
-                    p.name,
-                    act.verb,
-                    bx,
-                    by,
-                    p.facing,
-                    # what the sub-act has in hand besides (the 筭 of a 數獲)
-                    holding._replace(counting=sub.in_hand) if sub.in_hand else holding,
-                    None,
-                    p.place,
-                    p.dress(),
-                    line,
-                    self._shared({"note": sub.note, "count": sub.count, "side": act.side, **file}),
-                    objects,
+                _new_step(
+                    (
+                        self.seq,
+                        w.round,
+                        ssec,
+                        sub.cite,
+                        sub.jing,
+                        p.name,
+                        act.verb,
+                        bx,
+                        by,
+                        p.facing,
+                        # what the sub-act has in hand besides (the 筭 of a 數獲)
+                        holding._replace(counting=sub.in_hand) if sub.in_hand else holding,
+                        None,
+                        p.place,
+                        p.dress(),
+                        line,
+                        objects,
+                        None,
+                        None,
+                    )
+                    + self._shared(
+                        {"note": sub.note, "count": sub.count, "side": act.side, **file}
+                    )
                 )
             )
         for shot in ctx.shots:

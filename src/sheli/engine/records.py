@@ -13,7 +13,7 @@ docs/architecture.md.
 
 >>> from sheli.engine.state import Holding, Objects
 >>> s = Step(1, 0, 1, "xiangshe:1", "主人戒賓", "主人", "適", 0.0, 1.0, "南", Holding(),
-...          None, "門外", ("襲",), 4, {}, Objects())
+...          None, "門外", ["襲"], 4, Objects())
 >>> s.to_json()["holds"], s.to_json()["line"]
 ([], 4)
 >>> Tally(2, 19, 14, "right", "右賢於左二純一奇", seq=9).to_json()["announcement"]
@@ -24,14 +24,30 @@ docs/architecture.md.
 # annotation given as a string (Scene, Step, Shot and Tally: many small compiles at every
 # start of the engine; see docs/benchmarks.md, "Start-up").
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
 from sheli.engine.state import Holding, Objects, holds_words
 
-__all__ = ["Record", "RunVisitor", "Scene", "Shared", "Shot", "Step", "Tally"]
+__all__ = [
+    "BaseVisitor",
+    "Bout",
+    "Call",
+    "Formed",
+    "Loosed",
+    "Member",
+    "Record",
+    "RunVisitor",
+    "Scene",
+    "SeatHits",
+    "Shared",
+    "Shot",
+    "Step",
+    "Tally",
+    "Winner",
+]
 
 _encode = msgspec.json.Encoder().encode
 
@@ -51,15 +67,95 @@ class Scene(NamedTuple):
         return {"type": "scene", **self._asdict()}
 
 
+class Call(NamedTuple):
+    """The call (如初) a step is performed in (the log's ``as``): its passage and procedure."""
+
+    cite: str
+    jing: str | None
+    procedure: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cite": self.cite, "jing": self.jing, "procedure": self.procedure}
+
+
+class Loosed(NamedTuple):
+    """The arrow a 射 step looses (the log's ``shot`` on the step line): its number, whether
+    it hit and is counted, what it struck (人, 維綱 …) and the 侯 (``hou``) where given."""
+
+    arrow: int
+    hit: bool
+    counted: bool
+    struck: str | None = None
+    hou: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"arrow": self.arrow, "hit": self.hit, "counted": self.counted}
+        if self.struck is not None:
+            d["struck"] = self.struck
+        if self.hou is not None:
+            d["hou"] = self.hou
+        return d
+
+
+class Member(NamedTuple):
+    """One body of an actor who is several people (衆賓1 …, the log's ``members``)."""
+
+    name: str
+    x: float
+    y: float
+    facing: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "x": self.x, "y": self.y, "facing": self.facing}
+
+
+class Bout(NamedTuple):
+    """Who won a bout of 主皮之射 (the log's ``勝``: 勝者, 不勝者; a tie writes 鈞)."""
+
+    winner: str
+    loser: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"勝者": self.winner, "不勝者": self.loser}
+
+
+class SeatHits(NamedTuple):
+    """The hits of a pair's two seats in a bout (the log's ``獲``: 上射, 下射)."""
+
+    upper: int
+    lower: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"上射": self.upper, "下射": self.lower}
+
+
+class Formed(NamedTuple):
+    """A pair formed by 比耦 (the log's ``耦``: pair → [上射, 下射])."""
+
+    pair: str
+    upper: str
+    lower: str
+
+
 class Step(NamedTuple):
     """One act of one person (a ``step`` line).
 
-    The fixed fields are those of every step line; ``more`` holds the optional ones the step
-    has, in the log's order (``file``, ``obj``, ``count``, ``note``, ``assumes``, ``at``,
-    ``as``, what the verb adds — ``shot``, ``to``, ``side`` … — and ``name``). ``holding``
-    (the actor's) and ``objects`` (the world's) are the state after the act, as numbers;
-    ``at_point`` and ``via_point`` the places the line names in words, as the run resolved
-    them on its plan (None where it did not).
+    The fields up to ``line`` are those of every step line; ``holding`` (the actor's) and
+    ``objects`` (the world's) are the state after the act, as numbers; ``at_point`` and
+    ``via_point`` the places the line names in words, as the run resolved them on its plan
+    (None where it did not). The rest are the optional fields of docs/event-log.md, each
+    typed, None (or empty) where the line has not got it: ``source_file`` (the log's
+    ``file``), ``acting_as`` (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``),
+    ``seat_hits`` (``獲``), ``formed`` (``耦``), ``arrow_flight`` (``矢行``), the others
+    under their log names. ``written`` names those the line writes, in the log's order (the
+    engine adds them as the act goes: a call's ``as`` after a passage's ``assumes``, a
+    verb's ``assumes`` after the call's ``as``), one tuple shared by the steps of one order.
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
+    ...          None, "門外", ["襲"], 4, Objects(), obj="觶", count=1, written=("obj", "count"))
+    >>> s.obj, s.count, s.note, list(s.to_json())[-3:]
+    ('觶', 1, None, ['line', 'obj', 'count'])
     """
 
     seq: int
@@ -77,19 +173,49 @@ class Step(NamedTuple):
     place: str | None
     dress: list[str]
     line: int
-    more: Mapping[str, Any]  # read-only: shared by the lines of one act
     objects: Objects
     at_point: tuple[float, float] | None = None  # ``at`` resolved on the plan, where it is
     via_point: tuple[float, float] | None = None  # ``via`` resolved on the plan
+    # the optional fields of the line (docs/event-log.md): read-only, shared between steps
+    source_file: str | None = None  # file: the part file of the step (None: the spec's)
+    section_of: str | None = None
+    topic: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    note: str | None = None
+    assumes: tuple[str, ...] = ()
+    at: str | None = None
+    acting_as: Call | None = None  # as
+    shot: Loosed | None = None
+    to: str | None = None
+    side: str | None = None  # 右 or 左
+    measured: str | None = None
+    punished: str | None = None
+    via: str | None = None
+    bout: Bout | str | None = None  # 勝: who won a bout, or 鈞
+    last_winner: str | None = None  # 勝者: the one left standing at the end of 主皮之射
+    seat_hits: SeatHits | None = None  # 獲
+    formed: tuple[Formed, ...] = ()  # 耦: the pairs 比耦 forms
+    arrow_flight: str | None = None  # 矢行: where the arrow went, in the text's word
+    name: str | None = None
+    members: tuple[Member, ...] = ()
+    written: tuple[str, ...] = ()  # the log names of the optional fields above, in order
 
     @property
     def holds(self) -> list[str]:
         """What the actor holds, in the text's words (``搢矢三``): made from ``holding``."""
         return holds_words(self.holding)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """An optional field of the line (``obj``, ``note``, ``at`` …), or ``default``."""
-        return self.more.get(key, default)
+    def optional_json(self) -> dict[str, Any]:
+        """The optional fields of the line as the log writes them, in its order.
+
+        >>> from sheli.engine.state import Holding, Objects
+        >>> Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(), None,
+        ...      "門外", [], 4, Objects(), shot=Loosed(1, True, True), written=("shot",)
+        ...      ).optional_json()
+        {'shot': {'arrow': 1, 'hit': True, 'counted': True}}
+        """
+        return {key: _LOG_FIELDS[key][1](self[_LOG_FIELDS[key][0]]) for key in self.written}
 
     def to_json(self) -> dict[str, Any]:
         d = {
@@ -110,20 +236,19 @@ class Step(NamedTuple):
             "dress": self.dress,
             "line": self.line,
         }
-        if self.more:
-            d.update(self.more)
+        if self.written:
+            d.update(self.optional_json())
         return d
 
-    def json_line(self, tails: dict[int, tuple[Mapping[str, Any], bytes | None]]) -> bytes:
+    def json_line(self, tails: dict[tuple[Any, ...], bytes]) -> bytes:
         """The line of :meth:`to_json` in the log, its newline included: the JSON of the
         same bytes, made without its dict: the fixed fields encoded as a struct, then the
-        optional ones, whose JSON is made once for each ``more`` (``tails``, kept by the
-        caller for one log: the lines of an act share their ``more``). A ``more`` that names
-        a fixed field goes the dict's way.
+        optional ones, whose JSON is made once for each value of them (``tails``, kept by
+        the caller for one log: most lines share theirs with many others).
 
         >>> from sheli.engine.state import Holding, Objects
         >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
-        ...          None, "門外", ["襲"], 4, {"obj": "觶"}, Objects())
+        ...          None, "門外", ["襲"], 4, Objects(), obj="觶", written=("obj",))
         >>> s.json_line({}) == _encode(s.to_json()) + b"\\n"
         True
         """
@@ -147,17 +272,13 @@ class Step(NamedTuple):
                 self.line,
             )
         )
-        more = self.more
-        if not more:
+        if not self.written:
             return head + b"\n"
-        tail = tails.get(id(more))
-        if tail is None or tail[0] is not more:
-            # keyed by identity, the entry holding the dict: its id is not reused
-            own = _STEP_FIELDS.isdisjoint(more)
-            tail = tails[id(more)] = (more, b"," + _encode(more)[1:] + b"\n" if own else None)
-        if tail[1] is None:
-            return _encode(self.to_json()) + b"\n"
-        return head[:-1] + tail[1]
+        optional = self[_FIRST_OPTIONAL:]
+        tail = tails.get(optional)
+        if tail is None:
+            tail = tails[optional] = b"," + _encode(self.optional_json())[1:] + b"\n"
+        return head[:-1] + tail
 
 
 class _StepHead(msgspec.Struct):
@@ -182,32 +303,131 @@ class _StepHead(msgspec.Struct):
     line: Any
 
 
-_STEP_FIELDS = frozenset(_StepHead.__struct_fields__)
+def _same(value: Any) -> Any:
+    return value
+
+
+def _json_of(value: Any) -> Any:
+    return value.to_json()
+
+
+def _list_json(values: tuple[Any, ...]) -> list[Any]:
+    return [v.to_json() for v in values]
+
+
+def _bout_json(value: Bout | str) -> Any:
+    return value if isinstance(value, str) else value.to_json()
+
+
+def _formed_json(values: tuple[Formed, ...]) -> dict[str, list[str]]:
+    return {f.pair: [f.upper, f.lower] for f in values}
+
+
+def _call(d: dict[str, Any]) -> Call:
+    return Call(d["cite"], d["jing"], d["procedure"])
+
+
+def _loosed(d: dict[str, Any]) -> Loosed:
+    return Loosed(d["arrow"], d["hit"], d["counted"], d.get("struck"), d.get("hou"))
+
+
+def _members(ms: list[dict[str, Any]]) -> tuple[Member, ...]:
+    return tuple(Member(m["name"], m["x"], m["y"], m["facing"]) for m in ms)
+
+
+def _bout(v: Any) -> Bout | str:
+    return v if isinstance(v, str) else Bout(v["勝者"], v["不勝者"])
+
+
+def _seat_hits(d: dict[str, Any]) -> SeatHits:
+    return SeatHits(d["上射"], d["下射"])
+
+
+def _formed(d: dict[str, list[str]]) -> tuple[Formed, ...]:
+    return tuple(Formed(pair, upper, lower) for pair, (upper, lower) in d.items())
+
+
+def _strings(v: list[str]) -> tuple[str, ...]:
+    return tuple(v)
+
+
+#: the optional fields of a step line: its name in the log → the Step's field, how its value
+#: is written and how it is read from the engine's words
+_FIELD_OF_KEY: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "file": ("source_file", _same, _same),
+    "section_of": ("section_of", _same, _same),
+    "topic": ("topic", _same, _same),
+    "obj": ("obj", _same, _same),
+    "count": ("count", _same, _same),
+    "note": ("note", _same, _same),
+    "assumes": ("assumes", _same, _strings),
+    "at": ("at", _same, _same),
+    "as": ("acting_as", _json_of, _call),
+    "shot": ("shot", _json_of, _loosed),
+    "to": ("to", _same, _same),
+    "side": ("side", _same, _same),
+    "measured": ("measured", _same, _same),
+    "punished": ("punished", _same, _same),
+    "via": ("via", _same, _same),
+    "勝": ("bout", _bout_json, _bout),
+    "勝者": ("last_winner", _same, _same),
+    "獲": ("seat_hits", _json_of, _seat_hits),
+    "耦": ("formed", _formed_json, _formed),
+    "矢行": ("arrow_flight", _same, _same),
+    "name": ("name", _same, _same),
+    "members": ("members", _list_json, _members),
+}
+_FIRST_OPTIONAL = Step._fields.index("source_file")
+_OPTIONAL = Step._fields[_FIRST_OPTIONAL:-1]
+#: log name → (index in the Step, how it is written)
+_LOG_FIELDS = {k: (Step._fields.index(f), out) for k, (f, out, _) in _FIELD_OF_KEY.items()}
+assert sorted(f for f, _, _ in _FIELD_OF_KEY.values()) == sorted(_OPTIONAL)
+_DEFAULTS = tuple(Step._field_defaults[f] for f in _OPTIONAL)
 
 
 class Shared:
-    """The optional fields of step lines (``Step.more``), one dict for each distinct value:
-    of the 515,385 steps of a run with 1,000 衆耦 13,014 differ, and the rest are
-    kept once, not once per step (the lines are read-only). Two dicts are one value when
-    they write the same JSON (``1`` and ``True`` do not), which is all a line is.
+    """The optional fields of step lines, as the Step's typed values, one tuple for each
+    distinct value: of the 515,385 steps of a run with 1,000 衆耦 13,014 differ, and the
+    rest share theirs (the lines are read-only). ``shared(fields)`` takes the fields a verb
+    and the spec give a line, by their log names in the log's order, and returns the values
+    of the Step's optional fields, ``written`` last, to end a Step's tuple with. Two sets of
+    fields are one value when they write the same JSON (``1`` and ``True`` do not).
 
     >>> shared = Shared()
     >>> a = shared({"file": "x.yaml", "count": 1})
-    >>> shared({"file": "x.yaml", "count": 1}) is a, shared({"file": "x.yaml", "count": True})
-    (True, {'file': 'x.yaml', 'count': True})
+    >>> shared({"file": "x.yaml", "count": 1}) is a, a[-1]
+    (True, ('file', 'count'))
+    >>> shared({"file": "x.yaml", "count": True})[4]
+    True
     """
 
-    __slots__ = ("_seen",)
+    __slots__ = ("_orders", "_seen")
 
     def __init__(self) -> None:
-        self._seen: dict[bytes, dict[str, Any]] = {}
+        self._seen: dict[bytes, tuple[Any, ...]] = {}
+        self._orders: dict[tuple[str, ...], tuple[str, ...]] = {}
 
-    def __call__(self, more: dict[str, Any]) -> dict[str, Any]:
-        try:
-            key = _encode(more)  # ten times faster than a key of nested tuples
-        except TypeError:
-            return more  # a value that is no JSON: kept as it is
-        return self._seen.setdefault(key, more)
+    def __call__(self, fields: Mapping[str, Any]) -> tuple[Any, ...]:
+        key = _encode(fields)  # ten times faster than a key of nested tuples
+        got = self._seen.get(key)
+        if got is None:
+            got = self._seen[key] = self._typed(fields, key)
+        return got
+
+    def _typed(self, fields: Mapping[str, Any], written: bytes) -> tuple[Any, ...]:
+        values = list(_DEFAULTS)
+        for k, v in fields.items():
+            spec = _FIELD_OF_KEY.get(k)
+            if spec is None:
+                raise ValueError(f"a step line's field {k!r} that Step has no field for")
+            values[_OPTIONAL.index(spec[0])] = spec[2](v)
+        order = tuple(fields)
+        values.append(self._orders.setdefault(order, order))
+        step = Step(0, 0, None, "", None, "", "", None, None, None, Holding(), None, None, [],
+                    0, Objects(), None, None, *values)  # fmt: skip
+        if _encode(step.optional_json()) != written:
+            raise ValueError(f"a step's fields would not be written as they were: {written!r}")
+        return tuple(values)
 
 
 class Shot(NamedTuple):
@@ -250,13 +470,17 @@ class Shot(NamedTuple):
         return d
 
 
+#: the side that won a count, or a tie (the tally line's ``winner``)
+Winner = Literal["right", "left", "tie"]
+
+
 class Tally(NamedTuple):
     """One count (a ``tally`` line): the 筭 of each side, the winner and the announcement."""
 
     round: int
     right: int
     left: int
-    winner: str  # right, left or tie
+    winner: Winner
     announcement: str
     seq: int = 0
 
@@ -267,7 +491,11 @@ class Tally(NamedTuple):
 Record = Scene | Step | Shot | Tally
 
 
-class RunVisitor(Protocol):
+ResultT = TypeVar("ResultT")
+ResultT_co = TypeVar("ResultT_co", covariant=True)
+
+
+class RunVisitor(Protocol[ResultT_co]):
     """A reader of a run (python-chess's game visitors are the model): ``begin_run`` with the
     scene, then each step, and the shots and tally that follow a step, in the log's order;
     ``end_run``; ``result()`` is what the reader made. See :meth:`sheli.engine.Run.accept`."""
@@ -282,11 +510,23 @@ class RunVisitor(Protocol):
 
     def end_run(self) -> None: ...
 
-    def result(self) -> Any: ...
+    def result(self) -> ResultT_co: ...
 
 
-class BaseVisitor:
-    """A visitor that does nothing: subclass it and override what you read."""
+class BaseVisitor(Generic[ResultT]):
+    """A visitor that does nothing: subclass it, override what you read and ``result``.
+
+    >>> class Verbs(BaseVisitor[set[str]]):
+    ...     def __init__(self) -> None:
+    ...         self.verbs: set[str] = set()
+    ...     def visit_step(self, step: Step) -> None:
+    ...         self.verbs.add(step.verb)
+    ...     def result(self) -> set[str]:
+    ...         return self.verbs
+    >>> from sheli.engine import run
+    >>> "射" in run("xiangshe").accept(Verbs())
+    True
+    """
 
     def begin_run(self, scene: Scene) -> None:
         pass
@@ -303,31 +543,33 @@ class BaseVisitor:
     def end_run(self) -> None:
         pass
 
-    def result(self) -> Any:
-        return None
+    def result(self) -> ResultT:
+        raise NotImplementedError(f"{type(self).__name__} makes no result")
 
 
-def accept(records: list[Any], visitor: Any) -> Any:
+def accept(records: Iterable[Record], visitor: RunVisitor[ResultT]) -> ResultT:
     """Walk ``records`` (a scene, then steps, shots and tallies) with ``visitor``; its result.
 
-    >>> class Count(BaseVisitor):
+    >>> class Count(BaseVisitor[int]):
     ...     n = 0
-    ...     def visit_step(self, step): self.n += 1
-    ...     def result(self): return self.n
+    ...     def visit_step(self, step: Step) -> None: self.n += 1
+    ...     def result(self) -> int: return self.n
     >>> from sheli.engine import run
     >>> run("xiangshe", seed=1).accept(Count()) > 1000
     True
     """
     it = iter(records)
-    visitor.begin_run(next(it))
+    first = next(it)
+    if not isinstance(first, Scene):
+        raise ValueError("a run's records begin with its scene")
+    visitor.begin_run(first)
     step, shot, tally = visitor.visit_step, visitor.visit_shot, visitor.visit_tally
     for r in it:
-        t = type(r)
-        if t is Step:
+        if isinstance(r, Step):
             step(r)
-        elif t is Shot:
+        elif isinstance(r, Shot):
             shot(r)
-        else:
+        elif isinstance(r, Tally):
             tally(r)
     visitor.end_run()
     return visitor.result()
