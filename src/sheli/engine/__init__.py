@@ -1,13 +1,14 @@
 """The engine: world state, verbs, interpreter and event log (docs/architecture.md).
 
-:func:`run` runs a rite spec and returns a :class:`Run` with its events (the event log of
-docs/event-log.md), its steps and its tallies. ``sheli run`` is a thin layer over it.
+:func:`run` runs a rite spec and returns a :class:`Run`: its records, the typed events
+whose lines are the event log of docs/event-log.md (written by
+:mod:`sheli.outputs.eventlog`). ``sheli run`` is a thin layer over it.
 
 >>> r = run("xiangshe", seed=1)
->>> r.events[0]["type"], r.steps[0]["cite"]
-('scene', 'xiangshe:1')
->>> [t["round"] for t in r.tallies]
-[2, 3]
+>>> r.scene.rite, r.records[1].cite
+('xiangshe', 'xiangshe:1')
+>>> [(t.round, t.winner) for t in r.tallies]
+[(2, 'right'), (3, 'tie')]
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world
 from sheli.engine.options import OptionError, RunOptions
 from sheli.engine.paths import load_paths, walk_faults
-from sheli.engine.records import Record, Scene, Step, accept
+from sheli.engine.records import (
+    Record,
+    ResultT,
+    RunVisitor,
+    Scene,
+    Shot,
+    Step,
+    Tally,
+    accept,
+)
 from sheli.engine.state import World
 from sheli.engine.variants import find_variant, variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
@@ -66,8 +76,9 @@ class Run:
 
     ``records`` are a :class:`~sheli.engine.records.Scene` then :class:`Step`, :class:`Shot`
     and :class:`Tally` records in order; :meth:`accept` walks them with a visitor
-    (:class:`~sheli.engine.records.RunVisitor`); ``events`` are their JSON lines
-    (docs/event-log.md), made once when first asked for.
+    (:class:`~sheli.engine.records.RunVisitor`). Their JSON lines (docs/event-log.md) are
+    made by the event log's writer alone (:mod:`sheli.outputs.eventlog`): the run keeps no
+    dicts of them.
     """
 
     rite: str
@@ -81,7 +92,6 @@ class Run:
     #: the venue's plan the run resolved its places on (for the outputs, which do not load
     #: a venue themselves); None with a stand-in environment without one
     plan: Any = field(default=None, repr=False)
-    _events: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     _path_faults: list[str] | None = field(default=None, repr=False, compare=False)
     #: the 階 of each 升 and 降, by seq (the spec's ``by``: the log does not give it)
     stairs: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
@@ -105,30 +115,20 @@ class Run:
             )
         return self._path_faults
 
-    def accept(self, visitor: Any) -> Any:
+    def accept(self, visitor: RunVisitor[ResultT]) -> ResultT:
         """Walk the run with ``visitor`` (begin_run, visit_step/shot/tally, end_run) and
         return its ``result()``."""
         return accept(self.records, visitor)
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        """The lines of the event log (docs/event-log.md), in order: treat as read-only."""
-        if self._events is None:
-            self._events = [r.to_json() for r in self.records]
-        return self._events
+    def shots(self) -> list[Shot]:
+        """The arrows loosed, in order."""
+        return [r for r in self.records if type(r) is Shot]
 
     @property
-    def steps(self) -> list[dict[str, Any]]:
-        """The step lines of the event log, in order."""
-        return [e for e in self.events if e["type"] == "step"]
-
-    @property
-    def shots(self) -> list[dict[str, Any]]:
-        return [e for e in self.events if e["type"] == "shot"]
-
-    @property
-    def tallies(self) -> list[dict[str, Any]]:
-        return [e for e in self.events if e["type"] == "tally"]
+    def tallies(self) -> list[Tally]:
+        """The counts (數獲), in order."""
+        return [r for r in self.records if type(r) is Tally]
 
     @property
     def drank(self) -> dict[int, list[str]]:
@@ -141,8 +141,11 @@ class Run:
         return list(self.world.drinks)
 
     @property
-    def scene(self) -> dict[str, Any]:
-        return self.events[0]
+    def scene(self) -> Scene:
+        """The first record: rite, venue, parameters, fixtures and cast."""
+        first = self.records[0]
+        assert isinstance(first, Scene)
+        return first
 
     @property
     def assumptions(self) -> dict[str, tuple[str, str]]:
@@ -152,7 +155,7 @@ class Run:
             known[a.id] = (a.text, a.reason)
         used: dict[str, tuple[str, str]] = {}
         for e in self.records:
-            for a in e.get("assumes", ()) if isinstance(e, Step) else ():
+            for a in e.assumes if isinstance(e, Step) else ():
                 if a not in used and a in known:
                     used[a] = known[a]
         return used
@@ -271,7 +274,7 @@ def run(
 
     >>> kept = []
     >>> r = run("xiangshe", sink=kept.append)
-    >>> len(r.records), [e.to_json() for e in kept] == run("xiangshe").events[1:]
+    >>> len(r.records), kept == run("xiangshe").records[1:]
     (1, True)
     """
     loaded = load_spec(rite)
@@ -314,7 +317,7 @@ def run_spec(
     check_loaded(loaded, env)
     interp = Interpreter(spec, loaded.file, env, params, walks_apart)
     if sink is not None:
-        interp.events = _Sink(sink)  # the interpreter only appends to its records
+        interp.records = _Sink(sink)  # the interpreter only appends to its records
     interp.run()
     scene = make_scene(loaded, params, env, interp)
     return Run(
@@ -324,7 +327,7 @@ def run_spec(
         title=spec.title,
         venue=params["venue"],
         params=params,
-        records=[scene] if sink is not None else [scene, *interp.events],
+        records=[scene] if sink is not None else [scene, *interp.records],
         world=interp.world,
         spec=loaded,
         plan=env.venue,

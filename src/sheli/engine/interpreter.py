@@ -226,7 +226,7 @@ class Interpreter:
         self.known_readings = {r.id for r in spec.readings}
         self._own = f"{spec.chapter}:"  # citations of the spec's own chapter
         self.world = build_world(spec, params)
-        self.events: list[Any] = []  # the records of the run (sheli.engine.records)
+        self.records: list[Any] = []  # the records of the run (sheli.engine.records)
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
@@ -583,7 +583,7 @@ class Interpreter:
             raise self.error("a step without cite: (every act enacts a passage)", step.line, None)
         w = self.world
         # looked up once for the step's acts and people, not once each
-        append = self.events.append
+        append = self.records.append
         new_step, shared = _new_step, self._shared
         rules = self.world_rules
         before, after, noted = rules.before, rules.after, rules.noted
@@ -909,7 +909,7 @@ class Interpreter:
     def emit_more(self, ctx: Ctx, p: Person, act: Any, line: int, frame: Frame, seq: int) -> None:
         """The lines that follow a step: the acts of a count (數獲), shot and tally lines."""
         w = self.world
-        append = self.events.append
+        append = self.records.append
         if ctx.sub:
             holding, objects = p.holding(), w.objects()
             file = {"file": self._file} if self._file else {}

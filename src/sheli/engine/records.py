@@ -145,7 +145,7 @@ class Step(NamedTuple):
     ``via_point`` the places the line names in words, as the run resolved them on its plan
     (None where it did not). The rest are the optional fields of docs/event-log.md, each
     typed, None (or empty) where the line has not got it: ``source_file`` (the log's
-    ``file``), ``acting_as`` (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``),
+    ``file``), ``number`` (``count``), ``acting_as`` (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``),
     ``seat_hits`` (``獲``), ``formed`` (``耦``), ``arrow_flight`` (``矢行``), the others
     under their log names. ``written`` names those the line writes, in the log's order (the
     engine adds them as the act goes: a call's ``as`` after a passage's ``assumes``, a
@@ -153,8 +153,8 @@ class Step(NamedTuple):
 
     >>> from sheli.engine.state import Holding, Objects
     >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
-    ...          None, "門外", ["襲"], 4, Objects(), obj="觶", count=1, written=("obj", "count"))
-    >>> s.obj, s.count, s.note, list(s.to_json())[-3:]
+    ...          None, "門外", ["襲"], 4, Objects(), obj="觶", number=1, written=("obj", "count"))
+    >>> s.obj, s.number, s.note, list(s.to_json())[-3:]
     ('觶', 1, None, ['line', 'obj', 'count'])
     """
 
@@ -181,7 +181,7 @@ class Step(NamedTuple):
     section_of: str | None = None
     topic: str | None = None
     obj: str | None = None
-    count: int | str | None = None
+    number: int | str | None = None  # count: how many of obj, or 筭 counted (not tuple.count)
     note: str | None = None
     assumes: tuple[str, ...] = ()
     at: str | None = None
@@ -358,7 +358,7 @@ _FIELD_OF_KEY: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]]
     "section_of": ("section_of", _same, _same),
     "topic": ("topic", _same, _same),
     "obj": ("obj", _same, _same),
-    "count": ("count", _same, _same),
+    "count": ("number", _same, _same),
     "note": ("note", _same, _same),
     "assumes": ("assumes", _same, _strings),
     "at": ("at", _same, _same),

@@ -40,7 +40,7 @@ def measure(ctx: Ctx) -> None:
 
     >>> from sheli.engine import run
     >>> r = run("dashe")
-    >>> any(e.get("verb") == "量" for e in r.events)
+    >>> any(getattr(e, "verb", None) == "量" for e in r.records)
     True
     """
     a = ctx.act
