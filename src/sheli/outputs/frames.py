@@ -35,7 +35,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
+from sheli.engine.records import BaseVisitor, Member, Scene, Shot, Step, Tally
 from sheli.engine.state import Holding
 from sheli.place.model import Point, Venue
 
@@ -243,10 +243,10 @@ class Frame:
     """
 
     index: int
-    step: dict[str, Any]
+    step: Step
     objects: Objects
-    shots: tuple[dict[str, Any], ...]
-    tally: dict[str, Any] | None
+    shots: tuple[Shot, ...]
+    tally: Tally | None
     _tl: _Timeline = field(repr=False, compare=False)
     group_from: int = 0  # seq of the first step of this run of steps on the same 經 words
 
@@ -277,9 +277,15 @@ class Frame:
         s = self.step
         o = self.objects
         return {
-            "seq": s["seq"],
-            **{k: s.get(k) for k in ("round", "section", "cite", "jing", "actor", "verb")},
-            **{k: s.get(k) for k in ("says", "to")},
+            "seq": s.seq,
+            "round": s.round,
+            "section": s.section,
+            "cite": s.cite,
+            "jing": s.jing,
+            "actor": s.actor,
+            "verb": s.verb,
+            "says": s.says,
+            "to": s.to,
             "people": {
                 a: {
                     "role": p.role,
@@ -303,19 +309,19 @@ class Frame:
                     {"name": q.name, "x": q.x, "y": q.y, "at": q.at, "by": q.by} for q in o.placed
                 ],
             },
-            "shots": list(self.shots),
-            "tally": self.tally,
+            "shots": [shot.to_json() for shot in self.shots],
+            "tally": None if self.tally is None else self.tally.to_json(),
         }
 
-    seq = property(lambda self: self.step["seq"])
-    round = property(lambda self: self.step.get("round", 0))
-    section = property(lambda self: self.step.get("section"))
-    cite = property(lambda self: self.step.get("cite"))
-    jing = property(lambda self: self.step.get("jing"))
-    actor = property(lambda self: self.step.get("actor"))
-    verb = property(lambda self: self.step.get("verb"))
-    says = property(lambda self: self.step.get("says"))
-    to = property(lambda self: self.step.get("to"))
+    seq = property(lambda self: self.step.seq)
+    round = property(lambda self: self.step.round)
+    section = property(lambda self: self.step.section)
+    cite = property(lambda self: self.step.cite)
+    jing = property(lambda self: self.step.jing)
+    actor = property(lambda self: self.step.actor)
+    verb = property(lambda self: self.step.verb)
+    says = property(lambda self: self.step.says)
+    to = property(lambda self: self.step.to)
 
 
 def _pt(p: Point) -> tuple[float, float]:
@@ -323,12 +329,12 @@ def _pt(p: Point) -> tuple[float, float]:
 
 
 class _Folder:
-    def __init__(self, scene: dict[str, Any], plan: Venue | None) -> None:
+    def __init__(self, scene: Scene, plan: Venue | None) -> None:
         self.scene = scene
         self.venue = plan
-        self.cast = {c["actor"]: c for c in scene.get("cast", [])}
+        self.cast = {c["actor"]: c for c in scene.cast}
         self.stairs = plan.stairs if plan is not None else {}
-        self.fixtures = {f["name"] for f in scene.get("fixtures", [])}
+        self.fixtures = {f["name"] for f in scene.fixtures}
 
     def point(self, words: str | None, xy: tuple[float, float] | None) -> Any:
         """A place the run resolved (``xy``, for the step's ``words``): a fixture of the
@@ -338,7 +344,7 @@ class _Folder:
         return (round(xy[0], 3), round(xy[1], 3))
 
     def by_stair(
-        self, a: tuple[float, float], b: tuple[float, float], s: dict[str, Any]
+        self, a: tuple[float, float], b: tuple[float, float], s: Step
     ) -> list[tuple[float, float]]:
         """The points of the 階 a move goes by, when it goes between the 堂 and the 庭 and
         the straight way would cross the 堂's edge (one reaches the 堂 only by a 階): the
@@ -352,7 +358,7 @@ class _Folder:
         up, down = v.on_tang(pb), v.on_tang(pa)
         if up == down or not v.crosses(pa, pb):
             return []
-        words = s.get("jing") or ""
+        words = s.jing or ""
         named = [n for n in stairs if n in words]
         on, off = (pb, pa) if up else (pa, pb)
 
@@ -396,7 +402,7 @@ class _Folder:
 _SINGLE = frozenset("旌 中 楅 豐 觶 扑 爵".split())
 
 
-def _key(obj: str, actor: str, step: dict[str, Any]) -> str:
+def _key(obj: str, actor: str) -> str:
     """The key of a movable thing: the single things by name, a bow by its owner."""
     if obj in _SINGLE:
         return obj
@@ -409,50 +415,44 @@ def build_frames(run: Any) -> list[Frame]:
 
     >>> from sheli.engine import run
     >>> fr = build_frames(run("xiangshe", seed=1, options={"feast": False}))
-    >>> first_bi = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
+    >>> first_bi = next(f for f in fr if f.verb == "委" and f.step.obj == "矢")
     >>> first_bi.objects.arrows_bi    # 誘射's 4 and the 三耦's 24 (xiangshe:159)
     28
     """
     if not hasattr(run, "accept"):
         raise TypeError("build_frames reads a run (sheli.engine.run), not its event lines")
-    frames: list[Frame] = run.accept(FrameBuilder(run.events, run.plan))
+    frames: list[Frame] = run.accept(FrameBuilder(run.plan))
     return frames
 
 
-class FrameBuilder(BaseVisitor):
+class FrameBuilder(BaseVisitor[list[Frame]]):
     """A reader of a run that makes its frames (see :func:`build_frames`).
 
-    ``lines`` are the run's event lines (a frame's ``step`` is its step's line); ``plan`` the
-    venue the run resolved its places on (the way a person walks round the 堂 and by the 階).
-    Everything else comes from the records: the holdings and objects as numbers, the places
-    ``at`` and ``via`` as the run resolved them.
+    ``plan`` is the venue the run resolved its places on (the way a person walks round the
+    堂 and by the 階). Everything else comes from the records: a frame's ``step`` is its
+    Step, the holdings and objects are numbers, the places ``at`` and ``via`` as the run
+    resolved them.
     """
 
-    def __init__(self, lines: list[dict[str, Any]], plan: Venue | None) -> None:
-        self.lines = lines
+    def __init__(self, plan: Venue | None) -> None:
         self.plan = plan
-        self.i = 0
-        self.steps: list[tuple[Step, dict[str, Any]]] = []
-        self.shots: dict[int, list[dict[str, Any]]] = {}
-        self.tallies: dict[int, dict[str, Any]] = {}
+        self.steps: list[Step] = []
+        self.shots: dict[int, list[Shot]] = {}
+        self.tallies: dict[int, Tally] = {}
         self.folder: _Folder | None = None
         self.frames: list[Frame] = []
 
     def begin_run(self, scene: Scene) -> None:
-        self.folder = _Folder(self.lines[0], self.plan)
-        self.i = 1
+        self.folder = _Folder(scene, self.plan)
 
     def visit_step(self, step: Step) -> None:
-        self.steps.append((step, self.lines[self.i]))
-        self.i += 1
+        self.steps.append(step)
 
     def visit_shot(self, shot: Shot) -> None:
-        self.shots.setdefault(shot.seq, []).append(self.lines[self.i])
-        self.i += 1
+        self.shots.setdefault(shot.seq, []).append(shot)
 
     def visit_tally(self, tally: Tally) -> None:
-        self.tallies[tally.seq] = self.lines[self.i]
-        self.i += 1
+        self.tallies[tally.seq] = tally
 
     def result(self) -> list[Frame]:
         return self.frames
@@ -464,80 +464,81 @@ class FrameBuilder(BaseVisitor):
         steps = self.steps
         # Who was already standing somewhere before his first act: where that act is not a
         # move.
-        first: dict[str, dict[str, Any]] = {}
+        first: dict[str, Step] = {}
 
         def push_inferred(p: Person) -> None:
             s = first[p.actor]
-            if s.get("members"):
-                p = replace(p, members=_members(p, s["members"], None))
+            if s.members:
+                p = replace(p, members=_members(p, s.members, None))
             tl.push(-1, p)
 
-        for _, s in steps:
-            if s.get("actor") and s["actor"] not in first and s.get("x") is not None:
-                first[s["actor"]] = s
+        for s in steps:
+            if s.actor and s.actor not in first and s.x is not None:
+                first[s.actor] = s
         for actor, s in first.items():
-            if s.get("verb") not in MOVE_VERBS:
+            if s.verb not in MOVE_VERBS and s.x is not None and s.y is not None:
                 c = folder.cast.get(actor, {})
                 push_inferred(
                     Person(
                         actor=actor,
                         role=c.get("role", actor),
-                        name=c.get("name") or s.get("name"),
-                        x=float(s["x"]),
-                        y=float(s["y"]),
-                        facing=s.get("facing"),
-                        dress=tuple(s.get("dress") or ()),
+                        name=c.get("name") or s.name,
+                        x=float(s.x),
+                        y=float(s.y),
+                        facing=s.facing,
+                        dress=tuple(s.dress or ()),
                         holds=(),
-                        place=s.get("place"),
+                        place=s.place,
                         inferred=True,
                     ),
                 )
 
         frames = self.frames
         obj = Objects()
-        tally: dict[str, Any] | None = None
+        tally: Tally | None = None
         group_from, group_key = 0, None
-        for i, (r, s) in enumerate(steps):
-            actor = s.get("actor")
-            if (s.get("cite"), s.get("jing")) != group_key:
-                group_key, group_from = (s.get("cite"), s.get("jing")), s["seq"]
+        for i, s in enumerate(steps):
+            r = s
+            actor = s.actor
+            if (s.cite, s.jing) != group_key:
+                group_key, group_from = (s.cite, s.jing), s.seq
             prev = tl.at(actor, i - 1) if actor else None
-            if actor and s.get("x") is not None:
+            if actor and s.x is not None and s.y is not None:
                 c = folder.cast.get(actor, {})
-                x, y = float(s["x"]), float(s["y"])
+                x, y = float(s.x), float(s.y)
                 path: tuple[tuple[float, float], ...] = prev.path if prev else ()
                 moved_at = prev.moved_at if prev else 0
                 if prev is not None and (abs(prev.x - x) > 1e-6 or abs(prev.y - y) > 1e-6):
                     pts = [(prev.x, prev.y)]
                     if r.via_point is not None:
-                        pts.append(folder.point(s.get("via"), r.via_point))
+                        pts.append(folder.point(s.via, r.via_point))
                     else:
                         pts.extend(folder.by_stair((prev.x, prev.y), (x, y), s))
                     pts.append((x, y))
-                    path, moved_at = tuple(folder.round_corners(pts)), s["seq"]
+                    path, moved_at = tuple(folder.round_corners(pts)), s.seq
                 p = Person(
                     actor=actor,
                     role=c.get("role", actor),
-                    name=c.get("name") or s.get("name"),
+                    name=c.get("name") or s.name,
                     x=x,
                     y=y,
-                    facing=s.get("facing"),
-                    dress=tuple(s.get("dress") or ()),
-                    holds=tuple(s.get("holds") or ()),
-                    place=s.get("place"),
+                    facing=s.facing,
+                    dress=tuple(s.dress or ()),
+                    holds=tuple(s.holds),
+                    place=s.place,
                     path=path,
                     moved_at=moved_at,
-                    last_seq=s["seq"],
+                    last_seq=s.seq,
                     row=_row(s),
                     holding=r.holding,
                 )
-                if s.get("members"):
-                    p = replace(p, members=_members(p, s["members"], prev))
+                if s.members:
+                    p = replace(p, members=_members(p, s.members, prev))
                 tl.push(i, p)
-            shots = self.shots.get(s["seq"], ())
-            obj = _objects(obj, r, s, shots, folder)
-            if s["seq"] in self.tallies:
-                tally = self.tallies[s["seq"]]
+            shots = self.shots.get(s.seq, ())
+            obj = _objects(obj, s, shots, folder)
+            if s.seq in self.tallies:
+                tally = self.tallies[s.seq]
             frames.append(
                 Frame(
                     index=i,
@@ -551,24 +552,24 @@ class FrameBuilder(BaseVisitor):
             )
 
 
-def _members(p: Person, members: list[dict[str, Any]], prev: Person | None) -> tuple[Person, ...]:
+def _members(p: Person, members: tuple[Member, ...], prev: Person | None) -> tuple[Person, ...]:
     """The bodies of a role that is several people other than its leading one (``p``), each
     where the step's ``members`` put it; the same objects as before when none moved."""
     if prev is not None and len(prev.members) == len(members) - 1:
         same = all(
-            q.x == m["x"] and q.y == m["y"] and q.facing == m["facing"]
+            q.x == m.x and q.y == m.y and q.facing == m.facing
             for q, m in zip(prev.members, members[1:], strict=True)
         )
         if same and prev.dress == p.dress and prev.holds == p.holds:
             return prev.members
     return tuple(
         Person(
-            actor=str(m["name"]),
+            actor=m.name,
             role=p.role,
             name=None,
-            x=float(m["x"]),
-            y=float(m["y"]),
-            facing=m.get("facing"),
+            x=float(m.x),
+            y=float(m.y),
+            facing=m.facing,
             dress=p.dress,
             holds=p.holds,
             place=p.place,
@@ -581,34 +582,33 @@ def _members(p: Person, members: list[dict[str, Any]], prev: Person | None) -> t
     )
 
 
-def shot_hou(shot: dict[str, Any]) -> str | None:
-    """The 侯 a shot line says the arrow was shot at (its ``hou``, or ``target``), if any.
+def shot_hou(shot: Shot) -> str | None:
+    """The 侯 a shot says the arrow was shot at (the log's ``hou``), if any.
 
-    >>> shot_hou({"hou": "參侯"}), shot_hou({"hit": True})
-    ('參侯', None)
+    >>> shot_hou(Shot(2, "上耦", "上射", "上耦上射", 1, True, True, "", target="參侯"))
+    '參侯'
     """
-    name = shot.get("hou") or shot.get("target")
-    return str(name) if name else None
+    return shot.target or None
 
 
-def _row(s: dict[str, Any]) -> str | None:
+def _row(s: Step) -> str | None:
     """The row (北上, 東上 …) the step's note or 經 words name, if any."""
-    for text in (s.get("note") or "", s.get("jing") or ""):
+    for text in (s.note or "", s.jing or ""):
         for r in ("北上", "南上", "東上", "西上"):
             if r in text:
                 return r
     return None
 
 
-def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder) -> Objects:
+def _objects(o: Objects, s: Step, shots: Any, folder: _Folder) -> Objects:
     """The objects after step ``s`` (a new Objects only when something changed).
 
-    The numbers of arrows and 筭 are the run's own (``r.objects``); what a drawing adds to
+    The numbers of arrows and 筭 are the run's own (``s.objects``); what a drawing adds to
     them — hits at each 侯, the 旌 raised at this step, the 數獲's progress, where movable
     things were set down — is read from the step's fields.
     """
-    verb, thing = s.get("verb"), s.get("obj")
-    world = r.objects
+    verb, thing = s.verb, s.obj
+    world = s.objects
     arrows_bi, arrows_hou = world.arrows_on_rest, world.arrows_at_target
     if world.bound_on_rest:
         arrows_bi += sum([n for _, n in world.bound_on_rest])
@@ -631,20 +631,20 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
         # most steps change no object: the same Objects, as the whole reading below finds
         # it (no shot, no verb that moves a thing, the run's numbers as they were)
         return o
-    actor = s.get("actor") or ""
-    place = s.get("place") or ""
+    actor = s.actor or ""
+    place = s.place or ""
     ch: dict[str, Any] = {}
     if o.jing_raised:
         ch["jing_raised"] = False
     for shot in shots:  # every loosed arrow goes to the 侯 (in it if it hit)
-        if shot.get("hit"):
+        if shot.hit:
             ch["hits_hou"] = ch.get("hits_hou", o.hits_hou) + 1
         hou = shot_hou(shot)
         if hou:  # the shot line names the 侯 it was shot at
             at = list(ch.get("at_hou", o.at_hou))
             k = next((i for i, e in enumerate(at) if e[0] == hou), None)
             n, h = (at[k][1], at[k][2]) if k is not None else (0, 0)
-            entry = (hou, n + 1, h + bool(shot.get("hit")))
+            entry = (hou, n + 1, h + bool(shot.hit))
             if k is None:
                 at.append(entry)
             else:
@@ -652,18 +652,9 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
             ch["at_hou"] = tuple(at)
     if verb == "獲":
         ch["jing_raised"] = True
-    if thing == "矢" and verb == "委" and s.get("at") == "楅":
-        # xiangshe:159 弟子…取矢…委于楅: the arrows come from the 侯 to the 楅; where the step
-        # says from which of several 侯 (``from``), those of that 侯 only
-        at_hou = ch.get("at_hou", o.at_hou)
-        hits = ch.get("hits_hou", o.hits_hou)
-        frm = s.get("from")
-        if frm and any(e[0] == frm for e in at_hou):
-            h = next(e[2] for e in at_hou if e[0] == frm)
-            ch["hits_hou"] = hits - h
-            ch["at_hou"] = tuple(e for e in at_hou if e[0] != frm)
-        else:
-            ch.update(hits_hou=0, at_hou=())
+    if thing == "矢" and verb == "委" and s.at == "楅":
+        # xiangshe:159 弟子…取矢…委于楅: the arrows come from the 侯 to the 楅
+        ch.update(hits_hou=0, at_hou=())
         ch["bi_counted"] = False
     elif verb == "乘" and o.arrows_bi:
         ch["bi_counted"] = True
@@ -678,16 +669,16 @@ def _objects(o: Objects, r: Step, s: dict[str, Any], shots: Any, folder: _Folder
     ch.update(_tally_rods(o, s, world))
     # movable things set down and taken up
     if thing and verb in ("委", "倚", "設", "奠") and thing not in ("矢", "筭"):
-        pos = folder.point(s.get("at"), r.at_point)
-        if pos is None and s.get("x") is not None:
-            pos = (float(s["x"]), float(s["y"]))
+        pos = folder.point(s.at, s.at_point)
+        if pos is None and s.x is not None and s.y is not None:
+            pos = (float(s.x), float(s.y))
         if pos is not None:
-            k = _key(thing, actor, s)
-            rest = tuple(p for p in o.placed if p.name != k)
-            ch["placed"] = (*rest, Placed(k, pos[0], pos[1], s.get("at") or place, actor))
+            name = _key(thing, actor)
+            rest = tuple(p for p in o.placed if p.name != name)
+            ch["placed"] = (*rest, Placed(name, pos[0], pos[1], s.at or place, actor))
     elif thing and verb in ("取", "執", "奉", "受", "徹", "去", "說", "説"):
-        k = _key(thing, actor, s)
-        keys = {k} if thing in _SINGLE else {k, f"{thing}:{actor}"}
+        name = _key(thing, actor)
+        keys = {name} if thing in _SINGLE else {name, f"{thing}:{actor}"}
         if thing == "弓矢":
             keys |= {f"弓:{actor}", f"弓矢:{actor}"}
         if any(p.name in keys for p in o.placed):
@@ -702,7 +693,7 @@ _OBJECT_VERBS = frozenset({"獲", "委", "乘", "束", "數獲"})
 _PLACING_VERBS = frozenset({"委", "倚", "設", "奠", "取", "執", "奉", "受", "徹", "去", "說", "説"})
 
 
-def _tally_rods(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:
+def _tally_rods(o: Objects, s: Step, world: Any) -> dict[str, Any]:
     """The 筭: where the run has them (in the 中, in reserve, on the ground by side), and how
     far the 數獲 has gone through each side (by 純, xiangshe:193–201)."""
     ch: dict[str, Any] = {
@@ -712,10 +703,10 @@ def _tally_rods(o: Objects, s: dict[str, Any], world: Any) -> dict[str, Any]:
         "suan_left": world.rods_left,
     }
     right, left = o.counted_right, o.counted_left
-    cnt = s.get("count") if isinstance(s.get("count"), int) else None
-    if s.get("verb") == "數獲" and s.get("side") and cnt:
+    cnt = s.number if isinstance(s.number, int) else None
+    if s.verb == "數獲" and s.side and cnt:
         # the count takes them up by 純 and lays them down again (縮, 横)
-        if s["side"] == "右":
+        if s.side == "右":
             right += cnt
         else:
             left += cnt

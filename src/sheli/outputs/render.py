@@ -277,7 +277,7 @@ def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any], run: int | None = N
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe")
     >>> fr = build_frames(r)[:3]
-    >>> chunk_svgs(fr, r.events[0])[0] == render_svg(fr[0], r.events[0], highlight=fr[0].actor)
+    >>> chunk_svgs(fr, r.scene)[0] == render_svg(fr[0], r.scene, highlight=fr[0].actor)
     True
     """
     run = run or label_run(len(frames))
@@ -738,8 +738,8 @@ def draw_packed(
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe")
     >>> fr = build_frames(r)[:70]
-    >>> blobs, _ = draw_packed(fr, r.events[0], jobs=1)
-    >>> unpack_svgs(blobs) == chunk_svgs(fr, r.events[0])
+    >>> blobs, _ = draw_packed(fr, r.scene, jobs=1)
+    >>> unpack_svgs(blobs) == chunk_svgs(fr, r.scene)
     True
     """
     global _FRAMES, _SCENE
@@ -1337,7 +1337,7 @@ def render(
         frames = build_frames(result)
         blobs, svg_bytes = draw_packed(
             frames,
-            result.events[0],
+            result.scene,
             jobs=jobs,
             progress=progress,
             svg_dir=sd if svg_files else None,

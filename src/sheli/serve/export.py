@@ -322,7 +322,7 @@ def diagram_svg(ev: LiveEvent, seq: int, view: str = "auto") -> str | None:
     idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
     if idx is None:
         return None
-    svg = render_svg(frames[idx], d.run.events[0], view=view)
+    svg = render_svg(frames[idx], d.run.scene, view=view)
     if len(cache) > 200:
         cache.clear()
     cache[(seq, view)] = svg

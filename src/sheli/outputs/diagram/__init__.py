@@ -12,7 +12,7 @@ shape and label carries ``data-box`` too, so that the viewer and the tests can r
 >>> from sheli.outputs.frames import build_frames
 >>> r = run("xiangshe", seed=1)
 >>> frames = build_frames(r)
->>> svg = render_svg(frames[150], r.events[0])
+>>> svg = render_svg(frames[150], r.scene)
 >>> svg.startswith("<svg") and 'class="person actor"' in svg
 True
 """

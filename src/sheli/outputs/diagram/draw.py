@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any, cast
+from typing import cast
 
+from sheli.engine.records import Scene
 from sheli.glossary import label as label_en
 from sheli.outputs.diagram.crowds import _VISIBLE
 from sheli.outputs.diagram.figures import _figures, _people_layout, _person_lines, _person_svg
@@ -95,7 +96,7 @@ def clear_caches() -> None:
 
 def render_svg(
     frame: Frame,
-    scene: dict[str, Any],
+    scene: Scene,
     *,
     highlight: str | None = None,
     width: int = 900,
@@ -110,7 +111,7 @@ def render_svg(
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
     >>> f = build_frames(r)[0]
-    >>> render_svg(f, r.events[0]) == chr(10).join(render_svg_parts(f, r.events[0]))
+    >>> render_svg(f, r.scene) == chr(10).join(render_svg_parts(f, r.scene))
     True
     """
     return "\n".join(
@@ -128,7 +129,7 @@ def render_svg(
 
 def render_svg_parts(
     frame: Frame,
-    scene: dict[str, Any],
+    scene: Scene,
     *,
     highlight: str | None = None,
     width: int = 900,
@@ -158,7 +159,7 @@ def render_svg_parts(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> svg = render_svg(build_frames(r)[0], r.events[0], view="range")
+    >>> svg = render_svg(build_frames(r)[0], r.scene, view="range")
     >>> 'xmlns="http://www.w3.org/2000/svg"' in svg, "<title>" in svg
     (True, True)
     """
@@ -170,12 +171,12 @@ def render_svg_parts(
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN
     if lang == "en":
-        title = f"({scene.get('title', '')}) {fv.cite} #{fv.seq} " + (
+        title = f"({scene.title or ''}) {fv.cite} #{fv.seq} " + (
             f"{_person(fv.actor or '', None, lang)}: {label_en(fv.verb or '', 'verbs')}"
         )
         title += f" (「{fv.says}」)" if fv.says else ""
     else:
-        title = f"{scene.get('title', '')} {fv.cite} #{fv.seq} {fv.actor}{fv.verb}"
+        title = f"{scene.title or ''} {fv.cite} #{fv.seq} {fv.actor}{fv.verb}"
         title = _tr(lang)(title + (f"「{fv.says}」" if fv.says else ""))
     bounds_attrs, view_parts, north = _view_parts(v, lang)
     out = [
@@ -266,7 +267,7 @@ def render_svg_parts(
     out.append("</g>")
     out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
     if v.name == "hall" and _inset_w(width):
-        venue_key = scene.get("venue") or "xie"
+        venue_key = scene.venue or "xie"
         out.extend(
             _inset(
                 fv,

@@ -147,14 +147,14 @@ _EMPTY = Holding()
 
 @lru_cache(maxsize=8192)
 def _person_lines(
-    label: str, holds: tuple[str, ...], says: str | None, lang: str = "zh-Hant"
+    label: str, holding: Holding | None, says: str | None, lang: str = "zh-Hant"
 ) -> tuple[tuple[tuple[tuple[str, float], ...], ...], tuple[float, float]]:
     """A person's label: one line, the name, then what he holds in smaller type (a row of
     people 3 尺 apart can then be labelled beside its figures); the words spoken under it,
     for the speaker. With its size. ``label`` is in ``lang`` already; the words spoken are
     the text's own (in brackets in English)."""
     first: tuple[tuple[str, float], ...] = ((label, NAME_SIZE),)
-    ht = "·".join(_hold(h, lang) for h in holds)
+    ht = "·".join(_hold(holding, lang)) if holding is not None else ""
     if ht:
         first += ((ht, HOLD_SIZE),)
     if says is not None:

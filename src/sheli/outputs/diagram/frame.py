@@ -9,6 +9,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from sheli.engine.records import Scene
 from sheli.glossary import label as label_en
 from sheli.outputs.diagram.memo import _MEMO, _changed
 from sheli.outputs.diagram.plan import (
@@ -37,13 +38,11 @@ from sheli.text.english import english as passage_english
 # -- the whole -------------------------------------------------------------------------------
 
 
-def _header(
-    frame: Frame | _FrameView, scene: dict[str, Any], width: int, lang: str = "zh-Hant"
-) -> str:
+def _header(frame: Frame | _FrameView, scene: Scene, width: int, lang: str = "zh-Hant") -> str:
     s = frame.step
     tr = _tr(lang)
     en = lang == "en"
-    title = scene.get("title") or scene.get("rite", "")
+    title = scene.title or scene.rite
     title = f"({title})" if en else tr(title)
     rnd = {0: "", 1: tr("第一番射"), 2: tr("第二番射"), 3: tr("第三番射")}.get(frame.round, "")
     head = tr("{title} {round} 疏§{section}  {cite}  #{seq}").format(
@@ -62,7 +61,7 @@ def _header(
         f'fill="{_ACTOR}">{escape(act)}</text>',
     ]
     y = 40.0
-    jing = s.get("jing") or ""
+    jing = s.jing or ""
     if en:
         # the passage in the project's English (sheli.text.english), its words by line
         t = passage_english(frame.cite) if frame.cite else None

@@ -11,6 +11,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from sheli.engine.records import Scene
 from sheli.outputs.diagram.crowds import _people_memo
 from sheli.outputs.diagram.figures import _person_lines
 from sheli.outputs.diagram.memo import _MEMO, _changed
@@ -53,18 +54,18 @@ def _labels_of(specs: Any) -> list[Label]:
 
 def _layout_all(
     frame: _FrameView,
-    scene: dict[str, Any],
+    scene: Scene,
     highlight: str | None,
     width: int,
     view: str,
     lang: str = "zh-Hant",
     label_memory: LabelMemory | None = None,
 ) -> tuple[View, Venue, _Canvas, list[Label], dict[str, tuple[float, float]], float, str]:
-    venue = _venue(scene.get("venue") or "xie")
+    venue = _venue(scene.venue or "xie")
     name = choose_view(frame, view)
-    v = _layout(name, width, frame, highlight, scene.get("venue") or "xie")
+    v = _layout(name, width, frame, highlight, scene.venue or "xie")
     c = _Canvas()
-    venue_key = scene.get("venue") or "xie"
+    venue_key = scene.venue or "xie"
     plan_svg, plan_boxes, plan_labels, plan_grid = _static_plan(
         venue_key, v, beast_hou(scene), lang
     )
@@ -93,7 +94,7 @@ def _layout_all(
             continue  # a member's figure is drawn beside his group's (labelled by its head)
         x, y = where[p.actor]
         who = _person(p.actor, p.name, lang)
-        lines, size = _person_lines(who, p.holds, says if p.actor == speaker else None, lang)
+        lines, size = _person_lines(who, p.holding, says if p.actor == speaker else None, lang)
         # his label of the step before, while it reads and stands the same (its box is set
         # anew by each placement)
         key = f"person:{p.actor}"
@@ -275,7 +276,7 @@ def _movers(people: list[Person], group_from: int) -> list[Person]:
 
 def label_boxes(
     frame: Frame,
-    scene: dict[str, Any],
+    scene: Scene,
     *,
     width: int = 900,
     view: str = "auto",
@@ -292,7 +293,7 @@ def label_boxes(
 
 
 def body_boxes(
-    frame: Frame, scene: dict[str, Any], *, width: int = 900, view: str = "auto"
+    frame: Frame, scene: Scene, *, width: int = 900, view: str = "auto"
 ) -> dict[str, Box]:
     """The disc of every body drawn in a frame's diagram (each member of a role that is
     several people a body of his own), by name, as the renderer draws them: what no label
@@ -301,7 +302,7 @@ def body_boxes(
     >>> from sheli.engine import run
     >>> from sheli.outputs.frames import build_frames
     >>> r = run("xiangshe", seed=1)
-    >>> sorted(n for n in body_boxes(build_frames(r)[0], r.events[0]) if n.startswith("衆賓"))
+    >>> sorted(n for n in body_boxes(build_frames(r)[0], r.scene) if n.startswith("衆賓"))
     ['衆賓', '衆賓2', '衆賓3']
     """
     fv = _FrameView(frame)

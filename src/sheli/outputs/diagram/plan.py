@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 from sheli.engine import venue_plan
+from sheli.engine.records import Scene
 from sheli.outputs.diagram.present import _FrameView
 from sheli.outputs.diagram.style import (
     FIX_SIZE,
@@ -130,17 +131,17 @@ def _beast_of(rank: str) -> tuple[str, str] | None:
     return (hou[0].名, hou[0].質 or "") if hou else None
 
 
-def beast_hou(scene: dict[str, Any]) -> tuple[str, str] | None:
+def beast_hou(scene: Scene) -> tuple[str, str] | None:
     """The 獸侯 a run's one 侯 is, where the run names the host's rank (the 燕射's option
     ``rank``): its name and 質 for that rank's 燕射 (記 xiangshe:336 諸矦麋矦赤質; 注 此所謂獸矦
     也燕射則張之; ranks.yaml). None for a run that names no rank (the 鄉射's 侯 is the venue's).
 
-    >>> beast_hou({"params": {"options": {"rank": "諸侯"}}})
+    >>> beast_hou(Scene("yanshe", None, "xie", "尺", {"options": {"rank": "諸侯"}}, [], []))
     ('麋侯', '赤質')
-    >>> beast_hou({"params": {"options": {}}}) is None
+    >>> beast_hou(Scene("xiangshe", None, "xie", "尺", {"options": {}}, [], [])) is None
     True
     """
-    rank = ((scene.get("params") or {}).get("options") or {}).get("rank")
+    rank = (scene.params.get("options") or {}).get("rank")
     return _beast_of(str(rank)) if rank else None
 
 
@@ -187,10 +188,10 @@ def _flights(frame: Any, venue_key: str) -> list[tuple[str, Hou, bool, int]]:
         hou = by_name.get(shot_hou(shot) or "", default)
         if hou is None:
             continue
-        hit = bool(shot.get("hit"))
+        hit = shot.hit
         n, h = at.get(hou.name, (0, 0))
         k = max((h if hit else n - h) - 1, 0)
-        out.append((shot.get("person") or frame.actor, hou, hit, k))
+        out.append((shot.person or frame.actor, hou, hit, k))
     return out
 
 

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from sheli.engine.state import Holding, holds_words
 from sheli.glossary import label as label_en
 from sheli.i18n import translation
 from sheli.text.variants import to_simplified
@@ -16,7 +16,6 @@ from sheli.text.variants import to_simplified
 
 #: Where a thing's English is looked up (洗 is a basin here, not the verb "wash").
 _THINGS = ("places", "objects", "dress")
-_NUMERAL = {c: str(k) for k, c in enumerate("一二三四五六七八九十", 1)}
 
 
 @lru_cache(maxsize=4096)
@@ -46,32 +45,41 @@ def _person(actor: str, name: str | None, lang: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _hold(h: str, lang: str) -> str:
-    """What a person holds, shortened for his label (``搢三``, ``3 in belt``).
+def _hold(h: Holding, lang: str) -> tuple[str, ...]:
+    """What a person holds, shortened for his label (``搢三``, ``3 in belt``): read from the
+    numbers of his holding, in the order of the log's words.
 
-    >>> [_hold(h, "en") for h in ("張弓", "搢矢三", "挾矢一", "爵(實)", "矢12", "搢扑")]
-    ['strung bow', '3 in belt', '1 held', 'goblet (full)', 'arrow ×12', 'rod in belt']
+    >>> _hold(Holding(bow="張", belt=3, fingers=1, items=(("爵", 1),), cup_full=True), "en")
+    ('strung bow', '3 in belt', '1 held', 'goblet (full)')
+    >>> _hold(Holding(hand=12, discipline_rod="搢"), "en"), _hold(Holding(belt=3), "zh-Hant")
+    (('arrow ×12', 'rod in belt'), ('搢三',))
     """
-    short = h.replace("搢矢", "搢").replace("挾矢", "挾")
     if lang != "en":
-        return to_simplified(short) if lang == "zh-Hans" else short
+        words = [w.replace("搢矢", "搢").replace("挾矢", "挾") for w in holds_words(h)]
+        return tuple(to_simplified(w) for w in words) if lang == "zh-Hans" else tuple(words)
     tr = _tr(lang)
-    m = re.fullmatch(r"(搢|挾)([一二三四五六七八九十]|[0-9]+)", short)
-    if m:
-        n = _NUMERAL.get(m.group(2), m.group(2))
-        return (tr("{n} in belt") if m.group(1) == "搢" else tr("{n} held")).format(n=n)
-    if short in ("張弓", "弛弓"):
-        return tr("strung bow") if short == "張弓" else tr("unstrung bow")
-    if short.startswith("搢"):
-        return tr("{thing} in belt").format(thing=_thing(short[1:], lang))
-    m = re.fullmatch(r"(.+?)\((實|虛)\)", short)
-    if m:
-        state = label_en(m.group(2), "states")
-        return f"{_thing(m.group(1), lang)} ({state})"
-    m = re.fullmatch(r"(.+?)([一二三四五六七八九十]|[0-9]+)", short)
-    if m:
-        return f"{_thing(m.group(1), lang)} ×{_NUMERAL.get(m.group(2), m.group(2))}"
-    return _thing(short, lang)
+    out: list[str] = []
+    if h.bow:
+        out.append(tr("strung bow") if h.bow == "張" else tr("unstrung bow"))
+    if h.hand:
+        out.append(f"{_thing('矢', lang)} ×{h.hand}")
+    if h.belt:
+        out.append(tr("{n} in belt").format(n=h.belt))
+    if h.fingers:
+        out.append(tr("{n} held").format(n=h.fingers))
+    if h.discipline_rod:
+        rod = _thing("扑", lang)
+        out.append(tr("{thing} in belt").format(thing=rod) if h.discipline_rod == "搢" else rod)
+    for k, n in h.items:
+        if n <= 0:
+            continue
+        if k in ("觶", "爵"):
+            out.append(f"{_thing(k, lang)} ({label_en('實' if h.cup_full else '虛', 'states')})")
+        else:
+            out.append(_thing(k, lang) if n == 1 else f"{_thing(k, lang)} ×{n}")
+    if h.counting:
+        out.append(f"{_thing('筭', lang)} ×{h.counting}")
+    return tuple(out)
 
 
 @lru_cache(maxsize=4)
