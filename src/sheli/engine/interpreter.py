@@ -661,6 +661,7 @@ class Interpreter:
                     at_pt = self._locate(at, frame)
                 if extra and "_warn" in extra:
                     self._warn(line, cite, vname, p, extra.pop("_warn"))
+                announces = extra.pop("_announces", None) if extra else None
                 self.seq = seq = self.seq + 1
                 says = None
                 # the optional fields; the act's own, shared by its lines, when it has no more
@@ -706,6 +707,7 @@ class Interpreter:
                             w.snapshot if not w.changed else w.objects(),
                             None if at_pt is None else _xy(at_pt),
                             None if via is None else _xy(via),
+                            announces,
                         )
                         + optional
                     )
@@ -937,6 +939,7 @@ class Interpreter:
                         p.dress(),
                         line,
                         objects,
+                        None,
                         None,
                         None,
                     )

@@ -143,7 +143,8 @@ class Step(NamedTuple):
     The fields up to ``line`` are those of every step line; ``holding`` (the actor's) and
     ``objects`` (the world's) are the state after the act, as numbers; ``at_point`` and
     ``via_point`` the places the line names in words, as the run resolved them on its plan
-    (None where it did not). The rest are the optional fields of docs/event-log.md, each
+    (None where it did not); ``announces`` the round of the count (a :class:`Tally`) whose
+    announcement the step says (賢獲 告于賓 xiangshe:203), None for any other. The rest are the optional fields of docs/event-log.md, each
     typed, None (or empty) where the line has not got it: ``source_file`` (the log's
     ``file``), ``number`` (``count``), ``acting_as`` (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``),
     ``seat_hits`` (``獲``), ``formed`` (``耦``), ``arrow_flight`` (``矢行``), the others
@@ -176,6 +177,7 @@ class Step(NamedTuple):
     objects: Objects
     at_point: tuple[float, float] | None = None  # ``at`` resolved on the plan, where it is
     via_point: tuple[float, float] | None = None  # ``via`` resolved on the plan
+    announces: int | None = None  # the round of the count whose announcement ``says`` is
     # the optional fields of the line (docs/event-log.md): read-only, shared between steps
     source_file: str | None = None  # file: the part file of the step (None: the spec's)
     section_of: str | None = None
@@ -423,8 +425,10 @@ class Shared:
             values[_OPTIONAL.index(spec[0])] = spec[2](v)
         order = tuple(fields)
         values.append(self._orders.setdefault(order, order))
-        step = Step(0, 0, None, "", None, "", "", None, None, None, Holding(), None, None, [],
-                    0, Objects(), None, None, *values)  # fmt: skip
+        step = Step(
+            0, 0, None, "", None, "", "", None, None, None, Holding(), None, None, [], 0,
+            Objects(), None, None, None, *values,
+        )  # fmt: skip
         if _encode(step.optional_json()) != written:
             raise ValueError(f"a step's fields would not be written as they were: {written!r}")
         return tuple(values)

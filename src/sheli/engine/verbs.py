@@ -334,6 +334,7 @@ def _speech(ctx: Ctx) -> None:
                 "(xiangshe:202–203 釋獲者遂進取賢獲…告于賓)"
             )
         says = says.replace("{announcement}", ctx.world.last_tally.announcement)
+        ctx.extra["_announces"] = ctx.world.last_tally.round  # (not a field of the log)
     if says:
         ctx.extra["says"] = says
     set_facing(ctx)

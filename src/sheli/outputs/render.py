@@ -265,7 +265,7 @@ def label_run(steps: int) -> int:
     return KEYFRAME * max(1, min(LABEL_RUN_CHUNKS, steps // (KEYFRAME * LABEL_RUNS)))
 
 
-def chunk_svgs(frames: Sequence[Any], scene: dict[str, Any], run: int | None = None) -> list[str]:
+def chunk_svgs(frames: Sequence[Any], scene: Scene, run: int | None = None) -> list[str]:
     """The diagrams of ``frames`` as a render draws them: cut into runs of ``run`` steps
     (default :func:`label_run` of their number) from the first, each run drawn in order,
     its first step's labels placed by the plain greedy and each label of the next steps
