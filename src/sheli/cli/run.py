@@ -259,7 +259,7 @@ def _yizhu_text(result: object, width: int | None, lang: str = "zh-Hant") -> str
 
     if lang == "en":
         return english_yizhu_text(
-            result.events,  # type: ignore[attr-defined]
+            result.records,  # type: ignore[attr-defined]
             topics=_topics(result),
             drank=result.drank,  # type: ignore[attr-defined]
             assumptions=result.assumptions,  # type: ignore[attr-defined]

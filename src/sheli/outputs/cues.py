@@ -15,10 +15,10 @@ plain-English glosses, the scale) are said so on the sheet.
 >>> from sheli.engine import run
 >>> r = run("xiangshe", seed=1)
 >>> sheet = role_sheet(r, "釋獲者")
->>> sheet.acts == sum(1 for s in r.steps if s["actor"] == "釋獲者")
+>>> sheet.acts == sum(1 for s in r.records if isinstance(s, Step) and s.actor == "釋獲者")
 True
 >>> said = [w for b in sheet.blocks() for c in b.rows for w in c.says or ()]
->>> [t["announcement"] for t in r.tallies] == [w for w in said if w != "左右卒射"]
+>>> [t.announcement for t in r.tallies] == [w for w in said if w != "左右卒射"]
 True
 """
 
@@ -357,11 +357,11 @@ class Cue:
             s.facing,
             tuple(s.dress or ()),
             s.says,
-            s.get("obj"),
-            s.get("at"),
-            s.get("to"),
-            s.get("via"),
-            s.get("note"),
+            s.obj,
+            s.at,
+            s.to,
+            s.via,
+            s.note,
         )
 
 
@@ -394,7 +394,7 @@ class Beat:
             and a.cite == b.cite
             and a.jing == b.jing
             and a.section == b.section
-            and (a.get("as") or {}).get("cite") == (b.get("as") or {}).get("cite")
+            and (a.acting_as and a.acting_as.cite) == (b.acting_as and b.acting_as.cite)
         )
 
 
@@ -468,14 +468,14 @@ class Row:
 
         (The 數獲 acts carry a side too, the side counted; the act's words show it.)"""
         return Counter(
-            c.step.get("side") for c in self.cues if c.step.get("side") and c.step.verb == "釋獲"
+            c.step.side for c in self.cues if c.step.side and c.step.verb == "釋獲"
         )
 
     @property
     def notes(self) -> list[str]:
         out: list[str] = []
         for c in self.acts:
-            n = c.step.get("note")
+            n = c.step.note
             if n and n not in out:
                 out.append(n)
         return out
@@ -578,7 +578,7 @@ def fold_cues(cues: Sequence[Any], max_block: int = 8) -> list[Block]:
 section_topics = chapter_sections
 
 
-class CueReader(BaseVisitor):
+class CueReader(BaseVisitor["CueReader"]):
     """The reader of a run that gathers every person's cues in one pass: the acts of each
     actor and the steps addressed to him (a step's ``to``), each with the step before it and
     his own previous step. Its result is itself: :meth:`roles`, :meth:`resolve`,
@@ -604,7 +604,7 @@ class CueReader(BaseVisitor):
     def visit_step(self, step: Step) -> None:
         i = len(self.steps)
         after = self.steps[-1] if i else None
-        actor, to = step.actor, step.get("to")
+        actor, to = step.actor, step.to
         self.cues[actor].append(Cue(step, False, after, self.scale, self._own.get(actor), i))
         if to and to != actor:
             self.cues[to].append(Cue(step, True, after, self.scale, self._own.get(to), i))
@@ -804,7 +804,7 @@ def action_words(step: Step) -> str:
     '設 席 → at 賓席'
     """
     parts = [step.verb]
-    obj, count, side = step.get("obj"), step.get("count"), step.get("side")
+    obj, count, side = step.obj, step.number, step.side
     if obj:
         parts.append(str(obj))
     # A count that is a number and not zero (a 數獲 act that lays no rod shows none).
@@ -812,9 +812,9 @@ def action_words(step: Step) -> str:
         parts.append(f"×{count}")
     if side:
         parts.append(f"({side})")
-    for key, words in (("at", "→ at {}"), ("to", "→ to {}"), ("via", "(by {})")):
-        if step.get(key):
-            parts.append(words.format(step.get(key)))
+    for value, words in ((step.at, "→ at {}"), (step.to, "→ to {}"), (step.via, "(by {})")):
+        if value:
+            parts.append(words.format(value))
     return " ".join(parts)
 
 
@@ -1099,7 +1099,7 @@ class FloorRow:
 
 
 def floor_rows(
-    venue: Any, scale: Scale, scene: Scene | dict[str, Any] | None = None
+    venue: Any, scale: Scale, scene: Scene | None = None
 ) -> list[FloorRow]:
     """Every fixture of the venue (those of the run's scene first) in metres at ``scale``.
 
@@ -1109,8 +1109,8 @@ def floor_rows(
     >>> round(next(r for r in rows if r.name == "侯").y_m, 3)
     -65.604
     """
-    # the scene's record (or its line): the fixtures the run named
-    fixtures = scene.fixtures if isinstance(scene, Scene) else (scene or {}).get("fixtures", ())
+    # the scene's record: the fixtures the run named
+    fixtures = scene.fixtures if scene is not None else ()
     used = [f["name"] for f in fixtures]
     names = used + [n for n in venue.fixtures if n not in used]
     rows = []
@@ -1249,14 +1249,13 @@ def _near_diagrams(
     and the header band (cite, 經, words, which the cue already shows) is cropped."""
     frames = {f.seq: f for f in build_frames(run)}
     head = float(getattr(diagram, "HEAD", 0.0))
-    scene_line = scene.to_json()
     for sh, row in todo:
         seq = row.last.seq
         frame = frames.get(seq)
         if frame is None:
             continue
         svg = diagram.render_svg(
-            frame, scene_line, highlight=sh.role, width=NEAR_WIDTH, view="near", lang=lang
+            frame, scene, highlight=sh.role, width=NEAR_WIDTH, view="near", lang=lang
         )
         m = re.search(r'height="([0-9.]+)"', svg)
         height = float(m.group(1)) if m else NEAR_WIDTH * 1.3
@@ -1364,7 +1363,7 @@ def build_book(
         scale=scale,
         sheets=sheets,
         floor=floor_rows(venue, scale, run.scene) if floor else None,
-        marks=performer_marks(run.steps, scale.m) if floor else None,
+        marks=performer_marks(run.records, scale.m) if floor else None,
         venue=venue,
         origin=ORIGIN_TEXT,
         diagrams=style,

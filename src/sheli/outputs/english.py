@@ -5,8 +5,9 @@ A step's actor, verb, object, place, facing and words said are read through the 
 reader who knows none of the language still knows which term the text uses. A term the
 glossary does not give stands alone in brackets: nothing Chinese is printed outside them.
 
->>> print(step_sentence({"type": "step", "seq": 7, "actor": "司射", "verb": "袒",
-...     "place": "堂西", "facing": "W", "cite": "xiangshe:96"}))
+>>> from sheli.engine.state import Holding, Objects
+>>> print(step_sentence(Step(7, 0, 9, "xiangshe:96", None, "司射", "袒", None, None, "W",
+...     Holding(), None, "堂西", [], 0, Objects())))
 The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.
 >>> announcement_en(19, 14)
 'The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).'
@@ -26,6 +27,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sheli.engine.records import Record, Scene, Shot, Step, Tally
 from sheli.glossary import english, glossary, parts
 from sheli.i18n import translation
 from sheli.outputs.cues import (
@@ -228,71 +230,67 @@ def _plural(en: str) -> bool:
     return head in ("men", "people") or (head.endswith("s") and not head.endswith(("ss", "'s")))
 
 
-def step_sentence(e: Any, subject: str | None = None) -> str:
-    """One step (a :class:`~sheli.engine.records.Step` or its log line) as an English sentence;
-    ``subject`` in place of the actor (``He`` for the person's next act in one beat).
+def step_sentence(e: Step, subject: str | None = None) -> str:
+    """One step (a :class:`~sheli.engine.records.Step`) as an English sentence; ``subject``
+    in place of the actor (``He`` for the person's next act in one beat).
 
-    >>> s = step_sentence({"seq": 3, "actor": "上耦上射", "verb": "揖", "place": "西階前",
-    ...     "facing": "N", "cite": "xiangshe:120"})
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = step_sentence(Step(3, 1, 12, "xiangshe:120", None, "上耦上射", "揖", None, None,
+    ...     "N", Holding(), None, "西階前", [], 0, Objects()))
     >>> print(s.replace(" salutes ", "\\nsalutes "))
     The upper archer of the upper pair (上耦上射)
     salutes (揖) in front of the west steps (西階前), facing north.
     """
-    if hasattr(e, "to_json"):
-        e = e.to_json()
-    actor = term(e["actor"], "roles")
+    actor = term(e.actor, "roles")
     many = _plural(actor)
     actor = actor[0].upper() + actor[1:]
-    if e.get("name") and f"({e['name']})" not in actor:
-        actor += f" ({e['name']})"
+    if e.name and f"({e.name})" not in actor:
+        actor += f" ({e.name})"
     if subject is not None:
         actor = subject
-    verb_en = english(e["verb"], "verbs")
+    verb_en = english(e.verb, "verbs")
     if verb_en:
-        verb = f"{verb_en if many else third_person(verb_en)} ({e['verb']})"
+        verb = f"{verb_en if many else third_person(verb_en)} ({e.verb})"
     else:
-        verb = f"{'do' if many else 'does'} ({e['verb']})"
+        verb = f"{'do' if many else 'does'} ({e.verb})"
     words = [actor, verb]
     goes_to = bool(verb_en) and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
-    if e.get("obj"):
-        count = e.get("count")
-        obj = term(e["obj"], "objects", "dress", "places", "roles")
+    if e.obj:
+        count = e.number
+        obj = term(e.obj, "objects", "dress", "places", "roles")
         if count not in (None, 1):
-            obj = f"{count} × " + term(
-                e["obj"], "objects", "dress", "places", "roles", article=False
-            )
+            obj = f"{count} × " + term(e.obj, "objects", "dress", "places", "roles", article=False)
         words.append(obj)
-    if e.get("side"):
-        words.append(f"({e['side']})")
-    if e.get("to"):
-        whom = term(e["to"], "roles", "places")
+    if e.side:
+        words.append(f"({e.side})")
+    if e.to:
+        whom = term(e.to, "roles", "places")
         # ordering, calling up, asking, saluting or meeting someone: he is the object
-        words.append(whom if e["verb"] in _DIRECT else tr("to") + " " + whom)
-    if e.get("at"):
-        at = term(e["at"], "places", "objects")
+        words.append(whom if e.verb in _DIRECT else tr("to") + " " + whom)
+    if e.at:
+        at = term(e.at, "places", "objects")
         words.append(at if at.startswith(_PREPOSITIONS) or goes_to else tr("at") + " " + at)
-    if e.get("place") and e["place"] != e.get("at"):
-        place = term(e["place"], "places", "objects")
+    if e.place and e.place != e.at:
+        place = term(e.place, "places", "objects")
         if not place.startswith(_PREPOSITIONS) and not goes_to:
             place = tr("at") + " " + place
         words.append(place)
     sentence = " ".join(words)
-    if e.get("facing"):
-        facing = FACING_EN.get(e["facing"])
-        sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e['facing']})")
-    if e.get("says"):
-        sentence += ", " + tr("and says ({words})").format(words=f"「{e['says']}」")
+    if e.facing:
+        facing = FACING_EN.get(e.facing)
+        sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e.facing})")
+    if e.says:
+        sentence += ", " + tr("and says ({words})").format(words=f"「{e.says}」")
     sentence += "."
-    if e.get("shot"):
-        s = e["shot"]
-        mark = tr("hit") if s["hit"] else tr("miss")
-        sentence += f" [{mark}{', ' + tr('counted') if s['counted'] else ''}]"
-    if e.get("note"):
+    if e.shot:
+        mark = tr("hit") if e.shot.hit else tr("miss")
+        sentence += f" [{mark}{', ' + tr('counted') if e.shot.counted else ''}]"
+    if e.note:
         # a note cut short may leave a bracket open: close it, or the rest reads as inside
-        note = e["note"] + ")" * max(0, e["note"].count("(") - e["note"].count(")"))
+        note = e.note + ")" * max(0, e.note.count("(") - e.note.count(")"))
         sentence += f" ({note})"
-    if e.get("assumes"):
-        sentence += " [" + ",".join(e["assumes"]) + "]"
+    if e.assumes:
+        sentence += " [" + ",".join(e.assumes) + "]"
     return sentence
 
 
@@ -419,15 +417,16 @@ def glossary_texts() -> dict[str, str]:
 
 
 def english_lines(
-    events: Iterable[Any],
+    records: Iterable[Record],
     topics: dict[int, str] | Callable[[int], str] | None,
-    shots: dict[int, list[dict[str, Any]]],
-    tallies: list[dict[str, Any]],
+    shots: dict[int, list[Shot]],
+    tallies: list[Tally],
 ) -> Iterator[str]:
-    """The English 儀注 line by line; fills ``shots`` and ``tallies`` for the summary.
+    """The English 儀注 line by line, from a run's records; fills ``shots`` and ``tallies``
+    for the summary.
 
-    >>> line = list(english_lines([{"type": "tally", "round": 2, "right": 19, "left": 14,
-    ...     "announcement": "右賢於左二純一奇"}], None, defaultdict(list), []))[0]
+    >>> line = list(english_lines([Tally(2, 19, 14, "right", "右賢於左二純一奇")], None,
+    ...     defaultdict(list), []))[0]
     >>> print(line.replace(" — ", "\\n"))
           ⟶ the second round of shooting, the count (數獲): right 19, left 14
     The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).
@@ -435,58 +434,54 @@ def english_lines(
     topic_of = topics if callable(topics) else (topics or {}).get
     section: tuple[Any, Any] = (-1, None)
     rnd: int | None = None
-    for e in events:
-        if hasattr(e, "to_json"):
-            e = e.to_json()
-        kind = e.get("type")
-        if kind == "scene":
-            title = e.get("title") or e.get("rite")
-            venue = str(VENUES.get(e.get("venue"), e.get("venue"))).split("—")[0].strip()
+    for e in records:
+        if isinstance(e, Scene):
+            title = e.title or e.rite
+            venue = str(VENUES.get(e.venue, e.venue)).split("—")[0].strip()
             yield tr("Order of ceremony (儀注) of ({title}) — venue ({venue})").format(
                 title=title, venue=venue
             )
             cast = [
                 term(c["actor"], "roles") + (f" ({c['name']})" if c.get("name") else "")
-                for c in e.get("cast", [])
+                for c in e.cast
             ]
             if cast:
                 yield tr("cast") + ": " + "; ".join(cast)
             continue
-        if kind == "shot":
-            shots[e["round"]].append(e)
+        if isinstance(e, Shot):
+            shots[e.round].append(e)
             continue
-        if kind == "tally":
+        if isinstance(e, Tally):
             tallies.append(e)
             yield (
-                f"      ⟶ {tr(ROUNDS_EN.get(e['round'], str(e['round'])))}, "
+                f"      ⟶ {tr(ROUNDS_EN.get(e.round, str(e.round)))}, "
                 + tr("the count (數獲): right {right}, left {left}").format(
-                    right=e["right"], left=e["left"]
+                    right=e.right, left=e.left
                 )
-                + f" — {announcement_en(e['right'], e['left'])}"
+                + f" — {announcement_en(e.right, e.left)}"
             )
             continue
-        if kind != "step":
-            continue
-        if e.get("round") != rnd:
-            rnd = e.get("round")
+        if e.round != rnd:
+            rnd = e.round
             if rnd:
                 yield f"── {tr(ROUNDS_EN.get(rnd, str(rnd)))} ──"
-        if (e.get("section"), e.get("section_of")) != section:
-            section = (e.get("section"), e.get("section_of"))
+        if (e.section, e.section_of) != section:
+            section = (e.section, e.section_of)
             if section[0] is not None:
                 yield ""
-                topic = e.get("topic", "") if section[1] else (topic_of(section[0]) or "")
+                topic = (e.topic or "") if section[1] else (topic_of(section[0]) or "")
                 base = f" ({section[1]})" if section[1] else ""
                 yield (
                     tr("Section {n}").format(n=section[0]) + base + (f" ({topic})" if topic else "")
                 )
-        yield f"{e['seq']:>5} {step_sentence(e)}  {e['cite']}" + (
-            f" (as at {e['as']['cite']})" if e.get("as") and e["as"]["cite"] != e["cite"] else ""
+        call = e.acting_as
+        yield f"{e.seq:>5} {step_sentence(e)}  {e.cite}" + (
+            f" (as at {call.cite})" if call and call.cite != e.cite else ""
         )
 
 
 def english_yizhu_text(
-    events: Iterable[Any],
+    records: Iterable[Record],
     topics: dict[int, str] | Callable[[int], str] | None = None,
     drank: dict[int, list[str]] | None = None,
     assumptions: dict[str, tuple[str, str]] | None = None,
@@ -494,16 +489,17 @@ def english_yizhu_text(
 ) -> str:
     """The English 儀注 as plain text, with the round summaries and the assumptions.
 
-    >>> print(english_yizhu_text([{"type": "step", "seq": 1, "round": 0, "section": 14,
-    ...     "cite": "xiangshe:127", "actor": "司射", "verb": "立", "place": "中之西南",
-    ...     "facing": "E"}], topics={14: "司射誘射教三耦射法之事"}).replace(", f", ",\\nf").strip())
+    >>> from sheli.engine.state import Holding, Objects
+    >>> print(english_yizhu_text([Step(1, 0, 14, "xiangshe:127", None, "司射", "立", None, None,
+    ...     "E", Holding(), None, "中之西南", [], 0, Objects())],
+    ...     topics={14: "司射誘射教三耦射法之事"}).replace(", f", ",\\nf").strip())
     Section 14 (司射誘射教三耦射法之事)
         1 The director of archery (司射) stands (立) southwest of the tally vessel (中之西南),
     facing east.  xiangshe:127
     """
-    shots: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    tallies: list[dict[str, Any]] = []
-    out = list(english_lines(events, topics, shots, tallies))
+    shots: dict[int, list[Shot]] = defaultdict(list)
+    tallies: list[Tally] = []
+    out = list(english_lines(records, topics, shots, tallies))
     tail = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     _summary(tail, shots, tallies, drank or {})
     if assumptions:
@@ -517,8 +513,8 @@ def english_yizhu_text(
 
 def _summary(
     console: Console,
-    shots: dict[int, list[dict[str, Any]]],
-    tallies: list[dict[str, Any]],
+    shots: dict[int, list[Shot]],
+    tallies: list[Tally],
     drank: dict[int, list[str]],
 ) -> None:
     if not shots and not tallies:
@@ -526,23 +522,23 @@ def _summary(
     table = Table(title=tr("Summary of each round"))
     for col in ("round", "arrows", "hits", "counted", "right", "left", "announcement", "drank"):
         table.add_column(tr(col))
-    by_round = {t["round"]: t for t in tallies}
+    by_round = {t.round: t for t in tallies}
     for r in sorted(set(shots) | set(by_round)):
         if r == 0:
             continue
         ss = shots.get(r, [])
         t = by_round.get(r)
         if t:
-            said = announcement_en(t["right"], t["left"])
+            said = announcement_en(t.right, t.left)
         else:
             said = tr("hits not counted (獲而未釋獲, xiangshe:150)") if r == 1 else "—"
         table.add_row(
             tr(ROUNDS_EN.get(r, str(r))),
             str(len(ss)),
-            str(sum(1 for s in ss if s["hit"])),
-            str(sum(1 for s in ss if s["counted"])),
-            str(t["right"]) if t else "—",
-            str(t["left"]) if t else "—",
+            str(sum(1 for s in ss if s.hit)),
+            str(sum(1 for s in ss if s.counted)),
+            str(t.right) if t else "—",
+            str(t.left) if t else "—",
             said,
             "; ".join(term(d, "roles") for d in drank.get(r, [])) or "—",
         )
@@ -568,11 +564,11 @@ def _gloss_first(words: str) -> str:
 
 
 def _after_sentence(row: Any, role: str) -> str:
-    before = [None if b.acts[0].after is None else _line(b.acts[0].after) for b in row.beats]
+    before = [b.acts[0].after for b in row.beats]
     first = before[0]
     if first is None:
         return tr("the first step of the run")
-    if all(a is not None and a["actor"] == role for a in before):
+    if all(a is not None and a.actor == role for a in before):
         return tr("straight on from your previous act")
     said = step_sentence(first)
     if len(before) > 1:
@@ -751,43 +747,34 @@ def _row_lines(row: Any, reps: int, role: str, indent: str = "  ") -> list[str]:
     holds, the cue (the lines of :func:`english_cue_text` and :func:`english_cue_html`)."""
     lines: list[str] = []
     add = lines.append
-    s, c, z = _line(row.step), row.first, row.last
+    s, c, z = row.step, row.first, row.last
     times = f" ×{row.count}" if row.count > 1 and reps == 1 else ""
-    head = f"{row.seqs[0]:>5} {s['cite']:<14}"
+    head = f"{row.seqs[0]:>5} {s.cite:<14}"
     if c.addressed:
         add(f"{indent}{head} ← {step_sentence(s)}{times}")
     else:
         said = " ".join(
-            step_sentence(_line(a.step), subject=None if i == 0 else tr("He"))
+            step_sentence(a.step, subject=None if i == 0 else tr("He"))
             for i, a in enumerate(row.acts)
         )
         add(f"{indent}{head} {said}{times}")
     pad = indent + " " * 21
-    t = passage_english(s["cite"])
+    t = passage_english(s.cite)
     text = f"{t.text} " if t else ""
-    add(f"{pad}{tr('Text')}: {text}({s.get('jing', '')})")
+    add(f"{pad}{tr('Text')}: {text}({s.jing})")
     for w in row.says:
         add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
     if not c.addressed:
         where = metres_words(z.x_m, z.y_m)
         add(f"{pad}{tr('tape')}: {where}")
         holds = " … ".join(_gloss_first(hold_words(h)) if h else tr("nothing") for h in row.holds)
-        dress = _line(z.step).get("dress")
+        dress = z.step.dress
         dress_s = f"; {tr('dress')}: {_gloss_first(dress_words(dress))}"
         add(f"{pad}{tr('holds')}: {holds}{dress_s if dress else ''}")
         add(f"{pad}{tr('cue')}: {_after_sentence(row, role)}")
     for n in row.notes:
         add(f"{pad}· ({n})")
     return lines
-
-
-def _line(step: Any) -> dict[str, Any]:
-    """A step as its line of the log: the cue sheets hold the typed record, the 儀注 the line.
-
-    >>> _line({"cite": "xiangshe:1"})
-    {'cite': 'xiangshe:1'}
-    """
-    return step if isinstance(step, dict) else step.to_json()
 
 
 def label(name: str, *kinds: str) -> str:

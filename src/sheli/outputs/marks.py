@@ -7,7 +7,7 @@ run, every distinct place he stands on, in the order he first comes to it, in me
 venue's origin at the floor's scale: what a director tapes for him.
 
 >>> from sheli.engine import run
->>> marks = performer_marks(run("xiangshe", seed=1).steps, lambda chi: chi * 0.231)
+>>> marks = performer_marks(run("xiangshe", seed=1).records, lambda chi: chi * 0.231)
 >>> list(dict.fromkeys(m.performer for m in marks if m.role == "衆賓"))
 ['衆賓', '衆賓2', '衆賓3']
 >>> first = dict(by_performer(marks))
@@ -18,7 +18,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from sheli.engine.records import Record, Step
 
 __all__ = ["Mark", "by_performer", "performer_marks"]
 
@@ -38,26 +40,23 @@ class Mark(NamedTuple):
     cite: str | None
 
 
-def performer_marks(
-    steps: Iterable[dict[str, Any]], metres: Callable[[float], float]
-) -> list[Mark]:
-    """The marks of every body of a run's ``steps`` (the event log's step lines), grouped by
-    performer in the order each first appears; ``metres`` turns 尺 into metres on the floor
-    (``Scale.m`` of the cue sheets)."""
+def performer_marks(records: Iterable[Record], metres: Callable[[float], float]) -> list[Mark]:
+    """The marks of every body of a run's steps (its ``records``; the others are passed
+    over), grouped by performer in the order each first appears; ``metres`` turns 尺 into
+    metres on the floor (``Scale.m`` of the cue sheets)."""
     by: dict[str, list[Mark]] = {}
     seen: dict[str, set[tuple[float, float]]] = {}
-    for s in steps:
-        if s.get("x") is None or s.get("y") is None:
+    for s in records:
+        if not isinstance(s, Step) or s.x is None or s.y is None:
             continue
-        members = s.get("members")
         bodies = (
-            [(str(m["name"]), float(m["x"]), float(m["y"])) for m in members]
-            if members
-            else [(str(s["actor"]), float(s["x"]), float(s["y"]))]
+            [(m.name, float(m.x), float(m.y)) for m in s.members]
+            if s.members
+            else [(s.actor, float(s.x), float(s.y))]
         )
         for i, (name, x, y) in enumerate(bodies):
             # the leading member is the role itself (a step's x, y are his body)
-            who = s["actor"] if i == 0 else name
+            who = s.actor if i == 0 else name
             key = (round(x, 3), round(y, 3))
             got = seen.setdefault(who, set())
             if key in got:
@@ -66,14 +65,14 @@ def performer_marks(
             by.setdefault(who, []).append(
                 Mark(
                     who,
-                    s["actor"],
-                    s.get("place"),
+                    s.actor,
+                    s.place,
                     x,
                     y,
                     metres(x),
                     metres(y),
-                    s["seq"],
-                    s.get("cite"),
+                    s.seq,
+                    s.cite,
                 )
             )
     return [m for ms in by.values() for m in ms]
