@@ -56,7 +56,7 @@ from zlib_ng import zlib_ng
 
 from sheli import collector
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
-from sheli.engine.state import holds_words
+from sheli.engine.state import Holding, Objects, holds_words
 from sheli.files import temp_dir_beside
 from sheli.forked import FORK, Forked, as_child
 from sheli.i18n import DEFAULT, translation
@@ -164,7 +164,7 @@ class Strings:
 # the tally after every step
 
 
-class TallyStates(BaseVisitor):
+class TallyStates(BaseVisitor[dict[int, dict[str, Any]]]):
     """The reader of a run that keeps the tally after each step, by seq: 筭 released by side
     and hits, per round, and every count announced so far (see :func:`tally_states`)."""
 
@@ -239,7 +239,7 @@ def tally_states(run: Any) -> dict[int, dict[str, Any]]:
 # the frames of the run being rendered, shared with the worker processes (they are forked
 # after it is set, so each inherits it without pickling)
 _FRAMES: list[Any] = []
-_SCENE: dict[str, Any] = {}
+_SCENE: Any = None  # the run's Scene
 _SVG_DIR: list[Any] = [None, 4]  # where each worker writes its SVG files, and seq digits
 
 
@@ -323,12 +323,11 @@ def iter_svgs(
     """
     global _FRAMES, _SCENE
     frames = build_frames(run)
-    events = run.events
     total = len(frames)
     jobs = jobs or os.cpu_count() or 1
     chunk = label_run(total)  # as the render's runs, so the same diagrams (chunk_svgs)
     bounds = [(i, min(i + chunk, total)) for i in range(0, total, chunk)]
-    _FRAMES, _SCENE = frames, events[0]
+    _FRAMES, _SCENE = frames, run.scene
     last_seq = frames[-1].seq if frames else 0
     _SVG_DIR[:] = [svg_dir, max(4, len(str(last_seq)))]
     done = 0
@@ -348,7 +347,7 @@ def iter_svgs(
         if pool is not None:
             pool.terminate()
             pool.join()
-        _FRAMES, _SCENE = [], {}
+        _FRAMES, _SCENE = [], None
         _SVG_DIR[:] = [None, 4]
 
 
@@ -714,7 +713,7 @@ def _worker(k: int, claims: _Claims, conn: Any) -> None:
 
 def draw_packed(
     frames: Sequence[Any],
-    scene: dict[str, Any],
+    scene: Scene,
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
@@ -806,7 +805,7 @@ def draw_packed(
             if p.is_alive():
                 p.terminate()
             p.join()
-        _FRAMES, _SCENE = [], {}
+        _FRAMES, _SCENE = [], None
         _SVG_DIR[:] = [None, 4]
     return blobs, nbytes
 
@@ -817,7 +816,10 @@ def draw_packed(
 #: the optional fields of a step its English sentence reads
 #: (:func:`sheli.outputs.english.step_sentence`); its note is shown apart, as in the text's
 #: own pane, and its shot in the tally
-SENTENCE_FIELDS = ("name", "obj", "count", "side", "to", "at")
+SENTENCE_FIELDS = ("name", "obj", "number", "side", "to", "at")
+#: a step with nothing but what a sentence reads, replaced for each act
+_BARE_STEP = Step(0, 0, None, "", None, "", "", None, None, None, Holding(), None, None, [], 0,
+                  Objects())  # fmt: skip
 
 
 def viewer_labels() -> dict[str, str]:
@@ -913,7 +915,7 @@ class EnglishTable:
 
     >>> from sheli.engine import run
     >>> t = EnglishTable()
-    >>> st = run("xiangshe").steps[0]
+    >>> st = run("xiangshe").records[1]
     >>> print(t.text(t.sentence(st)))
     The guest (賓) is at (在) southwest of the gate (門之西南), facing east.
     """
@@ -935,27 +937,28 @@ class EnglishTable:
         """The string numbered ``n``."""
         return self.strings[n]
 
-    def sentence(self, step: Any) -> int:
-        """The number of the English sentence of ``step`` (a typed Step or its log line)."""
-        get = step.get
-        line = step if isinstance(step, dict) else None
-        head = (
-            (line["actor"], line["verb"], get("place"), get("facing"), get("says"))
-            if line is not None
-            else (step.actor, step.verb, step.place, step.facing, step.says)
-        )
-        more = tuple(get(k) for k in SENTENCE_FIELDS)
-        key = head + more
-        try:
-            n = self._acts.get(key)
-        except TypeError:  # a field that is a list: not remembered
-            n, key = None, None
+    def sentence(self, step: Step) -> int:
+        """The number of the English sentence of ``step``: its act, without the note, the
+        shot and the assumptions (the viewer shows them apart)."""
+        key: tuple[Any, ...] = (step.actor, step.verb, step.place, step.facing, step.says)
+        key += (step.name, step.obj)
+        key += (step.number, step.side, step.to, step.at)
+        n = self._acts.get(key)
         if n is None:
-            e = dict(zip(("actor", "verb", "place", "facing", "says"), head, strict=True))
-            e.update((k, v) for k, v in zip(SENTENCE_FIELDS, more, strict=True) if v is not None)
-            n = self.id(step_sentence(e))
-            if key is not None:
-                self._acts[key] = n
+            bare = _BARE_STEP._replace(
+                actor=step.actor,
+                verb=step.verb,
+                place=step.place,
+                facing=step.facing,
+                says=step.says,
+                name=step.name,
+                obj=step.obj,
+                number=step.number,
+                side=step.side,
+                to=step.to,
+                at=step.at,
+            )
+            n = self._acts[key] = self.id(step_sentence(bare))
         return n
 
 
@@ -977,7 +980,7 @@ def pack_english(data: dict[str, Any]) -> str:
 # the viewer's data
 
 
-class ViewerData(BaseVisitor):
+class ViewerData(BaseVisitor[dict[str, Any]]):
     """The reader of a run that makes the viewer's data (see :func:`viewer_data`): each
     step's record as it goes (its strings numbered in the order the viewer has always had
     them), its tally state once the shots that follow it are read, the rest at the end."""
@@ -995,7 +998,7 @@ class ViewerData(BaseVisitor):
         self.state_list: list[dict[str, Any]] = []
         self._last: tuple[Any, int] = (None, -1)  # the step before's state and its number
         # 告 steps and what they say, and each step's 如初 call: placed at the end
-        self._said: list[tuple[int, str]] = []
+        self._said: list[int] = []
         self._calls: dict[int, list[Any]] = {}
         # the English (docs/viewer.md, "In English"): each step's sentence, and the English
         # of the table's strings that have one (actors, places, what is held, dress …)
@@ -1040,7 +1043,7 @@ class ViewerData(BaseVisitor):
         if st.section is not None:
             self.sections_used.add(st.section)
         dress = st.dress
-        rec = {
+        rec: dict[str, Any] = {
             "q": st.seq,
             "r": st.round,
             "s": st.section,
@@ -1052,7 +1055,7 @@ class ViewerData(BaseVisitor):
             "p": sid(st.place),
             "h": sid("、".join(holds_words(st.holding)) or None),
             "d": sid("、".join(dress or []) or None),
-            "n": sid(st.get("note")),
+            "n": sid(st.note),
             "t": -1,
         }
         span = words_span(get_passage(st.cite).text, st.jing)
@@ -1068,12 +1071,12 @@ class ViewerData(BaseVisitor):
         if rec["p"] >= 0 and rec["p"] not in en_of:
             en_of[rec["p"]] = label(st.place or "", "places", "objects")
         i = len(self.out_steps) - 1
-        if st.says is not None and st.verb == "告":
-            self._said.append((i, st.says))
-        call = st.get("as")
+        if st.announces is not None and st.verb == "告":
+            self._said.append(i)
+        call = st.acting_as
         if call:
-            self.add_passage(call["cite"])
-            self._calls[i] = [call["cite"], sid(call.get("jing")), sid(call.get("procedure"))]
+            self.add_passage(call.cite)
+            self._calls[i] = [call.cite, sid(call.jing), sid(call.procedure)]
 
     def visit_shot(self, shot: Shot) -> None:
         self.tally.visit_shot(shot)
@@ -1084,10 +1087,9 @@ class ViewerData(BaseVisitor):
     def end_run(self) -> None:
         if self.out_steps:
             self._close_step()
-        # the 釋獲者's announcement (xiangshe:203): a 告 of the words of a count of the run
-        announced = {d["announcement"] for d in self.tally.done}
+        # the 釋獲者's announcement (xiangshe:203): the 告 of the words of a count of the run
         out = self.out_steps
-        said = {i for i, says in self._said if says in announced}
+        said = set(self._said)
         for d in self.tally.done:  # the announcement in English, by its words
             self.en_of[self.strings.id(d["announcement"])] = announcement_en(d["right"], d["left"])
         for i in sorted(said | set(self._calls)):

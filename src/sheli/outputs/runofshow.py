@@ -9,11 +9,13 @@ passage, words and verb, different people) are done together and last as long as
 longest of them.
 
 >>> from sheli.engine import run
+>>> from sheli.engine.records import Step
 >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
 >>> est = estimate(r)
->>> len(est.seconds) == len(r.steps) and est.total > 3600
+>>> steps = sum(1 for s in r.records if isinstance(s, Step))
+>>> len(est.seconds) == steps and est.total > 3600
 True
->>> est.elapsed_before(0), est.remaining_from(len(r.steps))
+>>> est.elapsed_before(0), est.remaining_from(steps)
 (0.0, 0.0)
 """
 
@@ -120,7 +122,7 @@ def _says_len(says: str | None) -> int:
 ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 
 
-class Timing(BaseVisitor):
+class Timing(BaseVisitor["Estimate"]):
     """The reader of a run that estimates each step (its result is an :class:`Estimate`);
     ``factor`` scales distances as the event's floor does.
 
@@ -203,7 +205,7 @@ def fmt(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-class SectionRows(BaseVisitor):
+class SectionRows(BaseVisitor[list[dict[str, Any]]]):
     """The reader of a run that makes the run-of-show by 賈疏 section (see :func:`sections`)."""
 
     def __init__(self, est: Estimate) -> None:

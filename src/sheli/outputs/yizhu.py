@@ -14,7 +14,7 @@ takes the steps', shots' and tallies' fields, never the words of the event log's
 >>> records = [
 ...     Scene("demo", "鄉射禮", "xie", "尺", {}, [], []),
 ...     Step(1, 0, 14, "xiangshe:127", None, "司射", "立", 0.0, 0.0, "E", Holding(), None,
-...          "中之西南", [], 127, {}, Objects()),
+...          "中之西南", [], 127, Objects()),
 ... ]
 >>> console = Console(width=100, color_system=None)
 >>> print_yizhu(records, console, topics={14: "司射誘射教三耦射法之事"})
@@ -73,39 +73,39 @@ Topics = dict[int, str] | Callable[[int], str] | None
 def step_segments(e: Step) -> list[Segment]:
     """One step as the segments of one line of the 儀注 (text, style)."""
     seg: list[Segment] = [(f"{e.seq:>5} ", "dim")]
-    name = e.get("name")
+    name = e.name
     seg.append((e.actor + (f"({name})" if name else ""), "bold"))
     seg.append((" ", None))
     verb = e.verb
-    if e.get("obj"):
-        count = e.get("count")
-        verb += e.get("obj") + (str(count) if count not in (None, 1) else "")
-    if e.get("side"):
-        verb += f"({e.get('side')})"
+    if e.obj:
+        count = e.number
+        verb += e.obj + (str(count) if count not in (None, 1) else "")
+    if e.side:
+        verb += f"({e.side})"
     seg.append((verb, "cyan"))
-    if e.get("to"):
-        seg.append((f" 於{e.get('to')}", None))
-    if e.get("at"):
-        seg.append((f" 于{e.get('at')}", None))
+    if e.to:
+        seg.append((f" 於{e.to}", None))
+    if e.at:
+        seg.append((f" 于{e.at}", None))
     if e.place:
         seg.append((f"  @{e.place}", "green"))
     if e.facing:
         seg.append((f" {FACING.get(e.facing, e.facing)}", None))
     if e.says:
         seg.append((f" 曰「{e.says}」", "yellow"))
-    shot = e.get("shot")
+    shot = e.shot
     if shot:
-        mark = ("中" if shot["hit"] else "不中") + ("·釋" if shot["counted"] else "")
+        mark = ("中" if shot.hit else "不中") + ("·釋" if shot.counted else "")
         seg.append((f" [{mark}]", "magenta"))
-    if e.get("note"):
-        seg.append((f"  ({e.get('note')})", "dim"))
-    if e.get("assumes"):
-        seg.append((" [" + ",".join(e.get("assumes")) + "]", "red"))
+    if e.note:
+        seg.append((f"  ({e.note})", "dim"))
+    if e.assumes:
+        seg.append((" [" + ",".join(e.assumes) + "]", "red"))
     seg.append((f"  {e.cite}", "dim"))
-    done_as = e.get("as")
-    if done_as and done_as["cite"] != e.cite:
+    done_as = e.acting_as
+    if done_as and done_as.cite != e.cite:
         # a step done again by the text's 如初 / 亦如之 at another passage
-        seg.append((f" (如 {done_as['cite']})", "dim"))
+        seg.append((f" (如 {done_as.cite})", "dim"))
     return seg
 
 
@@ -121,7 +121,7 @@ def _topic_of(topics: Topics) -> Callable[[int], str]:
     return lambda n: table.get(n, "")
 
 
-class Yizhu(BaseVisitor):
+class Yizhu(BaseVisitor["Yizhu"]):
     """The reader of a run that makes the 儀注: its lines as segments (``lines``), and the
     shots and tallies of each round for the summary.
 
@@ -170,7 +170,7 @@ class Yizhu(BaseVisitor):
             self._round = rnd = step.round
             if rnd:
                 add([(f"── {ROUNDS.get(rnd, rnd)} ──", "bold blue")])
-        section = (step.section, step.get("section_of"))
+        section = (step.section, step.section_of)
         if section != self._section:
             self._section = section
             if section[0] is not None:
@@ -178,7 +178,7 @@ class Yizhu(BaseVisitor):
                 if section[1]:
                     # a variant performing its base's passage (燕射 as 鄉射禮 does it)
                     base = SHORT_TITLES.get(section[1], section[1])
-                    heading = f"{base} 第{cn_number(section[0])}節 {step.get('topic', '')}"
+                    heading = f"{base} 第{cn_number(section[0])}節 {step.topic or ''}"
                 else:
                     heading = f"第{cn_number(section[0])}節 {self.topic_of(section[0])}"
                 add([(heading.rstrip(), "bold underline")])
