@@ -62,7 +62,7 @@ def cell(value: Any) -> Any:
     return value
 
 
-class PerformedLog(BaseVisitor):
+class PerformedLog(BaseVisitor["PerformedLog"]):
     """The reader of an event's run that writes its log as performed: each record's line
     (its ``to_json()``, the contract) with the live event's fields added; ``shots`` keeps
     each shot with its line, for the results. ``scene_line`` … ``tally_line`` make one line
@@ -149,7 +149,7 @@ def _performed(ev: LiveEvent) -> tuple[PerformedLog, Any]:
     """A reader of the event's run as performed, not yet run, and the run."""
     d = ev.derived()
     reached = ev.reached_at(d)
-    t_of_seq = {d.steps[i]["seq"]: t for i, t in reached.items()}
+    t_of_seq = {d.steps[i].seq: t for i, t in reached.items()}
     return PerformedLog(ev, t_of_seq), d.run
 
 
@@ -319,7 +319,7 @@ def diagram_svg(ev: LiveEvent, seq: int, view: str = "auto") -> str | None:
     frames = d.__dict__.get("_frames")
     if frames is None:
         frames = d.__dict__["_frames"] = build_frames(d.run)
-    idx = next((i for i, s in enumerate(d.steps) if s["seq"] == seq), None)
+    idx = next((i for i, s in enumerate(d.steps) if s.seq == seq), None)
     if idx is None:
         return None
     svg = render_svg(frames[idx], d.run.scene, view=view)
@@ -364,7 +364,7 @@ def run_of_show_html(ev: LiveEvent) -> str:
         topics = section_topics(d.run.spec.spec.chapter)
     except Exception:
         topics = {}
-    used = sorted({s["verb"] for s in d.steps})
+    used = sorted({s.verb for s in d.steps})
     rows = [
         {
             "start": fmt(r["start_s"]),
@@ -513,7 +513,7 @@ def is_xiangshe(ev: LiveEvent) -> bool:
 def votes(ev: LiveEvent, answers: list[tuple[int, str, bool]]) -> list[Vote]:
     """The audience's answers (the store's: question, voice, answer) as the voices of a votes
     file: each question's archer by his pair and seat (上射 / 下射)."""
-    seat_of = {s["person"]: (s["pair"], s["archer"]) for s in ev.derived().shots}
+    seat_of = {s.person: (s.pair, s.archer) for s in ev.derived().shots}
     out = []
     for qid, voter, answer in answers:
         q = ev.questions.asked.get(qid)

@@ -30,7 +30,7 @@ from typing import Any
 from sheli import collector, engine, text
 from sheli.engine import venue_plan
 from sheli.engine.env import VerbError
-from sheli.engine.records import accept
+from sheli.engine.records import Record, Scene, Shot, Step, Tally, accept
 from sheli.i18n import translation
 from sheli.outputs.cues import roles
 from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label
@@ -181,13 +181,13 @@ class LiveOutcomes:
 
 
 class LiteRun:
-    """What the live app keeps of an engine run: its event log and the few facts the views
-    and outputs ask of a ``Run`` (picklable, so a worker process can compute it).
+    """What the live app keeps of an engine run: its typed records and the few facts the
+    views and outputs ask of a ``Run`` (picklable, so a worker process can compute it).
 
     >>> from sheli.engine import run
     >>> lite = LiteRun.of(run("xiangshe", seed=1, pairs=0, guests=False))
-    >>> lite.steps[0]["seq"], lite.scene["type"], lite.spec.spec.chapter
-    (1, 'scene', 'xiangshe')
+    >>> lite.steps[0].seq, lite.scene.rite, lite.spec.spec.chapter
+    (1, 'xiangshe', 'xiangshe')
     """
 
     def __init__(self, **kw: Any) -> None:
@@ -195,15 +195,13 @@ class LiteRun:
         self.title: str | None = kw["title"]
         self.venue: str = kw["venue"]
         self.params: dict[str, Any] = kw["params"]
-        self.events: list[dict[str, Any]] = kw["events"]
-        self._records: list[Any] | None = kw.get("records", [])  # the run's typed records
-        self._records_pickled: bytes | None = None
+        self.records: list[Record] = kw["records"]  # the run's typed records
         self.drinks: list[tuple[int, str, str]] = kw["drinks"]
         self.warnings: list[str] = kw.get("warnings", [])
         self.chapter: str = kw["chapter"]
-        self.steps = [e for e in self.events if e["type"] == "step"]
-        self.shots = [e for e in self.events if e["type"] == "shot"]
-        self.tallies = [e for e in self.events if e["type"] == "tally"]
+        self.steps = [e for e in self.records if type(e) is Step]
+        self.shots = [e for e in self.records if type(e) is Shot]
+        self.tallies = [e for e in self.records if type(e) is Tally]
 
     @classmethod
     def of(cls, r: Any) -> LiteRun:
@@ -212,7 +210,6 @@ class LiteRun:
             title=r.title,
             venue=r.venue,
             params=dict(r.params),
-            events=r.events,
             records=r.records,
             drinks=list(r.drinks),
             warnings=list(r.warnings),
@@ -220,26 +217,22 @@ class LiteRun:
         )
 
     @property
-    def scene(self) -> dict[str, Any]:
-        return self.events[0]
-
-    @property
-    def records(self) -> list[Any]:
-        """The run's typed records (for the outputs that read the run: diagrams, exports)."""
-        if self._records is None:
-            self._records = pickle.loads(self._records_pickled or pickle.dumps([]))
-            self._records_pickled = None
-        return self._records
+    def scene(self) -> Scene:
+        first = self.records[0]
+        assert isinstance(first, Scene), "a run's records begin with its scene"
+        return first
 
     def __getstate__(self) -> dict[str, Any]:
-        # A run comes from the worker once per input, and the server unpickles it holding
-        # the interpreter's lock, while a thousand streams wait for their state: the typed
-        # records (more than half of the time) cross as bytes, unpickled when first read.
+        # the steps, shots and tallies are the records': made again, not pickled twice
         state = dict(self.__dict__)
-        if state["_records"] is not None:
-            state["_records_pickled"] = pickle.dumps(state["_records"], pickle.HIGHEST_PROTOCOL)
-            state["_records"] = None
+        del state["steps"], state["shots"], state["tallies"]
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.steps = [e for e in self.records if type(e) is Step]
+        self.shots = [e for e in self.records if type(e) is Shot]
+        self.tallies = [e for e in self.records if type(e) is Tally]
 
     def accept(self, visitor: Any) -> Any:
         """Read the run with a visitor, as :meth:`sheli.engine.Run.accept` does."""
@@ -295,7 +288,7 @@ def unpickle_derived(data: bytes) -> Derived:
 
     >>> d = unpickle_derived(compute_derived_pickled(
     ...     {"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "feast": False}, 1.0, {}, {}))
-    >>> d.steps[0]["seq"], len(d.run.records) > 0
+    >>> d.steps[0].seq, len(d.run.records) > 0
     (1, True)
     """
     with collector.paused():
@@ -314,40 +307,35 @@ class Derived:
         self.factor = factor
         self.stopped = stopped  # why the engine could not go on (the run is then partial)
         self.plan_total: float | None = None
-        self.steps: list[dict[str, Any]] = run.steps
+        self.steps: list[Step] = run.steps
         self.estimate: Estimate = estimate(run, factor)
         self.anchors: list[Anchor] = []
         seen: dict[tuple[int, str, str, str], int] = {}
         for s in self.steps:
-            base = (
-                s.get("round", 0),
-                f"{s.get('file', '')}:{s.get('line', 0)}",
-                s["actor"],
-                s["verb"],
-            )
+            base = (s.round, f"{s.source_file or ''}:{s.line}", s.actor, s.verb)
             n = seen.get(base, 0)
             seen[base] = n + 1
             self.anchors.append((*base, n))
         self.index_of = {a: i for i, a in enumerate(self.anchors)}
-        self.shots = [e for e in run.events if e["type"] == "shot"]
-        self.tallies = run.tallies
+        self.shots: list[Shot] = run.shots
+        self.tallies: list[Tally] = run.tallies
         self.names = names
         # where each drink happens: the first act of the drinker at the drink's passage
         self.drink_seq: list[tuple[int, str, str, int | None]] = []
         for rnd, who, cite in run.drinks:
             seq = next(
                 (
-                    s["seq"]
+                    s.seq
                     for s in self.steps
-                    if s["cite"] == cite and s["actor"] == who and s.get("round") == rnd
+                    if s.cite == cite and s.actor == who and s.round == rnd
                 ),
                 None,
             )
             if seq is None:  # no act of his there: the round's tally announces it
-                seq = next((t["seq"] for t in self.tallies if t["round"] == rnd), None)
+                seq = next((t.seq for t in self.tallies if t.round == rnd), None)
             self.drink_seq.append((rnd, who, cite, seq))
         self._roles: list[str] | None = None
-        self._archers: dict[int | None, dict[str, list[dict[str, Any]]]] = {}
+        self._archers: dict[int | None, dict[str, list[Shot]]] = {}
 
     def locate(self, anchor: Anchor | None, fallback: int) -> int:
         """The index of the anchored act in this run (or the nearest sensible index)."""
@@ -357,26 +345,34 @@ class Derived:
                 return i
         return max(0, min(fallback, len(self.steps) - 1))
 
+    def named(self, i: int) -> Step:
+        """Step ``i`` with the cast's name of its actor, where the event gives one."""
+        s = self.steps[i]
+        name = self.names.get(s.actor)
+        return s._replace(name=name) if name else s
+
     def step(self, i: int) -> dict[str, Any]:
-        """Step ``i`` as the views get it: the cast's name, and where the actor stands in
-        metres on this floor (``x_m``, ``y_m``: 尺 × 0.231 × the floor's scale)."""
-        s = dict(self.steps[i])
-        name = self.names.get(s["actor"])
+        """Step ``i`` as the views get it (its fields as the log writes them, for the
+        browser): the cast's name, and where the actor stands in metres on this floor
+        (``x_m``, ``y_m``: 尺 × 0.231 × the floor's scale)."""
+        st = self.steps[i]
+        s = st.to_json()
+        name = self.names.get(st.actor)
         if name:
             s["name"] = name
-        if s.get("x") is not None and s.get("y") is not None:
-            s["x_m"] = round(s["x"] * METRE_PER_CHI * self.factor, 2)
-            s["y_m"] = round(s["y"] * METRE_PER_CHI * self.factor, 2)
+        if st.x is not None and st.y is not None:
+            s["x_m"] = round(st.x * METRE_PER_CHI * self.factor, 2)
+            s["y_m"] = round(st.y * METRE_PER_CHI * self.factor, 2)
         return s
 
-    def archers(self, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Each archer's shot lines (the 誘射 left out), in the order of the run; of round
+    def archers(self, rnd: int | None = None) -> dict[str, list[Shot]]:
+        """Each archer's shots (the 誘射 left out), in the order of the run; of round
         ``rnd`` only, if given (kept: the states of one run ask it again and again)."""
         if rnd not in self._archers:
-            out: dict[str, list[dict[str, Any]]] = {}
+            out: dict[str, list[Shot]] = {}
             for s in self.shots:
-                if s["pair"] != "誘射" and (rnd is None or s["round"] == rnd):
-                    out.setdefault(s["person"], []).append(s)
+                if s.pair != "誘射" and (rnd is None or s.round == rnd):
+                    out.setdefault(s.person, []).append(s)
             self._archers[rnd] = out
         return self._archers[rnd]
 
@@ -456,7 +452,7 @@ def plan_shots(config: dict[str, Any]) -> list[ArrowKey] | None:
     plan = plan_run(config)
     if plan is None:
         return None
-    return [(s["round"], s["pair"], s["archer"], s["arrow"]) for s in plan.shots]
+    return [(s.round, s.pair, s.archer, s.arrow) for s in plan.shots]
 
 
 @cache
@@ -490,10 +486,12 @@ def passage(cite: str) -> dict[str, Any]:
 _SENTENCES = EnglishTable()
 
 
-def english_step(step: dict[str, Any]) -> str:
+def english_step(step: Step) -> str:
     """A step's English sentence as the audience screen shows it (outputs/english.py).
 
-    >>> english_step({"actor": "司射", "verb": "袒", "place": "堂西", "facing": "W"})
+    >>> from sheli.engine.state import Holding, Objects
+    >>> english_step(Step(7, 0, 9, "xiangshe:96", None, "司射", "袒", None, None, "W",
+    ...     Holding(), None, "堂西", [], 0, Objects()))
     'The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.'
     """
     return _SENTENCES.text(_SENTENCES.sentence(step))
@@ -694,7 +692,7 @@ class LiveEvent:
         """The arrows of the event in the order they are shot (:func:`plan_shots`), or None
         if no whole run gives them (this run's own are then used)."""
         if shots is None:
-            shots = [(s["round"], s["pair"], s["archer"], s["arrow"]) for s in self.derived().shots]
+            shots = [(s.round, s.pair, s.archer, s.arrow) for s in self.derived().shots]
         self._order = [k for k in shots if k[1] != "誘射"]
         self._expected = set(shots)
 
@@ -801,47 +799,47 @@ class LiveEvent:
         i = self.current(d)
         steps = d.steps
         cur = steps[i]
-        seq = cur["seq"]
-        rnd = cur.get("round", 0)
+        seq = cur.seq
+        rnd = cur.round
         step = d.step(i)
         step.update(index=i, total=len(steps))
         # the 筭 fallen so far this round; the count's result once it has been announced
         right = sum(
             1
             for s in d.shots
-            if s["round"] == rnd and s["counted"] and s["archer"] == "上射" and s["seq"] <= seq
+            if s.round == rnd and s.counted and s.archer == "上射" and s.seq <= seq
         )
         left = sum(
             1
             for s in d.shots
-            if s["round"] == rnd and s["counted"] and s["archer"] == "下射" and s["seq"] <= seq
+            if s.round == rnd and s.counted and s.archer == "下射" and s.seq <= seq
         )
         tally: dict[str, Any] = {"round": rnd, "right": right, "left": left, "announcement": None}
         # the English for the audience screen's switch (docs/serve.md): the step's sentence
         # and each announcement's (the tally's is its round's); kept to these, as every
         # screen gets every state (the drinkers' names stay the text's, in brackets)
-        step["en"] = english_step(step)
+        step["en"] = english_step(d.named(i))
         announcements = []
         for t in d.tallies:
-            if t["seq"] <= seq:
+            if t.seq <= seq:
                 announcements.append(
                     {
-                        "round": t["round"],
-                        "text": t["announcement"],
-                        "right": t["right"],
-                        "left": t["left"],
-                        "winner": t.get("winner"),
-                        "seq": t["seq"],
-                        "en": announcement_en(t["right"], t["left"]),
+                        "round": t.round,
+                        "text": t.announcement,
+                        "right": t.right,
+                        "left": t.left,
+                        "winner": t.winner,
+                        "seq": t.seq,
+                        "en": announcement_en(t.right, t.left),
                     }
                 )
-                if t["round"] == rnd:
-                    tally.update(right=t["right"], left=t["left"], announcement=t["announcement"])
-                    tally["winner"] = t.get("winner")
+                if t.round == rnd:
+                    tally.update(right=t.right, left=t.left, announcement=t.announcement)
+                    tally["winner"] = t.winner
         # the 罰爵 drunk so far (飲不勝者, xiangshe:205–220): an archer's drink in a round of
         # shooting; the feast's drinks (round 0) and the 獻 of the 獲者 and the 釋獲者 are
         # not the losers' (as the engine's Run.drank)
-        archers = {(s["round"], s["person"]) for s in d.shots if s["pair"] != "誘射"}
+        archers = {(s.round, s.person) for s in d.shots if s.pair != "誘射"}
         drinks = [
             {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
             for r, who, cite, at in d.drink_seq
@@ -849,9 +847,9 @@ class LiveEvent:
         ]
         shots = []
         for s in d.shots:
-            if s["round"] != rnd or s["pair"] == "誘射":
+            if s.round != rnd or s.pair == "誘射":
                 continue
-            k = (s["round"], s["pair"], s["archer"], s["arrow"])
+            k = (s.round, s.pair, s.archer, s.arrow)
             rec = self.arrows.get(k)
             on_beat = None
             if rec is not None:
@@ -860,21 +858,21 @@ class LiveEvent:
                     on_beat = self.taps[k]["on_beat"]
             shots.append(
                 {
-                    "round": s["round"],
-                    "pair": s["pair"],
-                    "seat": s["archer"],
-                    "archer": s["person"],
-                    "name": self.names.get(s["person"]),
-                    "arrow": s["arrow"],
+                    "round": s.round,
+                    "pair": s.pair,
+                    "seat": s.archer,
+                    "archer": s.person,
+                    "name": self.names.get(s.person),
+                    "arrow": s.arrow,
                     "hit": rec.hit if rec else None,
                     "on_beat": on_beat,
                     "recorded": rec is not None,
-                    "counted": s["counted"] if rec else None,
+                    "counted": s.counted if rec else None,
                     "corrections": rec.corrections if rec else 0,
                     "tap": self.taps.get(k),
-                    "seq": s["seq"],
-                    "shot": seq >= s["seq"],
-                    "hou": target_for(self.config.get("rite", ""), s.get("hou")).name,
+                    "seq": s.seq,
+                    "shot": seq >= s.seq,
+                    "hou": target_for(self.config.get("rite", ""), s.target).name,
                     **(rec.detail if rec else {}),
                 }
             )
@@ -915,7 +913,7 @@ class LiveEvent:
                 "late_s": round(late, 1),
                 "step_estimated_s": round(est.seconds[i], 1),
             },
-            "passage": passage(cur["cite"]),
+            "passage": passage(cur.cite),
             "question": self.question(d, seq),
             "wuwu": self.wuwu(d, seq, rnd),
             "stopped": d.stopped,
@@ -923,21 +921,21 @@ class LiveEvent:
         }
 
     # ------------------------------------------------------------------ the 五物
-    def archers(self, d: Derived, rnd: int | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Each archer's shot lines in the run (:meth:`Derived.archers`)."""
+    def archers(self, d: Derived, rnd: int | None = None) -> dict[str, list[Shot]]:
+        """Each archer's shots in the run (:meth:`Derived.archers`)."""
         return d.archers(rnd)
 
     def moment(self, d: Derived, archer: str, i: int) -> str:
         """Before, while or after the archer's shooting at step ``i`` (易氏's moments,
         :mod:`wuwu`): his arrows of the step's round if he shoots in it, else all of his."""
         s = d.steps[i]
-        return self.moments(d, s["seq"], s.get("round", 0)).get(archer, "before")
+        return self.moments(d, s.seq, s.round).get(archer, "before")
 
     def moments(self, d: Derived, seq: int, rnd: int) -> dict[str, str]:
         """:meth:`moment` of every archer at the step ``seq`` of round ``rnd``."""
         now = self.archers(d, rnd)
         return {
-            a: wuwu.moment_of([s["seq"] for s in now.get(a) or shots], seq)
+            a: wuwu.moment_of([s.seq for s in now.get(a) or shots], seq)
             for a, shots in self.archers(d).items()
         }
 
@@ -973,7 +971,7 @@ class LiveEvent:
         moments = self.moments(d, seq, rnd)
         for archer, shots in self.archers(d).items():
             recorded = [
-                self.arrows.get((s["round"], s["pair"], s["archer"], s["arrow"])) for s in shots
+                self.arrows.get((s.round, s.pair, s.archer, s.arrow)) for s in shots
             ]
             asked: dict[str, dict[str, Any]] = {}
             for q in self.questions.asked.values():
@@ -1021,11 +1019,12 @@ class LiveEvent:
             "x", "y", "holds", "dress", "to", "obj", "at", "note",
         )  # fmt: skip
         out = []
-        for j, s in enumerate(d.steps):
-            if s["actor"] == performer_role or s.get("to") == performer_role:
-                c = {k: s.get(k) for k in keep if k in s}
-                c.update(index=j, actor=s["actor"], current=j == i, done=j < i)
-                c["addressed"] = s["actor"] != performer_role
+        for j, st in enumerate(d.steps):
+            if st.actor == performer_role or st.to == performer_role:
+                s = st.to_json()  # the fields the performer's screen shows, as the log has them
+                c = {k: s[k] for k in keep if k in s}
+                c.update(index=j, actor=st.actor, current=j == i, done=j < i)
+                c["addressed"] = st.actor != performer_role
                 out.append(c)
         return out
 

@@ -51,7 +51,7 @@ async def advance(srv: Server, request: Request) -> Response:
     s = d.steps[cur if origin is not None and cur == new else new]
     if origin is not None and cur != origin:
         if cur == new:  # already done: say where the rite is, change nothing
-            step = {"index": cur, "total": total, "seq": s["seq"], "cite": s["cite"]}
+            step = {"index": cur, "total": total, "seq": s.seq, "cite": s.cite}
             return json_response({"version": ev.version, "step": step, "already": True})
         raise ApiError(
             409,
@@ -68,7 +68,7 @@ async def advance(srv: Server, request: Request) -> Response:
     s = d.steps[new]
     response = {
         "version": ev.version + 1,
-        "step": {"index": new, "total": total, "seq": s["seq"], "cite": s["cite"]},
+        "step": {"index": new, "total": total, "seq": s.seq, "cite": s.cite},
     }
     inp = srv.store.append(ev.id, "advance", body["_key"], tok["id"], stored, 200, response)
     ev.apply(inp)

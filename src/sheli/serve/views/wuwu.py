@@ -72,7 +72,7 @@ async def question(srv: Server, request: Request) -> Response:
             "id": ev.questions.next_id(),
             "item": it["name"],
             "archer": archer,
-            "round": d.steps[i].get("round", 0),
+            "round": d.steps[i].round,
             "moment": moment,
             "request": request_,
         }
