@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
+from sheli.engine.records import Step, Tally
+
 #: The kinds of difference, in the order the report counts them.
 #: ``says`` is not on the floor: a reading that changes only the words is a finding of its own.
 KINDS = (
@@ -43,17 +45,32 @@ KINDS = (
 TOLERANCE = 0.05
 
 
-def _key(e: dict[str, Any]) -> tuple[str, str, str]:
-    return (e["cite"], e["actor"], e["verb"])
+def _key(e: Step) -> tuple[str, str, str]:
+    return (e.cite, e.actor, e.verb)
 
 
-def _brief(e: dict[str, Any]) -> dict[str, Any]:
-    """What a difference shows of one step."""
-    out = {k: e.get(k) for k in ("seq", "cite", "actor", "verb", "place", "x", "y", "facing")}
-    out["holds"] = list(e.get("holds") or [])
-    for k in ("obj", "to", "says", "line", "file"):
-        if e.get(k) is not None:
-            out[k] = e[k]
+def _brief_key(d: dict[str, Any]) -> tuple[str, str, str]:
+    return (d["cite"], d["actor"], d["verb"])
+
+
+def _brief(e: Step) -> dict[str, Any]:
+    """What a difference shows of one step (the data of the diff's own output)."""
+    out: dict[str, Any] = {
+        "seq": e.seq,
+        "cite": e.cite,
+        "actor": e.actor,
+        "verb": e.verb,
+        "place": e.place,
+        "x": e.x,
+        "y": e.y,
+        "facing": e.facing,
+        "holds": list(e.holds),
+    }
+    for k, v in (("obj", e.obj), ("to", e.to), ("says", e.says), ("line", e.line)):
+        if v is not None:
+            out[k] = v
+    if e.source_file is not None:
+        out["file"] = e.source_file
     return out
 
 
@@ -66,6 +83,7 @@ class Difference:
     a: dict[str, Any] | None
     b: dict[str, Any] | None
     what: str = ""
+    round: int | None = None  # a tally's difference: its round (its cite is "round N")
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "cite": self.cite, "what": self.what, "a": self.a, "b": self.b}
@@ -112,58 +130,61 @@ def _setting(r: Any) -> dict[str, Any]:
     }
 
 
-def _compare_pair(ea: dict[str, Any], eb: dict[str, Any]) -> list[Difference]:
+def _compare_pair(ea: Step, eb: Step) -> list[Difference]:
     out: list[Difference] = []
-    pa, pb = (ea.get("x"), ea.get("y")), (eb.get("x"), eb.get("y"))
+    pa, pb = (ea.x, ea.y), (eb.x, eb.y)
     moved = (
-        None not in pa
-        and None not in pb
-        and (abs(pa[0] - pb[0]) > TOLERANCE or abs(pa[1] - pb[1]) > TOLERANCE)
+        ea.x is not None
+        and ea.y is not None
+        and eb.x is not None
+        and eb.y is not None
+        and (abs(ea.x - eb.x) > TOLERANCE or abs(ea.y - eb.y) > TOLERANCE)
     )
     if moved or (None in pa) != (None in pb):
-        where_a, where_b = ea.get("place"), eb.get("place")
+        where_a, where_b = ea.place, eb.place
         if where_a == where_b:  # the same name, another point (a row, a plan of another size)
             where_a = f"{where_a} ({pa[0]:.1f}, {pa[1]:.1f})"
             where_b = f"{where_b} ({pb[0]:.1f}, {pb[1]:.1f})"
-        what = f"{ea['actor']} {ea['verb']}: {where_a} → {where_b}"
-        out.append(Difference("position", ea["cite"], _brief(ea), _brief(eb), what))
-    if ea.get("facing") != eb.get("facing"):
-        what = f"{ea['actor']} {ea['verb']}: faces {ea.get('facing')} → {eb.get('facing')}"
-        out.append(Difference("facing", ea["cite"], _brief(ea), _brief(eb), what))
-    if sorted(ea.get("holds") or []) != sorted(eb.get("holds") or []):
-        what = f"{ea['actor']} {ea['verb']}: holds {ea.get('holds')} → {eb.get('holds')}"
-        out.append(Difference("holds", ea["cite"], _brief(ea), _brief(eb), what))
-    if ea.get("obj") != eb.get("obj"):
-        what = f"{ea['actor']} {ea['verb']}: {ea.get('obj') or '—'} → {eb.get('obj') or '—'}"
-        out.append(Difference("object", ea["cite"], _brief(ea), _brief(eb), what))
-    if ea.get("says") != eb.get("says"):
+        what = f"{ea.actor} {ea.verb}: {where_a} → {where_b}"
+        out.append(Difference("position", ea.cite, _brief(ea), _brief(eb), what))
+    if ea.facing != eb.facing:
+        what = f"{ea.actor} {ea.verb}: faces {ea.facing} → {eb.facing}"
+        out.append(Difference("facing", ea.cite, _brief(ea), _brief(eb), what))
+    if ea.holding != eb.holding and sorted(ea.holds) != sorted(eb.holds):
+        what = f"{ea.actor} {ea.verb}: holds {ea.holds} → {eb.holds}"
+        out.append(Difference("holds", ea.cite, _brief(ea), _brief(eb), what))
+    if ea.obj != eb.obj:
+        what = f"{ea.actor} {ea.verb}: {ea.obj or '—'} → {eb.obj or '—'}"
+        out.append(Difference("object", ea.cite, _brief(ea), _brief(eb), what))
+    if ea.says != eb.says:
         what = (
-            f"{ea['actor']} {ea['verb']}: 「{ea.get('says') or '—'}」 → 「{eb.get('says') or '—'}」"
+            f"{ea.actor} {ea.verb}: 「{ea.says or '—'}」 → 「{eb.says or '—'}」"
         )
-        out.append(Difference("says", ea["cite"], _brief(ea), _brief(eb), what))
+        out.append(Difference("says", ea.cite, _brief(ea), _brief(eb), what))
     return out
 
 
-def _unmatched(sa: list[dict[str, Any]], sb: list[dict[str, Any]]) -> list[Difference]:
+def _unmatched(sa: list[Step], sb: list[Step]) -> list[Difference]:
     """Steps of a replaced, deleted or inserted block: another actor for the same act, or
     steps of one run only (those found unmatched in the other run too are 'order')."""
     out: list[Difference] = []
     i = j = 0
     while i < len(sa) and j < len(sb):
         ea, eb = sa[i], sb[j]
-        if ea["cite"] == eb["cite"] and ea["verb"] == eb["verb"]:
-            what = f"{ea['verb']} at {ea['cite']}: {ea['actor']} → {eb['actor']}"
-            out.append(Difference("actor", ea["cite"], _brief(ea), _brief(eb), what))
+        if ea.cite == eb.cite and ea.verb == eb.verb:
+            what = f"{ea.verb} at {ea.cite}: {ea.actor} → {eb.actor}"
+            out.append(Difference("actor", ea.cite, _brief(ea), _brief(eb), what))
             i, j = i + 1, j + 1
             continue
         break
-    out += [Difference("only_a", e["cite"], _brief(e), None, _what(e)) for e in sa[i:]]
-    out += [Difference("only_b", e["cite"], None, _brief(e), _what(e)) for e in sb[j:]]
+    out += [Difference("only_a", e.cite, _brief(e), None, _what(_brief(e))) for e in sa[i:]]
+    out += [Difference("only_b", e.cite, None, _brief(e), _what(_brief(e))) for e in sb[j:]]
     return out
 
 
-def _what(e: dict[str, Any]) -> str:
-    return f"{e['actor']} {e['verb']}" + (f" {e['obj']}" if e.get("obj") else "")
+def _what(d: dict[str, Any]) -> str:
+    """A step of a difference in words (its brief: actor, verb, object)."""
+    return f"{d['actor']} {d['verb']}" + (f" {d['obj']}" if d.get("obj") else "")
 
 
 def _mark_moves(items: list[Difference]) -> list[Difference]:
@@ -172,11 +193,11 @@ def _mark_moves(items: list[Difference]) -> list[Difference]:
     only_b: dict[tuple[str, str, str], list[int]] = {}
     for i, d in enumerate(items):
         if d.kind == "only_b" and d.b is not None:
-            only_b.setdefault(_key(d.b), []).append(i)
+            only_b.setdefault(_brief_key(d.b), []).append(i)
     drop: set[int] = set()
     for d in items:
-        if d.kind == "only_a" and d.a is not None and only_b.get(_key(d.a)):
-            k = only_b[_key(d.a)].pop(0)
+        if d.kind == "only_a" and d.a is not None and only_b.get(_brief_key(d.a)):
+            k = only_b[_brief_key(d.a)].pop(0)
             d.kind, d.b = "order", items[k].b
             d.what = f"{_what(d.a)}: step {d.a['seq']} → {d.b['seq'] if d.b else '?'}"
             drop.add(k)
@@ -185,24 +206,26 @@ def _mark_moves(items: list[Difference]) -> list[Difference]:
 
 def _tallies(a: Any, b: Any) -> list[Difference]:
     out: list[Difference] = []
-    ta = {t["round"]: t for t in a.tallies}
-    tb = {t["round"]: t for t in b.tallies}
+    ta: dict[int, Tally] = {t.round: t for t in a.tallies}
+    tb: dict[int, Tally] = {t.round: t for t in b.tallies}
     for rnd in sorted(set(ta) | set(tb)):
         x, y = ta.get(rnd), tb.get(rnd)
-        keep = ("right", "left", "winner", "announcement")
-        bx = {k: x[k] for k in keep} if x else None
-        by = {k: y[k] for k in keep} if y else None
+        bx = None if x is None else _tally_brief(x)
+        by = None if y is None else _tally_brief(y)
         if bx != by:
             what = f"round {rnd}: {bx and bx['announcement']} → {by and by['announcement']}"
-            out.append(Difference("tally", f"round {rnd}", bx, by, what))
+            out.append(Difference("tally", f"round {rnd}", bx, by, what, rnd))
     da, db = a.drank, b.drank
     for rnd in sorted(set(da) | set(db)):
         if da.get(rnd) != db.get(rnd):
             what = f"round {rnd} drinkers: {da.get(rnd)} → {db.get(rnd)}"
-            x = {"drank": da.get(rnd)}
-            y = {"drank": db.get(rnd)}
-            out.append(Difference("tally", f"round {rnd}", x, y, what))
+            drank_a, drank_b = {"drank": da.get(rnd)}, {"drank": db.get(rnd)}
+            out.append(Difference("tally", f"round {rnd}", drank_a, drank_b, what, rnd))
     return out
+
+
+def _tally_brief(t: Tally) -> dict[str, Any]:
+    return {"right": t.right, "left": t.left, "winner": t.winner, "announcement": t.announcement}
 
 
 def _reading_sources(a: Any, b: Any) -> list[dict[str, Any]]:
@@ -226,13 +249,12 @@ def _reading_sources(a: Any, b: Any) -> list[dict[str, Any]]:
     return out
 
 
-def alignment(
-    sa: list[dict[str, Any]], sb: list[dict[str, Any]]
-) -> list[tuple[str, int, int, int, int]]:
+def alignment(sa: list[Step], sb: list[Step]) -> list[tuple[str, int, int, int, int]]:
     """The step lines of two runs aligned on (cite, actor, verb): difflib's opcodes
     (``equal``, ``replace``, ``delete``, ``insert``, with the index ranges in A and in B).
 
-    >>> s = lambda *vs: [{"cite": "x:1", "actor": "司射", "verb": v} for v in vs]
+    >>> from types import SimpleNamespace as Act  # what is read of a step
+    >>> s = lambda *vs: [Act(cite="x:1", actor="司射", verb=v) for v in vs]
     >>> alignment(s("升", "命", "降"), s("升", "降"))
     [('equal', 0, 1, 0, 1), ('delete', 1, 2, 1, 1), ('equal', 2, 3, 1, 2)]
     """
@@ -240,12 +262,13 @@ def alignment(
     return list(SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes())
 
 
-def step_map(sa: list[dict[str, Any]], sb: list[dict[str, Any]]) -> list[int]:
+def step_map(sa: list[Step], sb: list[Step]) -> list[int]:
     """For each step of B (by index), the index of the step of A it stands against: its
     aligned step; in a block the alignment could not match, A's step at the same offset in
     A's block (its last, if A's block is shorter); for steps only B has, A's step before.
 
-    >>> s = lambda *vs: [{"cite": "x:1", "actor": "司射", "verb": v} for v in vs]
+    >>> from types import SimpleNamespace as Act  # what is read of a step
+    >>> s = lambda *vs: [Act(cite="x:1", actor="司射", verb=v) for v in vs]
     >>> step_map(s("升", "命", "降"), s("升", "降", "退"))
     [0, 2, 2]
     """
@@ -258,8 +281,8 @@ def step_map(sa: list[dict[str, Any]], sb: list[dict[str, Any]]) -> list[int]:
 
 def diff_runs(a: Any, b: Any) -> RunDiff:
     """Compare two :class:`sheli.engine.Run` of one rite (A the reference, B the other)."""
-    sa = [e for e in a.events if e["type"] == "step"]
-    sb = [e for e in b.events if e["type"] == "step"]
+    sa = [e for e in a.records if type(e) is Step]
+    sb = [e for e in b.records if type(e) is Step]
     items: list[Difference] = []
     for op, i1, i2, j1, j2 in alignment(sa, sb):
         if op == "equal":

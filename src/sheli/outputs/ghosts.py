@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sheli.engine.records import Step
 from sheli.outputs.diff import TOLERANCE, diff_runs, step_map
 from sheli.outputs.frames import build_frames
 
@@ -112,8 +113,8 @@ def ghost_data(a: Any, b: Any) -> dict[str, Any]:
     - ``items``: ``[step of B (index), kind, passage, what]``, in the order of B's steps
       (a round's tally at the step that announces it in B).
     """
-    sa = [e for e in a.events if e["type"] == "step"]
-    sb = [e for e in b.events if e["type"] == "step"]
+    sa = [e for e in a.records if type(e) is Step]
+    sb = [e for e in b.records if type(e) is Step]
     smap = step_map(sa, sb)
     fa, fb = build_frames(a), build_frames(b)
     lists: dict[str, int] = {}
@@ -132,12 +133,12 @@ def ghost_data(a: Any, b: Any) -> dict[str, Any]:
         per_step.append(k)
 
     # where each difference is seen in B: its B step, else B's step against its A step
-    b_index = {e["seq"]: j for j, e in enumerate(sb)}
+    b_index = {e.seq: j for j, e in enumerate(sb)}
     a_to_b: dict[int, int] = {}
     for j, i in enumerate(smap):
         a_to_b.setdefault(i, j)
-    a_index = {e["seq"]: i for i, e in enumerate(sa)}
-    tally_at = {t["round"]: b_index.get(t["seq"], len(sb) - 1) for t in b.tallies}
+    a_index = {e.seq: i for i, e in enumerate(sa)}
+    tally_at = {t.round: b_index.get(t.seq, len(sb) - 1) for t in b.tallies}
     report = diff_runs(a, b)
     items: list[list[Any]] = []
     for d in report.items:
@@ -146,9 +147,8 @@ def ghost_data(a: Any, b: Any) -> dict[str, Any]:
         elif d.a is not None and d.a.get("seq") in a_index:
             i = a_index[d.a["seq"]]
             j = next((a_to_b[k] for k in range(i, len(sa)) if k in a_to_b), len(sb) - 1)
-        else:  # a round's tally or drinkers: "round N"
-            rnd = int(d.cite.split()[-1]) if d.cite.startswith("round ") else 0
-            j = tally_at.get(rnd, len(sb) - 1)
+        else:  # a round's tally or drinkers
+            j = tally_at.get(d.round or 0, len(sb) - 1)
         items.append([j, d.kind, d.cite, d.what])
     items.sort(key=lambda it: it[0])
     return {
@@ -159,7 +159,7 @@ def ghost_data(a: Any, b: Any) -> dict[str, Any]:
         "G": glist,
         "g": runs_of(per_step),
         "at": runs_of(
-            [sa[i]["seq"] - e["seq"] if sa else 0 for i, e in zip(smap, sb, strict=True)]
+            [sa[i].seq - e.seq if sa else 0 for i, e in zip(smap, sb, strict=True)]
         ),
         "items": items,
     }
