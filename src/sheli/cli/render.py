@@ -85,6 +85,7 @@ def render(
     lang: str,
 ) -> None:
     """Render RITE (xiangshe, 鄉射禮 …, or a spec file) as an HTML viewer in DIR."""
+    from sheli.engine.records import Step  # deferred, as the run it counts the steps of
     from sheli.outputs.render import check_out_dir
     from sheli.outputs.render import render as render_viewer
 
@@ -126,7 +127,8 @@ def render(
         bar.refresh()
 
     with bar:
-        task = bar.add_task("drawing steps", total=len(result.steps))
+        steps = sum(1 for r in result.records if isinstance(r, Step))
+        task = bar.add_task("drawing steps", total=steps)
         try:
             rep = render_viewer(
                 result,

@@ -3,7 +3,7 @@
 run-of-show; each reads the run the engine returns (docs/architecture.md).
 
 >>> from sheli.engine import run
->>> from sheli.outputs.eventlog import dumps
->>> dumps(run("xiangshe", seed=1).events[1])[:40]
+>>> from sheli.outputs.eventlog import record_lines
+>>> next(record_lines(run("xiangshe", seed=1).records[1:]))[:40].decode()
 '{"type":"step","seq":1,"round":0,"sectio'
 """

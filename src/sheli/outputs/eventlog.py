@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from sheli.engine.records import Step
+from sheli.engine.records import Record, Step
 
 # msgspec writes the same JSON as the standard library's (dumps), ten times faster
 _encode = msgspec.json.Encoder().encode
@@ -51,6 +51,24 @@ def jsonl_lines(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     encode = _encode
     for e in events:
         yield encode(e) + b"\n"
+
+
+def record_lines(records: Iterable[Record]) -> Iterator[bytes]:
+    """Each record of a run as its line of the log in UTF-8, newline included: the bytes
+    ``sheli run --format jsonl`` writes (a step's line made by :meth:`Step.json_line`, its
+    optional fields' JSON made once for each value of them).
+
+    >>> from sheli.engine import run
+    >>> lines = list(record_lines(run("xiangshe").records))
+    >>> lines[0][:30], lines[1][:24]
+    (b'{"type":"scene","rite":"xiangs', b'{"type":"step","seq":1,"')
+    """
+    tails: dict[tuple[Any, ...], bytes] = {}
+    for r in records:
+        if type(r) is Step:
+            yield r.json_line(tails)
+        else:
+            yield _encode(r.to_json()) + b"\n"
 
 
 def line_of(event: dict[str, Any]) -> bytes:
@@ -100,8 +118,8 @@ class SpooledLog:
         self._kept = 0
         self._buf: list[bytes] = []
         self._size = 0
-        # the JSON of the steps' optional fields, made once for each (Step.json_line)
-        self._tails: dict[int, Any] = {}
+        # the JSON of the steps' optional fields, made once for each value (Step.json_line)
+        self._tails: dict[tuple[Any, ...], bytes] = {}
         self.steps = 0
         #: the error that stopped a write (a full disk), if one did
         self.failed: OSError | None = None

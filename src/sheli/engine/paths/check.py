@@ -663,8 +663,7 @@ def walk_faults(
     for r in records:
         if getattr(r, "verb", None) is None or r.x is None or r.y is None:
             continue
-        members = r.more.get("members") if r.more else None
-        bodies = [(m["x"], m["y"]) for m in members] if members else [(r.x, r.y)]
+        bodies = [(m.x, m.y) for m in r.members] if r.members else [(r.x, r.y)]
         old = paths.at.get(r.actor)
         if old == bodies:
             continue
@@ -676,7 +675,7 @@ def walk_faults(
         faults = paths.check(
             r.actor, old, bodies, r.verb, r.via_point, stair, routes, r.actor, search
         )
-        where = (r.more or {}).get("file") or file
+        where = r.source_file or file
         for f in faults:
             if f.kind == "route":
                 continue  # the run refuses these, with the spec's own 階 and role
