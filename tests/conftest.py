@@ -83,8 +83,8 @@ def xiangshe_render(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def xiangshe_seed1_frames() -> tuple[dict[str, Any], list[Any]]:
+def xiangshe_seed1_frames() -> tuple[Any, list[Any]]:
     """The default 鄉射禮 of seed 1: its scene and its frames, once per session, for the
     diagram and label tests, which only read them."""
     r = run("xiangshe", seed=1)
-    return r.events[0], build_frames(r)
+    return r.scene, build_frames(r)

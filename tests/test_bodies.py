@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 import sheli.engine.bodies as bodies_mod
 from sheli.engine import run
@@ -37,7 +38,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 @cache
 def steps(name: str) -> list[dict[str, Any]]:
     kw = dict(CONFIGS[name])
-    return run(kw.pop("rite"), **kw).steps
+    return step_lines(run(kw.pop("rite"), **kw))
 
 
 def bodies_of(step: dict[str, Any]) -> list[tuple[str, float, float]]:
@@ -189,7 +190,7 @@ def test_a_crowd_of_other_pairs_folds_at_the_tang_xi() -> None:
     tang = v.platform
     wall = v.fixtures["庭"].extent
     last: dict[str, dict[str, Any]] = {}
-    for s in r.steps:
+    for s in step_lines(r):
         if s["cite"] == "xiangshe:166" and s["actor"].startswith("衆耦"):
             last[s["actor"]] = s
     assert len(last) == 100
@@ -278,7 +279,7 @@ def test_crowded_runs_find_room_for_everyone(rite: str, kw: dict[str, Any]) -> N
     # the engine refuses a step with no room (test_no_room_fails_like_every_check): every
     # run with up to ten 衆耦, with and without guests, finds a place for every body; and the
     # last bodies of the run are apart
-    steps_ = run(rite, **kw).steps
+    steps_ = step_lines(run(rite, **kw))
     last: dict[str, list[tuple[str, float, float]]] = {}
     for s in steps_:
         if bodies_of(s):
@@ -294,7 +295,7 @@ def shewei_row(pairs: int) -> tuple[Any, list[dict[str, Any]]]:
     大夫之耦 and the 衆耦 of 179): each one's step there, in the order they came."""
     r = run("xiangshe", pairs=pairs)
     last: dict[str, dict[str, Any]] = {}
-    for s in r.steps:
+    for s in step_lines(r):
         if s["cite"] in ("xiangshe:170", "xiangshe:179") and s["verb"] == "進":
             last[s["actor"]] = s
     return r, sorted(last.values(), key=lambda s: s["seq"])
@@ -342,7 +343,7 @@ def test_the_yuezheng_stands_south_of_the_gongs_row_in_the_ting() -> None:
     on the row's line, facing north (not beside the row)."""
     r = run("xiangshe", seed=1)
     pos: dict[str, tuple[float, float]] = {}
-    for e in r.steps:
+    for e in step_lines(r):
         if e["cite"] == "xiangshe:123":
             break
         for m in e.get("members") or [{"name": e["actor"], "x": e["x"], "y": e["y"]}]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from loglines import step_lines, tally_lines
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -60,19 +61,19 @@ def invoke(*args: str, env: dict[str, str] | None = None):
 
 # ------------------------------------------------------------------ the 釋獲者's sheet
 def test_every_act_of_the_role_is_on_its_sheet_once(r):
-    log = [s["seq"] for s in r.steps if s["actor"] == "釋獲者"]
+    log = [s["seq"] for s in step_lines(r) if s["actor"] == "釋獲者"]
     sheet = C.role_sheet(r, "釋獲者")
     acts = [c.seq for c in sheet.cues() if not c.addressed]
     assert sheet.acts == len(log) > 100
     assert sorted(acts) == log  # folded or not, no act dropped and none twice
-    to_him = [s["seq"] for s in r.steps if s.get("to") == "釋獲者" and s["actor"] != "釋獲者"]
+    to_him = [s["seq"] for s in step_lines(r) if s.get("to") == "釋獲者" and s["actor"] != "釋獲者"]
     assert sorted(c.seq for c in sheet.cues() if c.addressed) == to_him
 
 
 def test_folding_keeps_every_step_for_every_role(r):
     for role in C.roles(r):
         sheet = C.role_sheet(r, role)
-        want = Counter(s["seq"] for s in r.steps if s["actor"] == role or s.get("to") == role)
+        want = Counter(s["seq"] for s in step_lines(r) if s["actor"] == role or s.get("to") == role)
         got = Counter(c.seq for c in sheet.cues())
         assert got == want, role
         assert sum(sec.cue_count for sec in sheet.sections) == sum(want.values())
@@ -94,13 +95,13 @@ def test_html_sheet_counts_and_announcements(r):
     doc = parse(page)
     rows = [a for t, a in doc.tags if t == "div" and "data-kind" in a]
     n_act = sum(int(a["data-count"]) for a in rows if a["data-kind"] == "act")
-    assert n_act == sum(1 for s in r.steps if s["actor"] == "釋獲者")
+    assert n_act == sum(1 for s in step_lines(r) if s["actor"] == "釋獲者")
     seqs = [int(x) for a in rows for x in a["data-seqs"].split()]
     assert len(seqs) == len(set(seqs))
     # the announcements of the count, in the text's words, as the 釋獲者 says them
-    for t in r.tallies:
+    for t in tally_lines(r):
         assert f"「{t['announcement']}」" in page
-    said = {s["says"] for s in r.steps if s["actor"] == "釋獲者" and s["says"]}
+    said = {s["says"] for s in step_lines(r) if s["actor"] == "釋獲者" and s["says"]}
     assert said and all(f"「{w}」" in page for w in said)
     assert "xiangshe:203" in page or "xiangshe:204" in page
 
@@ -109,8 +110,8 @@ def test_text_sheet_from_the_command_line(r):
     res = invoke("xiangshe", "--role", "釋獲者", "--seed", str(SEED))
     assert res.exit_code == 0, res.output
     out = res.output
-    assert out.count("SAY 「") >= len(r.tallies)
-    for t in r.tallies:
+    assert out.count("SAY 「") >= len(tally_lines(r))
+    for t in tally_lines(r):
         assert f"SAY 「{t['announcement']}」" in out
     assert "中之西" in out and "face 東面 →" in out
     assert "賈疏 §19" in out and "賈疏 §25" in out
@@ -127,7 +128,7 @@ def test_coordinates_in_metres_are_the_log_times_metre_per_chi_times_scale(
     mpc = venue.metre_per_chi.value
     if factor is None:  # --hou-dao 20: the 侯道 of 300 尺 is 20 m
         factor = 20 / (venue.params["侯道"].value * mpc)
-    by_seq = {s["seq"]: s for s in r.steps}
+    by_seq = {s["seq"]: s for s in step_lines(r)}
     spans = [a for t, a in parse(out.read_text()).tags if t == "span" and "data-x-m" in a]
     assert len(spans) > 20
     for a in spans:

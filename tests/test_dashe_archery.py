@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import log_lines, shot_lines, step_lines, tally_lines
 from test_holds import run_checking_chou
 
 from sheli.engine import run
@@ -69,14 +70,14 @@ def _kind(r: Any, pair: str) -> str:
 )
 def test_runs_from_first_passage_to_last(kw: dict[str, Any]) -> None:
     r = run(SPEC, **kw)
-    cites = [int(e["cite"].split(":")[1]) for e in r.steps if e["cite"].startswith("dashe:")]
+    cites = [int(e["cite"].split(":")[1]) for e in step_lines(r) if e["cite"].startswith("dashe:")]
     assert cites[0] == 121 and cites[-1] == 277
-    assert [t["round"] for t in r.tallies] == [2, 3]
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
     assert not r.warnings, r.warnings
     # every pair of the run shot its 乘矢 in rounds 2 and 3, the 三耦 in round 1 too
     for pair in r.world.pairs:
         for rnd in (1, 2, 3):
-            n = sum(1 for s in r.shots if s["pair"] == pair and s["round"] == rnd)
+            n = sum(1 for s in shot_lines(r) if s["pair"] == pair and s["round"] == rnd)
             want = 8 if rnd > 1 or _kind(r, pair) == "三耦" else 0
             assert n == want, (pair, rnd, n)
 
@@ -87,24 +88,24 @@ def test_each_archer_shoots_the_hou_of_his_rank(reading: str | None) -> None:
     hou = dict(HOU)
     if reading == "R-sanou-shi":
         hou["三耦"] = "干侯"
-    youshe = [s["hou"] for s in r.shots if s["pair"] == "誘射"]
+    youshe = [s["hou"] for s in shot_lines(r) if s["pair"] == "誘射"]
     assert youshe == ["干侯", "參侯", "大侯", "大侯"]  # 始射干又射參大侯再發 (dashe:134)
-    for s in r.shots:
+    for s in shot_lines(r):
         if s["pair"] == "誘射":
             continue
         kind = _kind(r, s["pair"])
         assert s["hou"] == hou[kind], s
-    gong = [s for s in r.shots if s["person"] == "公"]
+    gong = [s for s in shot_lines(r) if s["person"] == "公"]
     assert len(gong) == 8 and {s["hou"] for s in gong} == {"大侯"}
 
 
 def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> None:
     r = run(SPEC, seed=5)
     for rnd in (2, 3):
-        shots = [s for s in r.shots if s["pair"] == "公耦" and s["round"] == rnd]
+        shots = [s for s in shot_lines(r) if s["pair"] == "公耦" and s["round"] == rnd]
         # 公下射也而先發 (注 dashe:203), then in turn
         assert [s["person"] for s in shots] == ["公", "賓"] * 4
-        steps = [e for e in r.steps if e["round"] == rnd]
+        steps = [e for e in step_lines(r) if e["round"] == rnd]
         given = [
             e for e in steps if e["actor"] == "小臣師" and e["verb"] == "授" and e.get("to") == "公"
         ]
@@ -120,7 +121,7 @@ def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> Non
 def test_dasheezheng_tells_where_a_missed_arrow_went(seed: int) -> None:
     r = run(SPEC, seed=seed)
     src = SeededOutcomes(seed)
-    events = r.events
+    events = log_lines(r)
     told = 0
     for i, e in enumerate(events):
         if e["type"] != "shot" or e["person"] != "公":
@@ -141,7 +142,7 @@ def test_dasheezheng_tells_where_a_missed_arrow_went(seed: int) -> None:
             want = src.direction(e["round"], e["pair"], e["archer"], e["arrow"])
             assert t["says"] == want and want in MISS_DIRECTIONS
             told += 1
-    assert told == sum(1 for s in r.shots if s["person"] == "公" and not s["hit"])
+    assert told == sum(1 for s in shot_lines(r) if s["person"] == "公" and not s["hit"])
 
 
 def test_miss_directions_cover_the_three_words() -> None:
@@ -152,24 +153,24 @@ def test_miss_directions_cover_the_three_words() -> None:
 def test_bu_gu_bu_shi_in_round_three_but_the_gong_does_not_keep_time() -> None:
     # every 上射 hits (the 公 is 下射: give him hits too by reversing), all off the drum's 節
     r = run(SPEC, outcomes=Fixed(upper_hits=True, beat=False))
-    third = [s for s in r.shots if s["round"] == 3]
+    third = [s for s in shot_lines(r) if s["round"] == 3]
     assert third and all(not s["counted"] for s in third if s["person"] != "公")
     assert any(s["hit"] for s in third)
     r = run(SPEC, outcomes=Fixed(upper_hits=False, beat=False))
-    third = [s for s in r.shots if s["round"] == 3]
+    third = [s for s in shot_lines(r) if s["round"] == 3]
     gong = [s for s in third if s["person"] == "公"]
     assert gong and all(s["hit"] and s["counted"] for s in gong)
     assert all("不以樂志" in s["reason"] for s in gong)
     others = [s for s in third if s["person"] != "公" and s["hit"]]
     assert others and not any(s["counted"] for s in others)
     # only the 公's hits were laid as 筭 in round 3: the left side has exactly his four
-    assert r.tallies[1]["left"] == 4 and r.tallies[1]["right"] == 0
+    assert tally_lines(r)[1]["left"] == 4 and tally_lines(r)[1]["right"] == 0
 
 
 def _drinks(r: Any, rnd: int) -> list[tuple[str, str | None]]:
     return [
         (e["actor"], e.get("obj"))
-        for e in r.steps
+        for e in step_lines(r)
         if e["round"] == rnd and e["verb"] in ("卒爵", "卒觶", "飲") and e["cite"] < "dashe:243"
     ]
 
@@ -177,7 +178,7 @@ def _drinks(r: Any, rnd: int) -> list[tuple[str, str | None]]:
 def test_jiajue_when_the_gongs_side_loses() -> None:
     # 上射 hit, 下射 miss: the right wins both rounds, the 公 (下射) is of the losing side
     r = run(SPEC, outcomes=Fixed(upper_hits=True))
-    assert [t["winner"] for t in r.tallies] == ["right", "right"]
+    assert [t["winner"] for t in tally_lines(r)] == ["right", "right"]
     for rnd in (2, 3):
         drinks = _drinks(r, rnd)
         i = drinks.index(("公", "象觶"))
@@ -186,7 +187,7 @@ def test_jiajue_when_the_gongs_side_loses() -> None:
         assert not any(a == "公" and o == "觶" for a, o in drinks)
     # the 公's side won: no 夾爵; the 賓 drinks the 射爵 at the 西階上 (dashe:235–236)
     r = run(SPEC, outcomes=Fixed(upper_hits=False))
-    assert [t["winner"] for t in r.tallies] == ["left", "left"]
+    assert [t["winner"] for t in tally_lines(r)] == ["left", "left"]
     for rnd in (2, 3):
         drinks = _drinks(r, rnd)
         assert ("賓", None) in drinks and not any(a == "公" for a, _ in drinks)
@@ -195,15 +196,17 @@ def test_jiajue_when_the_gongs_side_loses() -> None:
 
 def test_tie_gives_no_sheejue() -> None:
     r = run(SPEC, seed=6)
-    assert r.tallies[1]["winner"] == "tie"
-    assert not [e for e in r.steps if e["round"] == 3 and e["cite"] in ("dashe:232", "dashe:236")]
+    assert tally_lines(r)[1]["winner"] == "tie"
+    assert not [
+        e for e in step_lines(r) if e["round"] == 3 and e["cite"] in ("dashe:232", "dashe:236")
+    ]
 
 
 @pytest.mark.parametrize("kw", [{"seed": 1}, {"seed": 6, "pairs": 3}, {"seed": 9, "dafu": 2}])
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
     r = run_checking_chou(monkeypatch, SPEC, **kw)
     # the 賢獲 announced is what the count gave (dashe:223–225)
-    for t in r.tallies:
+    for t in tally_lines(r):
         assert t["announcement"]
 
 
@@ -211,7 +214,7 @@ def test_reading_bin_xian_the_bin_looses_first() -> None:
     # 敖繼公 (義疏 dashe:203): 拾發以將乘矢則是賓先公後 — against 鄭注 公下射也而先發
     r = run(SPEC, seed=2, readings=["R-she-bin-xian"])
     for rnd in (2, 3):
-        shots = [s for s in r.shots if s["pair"] == "公耦" and s["round"] == rnd]
+        shots = [s for s in shot_lines(r) if s["pair"] == "公耦" and s["round"] == rnd]
         assert [s["person"] for s in shots] == ["賓", "公"] * 4
 
 
@@ -219,7 +222,7 @@ def test_reading_bin_xian_the_bin_looses_first() -> None:
 def test_reading_fang_ao_names_the_side() -> None:
     said: set[str] = set()
     for seed in range(8):
-        for e in run(SPEC, seed=seed, readings=["R-she-fang-ao"]).steps:
+        for e in step_lines(run(SPEC, seed=seed, readings=["R-she-fang-ao"])):
             if e["verb"] == "以矢行告":
                 said.add(e["says"])
     assert "方" not in said and {"左方", "右方"} & said and {"留", "揚"} & said
@@ -235,12 +238,12 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
     if not any(f.endswith("dashe/archery.yaml") for f in files):
         pytest.skip("dashe.yaml does not include dashe/archery.yaml yet")
     r = run("dashe", seed=1)
-    assert [t["round"] for t in r.tallies] == [2, 3]
-    gong = [s for s in r.shots if s["person"] == "公"]
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
+    gong = [s for s in shot_lines(r) if s["person"] == "公"]
     assert len(gong) == 8 and {s["hou"] for s in gong} == {"大侯"}
     assert {
         s["hou"]
-        for s in r.shots
+        for s in shot_lines(r)
         if r.world.pairs.get(s["pair"]) and r.world.pairs[s["pair"]].kind == "衆耦"
     } <= {"干侯"}
 
@@ -248,7 +251,7 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
 def test_release_reasons_cite_dashe() -> None:
     # the rules are 鄉射禮's, in 大射儀's words: 獲而未釋獲 dashe:152, 不貫不釋 dashe:185 …
     r = run(SPEC, seed=1)
-    cites = {s["reason"].rsplit("(", 1)[1] for s in r.shots if s["pair"] != "誘射"}
+    cites = {s["reason"].rsplit("(", 1)[1] for s in shot_lines(r) if s["pair"] != "誘射"}
     assert cites and all(c.startswith("dashe:") for c in cites), cites
 
 
@@ -259,22 +262,22 @@ def test_every_step_quotes_its_dashe_passage() -> None:
 
     r = run(SPEC, seed=1, pairs=1)
     seen = set()
-    for e in r.steps:
+    for e in step_lines(r):
         key = (e["cite"], e["jing"])
         if key in seen:
             continue
         seen.add(key)
         assert e["cite"].startswith("dashe:"), key
         assert fold(e["jing"]) in fold(get_passage(e["cite"]).text), key
-    assert any(e["verb"] == "數獲" and e["cite"] == "dashe:216" for e in r.steps) or any(
-        e["verb"] == "數獲" and e["cite"] == "dashe:215" for e in r.steps
+    assert any(e["verb"] == "數獲" and e["cite"] == "dashe:216" for e in step_lines(r)) or any(
+        e["verb"] == "數獲" and e["cite"] == "dashe:215" for e in step_lines(r)
     )
 
 
 def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
     # 公樂作而后就物 (dashe:273): the 公 steps onto the 下物 after 奏貍首
     r = run(SPEC, seed=3)
-    steps = [e for e in r.steps if e["round"] == 3]
+    steps = [e for e in step_lines(r) if e["round"] == 3]
     play = next(e["seq"] for e in steps if e["verb"] == "奏")
     go = next(e for e in steps if e["actor"] == "公" and e["verb"] == "進")
     assert go["cite"] == "dashe:273" and go["seq"] > play and go["place"] == "左物"
@@ -283,8 +286,8 @@ def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
 def test_without_guests_the_gong_does_not_shoot() -> None:
     # 公將射則… (dashe:190): the 公 may not shoot; 君不射則不獻大矦之獲者 (注 dashe:243)
     r = run(SPEC, seed=3, guests=False)
-    assert not [s for s in r.shots if s["person"] in ("公", "賓")]
-    assert [t["round"] for t in r.tallies] == [2, 3]
-    cites = {e["cite"] for e in r.steps}
+    assert not [s for s in shot_lines(r) if s["person"] in ("公", "賓")]
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
+    cites = {e["cite"] for e in step_lines(r)}
     assert not cites & {"dashe:194", "dashe:201", "dashe:237", "dashe:243", "dashe:244"}
     assert "dashe:256" in cites  # 獻釋獲者 still

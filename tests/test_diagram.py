@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from loglines import log_lines
 
 from sheli.engine import run
 from sheli.outputs import diagram as diagram_mod
@@ -184,7 +185,7 @@ def test_labels_cover_no_body_default_run(default_run) -> None:
 def test_labels_do_not_overlap_three_pairs() -> None:
     r = run("xiangshe", seed=1, pairs=3)
     for f in build_frames(r):
-        _no_overlaps(f, r.events[0])
+        _no_overlaps(f, r.scene)
 
 
 @pytest.mark.slow
@@ -194,7 +195,7 @@ def test_hundred_pairs_labelled_as_crowds() -> None:
     two hundred: every one of them is still drawn, and named in his figure's data-*."""
     r = run("xiangshe", seed=1, pairs=100)
     fr = build_frames(r)
-    scene = r.events[0]
+    scene = r.scene
     crowded = 0
     for f in fr[:: len(fr) // 24]:
         labels, fixtures = label_boxes(f, scene)
@@ -426,7 +427,7 @@ def test_narrow_hall_has_no_inset(default_run) -> None:
 def test_labels_do_not_overlap_other_venue_and_view(venue: str, view: str) -> None:
     r = run("xiangshe", seed=3, venue=venue)
     for f in build_frames(r)[::5]:
-        labels, fixtures = label_boxes(f, r.events[0], view=view)
+        labels, fixtures = label_boxes(f, r.scene, view=view)
         boxes = [lab.box for lab in labels]
         for i, a in enumerate(boxes):
             assert not any(a.overlaps(b) for b in boxes[i + 1 :]), f.seq
@@ -495,7 +496,7 @@ def _crowd_stretch(after: int) -> tuple[dict, list]:
         for i, f in enumerate(frames)
         if (f.actor or "").startswith("衆耦") and f.people[f.actor].moved_at == f.seq
     )
-    return r.events[0], frames[max(at - 20, 0) : at + after]
+    return r.scene, frames[max(at - 20, 0) : at + after]
 
 
 def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
@@ -594,7 +595,7 @@ def sanhou():
         diagram_mod.clear_caches()
         plan_mod._venue.cache_clear()
         r = run("xiangshe", seed=1)
-        events = [dict(e) for e in r.events]
+        events = [dict(e) for e in log_lines(r)]
         for e in events:
             if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
                 e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"

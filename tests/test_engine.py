@@ -9,6 +9,7 @@ import pytest
 from fixtures.standin import FixedOutcomes, make_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loglines import log_lines, shot_lines, step_lines, tally_lines
 
 from sheli.engine import SpecError, run
 from sheli.scoring import SeededOutcomes
@@ -86,42 +87,42 @@ def test_the_youshe_is_round_zero_and_never_counted(mini_run) -> None:
 @given(st.integers(min_value=0, max_value=10_000))
 def test_tally_equals_the_counted_arrows_by_side(seed: int) -> None:
     r = run(MINI, outcomes=SeededOutcomes(seed))
-    (t,) = r.tallies
-    counted = [s for s in r.shots if s["round"] == 2 and s["counted"]]
+    (t,) = tally_lines(r)
+    counted = [s for s in shot_lines(r) if s["round"] == 2 and s["counted"]]
     assert t["right"] == sum(1 for s in counted if s["archer"] == "上射")
     assert t["left"] == sum(1 for s in counted if s["archer"] == "下射")
-    releases = [s for s in r.steps if s["verb"] == "釋獲"]
+    releases = [s for s in step_lines(r) if s["verb"] == "釋獲"]
     assert len(releases) == len(counted)
-    tell = next(s for s in r.steps if s["verb"] == "告")
+    tell = next(s for s in step_lines(r) if s["verb"] == "告")
     assert tell["says"] == t["announcement"]
 
 
 def test_same_seed_same_log() -> None:
     a, b = run(MINI, seed=5), run(MINI, seed=5)
-    assert a.events == b.events
+    assert log_lines(a) == log_lines(b)
 
 
 def test_api_parameters_override_the_spec() -> None:
     r = run(MINI, venue="xiang", outcomes=FixedOutcomes())
-    assert r.venue == "xiang" and r.events[0]["venue"] == "xiang"
+    assert r.venue == "xiang" and r.scene["venue"] == "xiang"
     # 鄉庠: the 物 當楣, not 當棟 (記 xiangshe:339), so the 司射 stands elsewhere
     x = run(MINI, venue="xie", outcomes=FixedOutcomes())
-    at = lambda run_: next(s for s in run_.steps if s["verb"] == "射")["y"]  # noqa: E731
+    at = lambda run_: next(s for s in step_lines(run_) if s["verb"] == "射")["y"]  # noqa: E731
     assert at(r) != at(x)
     # the 序 takes the 鉤楹内 branch, the 庠 the other (xiangshe:128)
-    vias = [s.get("via") for s in r.steps if s["verb"] == "適" and s["actor"] == "司射"]
+    vias = [s.get("via") for s in step_lines(r) if s["verb"] == "適" and s["actor"] == "司射"]
     assert vias == ["西楹之南"]
 
 
 def test_pairs_parameter_adds_archers() -> None:
     r = run(MINI, pairs=3, outcomes=FixedOutcomes())
-    actors = {c["actor"] for c in r.events[0]["cast"]}
+    actors = {c["actor"] for c in r.scene["cast"]}
     assert {"衆耦1上射", "衆耦3下射"} <= actors
 
 
 def test_runs_with_a_stand_in_venue() -> None:
     r = run(MINI, env=make_env())
-    assert r.tallies[0]["announcement"] == "左右鈞"
+    assert tally_lines(r)[0]["announcement"] == "左右鈞"
 
 
 def test_venue_by_the_texts_names() -> None:
@@ -178,7 +179,7 @@ def test_loops_conditions_and_bindings(tmp_path: Path) -> None:
         ],
     }  # fmt: skip
     r = run(_spec(tmp_path, [loop]), outcomes=FixedOutcomes())
-    assert [s["actor"] for s in r.steps] == [
+    assert [s["actor"] for s in step_lines(r)] == [
         "上耦上射", "次耦上射", "司射", "下耦上射", "下耦下射",
     ]  # fmt: skip
     bad = _spec(tmp_path, [{**loop, "in": "四耦"}])

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from loglines import log_lines
 
 from sheli.engine import run
 
@@ -83,7 +84,7 @@ def step_groups(rite: str | list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The steps of a run (a rite's default run, or an event log): runs of consecutive step
     events with the same cite and ``jing``."""
     groups: list[list[dict[str, Any]]] = []
-    for e in run(rite).events if isinstance(rite, str) else rite:
+    for e in log_lines(run(rite)) if isinstance(rite, str) else rite:
         if e.get("type") != "step":
             continue
         if groups and (groups[-1][0]["cite"], groups[-1][0]["jing"]) == (e["cite"], e["jing"]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from loglines import log_lines
 
 from sheli.engine import run
 from sheli.outputs import frames as frames_mod
@@ -24,7 +25,7 @@ def test_doctests() -> None:
 
 def test_one_frame_per_step(default_run) -> None:
     r, fr = default_run
-    events = r.events
+    events = log_lines(r)
     steps = [e for e in events if e["type"] == "step"]
     assert [f.seq for f in fr] == [s["seq"] for s in steps]
     assert all(f.step is s for f, s in zip(fr, steps, strict=True))
@@ -76,7 +77,7 @@ def test_path_of_a_move(default_run) -> None:
 def test_arrows_after_the_first_fetch(default_run) -> None:
     """All arrows shot before the first 委矢 on the 楅 are on it; the 侯 is bare."""
     r, fr = default_run
-    events = r.events
+    events = log_lines(r)
     f = next(f for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
     shot = sum(1 for e in events if e["type"] == "shot" and e["seq"] < f.seq)
     assert f.objects.arrows_bi == shot == 28  # 誘射 4 + 三耦 6 × 4
@@ -90,7 +91,7 @@ def test_arrows_after_the_first_fetch(default_run) -> None:
 
 def test_arrows_at_the_hou_count_the_shots(default_run) -> None:
     r, fr = default_run
-    events = r.events
+    events = log_lines(r)
     shots = [e for e in events if e["type"] == "shot"]
     by_seq = {f.seq: f for f in fr}
     fetch = next(f.seq for f in fr if f.verb == "委" and f.step.get("obj") == "矢")
@@ -107,7 +108,7 @@ def test_arrows_at_the_hou_their_shot_lines_name(default_run) -> None:
     arrow there; the others stay unnamed (drawn at the venue's one, or first, 侯); the 委矢
     on the 楅 takes every 侯's, or, with ``from``, that 侯's only."""
     r, _ = default_run
-    events = [dict(e) for e in r.events]
+    events = [dict(e) for e in log_lines(r)]
     for e in events:
         if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
             e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"
@@ -137,7 +138,7 @@ def test_suan_on_each_side_equal_the_tally(pairs: int) -> None:
     r = run("xiangshe", seed=2, pairs=pairs)
     fr = build_frames(r)
     by_seq = {f.seq: f for f in fr}
-    tallies = [e for e in r.events if e["type"] == "tally"]
+    tallies = [e for e in log_lines(r) if e["type"] == "tally"]
     assert tallies
     for t in tallies:
         o = by_seq[t["seq"]].objects
@@ -185,7 +186,7 @@ def test_paths_reach_the_tang_by_a_stair(default_run) -> None:
     from sheli.place.model import Point
 
     r, fr = default_run
-    events = r.events
+    events = log_lines(r)
     v = load_venue(events[0]["venue"])
     checked = 0
     for f in fr:

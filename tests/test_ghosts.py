@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 from sheli.outputs.frames import build_frames
@@ -26,7 +27,7 @@ def zhi() -> tuple[object, object, dict]:
 def test_a_run_against_itself_has_no_ghosts() -> None:
     r = run("yanshe")
     g = ghost_data(r, r)
-    n = len(r.steps)
+    n = len(step_lines(r))
     assert g["items"] == [] and g["G"] == [] and g["readings"] == []
     assert _expand(g["g"], n) == [-1] * n and _expand(g["at"], n) == [0] * n
 
@@ -34,7 +35,7 @@ def test_a_run_against_itself_has_no_ghosts() -> None:
 @pytest.mark.slow
 def test_ghosts_stand_where_run_a_has_them(zhi: tuple) -> None:
     a, b, g = zhi
-    n = len(b.steps)
+    n = len(step_lines(b))
     per_step, at = _expand(g["g"], n), _expand(g["at"], n)
     fa = {f.seq: f for f in build_frames(a)}
     fb = build_frames(b)
@@ -52,7 +53,7 @@ def test_ghosts_stand_where_run_a_has_them(zhi: tuple) -> None:
 @pytest.mark.slow
 def test_every_difference_is_listed_at_a_step_of_b(zhi: tuple) -> None:
     _a, b, g = zhi
-    steps = b.steps
+    steps = step_lines(b)
     assert len(g["items"]) == 27  # docs/readings.md: R-zhi-zuojie, 27 steps
     for j, kind, cite, _what in g["items"]:
         assert 0 <= j < len(steps)

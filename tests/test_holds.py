@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from loglines import step_lines, tally_lines
 
 from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
@@ -51,7 +52,7 @@ class _Checked(list):  # type: ignore[type-arg]
 )
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
     r = run_checking_chou(monkeypatch, "xiangshe", seed=3, **kw)
-    assert r.tallies
+    assert tally_lines(r)
 
 
 def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> Any:
@@ -71,8 +72,8 @@ def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> 
 
 def test_xianhuo_and_jianlian() -> None:
     r = run("xiangshe", seed=1)
-    steps = r.steps
-    for t in r.tallies:
+    steps = step_lines(r)
+    for t in tally_lines(r):
         # the lines of this round's 202–204 by the 釋獲者
         mine = [
             e
@@ -100,11 +101,11 @@ def test_xianhuo_and_jianlian() -> None:
 @pytest.mark.parametrize(("cite", "obj"), [("xiangshe:158", "楅"), ("xiangshe:206", "豐")])
 def test_set_down_leaves_the_hands(cite: str, obj: str) -> None:
     r = run("xiangshe", seed=1)
-    sets = [e for e in r.steps if e["cite"] == cite and e["verb"] == "設" and e["obj"] == obj]
+    sets = [e for e in step_lines(r) if e["cite"] == cite and e["verb"] == "設" and e["obj"] == obj]
     assert sets
     for e in sets:
         assert obj not in e["holds"]
-        later = [x for x in r.steps if x["actor"] == e["actor"] and x["seq"] > e["seq"]][:3]
+        later = [x for x in step_lines(r) if x["actor"] == e["actor"] and x["seq"] > e["seq"]][:3]
         assert all(obj not in x["holds"] for x in later)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 from fixtures.standin import FixedOutcomes
+from loglines import step_lines
 from test_world_rules import REFUSED, SPEC_CONFIGS, SPECS
 
 import sheli.engine.interpreter as interpreter
@@ -174,11 +175,11 @@ def test_those_who_wait_at_a_stair_stand_beside_it_not_on_its_line() -> None:
     e = r.plan.stairs["西階"].extent
     down = [
         s
-        for s in r.steps
+        for s in step_lines(r)
         if s["cite"] == "xiangshe:273" and s["verb"] == "降" and s["actor"].startswith("舉觶者")
     ]
     assert len(down) == 2 and all(s["x"] <= e.x0 - FOOT for s in down), down
-    yue = [s for s in r.steps if s["cite"] == "xiangshe:85" and s["actor"] == "樂正"][-1]
+    yue = [s for s in step_lines(r) if s["cite"] == "xiangshe:85" and s["actor"] == "樂正"][-1]
     assert yue["x"] >= e.x1 + FOOT / 2 and yue["y"] > e.y1, yue
     # and nobody walks through them there any more (xiangshe:275-284)
     assert not [f for f in r.path_faults if re.search(r"xiangshe:(27[5-9]|28[0-4]),", f)]
@@ -250,7 +251,7 @@ def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
     # edge (into a 室 or 房 but by its door): every configuration runs
     rite, kw = SPEC_CONFIGS[name]
     r = run(rite, seed=0, **kw)
-    assert r.steps and any(s["verb"] == "升" for s in r.steps)
+    assert step_lines(r) and any(s["verb"] == "升" for s in step_lines(r))
     # and nobody walks through another's body
     assert r.path_faults == [], r.path_faults[:5]
 
@@ -304,7 +305,7 @@ def test_zero_to_a_hundred_zhongou_with_and_without_guests(
     # completes, so every walk found its way; beyond it the run completes too, and each walk
     # through a body is a warning of its own, counted (docs/place.md "Walks")
     r = run(rite, pairs=pairs, guests=guests)
-    assert r.steps
+    assert step_lines(r)
     walks = [w for w in r.warnings if w.endswith("[P-body]")]
     assert r.path_faults == walks
     if pairs <= paths_mod.load_paths().crowd_pairs:

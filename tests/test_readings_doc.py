@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from loglines import log_lines
 
 from sheli.engine import run
 from sheli.rite import list_specs, load_spec
@@ -55,7 +56,7 @@ def test_each_reading_runs_its_rite_to_the_end(rite: str, reading: str) -> None:
     def steps(r) -> list[tuple]:
         return [
             (e["cite"], e["actor"], e["verb"], e["x"], e["y"], e.get("says"))
-            for e in r.events
+            for e in log_lines(r)
             if e["type"] == "step"
         ]
 

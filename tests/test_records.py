@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from loglines import log_lines
 
 from sheli.engine import run
 from sheli.engine import state as state_mod
@@ -45,7 +46,7 @@ def test_snapshots_equal_a_fresh_look_at_every_step(
 
 def test_records_are_the_log_and_carry_numbers() -> None:
     r = run("xiangshe", seed=1)
-    assert [x.to_json() for x in r.records] == r.events
+    assert [x.to_json() for x in r.records] == log_lines(r)
     assert isinstance(r.records[0], Scene)
     steps = [x for x in r.records if type(x) is Step]
     # the 筭 of the count in his left hand are numbers; the log's words are made from them
@@ -84,7 +85,7 @@ def test_a_visitor_reads_the_run_in_order() -> None:
     r = run("xiangshe", seed=1)
     seen = r.accept(Order())
     assert seen[0] == "begin" and seen[-1] == "end"
-    assert seen[1:-1] == [e["type"] for e in r.events[1:]]
+    assert seen[1:-1] == [e["type"] for e in log_lines(r)[1:]]
 
 
 @pytest.mark.parametrize("seed", [1, 2])

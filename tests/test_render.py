@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from loglines import log_lines, step_lines, tally_lines
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -67,9 +68,9 @@ def embedded(out: Path) -> tuple[dict, list[bytes]]:
 @pytest.mark.slow
 def test_writes_index_and_one_svg_per_step(out: Path, result) -> None:
     files = sorted((out / "svg").glob("step-*.svg"))
-    assert len(files) == len(result.steps)
+    assert len(files) == len(step_lines(result))
     assert files[0].name == "step-0001.svg"
-    assert files[-1].name == f"step-{result.steps[-1]['seq']:04d}.svg"
+    assert files[-1].name == f"step-{step_lines(result)[-1]['seq']:04d}.svg"
     # no temporary directories left beside the output
     assert [p.name for p in out.parent.iterdir()] == ["out"]
 
@@ -90,7 +91,7 @@ def test_index_is_self_contained(out: Path) -> None:
 def test_every_svg_is_svg(out: Path, result) -> None:
     """Each file parses as XML, its root is an SVG element, ids are unique, and the step's
     actor is the one figure drawn as the actor."""
-    steps = {s["seq"]: s for s in result.steps}
+    steps = {s["seq"]: s for s in step_lines(result)}
     shown = 0
     for f in sorted((out / "svg").glob("step-*.svg")):
         root = ET.parse(f).getroot()
@@ -127,8 +128,8 @@ def test_packed_diagrams_are_the_svg_files(out: Path, embedded, result) -> None:
     _, blobs = embedded
     assert len(blobs) >= 1
     svgs = R.unpack_svgs(blobs)
-    assert len(svgs) == len(result.steps)
-    for st, svg in zip(result.steps, svgs, strict=True):
+    assert len(svgs) == len(step_lines(result))
+    for st, svg in zip(step_lines(result), svgs, strict=True):
         assert (out / "svg" / f"step-{st['seq']:04d}.svg").read_bytes() == svg.encode("utf-8")
 
 
@@ -158,11 +159,11 @@ def test_svg_files_are_the_diagram_layers_drawing(out: Path, result) -> None:
     edge = {i for c in range(0, len(frames), span) for i in (c - 1, c)} - {-1}
     for i in sorted(edge | set(range(0, len(frames), 29)) | {len(frames) - 1}):
         f = frames[i]
-        want = _alone(frames, i, result.events[0]).encode("utf-8")
+        want = _alone(frames, i, result.scene).encode("utf-8")
         assert (out / "svg" / R.svg_name(f.seq)).read_bytes() == want, f.seq
         if i % span == 0:
             clear_caches()
-            assert render_svg(f, result.events[0], highlight=f.actor).encode("utf-8") == want
+            assert render_svg(f, result.scene, highlight=f.actor).encode("utf-8") == want
     clear_caches()
 
 
@@ -171,7 +172,7 @@ def test_data_matches_the_run(embedded, result) -> None:
     data, _ = embedded
     T, S = data["T"], data["S"]
     steps = data["steps"]
-    assert [s["q"] for s in steps] == [s["seq"] for s in result.steps]
+    assert [s["q"] for s in steps] == [s["seq"] for s in step_lines(result)]
     by_says = {T[s["y"]]: s for s in steps if s["y"] >= 0}
     # 不貫不釋: the 司射's command, on its passage, with its 注 stored once on the passage
     st = by_says["不貫不釋"]
@@ -182,17 +183,19 @@ def test_data_matches_the_run(embedded, result) -> None:
     assert S[st["y"]] == "不贯不释"
     # the announcements: the steps that make them, and the tally they end
     ann = [s for s in steps if s.get("an")]
-    assert [T[s["y"]] for s in ann] == [t["announcement"] for t in result.tallies]
+    assert [T[s["y"]] for s in ann] == [t["announcement"] for t in tally_lines(result)]
     last = data["tallies"][steps[-1]["t"]]
-    assert [d["announcement"] for d in last["done"]] == [t["announcement"] for t in result.tallies]
-    for d, t in zip(last["done"], result.tallies, strict=True):
+    assert [d["announcement"] for d in last["done"]] == [
+        t["announcement"] for t in tally_lines(result)
+    ]
+    for d, t in zip(last["done"], tally_lines(result), strict=True):
         assert (d["right"], d["left"]) == (t["right"], t["left"])
     # round 2's 筭 by side equal the tally's count (every counted arrow is on the ground)
-    assert last["rounds"]["2"]["right"] == result.tallies[0]["right"]
-    assert last["rounds"]["2"]["left"] == result.tallies[0]["left"]
+    assert last["rounds"]["2"]["right"] == tally_lines(result)[0]["right"]
+    assert last["rounds"]["2"]["left"] == tally_lines(result)[0]["left"]
     # passages are stored once each, and only those the run cites
-    assert set(data["passages"]) == {s["cite"] for s in result.steps} | {
-        s["as"]["cite"] for s in result.steps if s.get("as")
+    assert set(data["passages"]) == {s["cite"] for s in step_lines(result)} | {
+        s["as"]["cite"] for s in step_lines(result) if s.get("as")
     }
 
 
@@ -200,13 +203,13 @@ def test_data_matches_the_run(embedded, result) -> None:
 def test_menus_cover_sections_and_rounds(embedded, result) -> None:
     data, _ = embedded
     first_of = {}
-    for i, s in enumerate(result.steps):
+    for i, s in enumerate(step_lines(result)):
         first_of.setdefault(s["section"], i)
     starts = {}
     for n, i in data["sectionSegs"]:
         starts.setdefault(n, i)
     assert starts == first_of
-    rounds = [s["round"] for s in result.steps]
+    rounds = [s["round"] for s in step_lines(result)]
     changes = [0] + [i for i in range(1, len(rounds)) if rounds[i] != rounds[i - 1]]
     assert data["roundSegs"] == [[rounds[i], i] for i in changes]
     assert [r for r, _ in data["roundSegs"]][:4] == [0, 1, 2, 3]
@@ -215,7 +218,7 @@ def test_menus_cover_sections_and_rounds(embedded, result) -> None:
 
 def test_tally_states_follow_the_shots(result) -> None:
     states = R.tally_states(result)
-    shots = [e for e in result.events if e["type"] == "shot" and e["round"] == 2]
+    shots = [e for e in log_lines(result) if e["type"] == "shot" and e["round"] == 2]
     last_shot = shots[-1]["seq"]
     r2 = states[last_shot]["rounds"]["2"]
     assert r2["right"] + r2["left"] == sum(1 for s in shots if s["counted"])
@@ -358,7 +361,7 @@ def test_a_failing_drawing_raises_with_its_traceback(
     out.mkdir()
     (out / "index.html").write_text("earlier", encoding="utf-8")
     real = R.render_svg_parts
-    bad = result.steps[150]["seq"]
+    bad = step_lines(result)[150]["seq"]
 
     def failing(frame, *args, **kwargs):
         if frame.seq == bad:
@@ -383,7 +386,7 @@ def test_a_drawing_process_that_dies_is_an_error(tmp_path: Path, result, monkeyp
     import os
 
     real = R.render_svg_parts
-    bad = result.steps[100]["seq"]
+    bad = step_lines(result)[100]["seq"]
 
     def dying(frame, *args, **kwargs):
         if frame.seq == bad:
@@ -461,9 +464,9 @@ def test_cli_writes_no_svg_unless_asked_and_options_reach_the_run(tmp_path: Path
     assert data["meta"]["venue"] == "xiang"
     expected = run("xiangshe", venue="xiang", seed=3, guests=False)
     assert [t["announcement"] for t in data["tallies"][data["steps"][-1]["t"]]["done"]] == [
-        t["announcement"] for t in expected.tallies
+        t["announcement"] for t in tally_lines(expected)
     ]
-    assert len(R.unpack_svgs(blobs)) == len(expected.steps)
+    assert len(R.unpack_svgs(blobs)) == len(step_lines(expected))
 
 
 def test_doctests() -> None:
@@ -503,14 +506,14 @@ def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: i
     calls: list[tuple[int, int]] = []
     blobs, nbytes = R.draw_packed(
         frames,
-        result.events[0],
+        result.scene,
         jobs=jobs,
         progress=lambda d, t: calls.append((d, t)),
         svg_dir=tmp_path,
     )
     assert 2 <= len(blobs) <= jobs + 1  # 5 chunks, at most 4 (BLOB_STEPS) a blob
     svgs = R.unpack_svgs(blobs)
-    assert svgs == R.chunk_svgs(frames, result.events[0])
+    assert svgs == R.chunk_svgs(frames, result.scene)
     files = sorted(tmp_path.iterdir())
     assert [p.name for p in files] == [R.svg_name(f.seq) for f in frames]
     assert [p.read_text(encoding="utf-8") for p in files] == svgs
@@ -532,7 +535,7 @@ def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
 
     r = run("xiangshe", pairs=3)
     frames = build_frames(r)
-    scene = r.events[0]
+    scene = r.scene
     svgs = R.unpack_svgs(R.draw_packed(frames, scene, jobs=2)[0])
     diagram.clear_caches()
     assert svgs == R.chunk_svgs(frames, scene)
@@ -557,7 +560,7 @@ def test_a_long_renders_labels_begin_afresh_a_few_chunks_apart(
 
     monkeypatch.setattr(R, "LABEL_RUNS", 1)
     frames = build_frames(result)[:300]
-    scene = result.events[0]
+    scene = result.scene
     span = R.label_run(len(frames))
     assert span == 4 * R.KEYFRAME
     calls: list[int] = []
@@ -585,7 +588,7 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     from sheli.outputs.frames import build_frames
 
     frames = build_frames(result)[: 2 * R.BLOB_STEPS + 100]
-    blobs, _ = R.draw_packed(frames, result.events[0], jobs=jobs)
+    blobs, _ = R.draw_packed(frames, result.scene, jobs=jobs)
     chunks = []
     for b in blobs:
         k = int.from_bytes(b[4:8], "big")
@@ -595,7 +598,7 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     assert len(blobs) >= 3
     n = len(frames)
     assert sorted(chunks) == [(s, min(R.KEYFRAME, n - s)) for s in range(0, n, R.KEYFRAME)]
-    assert R.unpack_svgs(blobs) == R.chunk_svgs(frames, result.events[0])
+    assert R.unpack_svgs(blobs) == R.chunk_svgs(frames, result.scene)
 
 
 def test_no_steps_no_diagrams() -> None:

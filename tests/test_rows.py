@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 from sheli.place import load_venue
@@ -22,7 +23,7 @@ ORDER = [f"{p}{s}" for p in ("上耦", "次耦", "下耦") for s in ("上射", "
 
 @cache
 def steps(pairs: int = 0) -> list[dict[str, Any]]:
-    return run("xiangshe", seed=1, pairs=pairs).steps
+    return step_lines(run("xiangshe", seed=1, pairs=pairs))
 
 
 def stood(cite: str, verb: str, pairs: int = 0) -> dict[str, dict[str, Any]]:

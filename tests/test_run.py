@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from loglines import log_lines, tally_lines
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -22,7 +23,7 @@ def test_jsonl_is_the_api_log() -> None:
     res = invoke(str(MINI), "--format", "jsonl", "--seed", "1")
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in res.stdout.splitlines()]
-    assert lines == run(MINI, seed=1).events
+    assert lines == log_lines(run(MINI, seed=1))
     assert lines[0]["type"] == "scene"
     assert {e["type"] for e in lines} == {"scene", "step", "shot", "tally"}
 
@@ -37,7 +38,7 @@ def test_yizhu_has_sections_steps_and_summary() -> None:
     assert "司射 升" in out and "@西階上" in out and "xiangshe:128" in out
     assert "北面" in out and "曰「" in out
     assert "summary" in out and "獲而未釋獲" in out
-    tally = run(MINI, seed=1).tallies[0]
+    tally = tally_lines(run(MINI, seed=1))[0]
     assert tally["announcement"] in out
 
 
@@ -45,7 +46,7 @@ def test_output_file_is_written_whole(tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
     res = invoke(str(MINI), "--format", "jsonl", "-o", str(out))
     assert res.exit_code == 0
-    assert out.read_text("utf-8").count("\n") == len(run(MINI).events)
+    assert out.read_text("utf-8").count("\n") == len(log_lines(run(MINI)))
     assert list(tmp_path.iterdir()) == [out]  # no temporary file left beside it
 
 
@@ -68,7 +69,7 @@ def test_a_run_that_fails_midway_prints_no_line_of_its_log(tmp_path: Path) -> No
 def test_the_streamed_log_is_the_runs_log_byte_for_byte(tmp_path: Path) -> None:
     from sheli.outputs.eventlog import jsonl_lines
 
-    events = run("xiangshe", pairs=2, seed=3).events
+    events = log_lines(run("xiangshe", pairs=2, seed=3))
     want = b"".join(jsonl_lines(events))
     res = invoke("xiangshe", "--pairs", "2", "--seed", "3", "--format", "jsonl")
     assert res.exit_code == 0, res.output
@@ -153,7 +154,7 @@ def test_yizhu_states_the_assumptions_it_rests_on() -> None:
 def test_fast_jsonl_writer_matches_the_standard_library() -> None:
     from sheli.outputs.eventlog import dumps, jsonl_lines, line_of
 
-    events = run(MINI, seed=2).events
+    events = log_lines(run(MINI, seed=2))
     want = "".join(dumps(e) + "\n" for e in events)
     assert b"".join(jsonl_lines(events)).decode("utf-8") == want
     assert b"".join(map(line_of, events)).decode("utf-8") == want

@@ -12,6 +12,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import run
 from sheli.rite import list_specs, load_spec
@@ -49,7 +50,7 @@ class Tie:
 def steps_of(r, actor: str, verb: str | None = None, rnd: int | None = None) -> list[dict]:
     return [
         s
-        for s in r.steps
+        for s in step_lines(r)
         if s["actor"] == actor
         and (verb is None or s["verb"] == verb)
         and (rnd is None or s["round"] == rnd)
@@ -58,35 +59,35 @@ def steps_of(r, actor: str, verb: str | None = None, rnd: int | None = None) -> 
 
 def test_three_rounds_and_every_archer_shoots_his_four() -> None:
     r = run("xiangshe", seed=1, pairs=2)
-    shots = Counter((s["round"], s["pair"], s["archer"]) for s in r.shots)
+    shots = Counter((s["round"], s["pair"], s["archer"]) for s in shot_lines(r))
     assert all(n == 4 for n in shots.values()), shots
     r1 = {p for (rnd, p, _a) in shots if rnd == 1}
     # only the 三耦 shoot in round 1, after the 司射's 誘射 (賈疏 xiangshe:162 第一番直司射與三耦)
     assert r1 - {"誘射"} == {"上耦", "次耦", "下耦"}
-    ys = [s for s in r.shots if s["pair"] == "誘射"]
+    ys = [s for s in shot_lines(r) if s["pair"] == "誘射"]
     assert len(ys) == 4 and not any(s["counted"] for s in ys)
     for rnd in (2, 3):
         pairs = {p for (x, p, _a) in shots if x == rnd}
         assert {"上耦", "次耦", "下耦", "賓耦", "衆耦1", "衆耦2"} <= pairs
         assert any(p.startswith("大夫耦") for p in pairs)
-    assert not any(s["counted"] for s in r.shots if s["round"] == 1)
-    assert [t["round"] for t in r.tallies] == [2, 3]
+    assert not any(s["counted"] for s in shot_lines(r) if s["round"] == 1)
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
 
 
 def test_tally_matches_counted_arrows() -> None:
     r = run("xiangshe", seed=3, pairs=3)
-    for t in r.tallies:
-        counted = [s for s in r.shots if s["round"] == t["round"] and s["counted"]]
+    for t in tally_lines(r):
+        counted = [s for s in shot_lines(r) if s["round"] == t["round"] and s["counted"]]
         assert t["right"] == sum(s["archer"] == "上射" for s in counted)
         assert t["left"] == sum(s["archer"] == "下射" for s in counted)
 
 
 def test_jun_nobody_drinks() -> None:
     r = run("xiangshe", outcomes=Tie())
-    assert [t["announcement"] for t in r.tallies] == ["左右鈞", "左右鈞"]
+    assert [t["announcement"] for t in tally_lines(r)] == ["左右鈞", "左右鈞"]
     assert not any(r.drank.get(x) for x in (2, 3))
     # the 釋獲者 announces 左右鈞 (xiangshe:204)
-    assert any(s["says"] and "左右鈞" in s["says"] for s in r.steps)
+    assert any(s["says"] and "左右鈞" in s["says"] for s in step_lines(r))
 
 
 class Nobody:
@@ -100,19 +101,21 @@ class Nobody:
 def test_a_round_without_a_hit_is_announced_jun_and_the_rite_goes_on() -> None:
     # 左右皆執一算 (xiangshe:204) with no 筭 on either side: taken from the 中西 (A-jun-ling)
     r = run("xiangshe", outcomes=Nobody())
-    assert [(t["right"], t["left"], t["announcement"]) for t in r.tallies] == [(0, 0, "左右鈞")] * 2
-    took = [s for s in r.steps if s.get("note") == "左右皆執一算"]
+    assert [(t["right"], t["left"], t["announcement"]) for t in tally_lines(r)] == [
+        (0, 0, "左右鈞")
+    ] * 2
+    took = [s for s in step_lines(r) if s.get("note") == "左右皆執一算"]
     assert took and all("A-jun-ling" in s.get("assumes", []) for s in took)
-    assert r.steps[-1]["cite"] == run("xiangshe", seed=1).steps[-1]["cite"]
+    assert step_lines(r)[-1]["cite"] == step_lines(run("xiangshe", seed=1))[-1]["cite"]
     # a tie with hits still holds up one 筭 of each side
     tied = run("xiangshe", outcomes=Tie())
-    took = [s for s in tied.steps if s.get("note") == "左右皆執一算"]
+    took = [s for s in step_lines(tied) if s.get("note") == "左右皆執一算"]
     assert took and not any("A-jun-ling" in s.get("assumes", []) for s in took)
 
 
 def test_right_wins_the_left_drinks_with_the_dafu_and_zhuren() -> None:
     r = run("xiangshe", outcomes=Side("right"))
-    assert all(t["winner"] == "right" for t in r.tallies)
+    assert all(t["winner"] == "right" for t in tally_lines(r))
     drank2 = r.drank[2]
     assert {"上耦下射", "次耦下射", "下耦下射", "主人", "大夫"} <= set(drank2)
     assert not any(n in drank2 for n in ("上耦上射", "賓", "大夫之耦"))
@@ -120,7 +123,7 @@ def test_right_wins_the_left_drinks_with_the_dafu_and_zhuren() -> None:
     dafu_drinks = [s for s in steps_of(r, "大夫", rnd=2) if s["verb"] in ("飲", "卒觶")]
     assert dafu_drinks and all(not any("弓" in h for h in s["holds"]) for s in dafu_drinks)
     # 大夫飲則耦不升 (xiangshe:218): the 大夫之耦 does not go up while the 大夫 drinks
-    sec21 = [s for s in r.steps if s["round"] == 2 and s["section"] == 21]
+    sec21 = [s for s in step_lines(r) if s["round"] == 2 and s["section"] == 21]
     assert not [s for s in sec21 if s["actor"] == "大夫之耦" and s["verb"] == "升"]
 
 
@@ -140,11 +143,11 @@ def test_left_wins_the_dafu_partner_drinks_alone_with_a_slack_bow() -> None:
 def test_arrows_short_adds_the_search_and_only_then() -> None:
     short = run("xiangshe", seed=1, arrows_short=True)
     full = run("xiangshe", seed=1)
-    cites_short = {s["cite"] for s in short.steps}
-    cites_full = {s["cite"] for s in full.steps}
+    cites_short = {s["cite"] for s in step_lines(short)}
+    cites_full = {s["cite"] for s in step_lines(full)}
     assert {"xiangshe:160", "xiangshe:161"} <= cites_short
     assert not {"xiangshe:160", "xiangshe:161"} & cites_full
-    say = [s for s in short.steps if s["cite"] == "xiangshe:160" and s["says"]]
+    say = [s for s in step_lines(short) if s["cite"] == "xiangshe:160" and s["says"]]
     assert say and "取矢不索" in say[0]["says"]
 
 
@@ -152,19 +155,19 @@ def test_xiang_and_xie_differ_where_the_text_says() -> None:
     xie = run("xiangshe", venue="xie", seed=1)
     xiang = run("xiangshe", venue="xiang", seed=1)
     # 序則物當棟, 堂則物當楣 (記 xiangshe:339): the archers stand further north in a 序
-    y_xie = next(s["y"] for s in xie.steps if s["verb"] == "射")
-    y_xiang = next(s["y"] for s in xiang.steps if s["verb"] == "射")
+    y_xie = next(s["y"] for s in step_lines(xie) if s["verb"] == "射")
+    y_xiang = next(s["y"] for s in step_lines(xiang) if s["verb"] == "射")
     assert y_xie > y_xiang
     # 豫則鉤楹内, 堂則由楹外 (xiangshe:128): different steps enact the two cases
-    c128_xie = [s["jing"] for s in xie.steps if s["cite"] == "xiangshe:128"]
-    c128_xiang = [s["jing"] for s in xiang.steps if s["cite"] == "xiangshe:128"]
+    c128_xie = [s["jing"] for s in step_lines(xie) if s["cite"] == "xiangshe:128"]
+    c128_xiang = [s["jing"] for s in step_lines(xiang) if s["cite"] == "xiangshe:128"]
     assert any("鉤楹" in (j or "") for j in c128_xie)
     assert any("楹外" in (j or "") for j in c128_xiang)
 
 
 def test_no_guests_no_guest_pairs() -> None:
     r = run("xiangshe", seed=1, guests=False)
-    pairs = {s["pair"] for s in r.shots}
+    pairs = {s["pair"] for s in shot_lines(r)}
     assert "賓耦" not in pairs and not any(p.startswith("大夫耦") for p in pairs)
     assert not steps_of(r, "賓", "射")
 
@@ -173,10 +176,10 @@ def test_no_guests_no_guest_pairs() -> None:
 def test_cost_is_linear_in_pairs() -> None:
     # fixed outcomes: the number of 釋獲 steps depends on the hits; what remains is the 數獲,
     # whose acts grow with the count by 純 and by 十純 (xiangshe:194–200)
-    n = [len(run("xiangshe", outcomes=Side("right"), pairs=k).steps) for k in range(6)]
+    n = [len(step_lines(run("xiangshe", outcomes=Side("right"), pairs=k))) for k in range(6)]
     inc = [b - a for a, b in pairwise(n)]
     assert min(inc) > 0 and max(inc) - min(inc) <= 8, inc
-    ten = len(run("xiangshe", outcomes=Side("right"), pairs=10).steps) - n[0]
+    ten = len(step_lines(run("xiangshe", outcomes=Side("right"), pairs=10))) - n[0]
     assert 10 * min(inc) <= ten <= 10 * max(inc)
 
 
@@ -185,7 +188,7 @@ def test_every_step_cites_a_passage_its_jing_is_in() -> None:
     from sheli.text.variants import fold
 
     r = run("xiangshe", seed=1, pairs=1)
-    for s in r.steps:
+    for s in step_lines(r):
         assert fold(s["jing"] or "") in fold(get_passage(s["cite"]).text), s
 
 
@@ -229,10 +232,12 @@ def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
 
 def test_several_dafu_each_unties_his_own_arrows() -> None:
     r = run("xiangshe", seed=2, dafu=2)
-    unties = [s["actor"] for s in r.steps if s["verb"] in ("説", "說") and s.get("obj") == "矢束"]
+    unties = [
+        s["actor"] for s in step_lines(r) if s["verb"] in ("説", "說") and s.get("obj") == "矢束"
+    ]
     # 說矢束 before each 拾取矢 that follows a round in which they shot (xiangshe:242, 254)
     assert set(unties) == {"大夫1", "大夫2"} and unties.count("大夫1") == unties.count("大夫2")
-    pairs = {s["pair"] for s in r.shots if s["round"] == 2}
+    pairs = {s["pair"] for s in shot_lines(r) if s["round"] == 2}
     assert {"大夫耦1", "大夫耦2"} <= pairs
 
 
@@ -272,8 +277,8 @@ def test_every_combination_of_the_texts_conditions_runs(
 ) -> None:
     r = run("xiangshe", venue=venue, guests=guests, pairs=pairs, arrows_short=short,
             dafu=dafu, seed=seed)  # fmt: skip
-    for t in r.tallies:
-        counted = [s for s in r.shots if s["round"] == t["round"] and s["counted"]]
+    for t in tally_lines(r):
+        counted = [s for s in shot_lines(r) if s["round"] == t["round"] and s["counted"]]
         assert (t["right"], t["left"]) == (
             sum(s["archer"] == "上射" for s in counted),
             sum(s["archer"] == "下射" for s in counted),
@@ -283,7 +288,7 @@ def test_every_combination_of_the_texts_conditions_runs(
         seat = {"right": "下射", "left": "上射"}.get(t["winner"])
         archers = {c["actor"]: c["seat"] for c in r.scene["cast"] if c.get("seat")}
         assert all(archers[a] == seat for a in drank)
-    pairs_shot = {s["pair"] for s in r.shots if s["round"] == 2}
+    pairs_shot = {s["pair"] for s in shot_lines(r) if s["round"] == 2}
     assert ("賓耦" in pairs_shot) == guests
     assert sum(p.startswith("大夫耦") for p in pairs_shot) == (dafu if guests else 0)
 
@@ -306,12 +311,12 @@ def test_the_feast_leaves_the_archery_as_it_was(kw: dict) -> None:
     whole = run("xiangshe", options={"feast": True}, **kw)
 
     def acts(r) -> list[tuple]:
-        return [(e["cite"], e["actor"], e["verb"], e["place"]) for e in r.steps if e["round"]]
+        return [(e["cite"], e["actor"], e["verb"], e["place"]) for e in step_lines(r) if e["round"]]
 
     def strip(xs: list[dict]) -> list[dict]:
         return [{k: v for k, v in x.items() if k != "seq"} for x in xs]
 
     assert whole.drank == alone.drank and 0 not in whole.drank
-    assert strip(whole.tallies) == strip(alone.tallies)
-    assert strip(whole.shots) == strip(alone.shots)
+    assert strip(tally_lines(whole)) == strip(alone.tallies)
+    assert strip(shot_lines(whole)) == strip(alone.shots)
     assert acts(whole) == acts(alone)

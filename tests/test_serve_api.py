@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from loglines import log_lines
 from test_serve_helpers import Live, inputs_count, make_client, new_event
 
 from sheli.engine import run
@@ -156,9 +157,9 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
         for s in SEATS
         for n in range(1, 5)
     )
-    expected = run(
-        "xiangshe", pairs=0, guests=False, outcomes=outcomes, options={"feast": False}
-    ).events
+    expected = log_lines(
+        run("xiangshe", pairs=0, guests=False, outcomes=outcomes, options={"feast": False})
+    )
     added = {"t", "pending", "corrections", "live", "name"}
     strip = [{k: v for k, v in e.items() if k not in added} for e in exported]
     scene = dict(expected[0])
@@ -184,13 +185,15 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     )
     path = tmp_path / "outcomes.csv"
     path.write_text(r.text, "utf-8")
-    again = run(
-        "xiangshe",
-        pairs=0,
-        guests=False,
-        outcomes=load_outcomes(path),
-        options={"feast": False},
-    ).events
+    again = log_lines(
+        run(
+            "xiangshe",
+            pairs=0,
+            guests=False,
+            outcomes=load_outcomes(path),
+            options={"feast": False},
+        )
+    )
     assert again == expected
 
 

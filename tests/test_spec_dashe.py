@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import log_lines, shot_lines
 
 from sheli.engine import RunOptions, default_env, run, run_spec
 from sheli.engine.check import all_steps
@@ -38,7 +39,7 @@ def default_run() -> Any:
 
 
 def steps(r: Any) -> list[dict[str, Any]]:
-    return [e for e in r.events if e.get("type") == "step"]
+    return [e for e in log_lines(r) if e.get("type") == "step"]
 
 
 def has_archery() -> bool:
@@ -111,7 +112,7 @@ def test_without_guests_the_gong_does_not_shoot_and_the_rite_still_ends():
     r = run("dashe", guests=False)
     ev = steps(r)
     assert ev[-1]["cite"] == "dashe:324"
-    assert not any(s["person"] == "公" for s in r.shots)
+    assert not any(s["person"] == "公" for s in shot_lines(r))
     xiao = [e for e in ev if e["cite"] == "dashe:290" and e["actor"] == "小射正"]
     assert [e["verb"] for e in xiao] == ["立"]
     with_gong = [e for e in steps(default_run()) if e["cite"] == "dashe:290"]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from loglines import log_lines, shot_lines, tally_lines
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -53,11 +54,11 @@ def _steps(events: list[dict]) -> list[tuple]:
 def test_a_spec_split_into_parts_runs_as_the_whole(tmp_path: Path) -> None:
     split = _split(tmp_path)
     whole, parts = run(MINI, seed=2), run(split, seed=2)
-    assert _steps(parts.events) == _steps(whole.events)
-    assert parts.tallies == whole.tallies
+    assert _steps(parts.events) == _steps(log_lines(whole))
+    assert parts.tallies == tally_lines(whole)
     # each step says which part file it came from; the whole spec's do not
     assert {e.get("file") for e in parts.events if e["type"] == "step"} == {"parts/archery.yaml"}
-    assert all("file" not in e for e in whole.events if e["type"] == "step")
+    assert all("file" not in e for e in log_lines(whole) if e["type"] == "step")
     loaded = load_spec(split)
     assert [p.name for p in loaded.files] == ["split.yaml", "archery.yaml"]
 
@@ -127,7 +128,7 @@ def test_a_variant_inherits_what_it_does_not_say(tmp_path: Path) -> None:
         },
     )
     base, var = run(tmp_path / "mini.yaml", seed=4), run(variant, seed=4)
-    assert _steps(var.events) == _steps(base.events)
+    assert _steps(var.events) == _steps(log_lines(base))
     # the cast entry of the same role is replaced: the 司射 is shown by the variant's name
     assert {e.get("name") for e in var.events if e.get("actor") == "司射"} == {"大射正"}
     spec = load_spec(variant).spec
@@ -144,7 +145,7 @@ def test_declared_pairs_decide_who_shoots(tmp_path: Path) -> None:
     ]
     spec = _write(tmp_path / "pairs.yaml", data)
     r = run(spec, seed=1)
-    archers = {s["person"] for s in r.shots if s["pair"] != "誘射"}
+    archers = {s["person"] for s in shot_lines(r) if s["pair"] != "誘射"}
     assert archers == {"甲", "乙"}  # only the 三耦 shoot in the test rite
     assert set(r.world.pairs) == {"上耦", "衆耦1", "衆耦2"}  # `when` that never holds
     assert r.world.groups["衆耦"] == ["衆耦1", "衆耦2"]
@@ -181,9 +182,9 @@ def _with_reading(tmp_path: Path) -> Path:
 
 def test_a_reading_and_an_option_switch_steps(tmp_path: Path) -> None:
     spec = _with_reading(tmp_path)
-    plain = _steps(run(spec).events)
-    other = _steps(run(spec, readings=["R-b"]).events)
-    bowed = _steps(run(spec, options={"bow": True}).events)
+    plain = _steps(log_lines(run(spec)))
+    other = _steps(log_lines(run(spec, readings=["R-b"])))
+    bowed = _steps(log_lines(run(spec, options={"bow": True})))
     assert other[1:] == plain and other[0][:3] == ("xiangshe:127", "司射", "揖")
     assert bowed[1:] == plain and bowed[0][:3] == ("xiangshe:127", "司射", "拜")
     assert run(spec).params["readings"] == ["R-a"]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import run
 from sheli.engine.check import all_steps, parse_cite
@@ -256,30 +257,30 @@ def default_run() -> Any:
 )
 def test_the_spec_runs(kw: dict[str, Any]) -> None:
     r = run("xiangshe", **kw)
-    assert r.steps[-1]["cite"] == LAST
-    assert [t["round"] for t in r.tallies] == [2, 3]
-    assert {e["round"] for e in r.steps} == {0, 1, 2, 3}
+    assert step_lines(r)[-1]["cite"] == LAST
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
+    assert {e["round"] for e in step_lines(r)} == {0, 1, 2, 3}
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_the_spec_runs_whatever_the_outcomes(seed: int) -> None:
     r = run("xiangshe", seed=seed, pairs=1)
-    assert r.steps[-1]["cite"] == LAST
+    assert step_lines(r)[-1]["cite"] == LAST
 
 
 def test_round_one_releases_no_suan() -> None:
     """獲而未釋獲 (xiangshe:150; 記 xiangshe:346 始射獲而未釋獲)."""
     r = default_run()
-    assert not [e for e in r.steps if e["round"] == 1 and e["verb"] == "釋獲"]
-    assert not [s for s in r.shots if s["round"] == 1 and s["counted"]]
-    hits = [s for s in r.shots if s["round"] == 1 and s["hit"]]
-    calls = [e for e in r.steps if e["round"] == 1 and e["verb"] == "獲"]
+    assert not [e for e in step_lines(r) if e["round"] == 1 and e["verb"] == "釋獲"]
+    assert not [s for s in shot_lines(r) if s["round"] == 1 and s["counted"]]
+    hits = [s for s in shot_lines(r) if s["round"] == 1 and s["hit"]]
+    calls = [e for e in step_lines(r) if e["round"] == 1 and e["verb"] == "獲"]
     assert len(hits) == len(calls)  # 獲者坐而獲 for every hit
 
 
 def test_the_you_she_is_four_uncounted_arrows_of_the_sishe() -> None:
     r = default_run()
-    mine = [s for s in r.shots if s["person"] == "司射"]
+    mine = [s for s in shot_lines(r) if s["person"] == "司射"]
     assert len(mine) == 4 and all(s["round"] == 1 and not s["counted"] for s in mine)
 
 
@@ -287,7 +288,7 @@ def test_the_sishe_is_on_the_tang_without_his_pu_when_he_says_sanou_zushe() -> N
     """司射去扑倚于西階之西升堂北面告于賓曰三耦卒射 (xiangshe:153; 注 不敢佩刑器即尊者之側)."""
     r = default_run()
     v = load_venue(r.venue)
-    (e,) = [e for e in r.steps if e["says"] == "三耦卒射"]
+    (e,) = [e for e in step_lines(r) if e["says"] == "三耦卒射"]
     assert e["actor"] == "司射" and e["cite"] == "xiangshe:153" and e["round"] == 1
     assert v.on_tang(Point(e["x"], e["y"]))
     assert e["facing"] == "N"
@@ -295,13 +296,13 @@ def test_the_sishe_is_on_the_tang_without_his_pu_when_he_says_sanou_zushe() -> N
 
 
 def test_the_sishe_never_goes_up_with_the_pu() -> None:
-    for e in default_run().steps:
+    for e in step_lines(default_run()):
         if e["actor"] == "司射" and e["verb"] == "升":
             assert not [h for h in e["holds"] if "扑" in h], e["cite"]
 
 
 def test_commands_in_the_texts_words() -> None:
-    says = {(e["cite"], e["says"]) for e in default_run().steps if e["says"]}
+    says = {(e["cite"], e["says"]) for e in step_lines(default_run()) if e["says"]}
     for expected in [
         ("xiangshe:111", "弓矢既具有司請射"),
         ("xiangshe:146", "無射獲無獵獲"),
@@ -315,10 +316,10 @@ def test_commands_in_the_texts_words() -> None:
 
 def test_the_announcement_is_the_tally() -> None:
     r = default_run()
-    anns = [t["announcement"] for t in r.tallies]
+    anns = [t["announcement"] for t in tally_lines(r)]
     told = [
         e["says"]
-        for e in r.steps
+        for e in step_lines(r)
         if e["actor"] == "釋獲者" and e["verb"] == "告" and e["says"] != "左右卒射"
     ]
     assert told == anns
@@ -327,14 +328,14 @@ def test_the_announcement_is_the_tally() -> None:
 def test_round_three_counts_only_on_the_drum() -> None:
     """不鼓不釋 (xiangshe:248); the music starts before the first arrow of round 3 (250)."""
     r = default_run()
-    for s in r.shots:
+    for s in shot_lines(r):
         if s["round"] == 3 and s["counted"]:
             assert s["hit"] and s.get("on_beat")
-    music = [e["seq"] for e in r.steps if e["verb"] == "奏"]
+    music = [e["seq"] for e in step_lines(r) if e["verb"] == "奏"]
     assert len(music) == 1
-    first3 = min(s["seq"] for s in r.shots if s["round"] == 3)
+    first3 = min(s["seq"] for s in shot_lines(r) if s["round"] == 3)
     assert music[0] < first3
-    assert all(e["round"] == 3 for e in r.steps if e["verb"] == "奏")
+    assert all(e["round"] == 3 for e in step_lines(r) if e["verb"] == "奏")
 
 
 def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
@@ -342,7 +343,7 @@ def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
     r = run("xiangshe", pairs=2)
     for rnd in (2, 3):
         per: dict[str, int] = {}
-        for s in r.shots:
+        for s in shot_lines(r):
             if s["round"] == rnd:
                 per[s["person"]] = per.get(s["person"], 0) + 1
         assert len(per) == 2 * (3 + 1 + 1 + 2)
@@ -356,30 +357,30 @@ def test_only_the_shang_ou_is_called_each_round() -> None:
     assert called == {"上耦", "衆賓"}  # 西階上北面作衆賓射 (xiangshe:164) calls no pair
     r = run("xiangshe", pairs=2)
     for rnd in (1, 2, 3):
-        assert [e for e in r.steps if e["round"] == rnd and e["verb"] == "作"]
+        assert [e for e in step_lines(r) if e["round"] == rnd and e["verb"] == "作"]
 
 
 def test_the_guests_stay_on_the_tang_until_they_shoot() -> None:
     """賓主人與大夫皆未降 (xiangshe:167); the 衆賓 who do not shoot never come down (記 351)."""
     r = default_run()
-    for e in r.steps:
+    for e in step_lines(r):
         n = parse_cite(e["cite"])[1]
         if e["actor"] in ("賓", "主人", "大夫") and 162 <= n < 187:
             assert e["verb"] not in MOVES | {"降", "升"}, e
-    archery = [e for e in r.steps if 110 <= parse_cite(e["cite"])[1] <= 258]
+    archery = [e for e in step_lines(r) if 110 <= parse_cite(e["cite"])[1] <= 258]
     assert not [e for e in archery if e["actor"] == "衆賓"]
 
 
 def test_the_sima_holds_a_bow_only_to_command() -> None:
     """司馬無事不執弓 (記 xiangshe:345)."""
-    for e in default_run().steps:
+    for e in step_lines(default_run()):
         if e["actor"] == "司馬" and e["verb"] in ("反位", "復位", "乘", "獻", "洗"):
             assert not [h for h in e["holds"] if "弓" in h], e
 
 
 def test_the_flag_is_not_moved_during_the_you_she() -> None:
     """不去旌 (xiangshe:130): from 倚旌于矦中 (120) to 獲者…執旌 (137) nobody touches it."""
-    steps = default_run().steps
+    steps = step_lines(default_run())
     i = next(i for i, e in enumerate(steps) if e["verb"] == "倚" and e.get("obj") == "旌")
     j = next(i for i, e in enumerate(steps) if e["cite"] == "xiangshe:137" and e["verb"] == "執")
     assert i < j
@@ -398,19 +399,19 @@ class Fixed:
 
 
 def drinkers(r: Any, rnd: int) -> list[str]:
-    return [e["actor"] for e in r.steps if e["round"] == rnd and e["verb"] == "卒觶"]
+    return [e["actor"] for e in step_lines(r) if e["round"] == rnd and e["verb"] == "卒觶"]
 
 
 def test_right_wins_zhuren_and_dafu_drink_at_the_west_steps() -> None:
     """若右勝: the 下射 lose — 主人 (記 360 主人亦飲于西階上) and the 大夫 (耦不升, 218)."""
     r = run("xiangshe", outcomes=Fixed(True, False))
-    assert [t["winner"] for t in r.tallies] == ["right", "right"]
+    assert [t["winner"] for t in tally_lines(r)] == ["right", "right"]
     assert drinkers(r, 2) == ["上耦下射", "次耦下射", "下耦下射", "主人", "大夫"]
-    for e in r.steps:
+    for e in step_lines(r):
         if e["verb"] == "卒觶" and e["actor"] in ("主人", "大夫") and e["round"]:
             assert e["place"] == "西階上"
     # 大夫飲則耦不升: between the 大夫's taking the 觶 and his returning it, his 耦 does nothing
-    steps = r.steps
+    steps = step_lines(r)
     i = next(i for i, e in enumerate(steps) if e["actor"] == "大夫" and e["verb"] == "受")
     j = next(
         j for j in range(i, len(steps)) if steps[j]["actor"] == "大夫" and steps[j]["verb"] == "授"
@@ -421,21 +422,23 @@ def test_right_wins_zhuren_and_dafu_drink_at_the_west_steps() -> None:
 def test_left_wins_bin_drinks_and_the_dafus_ou_goes_up_alone() -> None:
     """若左勝: 賓 drinks by his 席前 觶 (216–218); 大夫之耦 執弛弓特升飲 (219)."""
     r = run("xiangshe", outcomes=Fixed(False, True))
-    assert [t["winner"] for t in r.tallies] == ["left", "left"]
+    assert [t["winner"] for t in tally_lines(r)] == ["left", "left"]
     assert drinkers(r, 2) == ["上耦上射", "次耦上射", "下耦上射", "賓", "大夫之耦"]
     (e,) = [
-        e for e in r.steps if e["round"] == 2 and e["actor"] == "大夫之耦" and e["verb"] == "卒觶"
+        e
+        for e in step_lines(r)
+        if e["round"] == 2 and e["actor"] == "大夫之耦" and e["verb"] == "卒觶"
     ]
     assert "弛弓" in e["holds"]
     assert not [
-        e for e in r.steps if e["round"] == 2 and e["actor"] == "大夫" and e["verb"] == "卒觶"
+        e for e in step_lines(r) if e["round"] == 2 and e["actor"] == "大夫" and e["verb"] == "卒觶"
     ]
 
 
 def test_losers_hold_a_slack_bow_winners_a_strung_one() -> None:
     """勝者…執張弓，不勝者…弛弓 (xiangshe:207–208)."""
     r = run("xiangshe", outcomes=Fixed(True, False))
-    for e in r.steps:
+    for e in step_lines(r):
         if e["cite"] == "xiangshe:211" and e["verb"] == "卒觶":
             assert "弛弓" in e["holds"]
         if e["cite"] == "xiangshe:210" and e["verb"] == "升" and e["actor"].endswith("上射"):
@@ -445,34 +448,36 @@ def test_losers_hold_a_slack_bow_winners_a_strung_one() -> None:
 def test_a_tie_gives_no_penalty_cup() -> None:
     """左右鈞 (xiangshe:204): no 不勝者, no 罰爵 (A-jun); the run still ends at 258."""
     r = run("xiangshe", outcomes=Fixed(True, True))
-    assert [t["winner"] for t in r.tallies] == ["tie", "tie"]
-    assert [t["announcement"] for t in r.tallies] == ["左右鈞", "左右鈞"]
+    assert [t["winner"] for t in tally_lines(r)] == ["tie", "tie"]
+    assert [t["announcement"] for t in tally_lines(r)] == ["左右鈞", "左右鈞"]
     assert not drinkers(r, 2) and not drinkers(r, 3)
-    assert r.steps[-1]["cite"] == LAST
+    assert step_lines(r)[-1]["cite"] == LAST
 
 
 def test_arrows_short_the_sima_orders_a_search() -> None:
     """若矢不備 … 命曰取矢不索 … 弟子…復求矢加于楅 (xiangshe:160–161)."""
     r = run("xiangshe", arrows_short=True)
-    assert [e for e in r.steps if e["says"] == "取矢不索" and e["actor"] == "司馬"]
-    assert [e for e in r.steps if e["verb"] == "加" and e["cite"] == "xiangshe:161"]
+    assert [e for e in step_lines(r) if e["says"] == "取矢不索" and e["actor"] == "司馬"]
+    assert [e for e in step_lines(r) if e["verb"] == "加" and e["cite"] == "xiangshe:161"]
     plain = default_run()
-    assert not [e for e in plain.steps if e["says"] == "取矢不索"]
+    assert not [e for e in step_lines(plain) if e["says"] == "取矢不索"]
 
 
 def test_venue_decides_the_way_round_the_pillar() -> None:
     """豫則鉤楹内，堂則由楹外 (xiangshe:128)."""
     for venue, word in (("xie", "豫則鉤楹内"), ("xiang", "堂則由楹外")):
         r = run("xiangshe", venue=venue)
-        assert [e for e in r.steps if e["cite"] == "xiangshe:128" and e["jing"] == word]
+        assert [e for e in step_lines(r) if e["cite"] == "xiangshe:128" and e["jing"] == word]
 
 
 def test_without_guests_no_bin_zhuren_or_dafu_shoots() -> None:
     r = run("xiangshe", guests=False)
-    shooters = {s["person"] for s in r.shots}
+    shooters = {s["person"] for s in shot_lines(r)}
     assert not shooters & {"賓", "主人", "大夫", "大夫之耦"}
     assert not [
-        e for e in r.steps if e["cite"] in ("xiangshe:162", "xiangshe:163") and e["verb"] == "告"
+        e
+        for e in step_lines(r)
+        if e["cite"] in ("xiangshe:162", "xiangshe:163") and e["verb"] == "告"
     ]
 
 
@@ -493,16 +498,14 @@ def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> No
     v = load_venue(r.venue)
     where: dict[str, dict[str, Any]] = {}
     drinks = 0
-    for e in r.steps:
+    for e in step_lines(r):
         where[e["actor"]] = e
         if e["verb"] != "卒觶" or e["round"] == 0 or "豐" not in (e.get("jing") or ""):
             continue
         drinker = e["actor"]
-        (pair,) = [c["pair"] for c in r.events[0]["cast"] if c["actor"] == drinker]
+        (pair,) = [c["pair"] for c in r.scene["cast"] if c["actor"] == drinker]
         (winner,) = [
-            c["actor"]
-            for c in r.events[0]["cast"]
-            if c.get("pair") == pair and c["actor"] != drinker
+            c["actor"] for c in r.scene["cast"] if c.get("pair") == pair and c["actor"] != drinker
         ]
         w = where[winner]
         assert v.on_tang(Point(w["x"], w["y"])) and v.on_tang(Point(e["x"], e["y"]))
@@ -522,7 +525,7 @@ def test_the_count_sits_and_goes_left_once(rite: str, counter: str, first: int, 
     r = run(rite)
     chapter = rite if rite != "yanshe" else "xiangshe"
     per_round: dict[int, list[dict[str, Any]]] = {}
-    for e in r.steps:
+    for e in step_lines(r):
         ch, _, n = e["cite"].partition(":")
         if e["actor"] == counter and ch == chapter and first <= int(n) <= last:
             per_round.setdefault(e["round"], []).append(e)
@@ -547,9 +550,9 @@ def test_the_count_holds_the_suan_in_the_left_hand() -> None:
     never holds more than ten 純; 坐兼歛算實于左手，一純以委 (200): on the left, it holds the
     whole side at once and empties 純 by 純. After each side the hand is empty."""
     r = default_run()
-    counts = [e for e in r.steps if e["verb"] == "數獲" and e.get("side")]
+    counts = [e for e in step_lines(r) if e["verb"] == "數獲" and e.get("side")]
     assert counts
-    for t in r.tallies:
+    for t in tally_lines(r):
         rnd = t["round"]
         for side, total in (("右", t["right"]), ("左", t["left"])):
             acts = [e for e in counts if e["round"] == rnd and e["side"] == side]

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import run
 from sheli.engine.check import parse_cite
@@ -24,7 +25,7 @@ def _no_seq(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _index(r: Any, cite: str) -> int:
-    return next(i for i, e in enumerate(r.steps) if e["cite"] == cite)
+    return next(i for i, e in enumerate(step_lines(r)) if e["cite"] == cite)
 
 
 def test_aliases_are_the_texts_names() -> None:
@@ -46,8 +47,8 @@ def test_runs_whole_without_warnings(options: dict[str, Any]) -> None:
     r = yanli(**options)
     assert r.rite == "yanli"
     assert not r.warnings
-    assert r.steps[0]["cite"] == "yan:1"
-    assert r.steps[-1]["cite"] == "yan:149"  # 卿大夫皆出
+    assert step_lines(r)[0]["cite"] == "yan:1"
+    assert step_lines(r)[-1]["cite"] == "yan:149"  # 卿大夫皆出
 
 
 def test_coverage_is_whole_with_no_gap() -> None:
@@ -61,24 +62,24 @@ def test_coverage_is_whole_with_no_gap() -> None:
 def test_the_archery_is_the_yanshe_archery(seed: int) -> None:
     # the same 燕射 for the same outcomes: shots, tallies and drinkers of `sheli run yanshe`
     a, b = yanli(seed), run("yanshe", seed=seed)
-    assert _no_seq(a.shots) == _no_seq(b.shots)
-    assert _no_seq(a.tallies) == _no_seq(b.tallies)
+    assert _no_seq(shot_lines(a)) == _no_seq(shot_lines(b))
+    assert _no_seq(tally_lines(a)) == _no_seq(tally_lines(b))
     assert a.drank == b.drank
 
 
 def test_the_archery_comes_after_the_xian_shi_and_lü_shi() -> None:
     # 疏 yan:124 此獻士旅食後乃射; then 賓媵觚于公 (yan:125)
     r = yanli()
-    first_shot = min(s["seq"] for s in r.shots)
+    first_shot = min(s["seq"] for s in shot_lines(r))
     assert _index(r, "yan:123") < _index(r, "yan:124")
-    seq_of = {i: e.get("seq") for i, e in enumerate(r.steps)}
+    seq_of = {i: e.get("seq") for i, e in enumerate(step_lines(r))}
     assert seq_of[_index(r, "yan:123")] < first_shot < seq_of[_index(r, "yan:125")]
 
 
 def test_without_she_there_is_no_archery() -> None:
     r = yanli(she=False)
-    assert not r.shots and not r.tallies
-    assert not any(parse_cite(e["cite"])[0] == "xiangshe" for e in r.steps)
+    assert not shot_lines(r) and not tally_lines(r)
+    assert not any(parse_cite(e["cite"])[0] == "xiangshe" for e in step_lines(r))
     assert _index(r, "yan:123") < _index(r, "yan:125")
 
 
@@ -94,7 +95,7 @@ def test_only_gong_and_bin_have_zu() -> None:
     r = yanli()
     places = [
         e
-        for e in r.steps
+        for e in step_lines(r)
         if e["verb"] == "設" and e.get("obj") == "俎" and e["cite"].startswith("yan:")
     ]
     assert {e["actor"] for e in places} == {"膳宰"}
@@ -104,9 +105,9 @@ def test_only_gong_and_bin_have_zu() -> None:
 def test_the_binzhe_is_the_sizheng_and_the_sima() -> None:
     # 射人…遂為司正 (yan:108); 注 yan:124 其為司正者亦為司馬: one person
     r = yanli()
-    who = {e["actor"] for e in r.steps if e["cite"] in ("yan:11", "yan:108", "yan:109")}
+    who = {e["actor"] for e in step_lines(r) if e["cite"] in ("yan:11", "yan:108", "yan:109")}
     assert who >= {"司馬"}
-    assert any(e["actor"] == "司馬" and e["cite"].startswith("xiangshe:") for e in r.steps)
+    assert any(e["actor"] == "司馬" and e["cite"].startswith("xiangshe:") for e in step_lines(r))
 
 
 def test_the_yuezheng_stands_west_of_the_gong_beside_the_stair() -> None:
@@ -116,7 +117,7 @@ def test_the_yuezheng_stands_west_of_the_gong_beside_the_stair() -> None:
     r = yanli()
     at = {
         e["actor"]: e
-        for e in r.steps
+        for e in step_lines(r)
         if e["cite"] in ("yan:90", "yan:91") and e.get("x") is not None
     }
     stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")

@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import run, verbs
 from sheli.engine.check import all_steps, parse_cite
@@ -32,14 +33,14 @@ def yan(seed: int = 0, readings: tuple[str, ...] = (), **kw: Any) -> Any:
 def steps_of(r: Any, actor: str | None = None, verb: str | None = None) -> list[dict[str, Any]]:
     return [
         e
-        for e in r.steps
+        for e in step_lines(r)
         if (actor is None or e["actor"] == actor) and (verb is None or e["verb"] == verb)
     ]
 
 
 def round_of_winner(r: Any, winner: str) -> list[int]:
     """The rounds whose tally has this winner (the tally line follows the round's shots)."""
-    return [t["round"] for t in r.tallies if t["winner"] == winner]
+    return [t["round"] for t in tally_lines(r) if t["winner"] == winner]
 
 
 # ------------------------------------------------------------------ it runs
@@ -49,7 +50,9 @@ def round_of_winner(r: Any, winner: str) -> list[int]:
 def test_runs_end_to_end(seed: int) -> None:
     r = yan(seed)
     assert r.rite == "yanshe"
-    assert r.steps[-1]["cite"] == "xiangshe:258"  # 退中與筭: 如其「告弓矢既具」至「退中與筭」也
+    assert (
+        step_lines(r)[-1]["cite"] == "xiangshe:258"
+    )  # 退中與筭: 如其「告弓矢既具」至「退中與筭」也
     assert not r.warnings
 
 
@@ -71,12 +74,12 @@ def test_aliases_are_the_texts_names() -> None:
 )
 def test_runs_with_other_settings(kw: dict[str, Any]) -> None:
     r = run("yanshe", **kw)
-    assert r.steps[-1]["cite"] == "xiangshe:258"
+    assert step_lines(r)[-1]["cite"] == "xiangshe:258"
 
 
 def test_no_feast_only_the_archery() -> None:
     # the variant's steps: the 鄉射 archery only (xiangshe:110–258), not the 鄉射's feast
-    cites = {e["cite"] for e in yan().steps}
+    cites = {e["cite"] for e in step_lines(yan())}
     nums = {parse_cite(c)[1] for c in cites if c.startswith("xiangshe:")}
     assert min(nums) >= 110 and max(nums) <= 391
     assert {"yan:124", "yan:177", "yan:178", "yan:179", "yan:180", "yan:181"} <= cites
@@ -93,7 +96,7 @@ def test_jun_is_lower_archer_with_bin_as_upper() -> None:
     # the 主人 (宰夫) does not shoot: he is no archer and never 射
     assert r.world.people["主人"].pair is None
     assert not steps_of(r, "主人", "射")
-    shooters = {s["person"] for s in r.shots if s["pair"] == "賓耦"}
+    shooters = {s["person"] for s in shot_lines(r) if s["pair"] == "賓耦"}
     assert shooters == {"賓", "公"}
 
 
@@ -107,7 +110,7 @@ def test_dasheshe_acts_as_sishe() -> None:
     cast = {c["role"]: c for c in r.scene["cast"]}
     assert cast["司射"].get("name") == "大射正"
     assert cast["司馬"].get("name") == "司正"
-    first = r.steps[0]
+    first = step_lines(r)[0]
     assert (first["cite"], first["actor"]) == ("yan:124", "司射")
     # he does the 司射's work: the 誘射 and the commands
     assert steps_of(r, "司射", "射") and steps_of(r, "司射", "命")
@@ -117,10 +120,10 @@ def test_the_gong_is_told_first() -> None:
     # 其告請先於君，乃以命賓及卿大夫 (注 yan:124): the 司射's first word goes to the 公, and only
     # then to the 賓; the 主人 (宰夫) is not asked as in the 鄉射
     r = yan()
-    spoken = [e for e in r.steps if e["actor"] == "司射" and e["verb"] in ("告", "請", "命")]
+    spoken = [e for e in step_lines(r) if e["actor"] == "司射" and e["verb"] in ("告", "請", "命")]
     assert spoken[0]["to"] == "公" and spoken[0]["verb"] == "請"
     assert spoken[1]["to"] == "賓" and spoken[1]["cite"] == "xiangshe:111"
-    granted = [e for e in r.steps if e["actor"] == "公" and e["verb"] == "許諾"]
+    granted = [e for e in step_lines(r) if e["actor"] == "公" and e["verb"] == "許諾"]
     assert granted and granted[0]["seq"] < spoken[1]["seq"]
     assert "主人" not in {e.get("to") for e in spoken}
 
@@ -133,19 +136,19 @@ def test_the_gong_is_asked_first_in_every_round(rite: str) -> None:
     r = run(rite)
     to_bin = [
         e
-        for e in r.steps
+        for e in step_lines(r)
         if e["actor"] == "司射" and e.get("to") == "賓" and e["verb"] in ("請", "命")
     ]
     assert [e["cite"] for e in to_bin] == [f"xiangshe:{n}" for n in (111, 162, 180, 233, 247)]
     for e in to_bin:
         assert e["verb"] == "命" and e["place"] == "西階上"
-        before = [s for s in r.steps if s["seq"] < e["seq"]][-6:]
+        before = [s for s in step_lines(r) if s["seq"] < e["seq"]][-6:]
         asked = [s for s in before if s["actor"] == "司射" and s["verb"] == "請"]
         assert asked and asked[-1]["to"] == "公", e["cite"]
         granted = [s for s in before if s["actor"] == "公" and s["verb"] == "許諾"]
         assert granted and asked[-1]["seq"] < granted[-1]["seq"] < e["seq"]
     # the 鄉射 without the 君 asks the 賓 himself (xiangshe:162 升請射于賓)
-    plain = [e for e in run("xiangshe").steps if e["actor"] == "司射" and e.get("to") == "公"]
+    plain = [e for e in step_lines(run("xiangshe")) if e["actor"] == "司射" and e.get("to") == "公"]
     assert plain == []
 
 
@@ -158,17 +161,17 @@ def test_pishuzhong_and_daojing() -> None:
     v = load_venue("qin")
     assert v.objects["中"]["form"] == "皮樹中"
     assert v.objects["旌"]["form"] == "翿旌"
-    held = {(e["actor"], e.get("obj")) for e in r.steps if e["cite"] == "xiangshe:385"}
+    held = {(e["actor"], e.get("obj")) for e in step_lines(r) if e["cite"] == "xiangshe:385"}
     assert held == {("釋獲者", "中"), ("獲者", "旌")}
     # the 鹿中 of the 州序 is not named in the 燕
-    assert not [e for e in r.steps if e["cite"] == "xiangshe:182" and e["verb"] == "執"]
+    assert not [e for e in step_lines(r) if e["cite"] == "xiangshe:182" and e["verb"] == "執"]
 
 
 # ------------------------------------------------------------------ the 君's shooting
 
 
 def bin_gong_shots(r: Any, rnd: int) -> list[str]:
-    return [s["person"] for s in r.shots if s["pair"] == "賓耦" and s["round"] == rnd]
+    return [s["person"] for s in shot_lines(r) if s["pair"] == "賓耦" and s["round"] == rnd]
 
 
 @pytest.mark.parametrize("rnd", [2, 3])
@@ -202,7 +205,7 @@ def test_jun_bares_zhuru_and_waits_for_music_in_round_three() -> None:
     assert len(tan) == 2 and all("朱襦" in e["note"] for e in tan)
     jiu = steps_of(r, "公", "就物")
     assert [e["round"] for e in jiu] == [3]
-    music = [e["seq"] for e in r.steps if e["verb"] == "奏"]
+    music = [e["seq"] for e in step_lines(r) if e["verb"] == "奏"]
     assert music and music[0] < jiu[0]["seq"]
 
 
@@ -216,9 +219,9 @@ def test_xiaochen_hands_arrows_one_at_a_time() -> None:
     shu = steps_of(r, "小臣", "屬")
     assert len(shu) == 8 and all(e["to"] == "公" for e in shu)
     # each 屬 comes just before the 君's shot
-    seqs = [e["seq"] for e in r.steps]
+    seqs = [e["seq"] for e in step_lines(r)]
     for e in shu:
-        nxt = r.steps[seqs.index(e["seq"]) + 1]
+        nxt = step_lines(r)[seqs.index(e["seq"]) + 1]
         assert (nxt["actor"], nxt["verb"]) == ("公", "射")
 
 
@@ -251,7 +254,7 @@ def test_jiajue_when_the_jun_loses() -> None:
     for seed in SEEDS:
         r = yan(seed)
         right = round_of_winner(r, "right")  # the 君 is 下射: his side is the left
-        drinks = [e for e in r.steps if e["verb"] == "卒觶" and e["actor"] in ("公", "賓")]
+        drinks = [e for e in step_lines(r) if e["verb"] == "卒觶" and e["actor"] in ("公", "賓")]
         for rnd in (2, 3):
             mine = [e["actor"] for e in drinks if e["round"] == rnd]
             if rnd in right:
@@ -350,10 +353,10 @@ def test_coverage_of_the_yan_archery_passages() -> None:
 
 def test_xiangshe_knows_no_jun() -> None:
     x = run("xiangshe")
-    actors = {e["actor"] for e in x.steps}
+    actors = {e["actor"] for e in step_lines(x)}
     assert not actors & {"公", "小臣", "弓人"}
-    assert not [e for e in x.steps if e["cite"].startswith("yan:")]
-    assert not [e for e in x.steps if e.get("file") == "xiangshe/jun.yaml"]
+    assert not [e for e in step_lines(x) if e["cite"].startswith("yan:")]
+    assert not [e for e in step_lines(x) if e.get("file") == "xiangshe/jun.yaml"]
     with pytest.raises(SpecError, match="jun_shoots"):
         run("xiangshe", options={"jun_shoots": True})
 

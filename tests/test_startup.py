@@ -23,7 +23,7 @@ def test_the_run_makes_no_near_name_message(monkeypatch: pytest.MonkeyPatch) -> 
         raise AssertionError("a near-name message was made during the run")
 
     monkeypatch.setattr(sheli.place.model.difflib, "get_close_matches", refuse)
-    assert len(run("xiangshe", seed=1).steps) > 4000
+    assert len(run("xiangshe", seed=1).records) > 4000
 
 
 def test_run_gives_the_collector_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

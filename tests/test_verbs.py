@@ -14,6 +14,7 @@ import yaml
 from fixtures.standin import FixedOutcomes
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import VERBS, run
 from sheli.engine.state import Person
@@ -137,7 +138,7 @@ def test_the_verbs_named_in_the_brief_exist() -> None:
 def test_ascend_by_a_stair_puts_him_on_the_tang(tmp_path: Path) -> None:
     r = do_run(tmp_path, [S(128, "及階揖升堂揖", actor="司射", verb="升", by="西階")])
     assert r.world.people["司射"].on_tang is True
-    assert r.steps[-1]["place"] == "西階上"
+    assert step_lines(r)[-1]["place"] == "西階上"
 
 
 def test_ascend_needs_a_stair(tmp_path: Path) -> None:
@@ -196,8 +197,11 @@ def test_sets_position_and_return(tmp_path: Path) -> None:
         S(135, "以反位", actor="司射", verb="反位"),
     ]
     r = do_run(tmp_path, steps)
-    assert r.steps[-1]["place"] == "中之西南"
-    assert (r.steps[-1]["x"], r.steps[-1]["y"]) == (r.steps[0]["x"], r.steps[0]["y"])
+    assert step_lines(r)[-1]["place"] == "中之西南"
+    assert (step_lines(r)[-1]["x"], step_lines(r)[-1]["y"]) == (
+        step_lines(r)[0]["x"],
+        step_lines(r)[0]["y"],
+    )
 
 
 def test_return_without_a_position(tmp_path: Path) -> None:
@@ -217,7 +221,7 @@ def test_relation_to_a_person_follows_him(tmp_path: Path) -> None:
         ),
     ]
     r = do_run(tmp_path, steps)
-    a, b = r.steps
+    a, b = step_lines(r)
     assert b["x"] < a["x"] and b["y"] < a["y"]
 
 
@@ -235,7 +239,7 @@ def test_take_off_guard_needs_it_worn(tmp_path: Path) -> None:
 def test_dress_shows_in_the_log(tmp_path: Path) -> None:
     steps = [S(142, "袒", actor="司馬", verb="袒"), S(145, "襲", actor="司馬", verb="襲")]
     r = do_run(tmp_path, steps)
-    assert [s["dress"] for s in r.steps] == [["袒"], ["襲"]]
+    assert [s["dress"] for s in step_lines(r)] == [["袒"], ["襲"]]
 
 
 # ------------------------------------------------------------------ objects
@@ -299,11 +303,11 @@ def test_arrows_short_hides_one_arrow_until_it_is_found(tmp_path: Path) -> None:
     ]
     r = do_run(tmp_path, base, arrows_short=True)
     assert r.world.arrows_on_rest == 8 and r.world.lost == 0
-    assert r.steps[-1]["verb"] == "加"
+    assert step_lines(r)[-1]["verb"] == "加"
     r = do_run(tmp_path, base[:-1], arrows_short=True)
     assert r.world.arrows_on_rest == 7 and r.world.lost == 1
     r = do_run(tmp_path, base, arrows_short=False)
-    assert r.steps[-1]["verb"] == "乘"  # no 求矢 when nothing is missing
+    assert step_lines(r)[-1]["verb"] == "乘"  # no 求矢 when nothing is missing
     fails(
         tmp_path,
         [*base[:-1], S(161, "乃復求矢加于楅", actor="弟子", verb="加", obj="矢", at="楅")],
@@ -405,7 +409,7 @@ def test_objects_declared_at_a_place_are_counted(tmp_path: Path) -> None:
 
 def test_a_pair_shoots_eight_arrows_in_turn(tmp_path: Path) -> None:
     r = do_run(tmp_path, [{"round": 1}, UP, ON_WU, *pair_shoots()])
-    shots = r.shots
+    shots = shot_lines(r)
     assert [(s["archer"], s["arrow"]) for s in shots] == [
         (a, n) for n in range(1, 5) for a in ("上射", "下射")
     ]
@@ -459,7 +463,7 @@ def test_a_new_round_gives_four_arrows_again(tmp_path: Path) -> None:
         SHOOT_L,
     ]
     r = do_run(tmp_path, steps)
-    assert [s["round"] for s in r.shots][-2:] == [2, 2]
+    assert [s["round"] for s in shot_lines(r)][-2:] == [2, 2]
 
 
 # ------------------------------------------------------------------ 獲, 釋獲, 數獲
@@ -493,7 +497,7 @@ def test_release_in_round_two_lays_right_and_left(tmp_path: Path) -> None:
     steps = [{"round": 2}, *zhong_ready(), UP, ON_WU, *pair_shoots(shihuo=True)]
     r = do_run(tmp_path, steps, cast=SHIHUO_CAST)
     assert r.world.rods_on_ground == {"right": 4, "left": 4}
-    assert [s["side"] for s in r.steps if s["verb"] == "釋獲"] == ["右", "左"] * 4
+    assert [s["side"] for s in step_lines(r) if s["verb"] == "釋獲"] == ["右", "左"] * 4
 
 
 def test_release_refused_for_a_miss_and_twice(tmp_path: Path) -> None:
@@ -530,12 +534,12 @@ class RightWins:
 def test_count_gives_the_tally_and_the_announcement(tmp_path: Path) -> None:
     steps = [{"round": 2}, *zhong_ready(), UP, ON_WU, *pair_shoots(shihuo=True), *count_steps()]
     r = do_run(tmp_path, steps, cast=SHIHUO_CAST, outcomes=RightWins())
-    (t,) = r.tallies
+    (t,) = tally_lines(r)
     assert (t["right"], t["left"], t["winner"]) == (4, 1, "right")
     assert t["announcement"] == "右賢於左一純一奇"
-    assert r.steps[-1]["says"] == "右賢於左一純一奇"
+    assert step_lines(r)[-1]["says"] == "右賢於左一純一奇"
     # the count is expanded into the text's acts, each citing its passage
-    count_cites = {s["cite"] for s in r.steps if s["verb"] == "數獲"}
+    count_cites = {s["cite"] for s in step_lines(r) if s["verb"] == "數獲"}
     assert {"xiangshe:195", "xiangshe:200"} <= count_cites
 
 
@@ -654,7 +658,7 @@ def test_any_order_of_shots_is_accepted_only_if_it_alternates(order: list[str]) 
     with tempfile.TemporaryDirectory() as d:
         if legal:
             r = do_run(Path(d), steps, cast=cast)
-            assert len(r.shots) == len(order)
+            assert len(shot_lines(r)) == len(order)
         else:
             with pytest.raises(SpecError, match=r"拾發|before 上射|fifth"):
                 do_run(Path(d), steps, cast=cast)

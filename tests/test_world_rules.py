@@ -28,6 +28,7 @@ from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
+from loglines import log_lines
 from logs import CONFIGS, log_of
 from test_facing_words import group_faults, step_groups
 
@@ -150,7 +151,7 @@ def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) ->
     """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
     and each step's facing words (tests/test_facing_words.py)."""
     rite, kw = SPEC_CONFIGS[name]
-    events = run(rite, seed=0, **kw).events
+    events = log_lines(run(rite, seed=0, **kw))
     faults = world_faults(events)
     assert faults == {k: [] for k in faults}, (name, faults)
     assert [f for g in step_groups(events) for f in group_faults(g)] == [], name
@@ -171,7 +172,7 @@ def test_the_enumeration_sees_each_kind_of_choice() -> None:
 
 def test_the_yanshe_without_the_jun_has_the_dafu_shoot() -> None:
     """A-jun-bushe: 言與射則君於燕射或時不與矣 (敖繼公, 義疏 yan:177); 注 yan:124 君與賓為耦."""
-    steps = _steps(run("yanshe", options={"jun_shoots": False}).events)
+    steps = _steps(log_lines(run("yanshe", options={"jun_shoots": False})))
     actors = {s["actor"] for s in steps if s["cite"] in ("xiangshe:187", "xiangshe:188")}
     assert "大夫" in actors and not actors & {"賓", "主人", "公"}
     assert not any(s["actor"] in ("賓", "主人") and s["verb"] in ("射", "發") for s in steps)
@@ -234,17 +235,17 @@ def test_an_excerpt_is_held_to_the_garments_but_not_to_the_places(tmp_path: Path
 
 @pytest.fixture(scope="module")
 def xiangshe() -> list[dict[str, Any]]:
-    return _steps(run("xiangshe", seed=1).events)
+    return _steps(log_lines(run("xiangshe", seed=1)))
 
 
 @pytest.fixture(scope="module")
 def dashe() -> list[dict[str, Any]]:
-    return _steps(run("dashe", seed=1).events)
+    return _steps(log_lines(run("dashe", seed=1)))
 
 
 @pytest.fixture(scope="module")
 def yanshe() -> list[dict[str, Any]]:
-    return _steps(run("yanshe", seed=1).events)
+    return _steps(log_lines(run("yanshe", seed=1)))
 
 
 def _last(steps: list[dict[str, Any]], who: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import log_lines, step_lines, tally_lines
 
 from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
@@ -41,7 +42,7 @@ def n_of(cite: str) -> int:
 def steps_at(r: Any, cite: str, actor: str | None = None, verb: str | None = None) -> list[dict]:
     return [
         e
-        for e in r.steps
+        for e in step_lines(r)
         if e["cite"] == cite
         and (actor is None or e["actor"] == actor)
         and (verb is None or e["verb"] == verb)
@@ -54,11 +55,11 @@ def steps_at(r: Any, cite: str, actor: str | None = None, verb: str | None = Non
 def test_the_option_switches_the_feast_on_and_off() -> None:
     """feast=false is the archery alone (xiangshe:110–258); the spec's default is either."""
     r = run("xiangshe", options={"feast": False})
-    assert r.steps[0]["cite"] == "xiangshe:110"
-    assert r.steps[-1]["cite"] == "xiangshe:258"
+    assert step_lines(r)[0]["cite"] == "xiangshe:110"
+    assert step_lines(r)[-1]["cite"] == "xiangshe:258"
     default = run("xiangshe")
     on = bool(load_spec("xiangshe").spec.params.options["feast"])
-    assert default.steps[0]["cite"] == ("xiangshe:1" if on else "xiangshe:110")
+    assert step_lines(default)[0]["cite"] == ("xiangshe:1" if on else "xiangshe:110")
 
 
 @pytest.mark.parametrize(
@@ -81,9 +82,9 @@ def test_the_option_switches_the_feast_on_and_off() -> None:
 )
 def test_the_whole_rite_runs_from_first_to_last(kw: dict[str, Any]) -> None:
     r = run("xiangshe", options=FEAST, **kw)
-    assert r.steps[0]["cite"] == "xiangshe:1"
-    assert n_of(r.steps[-1]["cite"]) == 303  # the 息司正's 無算爵, the last act of the 經
-    assert [t["round"] for t in r.tallies] == [2, 3]
+    assert step_lines(r)[0]["cite"] == "xiangshe:1"
+    assert n_of(step_lines(r)[-1]["cite"]) == 303  # the 息司正's 無算爵, the last act of the 經
+    assert [t["round"] for t in tally_lines(r)] == [2, 3]
     assert not r.warnings, r.warnings
 
 
@@ -96,8 +97,8 @@ def test_the_yizhu_has_the_thirty_sections_in_order() -> None:
 
 
 def test_the_run_is_deterministic() -> None:
-    a = run("xiangshe", seed=4, options=FEAST).events
-    b = run("xiangshe", seed=4, options=FEAST).events
+    a = log_lines(run("xiangshe", seed=4, options=FEAST))
+    b = log_lines(run("xiangshe", seed=4, options=FEAST))
     assert a == b
 
 
@@ -214,7 +215,7 @@ def test_a_cup_from_the_fei_is_empty_and_one_laid_down_full_stays_full() -> None
     the 司正 drinks the 觶 he laid in the 中庭 full (106–107). Every drink's cup was filled."""
     r = whole()
     holds: dict[tuple[str, str, str], list[str]] = {}
-    for e in r.steps:  # the first act of its kind at each passage
+    for e in step_lines(r):  # the first act of its kind at each passage
         holds.setdefault((e["cite"], e["actor"], e["verb"]), e["holds"])
     assert holds[("xiangshe:261", "賓", "取")] == ["觶(實)"]
     assert holds[("xiangshe:107", "司馬", "取")] == ["觶(實)"]
@@ -223,7 +224,7 @@ def test_a_cup_from_the_fei_is_empty_and_one_laid_down_full_stays_full() -> None
     # was just handed to him by one whose last act showed it full
     seen: dict[str, list[str]] = {}  # what each one holds, as the log last showed it
     n = 0
-    for e in r.steps:
+    for e in step_lines(r):
         who = e["actor"]
         if e["verb"] in ("卒爵", "卒觶", "飲") and e["round"] == 0:
             assert any("(實)" in h for h in seen[who]), e
@@ -277,7 +278,7 @@ def test_bin_zuo_zhuren() -> None:
     assert got["holds"] == ["爵(實)"]
     (drink,) = steps_at(r, "xiangshe:49", "主人", "卒爵")
     assert drink["place"] == "阼階上"
-    zuo = [e for e in r.steps if 47 <= n_of(e["cite"]) <= 49]
+    zuo = [e for e in step_lines(r) if 47 <= n_of(e["cite"]) <= 49]
     assert not [e for e in zuo if e["actor"] == "主人" and e["verb"] == "告"]
     assert [e["says"] for e in steps_at(r, "xiangshe:39", "賓", "告")] == ["旨"]
 
@@ -323,7 +324,7 @@ def test_lvchou_bin_chou_zhuren_at_the_zuo_jie() -> None:
     assert steps_at(r, "xiangshe:261", "賓", "卒觶")[0]["place"] == "阼階上"
     assert steps_at(r, "xiangshe:261", "主人", "適")[0]["place"] == "阼階上之東"
     assert steps_at(r, "xiangshe:263", "主人", "受")[0]["holds"] == ["觶(實)"]
-    lv = [e for e in r.steps if 261 <= n_of(e["cite"]) <= 269 and e["verb"] in ("洗", "祭")]
+    lv = [e for e in step_lines(r) if 261 <= n_of(e["cite"]) <= 269 and e["verb"] in ("洗", "祭")]
     assert not lv
 
 
@@ -344,12 +345,12 @@ def test_no_one_enters_after_the_lv_until_bin_chu() -> None:
     r = whole()
     # only those who went out on an errand of the rite come back in (司正 and 弟子 hand the 俎
     # to the 從者 outside the 門, xiangshe:279, 281)
-    lv = [e for e in r.steps if 259 <= n_of(e["cite"]) < 296]
+    lv = [e for e in step_lines(r) if 259 <= n_of(e["cite"]) < 296]
     went_out = {e["actor"] for e in lv if e["verb"] == "出"}
     came_in = [e for e in lv if e["verb"] == "入"]
     assert {e["actor"] for e in came_in} <= went_out == {"司馬", "弟子"}
     enter = steps_at(r, "xiangshe:75", "大夫", "入")[0]["seq"]
-    music = min(e["seq"] for e in r.steps if e["verb"] == "歌")
+    music = min(e["seq"] for e in step_lines(r) if e["verb"] == "歌")
     assert enter < music
 
 
@@ -360,7 +361,7 @@ def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
     r = whole()
     drinks = {
         (e["cite"], e["actor"]): e["holds"]
-        for e in r.steps
+        for e in step_lines(r)
         if e["round"] == 0 and e["verb"] in ("卒爵", "卒觶", "飲")
     }
     for cite, who in [("40", "賓"), ("49", "主人"), ("63", "衆賓"), ("80", "大夫")]:
@@ -371,7 +372,7 @@ def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
         assert drinks[(f"xiangshe:{cite}", who)] == ["觶(虛)"], cite
     jian = {
         e["cite"]
-        for e in r.steps
+        for e in step_lines(r)
         if e["verb"] == "設" and e["cite"] in ("xiangshe:33", "xiangshe:80", "xiangshe:94")
     }
     assert jian == {"xiangshe:33", "xiangshe:80", "xiangshe:94"}
@@ -382,7 +383,7 @@ def test_the_lv_chou_goes_down_every_zhongbin_below() -> None:
     某酬某子 266), each goes up, receives at the 西階上 and passes the 觶 on; the last
     (卒受者) takes it down to the 篚 (269)."""
     r = run("xiangshe", options=FEAST, pairs=2)
-    steps = r.steps
+    steps = step_lines(r)
     i = next(k for k, e in enumerate(steps) if e["cite"] == "xiangshe:266")
     j = max(k for k, e in enumerate(steps) if e["cite"] == "xiangshe:269")
     lv = steps[i : j + 1]  # the procedure's acts cite 261–263 (如賓酬主人之禮)

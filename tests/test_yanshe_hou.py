@@ -17,7 +17,7 @@ from sheli.outputs.frames import build_frames
 def _hou_labels(rite: str, view: str, **kw: object) -> list[str]:
     r = run(rite, **kw)  # type: ignore[arg-type]
     f = next(f for f in build_frames(r) if f.verb == "射")
-    svg = render_svg(f, r.events[0], view=view)
+    svg = render_svg(f, r.scene, view=view)
     labels = re.findall(
         r'<g class="label fixture-label" data-for="fixture:([^"]*侯)"[^>]*>(.*?)</g>', svg, re.S
     )
@@ -29,7 +29,7 @@ def test_the_yanshe_draws_the_milu_hou_red() -> None:
     assert _hou_labels("yanshe", "range") == ["麋侯（赤質）"]
     r = run("yanshe")
     f = next(f for f in build_frames(r) if f.verb == "射")
-    svg = render_svg(f, r.events[0], view="range")
+    svg = render_svg(f, r.scene, view="range")
     hou = re.search(r'<g class="fixture" data-name="侯"[^>]*>(.*?)</g>', svg, re.S)
     assert hou and 'stroke="#c0392b"' in hou.group(1)
 

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 from sheli.engine.coverage import coverage
@@ -19,11 +20,11 @@ def run_of(rite: str, rank: str | None = None) -> Any:
 
 
 def _hou(r: Any) -> list[str]:
-    return [e["obj"] for e in r.steps if e["verb"] == "張" and e["cite"] == "xiangshe:336"]
+    return [e["obj"] for e in step_lines(r) if e["verb"] == "張" and e["cite"] == "xiangshe:336"]
 
 
 def _song(r: Any) -> list[str | None]:
-    return [e.get("says") for e in r.steps if e["verb"] == "奏" and e["round"] == 3]
+    return [e.get("says") for e in step_lines(r) if e["verb"] == "奏" and e["round"] == 3]
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
@@ -34,7 +35,7 @@ def test_a_zhuhou_shoots_at_his_mihou_to_lishou(rite: str) -> None:
     assert _hou(r) == [cell.values["侯"].value[0].名] == ["麋侯"]
     assert cell.values["樂"].value.詩 == "貍首"
     assert _song(r)[0] == "貍首"
-    told = [e["says"] for e in r.steps if e["actor"] == "樂正" and e["verb"] == "命"]
+    told = [e["says"] for e in step_lines(r) if e["actor"] == "樂正" and e["verb"] == "命"]
     assert "奏貍首閒若一" in told and not any("騶虞" in (s or "") for s in told)
 
 
@@ -43,14 +44,14 @@ def test_the_king_shoots_at_his_xionghou_to_zouyu() -> None:
     r = run_of("yanshe", "王")
     assert _hou(r) == ["熊侯"]
     assert cell.values["樂"].value.詩 == "騶虞"
-    assert "騶虞" in r.steps[[e["verb"] for e in r.steps].index("奏")]["note"]
+    assert "騶虞" in step_lines(r)[[e["verb"] for e in step_lines(r)].index("奏")]["note"]
 
 
 def test_the_xiangshe_keeps_its_caihou_and_zouyu() -> None:
     # 鄉射及賓射當張采矦二正 (注 xiangshe:336): no 獸侯, and the 騶虞 of xiangshe:249
     r = run("xiangshe")
     assert not _hou(r)
-    told = [e["says"] for e in r.steps if e["actor"] == "樂正" and e["verb"] == "命"]
+    told = [e["says"] for e in step_lines(r) if e["actor"] == "樂正" and e["verb"] == "命"]
     assert "奏騶虞閒若一" in told
 
 

@@ -21,18 +21,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import step_lines, tally_lines
 
 from sheli.engine import run
 
 
 @pytest.fixture(scope="module")
 def steps() -> list[dict[str, Any]]:
-    return run("xiangshe").steps
+    return step_lines(run("xiangshe"))
 
 
 @pytest.fixture(scope="module")
 def tallies() -> list[dict[str, Any]]:
-    return run("xiangshe").tallies
+    return tally_lines(run("xiangshe"))
 
 
 def _first(steps: list[dict[str, Any]], **want: Any) -> dict[str, Any]:
