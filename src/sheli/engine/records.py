@@ -362,7 +362,7 @@ _FIELD_OF_KEY: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]]
     "obj": ("obj", _same, _same),
     "count": ("number", _same, _same),
     "note": ("note", _same, _same),
-    "assumes": ("assumes", _same, _strings),
+    "assumes": ("assumes", list, _strings),
     "at": ("at", _same, _same),
     "as": ("acting_as", _json_of, _call),
     "shot": ("shot", _json_of, _loosed),
