@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from loglines import log_lines
 
 from sheli.engine import run
+from sheli.engine.records import Shot, Step, accept
 from sheli.outputs import diagram as diagram_mod
 from sheli.outputs import labels as labels_mod
 from sheli.outputs.diagram import FACING, body_boxes, label_boxes, render_svg
@@ -113,7 +113,7 @@ def test_facing_marks_point_the_right_way(default_run) -> None:
 
 def test_scale_bar_is_to_scale(default_run) -> None:
     scene, fr = default_run
-    venue = load_venue(scene["venue"])
+    venue = load_venue(scene.venue)
     for view in ("hall", "range"):
         root = _svg(fr[0], scene, view=view)
         scale = float(root.get("data-scale"))
@@ -246,7 +246,7 @@ def test_suan_drawn_as_tallied(default_run) -> None:
     scene, fr = default_run
     for f in fr:
         t = f.tally
-        if t is None or t["seq"] != f.seq:
+        if t is None or t.seq != f.seq:
             continue
         root = _svg(f, scene, view="near")
         sides = {
@@ -254,7 +254,7 @@ def test_suan_drawn_as_tallied(default_run) -> None:
             for g in root.iter(f"{{{NS['s']}}}g")
             if "suan" in (g.get("class") or "").split()
         }
-        for side, n in (("右", t["right"]), ("左", t["left"])):
+        for side, n in (("右", t.right), ("左", t.left)):
             if not n:
                 assert side not in sides
                 continue
@@ -271,7 +271,7 @@ def test_suan_drawn_as_tallied(default_run) -> None:
 
 def test_actor_path_ends_at_his_figure(default_run) -> None:
     scene, fr = default_run
-    f = next(f for f in fr if f.actor == "司射" and f.step.get("via") == "西楹之北")
+    f = next(f for f in fr if f.actor == "司射" and f.step.via == "西楹之北")
     root = _svg(f, scene, view="hall")
     line = next(
         p for p in root.iter(f"{{{NS['s']}}}polyline") if "actor-path" in (p.get("class") or "")
@@ -323,12 +323,12 @@ def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
         assert (len(hit_marks), len(miss_marks)) == (min(h, cap), min(n - h, cap))
         (shot,) = f.shots
         (ifl,) = [ln for ln in root.iter(f"{S}line") if ln.get("class") == "inset-flight"]
-        assert ifl.get("data-hit") == str(bool(shot["hit"])).lower() == fl.get("data-hit")
-        last = (hit_marks if shot["hit"] else miss_marks)[-1]
+        assert ifl.get("data-hit") == str(shot.hit).lower() == fl.get("data-hit")
+        last = (hit_marks if shot.hit else miss_marks)[-1]
         assert (float(ifl.get("x2")), float(ifl.get("y2"))) == pytest.approx(
             (float(last.get("cx")), float(last.get("cy"))), abs=0.01
         )
-        hits_seen.add(bool(shot["hit"]))
+        hits_seen.add(shot.hit)
         if f.cite in ("xiangshe:131", "xiangshe:132"):
             # 誘射: 不去旌 (xiangshe:130), the 旌 stays leant at the 侯中, on the inset too
             (jing,) = [q for q in root.iter(f"{S}path") if q.get("class") == "inset-jing"]
@@ -595,13 +595,15 @@ def sanhou():
         diagram_mod.clear_caches()
         plan_mod._venue.cache_clear()
         r = run("xiangshe", seed=1)
-        events = [dict(e) for e in log_lines(r)]
-        for e in events:
-            if e["type"] == "shot" and e["pair"] in ("上耦", "次耦"):
-                e["hou"] = "大侯" if e["pair"] == "上耦" else "參侯"
-        scene = dict(events[0], venue="sanhou")
+        records = [
+            e._replace(target="大侯" if e.pair == "上耦" else "參侯")
+            if isinstance(e, Shot) and e.pair in ("上耦", "次耦")
+            else e
+            for e in r.records
+        ]
+        scene = r.scene._replace(venue="sanhou")
         plan = load_venue("sanhou")
-        yield scene, events, r.accept(FrameBuilder(events, plan)), plan
+        yield scene, records, accept(records, FrameBuilder(plan)), plan
         diagram_mod.clear_caches()
         plan_mod._venue.cache_clear()
 
@@ -641,28 +643,25 @@ def test_every_hou_drawn_with_its_fa_and_the_range_fits_the_farthest(sanhou) -> 
 
 @pytest.mark.slow
 def test_arrows_drawn_at_the_hou_shot_at(sanhou) -> None:
-    scene, events, frames, venue = sanhou
-    shots = [e for e in events if e["type"] == "shot"]
+    scene, records, frames, venue = sanhou
+    shots = [e for e in records if isinstance(e, Shot)]
     checked = set()
     for f in frames:
         if not f.shots or f.objects.arrows_hou == 0:
             continue
-        so_far = [s for s in shots if s["seq"] <= f.seq]
+        so_far = [s for s in shots if s.seq <= f.seq]
         since = max(
             (
-                e["seq"]
-                for e in events
-                if e["type"] == "step"
-                and e.get("verb") == "委"
-                and e.get("obj") == "矢"
-                and e["seq"] <= f.seq
+                e.seq
+                for e in records
+                if isinstance(e, Step) and e.verb == "委" and e.obj == "矢" and e.seq <= f.seq
             ),
             default=0,
         )
-        so_far = [s for s in so_far if s["seq"] > since]
+        so_far = [s for s in so_far if s.seq > since]
         want = {"大侯": 0, "參侯": 0}
         for s in so_far:
-            want[s.get("hou") or "大侯"] += 1  # no 侯 named: the default, the first
+            want[s.target or "大侯"] += 1  # no 侯 named: the default, the first
         root = _svg(f, scene, view="range")
         scale = float(root.get("data-scale"))
         y1 = float(root.get("data-bounds").split()[3])
@@ -681,7 +680,7 @@ def test_arrows_drawn_at_the_hou_shot_at(sanhou) -> None:
             for ln in root.iter("{http://www.w3.org/2000/svg}line")
             if ln.get("class") == "flight"
         ]
-        name = f.shots[0].get("hou") or "大侯"
+        name = f.shots[0].target or "大侯"
         py = 116 + (y1 - venue.fixtures[name].y) * scale
         assert py - 7.01 * scale <= float(flight.get("y2")) <= py + 0.02
         checked.add(name)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 
-from loglines import step_lines
-
 from sheli.engine import run
 from sheli.outputs.cues import build_book, render_html, venue_scale
 from sheli.outputs.marks import by_performer, performer_marks
@@ -16,7 +14,7 @@ from sheli.outputs.marks import by_performer, performer_marks
 def test_every_member_has_his_own_marks_in_metres() -> None:
     r = run("xiangshe", seed=1)
     scale = venue_scale(r.plan, hou_dao=20)
-    marks = performer_marks(step_lines(r), scale.m)
+    marks = performer_marks(r.records, scale.m)
     rows = dict(by_performer(marks))
     # 衆賓 三人 (疏 xiangshe:316), 工 and 弟子: one row per body
     for name in ("衆賓", "衆賓2", "衆賓3", "弟子2"):
