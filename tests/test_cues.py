@@ -218,7 +218,7 @@ def test_floor_plan_lists_every_fixture_of_the_scene(r, venue, tmp_path):
     assert res.exit_code == 0, res.output
     page = out.read_text()
     rows = {a["data-name"]: a for t, a in parse(page).tags if t == "tr" and "data-name" in a}
-    scene = r.scene["fixtures"]
+    scene = r.scene.fixtures
     assert {f["name"] for f in scene} <= set(rows)
     assert set(venue.fixtures) <= set(rows)  # and the rest of the plan
     mpc = venue.metre_per_chi.value

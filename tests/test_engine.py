@@ -30,7 +30,7 @@ def mini_run():
 
 
 def test_scene_is_first_and_lists_fixtures_with_sources(mini_run) -> None:
-    scene = mini_run.events[0]
+    scene = log_lines(mini_run)[0]
     assert scene["type"] == "scene" and scene["unit"] == "尺"
     assert scene["rite"] == "mini" and scene["venue"] == "xie"
     names = {f["name"] for f in scene["fixtures"]}
@@ -39,11 +39,11 @@ def test_scene_is_first_and_lists_fixtures_with_sources(mini_run) -> None:
     assert all(isinstance(f["x"], float) for f in scene["fixtures"])
     roles = {c["actor"]: c for c in scene["cast"]}
     assert roles["上耦上射"]["pair"] == "上耦" and roles["上耦上射"]["seat"] == "上射"
-    assert [e["type"] for e in mini_run.events].count("scene") == 1
+    assert [e["type"] for e in log_lines(mini_run)].count("scene") == 1
 
 
 def test_step_lines_follow_the_contract(mini_run) -> None:
-    steps = mini_run.steps
+    steps = step_lines(mini_run)
     assert [s["seq"] for s in steps] == list(range(1, len(steps) + 1))
     for s in steps:
         assert STEP_FIELDS <= set(s), s
@@ -56,7 +56,7 @@ def test_step_lines_follow_the_contract(mini_run) -> None:
 
 
 def test_rounds_and_sections(mini_run) -> None:
-    steps = mini_run.steps
+    steps = step_lines(mini_run)
     assert steps[0]["round"] == 0 and steps[0]["section"] == 14
     first = next(s for s in steps if s["round"] == 1)
     assert first["section"] == 15
@@ -68,18 +68,18 @@ def test_rounds_and_sections(mini_run) -> None:
 
 
 def test_shot_lines_follow_their_steps(mini_run) -> None:
-    events = mini_run.events
+    events = log_lines(mini_run)
     for i, e in enumerate(events):
         if e["type"] == "shot":
             step = events[i - 1]
             assert step["type"] == "step" and step["verb"] == "射" and step["seq"] == e["seq"]
             assert {"round", "pair", "archer", "arrow", "hit", "counted", "reason"} <= set(e)
-    r1 = [s for s in mini_run.shots if s["round"] == 1]
+    r1 = [s for s in shot_lines(mini_run) if s["round"] == 1]
     assert len(r1) == 8 and not any(s["counted"] for s in r1)
 
 
 def test_the_youshe_is_round_zero_and_never_counted(mini_run) -> None:
-    ys = [s for s in mini_run.shots if s["pair"] == "誘射"]
+    ys = [s for s in shot_lines(mini_run) if s["pair"] == "誘射"]
     assert len(ys) == 4 and all(s["round"] == 0 and not s["counted"] for s in ys)
 
 
@@ -104,7 +104,7 @@ def test_same_seed_same_log() -> None:
 
 def test_api_parameters_override_the_spec() -> None:
     r = run(MINI, venue="xiang", outcomes=FixedOutcomes())
-    assert r.venue == "xiang" and r.scene["venue"] == "xiang"
+    assert r.venue == "xiang" and r.scene.venue == "xiang"
     # 鄉庠: the 物 當楣, not 當棟 (記 xiangshe:339), so the 司射 stands elsewhere
     x = run(MINI, venue="xie", outcomes=FixedOutcomes())
     at = lambda run_: next(s for s in step_lines(run_) if s["verb"] == "射")["y"]  # noqa: E731
@@ -116,7 +116,7 @@ def test_api_parameters_override_the_spec() -> None:
 
 def test_pairs_parameter_adds_archers() -> None:
     r = run(MINI, pairs=3, outcomes=FixedOutcomes())
-    actors = {c["actor"] for c in r.scene["cast"]}
+    actors = {c["actor"] for c in r.scene.cast}
     assert {"衆耦1上射", "衆耦3下射"} <= actors
 
 

@@ -64,7 +64,7 @@ def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> 
     def init(self: Any, *a: Any, **k: Any) -> None:
         real_init(self, *a, **k)
         total = count_of("max(80, 4 * archers)", self.world.names)
-        self.events = _Checked(self.world, total)
+        self.records = _Checked(self.world, total)
 
     monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
     return run(rite, **kw)

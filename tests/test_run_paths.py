@@ -286,7 +286,7 @@ def test_every_combination_of_the_texts_conditions_runs(
         # 不勝者 drink, 勝者 do not; on 鈞 nobody (A-jun)
         drank = set(r.drank.get(t["round"], []))
         seat = {"right": "下射", "left": "上射"}.get(t["winner"])
-        archers = {c["actor"]: c["seat"] for c in r.scene["cast"] if c.get("seat")}
+        archers = {c["actor"]: c["seat"] for c in r.scene.cast if c.get("seat")}
         assert all(archers[a] == seat for a in drank)
     pairs_shot = {s["pair"] for s in shot_lines(r) if s["round"] == 2}
     assert ("賓耦" in pairs_shot) == guests

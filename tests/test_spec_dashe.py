@@ -257,7 +257,7 @@ def test_the_gong_sit_east_of_the_xiao_yuezheng_the_da_shi_at_the_head() -> None
         for m in e.get("members") or [{"name": e["actor"], "x": e["x"], "y": e["y"]}]:
             pos[m["name"]] = (m["x"], m["y"])
     gong = [xy for name, xy in pos.items() if name.startswith("工")]
-    stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")
+    stair = next(f for f in r.scene.fixtures if f["name"] == "西階")
     assert len(gong) == 5
     assert pos["大師"][0] > max(x for x, _ in gong)
     assert stair["x"] <= pos["小樂正"][0] < min(x for x, _ in gong)

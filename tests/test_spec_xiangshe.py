@@ -503,9 +503,9 @@ def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> No
         if e["verb"] != "卒觶" or e["round"] == 0 or "豐" not in (e.get("jing") or ""):
             continue
         drinker = e["actor"]
-        (pair,) = [c["pair"] for c in r.scene["cast"] if c["actor"] == drinker]
+        (pair,) = [c["pair"] for c in r.scene.cast if c["actor"] == drinker]
         (winner,) = [
-            c["actor"] for c in r.scene["cast"] if c.get("pair") == pair and c["actor"] != drinker
+            c["actor"] for c in r.scene.cast if c.get("pair") == pair and c["actor"] != drinker
         ]
         w = where[winner]
         assert v.on_tang(Point(w["x"], w["y"])) and v.on_tang(Point(e["x"], e["y"]))

@@ -120,6 +120,6 @@ def test_the_yuezheng_stands_west_of_the_gong_beside_the_stair() -> None:
         for e in step_lines(r)
         if e["cite"] in ("yan:90", "yan:91") and e.get("x") is not None
     }
-    stair = next(f for f in r.scene["fixtures"] if f["name"] == "西階")
+    stair = next(f for f in r.scene.fixtures if f["name"] == "西階")
     assert at["大師"]["x"] > at["工"]["x"] > at["樂正"]["x"] > stair["x"]
     assert at["大師"]["y"] == at["工"]["y"] == at["樂正"]["y"]

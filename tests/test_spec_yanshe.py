@@ -107,7 +107,7 @@ def test_jun_shoots_from_the_left_mark() -> None:
 
 def test_dasheshe_acts_as_sishe() -> None:
     r = yan()
-    cast = {c["role"]: c for c in r.scene["cast"]}
+    cast = {c["role"]: c for c in r.scene.cast}
     assert cast["司射"].get("name") == "大射正"
     assert cast["司馬"].get("name") == "司正"
     first = step_lines(r)[0]
