@@ -708,8 +708,8 @@ class Interpreter:
                             None if at_pt is None else _xy(at_pt),
                             None if via is None else _xy(via),
                             announces,
+                            *optional,
                         )
-                        + optional
                     )
                 )
                 if ctx.sub or ctx.shots or ctx.tallies:
@@ -942,9 +942,9 @@ class Interpreter:
                         None,
                         None,
                         None,
-                    )
-                    + self._shared(
-                        {"note": sub.note, "count": sub.count, "side": act.side, **file}
+                        *self._shared(
+                            {"note": sub.note, "count": sub.count, "side": act.side, **file}
+                        ),
                     )
                 )
             )

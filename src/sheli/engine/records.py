@@ -144,13 +144,14 @@ class Step(NamedTuple):
     ``objects`` (the world's) are the state after the act, as numbers; ``at_point`` and
     ``via_point`` the places the line names in words, as the run resolved them on its plan
     (None where it did not); ``announces`` the round of the count (a :class:`Tally`) whose
-    announcement the step says (賢獲 告于賓 xiangshe:203), None for any other. The rest are the optional fields of docs/event-log.md, each
-    typed, None (or empty) where the line has not got it: ``source_file`` (the log's
-    ``file``), ``number`` (``count``), ``acting_as`` (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``),
-    ``seat_hits`` (``獲``), ``formed`` (``耦``), ``arrow_flight`` (``矢行``), the others
-    under their log names. ``written`` names those the line writes, in the log's order (the
-    engine adds them as the act goes: a call's ``as`` after a passage's ``assumes``, a
-    verb's ``assumes`` after the call's ``as``), one tuple shared by the steps of one order.
+    announcement the step says (賢獲 告于賓 xiangshe:203), None for any other. The rest are
+    the optional fields of docs/event-log.md, each typed, None (or empty) where the line has
+    not got it: ``source_file`` (the log's ``file``), ``number`` (``count``), ``acting_as``
+    (``as``), ``bout`` (``勝``), ``last_winner`` (``勝者``), ``seat_hits`` (``獲``),
+    ``formed`` (``耦``), ``arrow_flight`` (``矢行``), the others under their log names.
+    ``written`` names those the line writes, in the log's order (the engine adds them as
+    the act goes: a call's ``as`` after a passage's ``assumes``, a verb's ``assumes`` after
+    the call's ``as``), one tuple shared by the steps of one order.
 
     >>> from sheli.engine.state import Holding, Objects
     >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),

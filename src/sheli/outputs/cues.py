@@ -467,9 +467,7 @@ class Row:
         """For 釋獲: how many 筭 went right (上射's hits) and left (下射's), all repetitions.
 
         (The 數獲 acts carry a side too, the side counted; the act's words show it.)"""
-        return Counter(
-            c.step.side for c in self.cues if c.step.side and c.step.verb == "釋獲"
-        )
+        return Counter(c.step.side for c in self.cues if c.step.side and c.step.verb == "釋獲")
 
     @property
     def notes(self) -> list[str]:
@@ -1098,9 +1096,7 @@ class FloorRow:
     used: bool  # named by the run (its scene line)
 
 
-def floor_rows(
-    venue: Any, scale: Scale, scene: Scene | None = None
-) -> list[FloorRow]:
+def floor_rows(venue: Any, scale: Scale, scene: Scene | None = None) -> list[FloorRow]:
     """Every fixture of the venue (those of the run's scene first) in metres at ``scale``.
 
     >>> from sheli.place import load_venue

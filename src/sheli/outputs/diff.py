@@ -157,9 +157,7 @@ def _compare_pair(ea: Step, eb: Step) -> list[Difference]:
         what = f"{ea.actor} {ea.verb}: {ea.obj or '—'} → {eb.obj or '—'}"
         out.append(Difference("object", ea.cite, _brief(ea), _brief(eb), what))
     if ea.says != eb.says:
-        what = (
-            f"{ea.actor} {ea.verb}: 「{ea.says or '—'}」 → 「{eb.says or '—'}」"
-        )
+        what = f"{ea.actor} {ea.verb}: 「{ea.says or '—'}」 → 「{eb.says or '—'}」"
         out.append(Difference("says", ea.cite, _brief(ea), _brief(eb), what))
     return out
 

@@ -158,8 +158,6 @@ def ghost_data(a: Any, b: Any) -> dict[str, Any]:
         "counts": report.counts(),
         "G": glist,
         "g": runs_of(per_step),
-        "at": runs_of(
-            [sa[i].seq - e.seq if sa else 0 for i, e in zip(smap, sb, strict=True)]
-        ),
+        "at": runs_of([sa[i].seq - e.seq if sa else 0 for i, e in zip(smap, sb, strict=True)]),
         "items": items,
     }

@@ -324,11 +324,7 @@ class Derived:
         self.drink_seq: list[tuple[int, str, str, int | None]] = []
         for rnd, who, cite in run.drinks:
             seq = next(
-                (
-                    s.seq
-                    for s in self.steps
-                    if s.cite == cite and s.actor == who and s.round == rnd
-                ),
+                (s.seq for s in self.steps if s.cite == cite and s.actor == who and s.round == rnd),
                 None,
             )
             if seq is None:  # no act of his there: the round's tally announces it
@@ -970,9 +966,7 @@ class LiveEvent:
         out = []
         moments = self.moments(d, seq, rnd)
         for archer, shots in self.archers(d).items():
-            recorded = [
-                self.arrows.get((s.round, s.pair, s.archer, s.arrow)) for s in shots
-            ]
+            recorded = [self.arrows.get((s.round, s.pair, s.archer, s.arrow)) for s in shots]
             asked: dict[str, dict[str, Any]] = {}
             for q in self.questions.asked.values():
                 if q["archer"] != archer:
