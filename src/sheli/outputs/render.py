@@ -1138,9 +1138,9 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
         rounds = {str(k): sid(v) for k, v in ROUND_NAMES.items()}
         en_of = self.en_of
         for c in cast:
-            for k in ("a", "r", "n"):
-                if c[k] >= 0 and c[k] not in en_of:
-                    en_of[c[k]] = label(self.strings.text(c[k]), "roles")
+            for field in ("a", "r", "n"):
+                if c[field] >= 0 and c[field] not in en_of:
+                    en_of[c[field]] = label(self.strings.text(c[field]), "roles")
         for k, v in ROUND_NAMES.items():
             en_of[sid(v)] = f"{ROUNDS_EN[k]} ({v})"
         title = scene.title or scene.rite
