@@ -33,20 +33,20 @@ def test_only_the_losers_drinks_and_only_once_drunk(live: Live) -> None:
     run, stopped = engine_run(ev.config, LiveOutcomes(ev.outcomes()))
     assert stopped is None and set(run.drank) == {2, 3}  # the engine's 罰爵, by round
     steps = d.steps
-    first_shot = next(i for i, s in enumerate(steps) if s.get("round") == 1)
-    feast = [seq for r, _, _, seq in d.drink_seq if r == 0 and seq < steps[first_shot]["seq"]]
+    first_shot = next(i for i, s in enumerate(steps) if s.round == 1)
+    feast = [seq for r, _, _, seq in d.drink_seq if r == 0 and seq < steps[first_shot].seq]
     assert feast, "the feast's drinks come before the archery: the test must see them left out"
 
     # round 1, and round 2 up to its first 罰爵: the feast's drinks are behind, none listed
     first_penalty = min(seq for r, who, _, seq in d.drink_seq if who in run.drank.get(r, ()))
-    before = max(i for i, s in enumerate(steps) if s["seq"] < first_penalty)
+    before = max(i for i, s in enumerate(steps) if s.seq < first_penalty)
     for i in (first_shot, before):
         for token in (None, live.audience):
             assert at(live, i, token)["drinks"] == []
 
     # after round 2's drinking: its losers, each once, in the order they drank
     last_of_2 = max(seq for r, who, _, seq in d.drink_seq if r == 2 and who in run.drank[2])
-    i2 = next(i for i, s in enumerate(steps) if s["seq"] >= last_of_2)
+    i2 = next(i for i, s in enumerate(steps) if s.seq >= last_of_2)
     shown = at(live, i2, live.audience)["drinks"]
     assert [(x["round"], x["who"]) for x in shown] == [(2, who) for who in run.drank[2]]
 

@@ -36,7 +36,7 @@ def step_of(live: Live, rnd: int, actor: str, last: bool = False) -> int:
     """The index of the archer's first (or last) act in a round, from the live app's run."""
     ev = live.client.app.state.server.event(live.event_id)
     steps = ev.derived().steps
-    found = [i for i, s in enumerate(steps) if s.get("round") == rnd and s["actor"] == actor]
+    found = [i for i, s in enumerate(steps) if s.round == rnd and s.actor == actor]
     return found[-1] if last else found[0]
 
 
@@ -231,10 +231,10 @@ def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None
 
 def test_an_arrow_that_struck_a_person_is_punished_in_the_live_run(live: Live) -> None:
     ev = live.client.app.state.server.event(live.event_id)
-    assert not any(s["verb"] == "撻" for s in ev.derived().steps)
+    assert not any(s.verb == "撻" for s in ev.derived().steps)
     assert live.arrow(2, "上耦", "下射", 1, False, struck="人").status_code == 201
-    ta = [s for s in ev.derived().steps if s["verb"] == "撻"]
-    assert ta and ta[0]["cite"] == "xiangshe:350"
+    ta = [s for s in ev.derived().steps if s.verb == "撻"]
+    assert ta and ta[0].cite == "xiangshe:350"
     # the export and `sheli run` with the outcomes file agree on it
     get = {"Authorization": f"Bearer {live.director}"}
     assert '"verb":"撻"' in live.client.get("/api/export.jsonl", headers=get).text
