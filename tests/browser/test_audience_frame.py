@@ -14,6 +14,7 @@ from typing import Any
 
 from test_serve_event import CONFIG, Pages, _goto, _index, _submit, pages, serve, server
 
+from sheli.engine.records import Step
 from sheli.serve.live import LiveOutcomes, engine_run
 
 __all__ = ["pages", "serve", "server"]  # the fixtures of test_serve_event.py, used here
@@ -43,9 +44,9 @@ def test_the_audience_frames_the_bodies_that_act(pages: Pages, artifacts: Path) 
     steps, _ = engine_run(CONFIG, LiveOutcomes({}))
 
     # 上耦揖進上射在左竝行當階北面揖 (xiangshe:139): framed on the hall, the pair in it
-    i = _index(steps.steps, cite="xiangshe:139", actor="上耦下射", verb="進")
+    i = _index(steps.records, cite="xiangshe:139", actor="上耦下射", verb="進")
     _goto(director, i)
-    got = _shown_svg(audience, steps.steps[i]["seq"])
+    got = _shown_svg(audience, [r for r in steps.records if isinstance(r, Step)][i].seq)
     box = got["box"]
     assert got["view"] == "hall" and box is not None
     assert got["points"] and _inside(box, got["points"])
@@ -54,9 +55,9 @@ def test_the_audience_frames_the_bodies_that_act(pages: Pages, artifacts: Path) 
     audience.screenshot(path=str(artifacts / "serve-audience-hall.png"))
 
     # 誘射 (xiangshe:131): the 司射 looses; the range, his arrow's flight to the 侯
-    i = _index(steps.steps, actor="司射", verb="射")
+    i = _index(steps.records, actor="司射", verb="射")
     _goto(director, i)
-    got = _shown_svg(audience, steps.steps[i]["seq"])
+    got = _shown_svg(audience, [r for r in steps.records if isinstance(r, Step)][i].seq)
     box = got["box"]
     assert got["view"] == "range" and box is not None
     assert got["points"] and _inside(box, got["points"])

@@ -41,6 +41,7 @@ from typing import Any
 
 import pytest
 
+from sheli.engine.records import Step
 from sheli.outputs.english import cjk_outside_brackets
 from sheli.scoring import announce
 from sheli.serve.live import LiveOutcomes, engine_run
@@ -196,8 +197,10 @@ def _submit(home: Any) -> dict[str, str]:
     return _links(home)
 
 
-def _index(steps: list[dict[str, Any]], **want: Any) -> int:
-    return next(i for i, s in enumerate(steps) if all(s.get(k) == v for k, v in want.items()))
+def _index(records: list[Any], **want: Any) -> int:
+    """The index, among the run's steps, of the first step with the fields ``want``."""
+    steps = [r for r in records if isinstance(r, Step)]
+    return next(i for i, s in enumerate(steps) if all(getattr(s, k) == v for k, v in want.items()))
 
 
 def _goto(director: Any, index: int) -> None:
@@ -206,7 +209,7 @@ def _goto(director: Any, index: int) -> None:
     director.wait_for_selector(f"body[data-index='{index}']")
 
 
-def _audience_in_english(audience: Any, step: dict[str, Any], artifacts: Path) -> None:
+def _audience_in_english(audience: Any, step: Any, artifacts: Path) -> None:
     """The audience screen switched to English (its button) and back (key l): the step's
     sentence and the tally's announcement in English, nothing of
     the text's script outside brackets; then the text's own words again."""
@@ -290,7 +293,7 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
 
     # to the second round: nothing recorded yet, so every earlier arrow is a miss
     before, _ = engine_run(CONFIG, LiveOutcomes({}))
-    start2 = _index(before.steps, round=2)
+    start2 = _index(before.records, round=2)
     _goto(director, start2)
     for scorer in (up, down):
         scorer.wait_for_selector("body[data-round='2']")
@@ -345,21 +348,22 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     # 5. to the 告獲: the count's step and the 釋獲者's announcement (xiangshe:203)
     # (the engine stops in round 3, whose arrows are not recorded: all misses cannot be told)
     after, _ = engine_run(CONFIG, LiveOutcomes(recorded))
-    tally = next(t for t in after.tallies if t["round"] == 2)
+    tally = next(t for t in after.tallies if t.round == 2)
     expected = announce(right_hits, left_hits)
     # 7 against 4: the right wins by three 筭, 一純一奇 (checked by hand against xiangshe:203)
     assert expected == "右賢於左一純一奇"
-    assert tally["announcement"] == expected and (tally["right"], tally["left"]) == (7, 4)
-    at_count = _index(after.steps, seq=tally["seq"])
+    assert tally.announcement == expected and (tally.right, tally.left) == (7, 4)
+    at_count = _index(after.records, seq=tally.seq)
+    after_steps = [r for r in after.records if isinstance(r, Step)]
     told = next(
         i
-        for i, s in enumerate(after.steps)
-        if i >= at_count and s["cite"] == "xiangshe:203" and s["actor"] == "釋獲者"
+        for i, s in enumerate(after_steps)
+        if i >= at_count and s.cite == "xiangshe:203" and s.actor == "釋獲者"
     )
     _goto(director, at_count)
     audience.wait_for_selector(f"body[data-announcement='{expected}']")
     _goto(director, told)
-    audience.wait_for_selector(f"body[data-seq='{after.steps[told]['seq']}']")
+    audience.wait_for_selector(f"body[data-seq='{after_steps[told].seq}']")
     assert audience.text_content("#announce-text") == expected
     assert audience.is_visible("#announce")
     assert audience.text_content("#right-count") == str(right_hits)
@@ -368,12 +372,12 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     assert audience.locator("#left-rods .rod").count() == left_hits
     assert expected in audience.text_content("#history")
     assert audience.text_content("#cite") == "xiangshe:203"
-    audience.wait_for_selector(f"#diagram img[data-seq='{after.steps[told]['seq']}']")
+    audience.wait_for_selector(f"#diagram img[data-seq='{after_steps[told].seq}']")
     audience.wait_for_function("() => document.querySelector('#diagram img').naturalWidth > 0")
     audience.screenshot(path=str(artifacts / "serve-audience.png"))
-    _audience_in_english(audience, after.steps[told], artifacts)
+    _audience_in_english(audience, after_steps[told], artifacts)
     # the 釋獲者's own cue sheet has this act highlighted and in view
-    now = scorer_cues.locator(f"#cues li.now[data-seq='{after.steps[told]['seq']}']")
+    now = scorer_cues.locator(f"#cues li.now[data-seq='{after_steps[told].seq}']")
     now.wait_for()
     scorer_cues.wait_for_function(
         "() => { const r = document.querySelector('#cues li.now').getBoundingClientRect();"
@@ -385,7 +389,7 @@ def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
 
     # 6. the third round: the drum, a TAP at the release judged by the server, and the hit
     # entered after it takes the tap's judgment (不鼓不釋, xiangshe:248)
-    start3 = _index(after.steps, round=3)
+    start3 = _index(after.records, round=3)
     _goto(director, start3)
     director.fill("#interval", "1000")
     director.click("#drum-start")

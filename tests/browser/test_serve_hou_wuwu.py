@@ -23,6 +23,7 @@ import httpx
 import pytest
 from test_serve_event import CONFIG, Pages, Serve
 
+from sheli.engine.records import Step
 from sheli.outputs.english import cjk_outside_brackets
 from sheli.serve.live import LiveOutcomes, engine_run
 from sheli.serve.process import free_port
@@ -92,8 +93,9 @@ def test_five_wu_and_the_hou(screens: Pages, five_server: str, artifacts: Path) 
     up = screens.open(base + links["scorers"]["上射"], 390, 844, has_touch=True, is_mobile=True)
 
     # 1. the second round, before the 上耦 shoot: 和 and 容 may be asked of them, 和容 not
-    steps = engine_run(CONFIG, LiveOutcomes({}))[0].steps
-    first = next(i for i, s in enumerate(steps) if s.get("round") == 2 and s["actor"] == "上耦上射")
+    records = engine_run(CONFIG, LiveOutcomes({}))[0].records
+    steps = [r for r in records if isinstance(r, Step)]
+    first = next(i for i, s in enumerate(steps) if s.round == 2 and s.actor == "上耦上射")
     goto(director, first)
     director.wait_for_selector("#wuwu:not([hidden])")
     director.select_option("#wuwu-archer", "上耦上射")
