@@ -240,9 +240,9 @@ def test_jun_hits_count_off_the_drum() -> None:
     seen = False
     for seed in SEEDS:
         for s in yan(seed).shots:
-            if s["person"] == "公" and s["round"] == 3:
-                assert s["counted"] == s["hit"]
-                seen = seen or (s["hit"] and s.get("on_beat") is False)
+            if s.person == "公" and s.round == 3:
+                assert s.counted == s.hit
+                seen = seen or (s.hit and s.on_beat is False)
     assert seen, "no seed has an off-beat hit of the 君"
 
 
