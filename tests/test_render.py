@@ -485,7 +485,7 @@ def test_doctests() -> None:
 def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     # the first 300 steps: enough for several chunks on two processes
     head = [x for x in result.records if isinstance(x, Scene) or x.seq <= 300]
-    part = dataclasses.replace(result, records=head, _events=None)
+    part = dataclasses.replace(result, records=head)
     calls: list[tuple[int, int]] = []
     two = list(R.iter_svgs(part, jobs=2, progress=lambda d, t: calls.append((d, t))))
     one = list(R.iter_svgs(part, jobs=1))
