@@ -99,12 +99,12 @@ def _header(frame: Frame | _FrameView, scene: Scene, width: int, lang: str = "zh
                 n=o.suan_zhong, right=o.suan_right, left=o.suan_left
             )
         )
-    if frame.tally and frame.tally.get("round") == frame.round:
-        tally = frame.tally
-        said = f"({tally['announcement']})" if en else tr(tally["announcement"])
+    tally = frame.tally
+    if tally and tally.round == frame.round:
+        said = f"({tally.announcement})" if en else tr(tally.announcement)
         bits.append(
             tr("數獲 右{right} 左{left}：{said}").format(
-                right=tally["right"], left=tally["left"], said=said
+                right=tally.right, left=tally.left, said=said
             )
         )
     if bits:
