@@ -83,17 +83,6 @@ Point = tuple[float, float]
 TimedPoint = tuple[float, float, float]
 
 
-def more(step: Step, key: str, default: Any = None) -> Any:
-    """An optional field of a step (``members``, ``note`` …): the one place this module
-    reads the step's optional fields.
-
-    >>> from sheli.engine import run
-    >>> more(run("xiangshe", seed=1).records[2], "members")[0]["name"]
-    '衆賓1'
-    """
-    return step.more.get(key, default)
-
-
 def persons(step: Step) -> list[tuple[str, Point | None]]:
     """Who does the act, each with where it leaves him: a group's members, else the actor.
 
@@ -101,13 +90,8 @@ def persons(step: Step) -> list[tuple[str, Point | None]]:
     >>> [p for p, _ in persons(run("xiangshe", seed=1).records[2])]
     ['衆賓1', '衆賓2', '衆賓3']
     """
-    members = more(step, "members")
-    if members:
-        out = []
-        for m in members:
-            x, y = m.get("x"), m.get("y")
-            out.append((str(m["name"]), (float(x), float(y)) if x is not None else None))
-        return out
+    if step.members:
+        return [(m.name, (m.x, m.y)) for m in step.members]
     here = (float(step.x), float(step.y)) if step.x is not None and step.y is not None else None
     return [(step.actor, here)]
 
@@ -581,7 +565,7 @@ def _groups(steps: Sequence[Step], link: dict[Any, tuple[Any, Any]]) -> list[lis
     key_before: Any = None
     who: set[str] = set()
     for i, s in enumerate(steps):
-        at = (more(s, "file"), s.line)
+        at = (s.source_file, s.line)
         # an act linked in the spec joins only the steps of the same act (a pair's two)
         key = (s.cite, s.jing, s.verb, s.round, s.says, at if at in link else None)
         names = {p for p, _ in persons(s)}
@@ -684,7 +668,7 @@ def _pass(
     for g in groups:
         first = steps[g[0]]
         names = {p for i in g for p, _ in persons(steps[i])}
-        along, joint = link.get((more(first, "file"), first.line), (None, None))
+        along, joint = link.get((first.source_file, first.line), (None, None))
         gate = chain
         if along is not None:
             j = _find(steps, g[0], along.cite, along.verb, names, cues)
