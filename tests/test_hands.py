@@ -1,0 +1,74 @@
+"""Two hands: what a person holds takes them, and an act that needs a hand needs one free.
+
+A 祭 needs the other hand free (獲者左執爵右祭薦俎 dashe:249): the 工 does not 祭 with his 瑟
+in hand but puts it to his left (工不興左瑟 xiangshe:93, dashe:107, yan:93; 注 辟主人授爵也,
+注 yan:93 左瑟便其右) and is helped to 祭 (使人相祭 xiangshe:94, dashe:110, yan:95; 注 dashe:111
+相者相其祭酒而已). Nobody holds more than two things in hand (搢 in the belt and 挾 between the
+fingers do not count): a group that carries several things carries them in its members' hands.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from sheli.engine import run
+
+RITES = ["xiangshe", "dashe", "yanshe", "yanli"]
+
+
+@cache
+def steps_of(rite: str) -> list[dict[str, Any]]:
+    return list(run(rite, seed=1).steps)
+
+
+def in_hand(step: dict[str, Any]) -> list[str]:
+    """What the actor holds in his hands: not what is 搢 in his belt."""
+    return [h for h in step.get("holds") or [] if not h.startswith("搢")]
+
+
+@pytest.mark.parametrize(
+    ("rite", "cite", "drink"),
+    [
+        ("xiangshe", "xiangshe:93", "xiangshe:95"),
+        ("dashe", "dashe:107", "dashe:111"),
+        ("yanli", "yan:93", "yan:98"),
+    ],
+)
+def test_gong_puts_the_se_to_his_left(rite: str, cite: str, drink: str) -> None:
+    """工不興左瑟: the 瑟 is set down at the 工's left (west: he faces north) before the 爵
+    comes, and he holds no 瑟 when he 祭s."""
+    steps = steps_of(rite)
+    down = [e for e in steps if e["cite"] == cite and e["verb"] == "奠" and e.get("obj") == "瑟"]
+    assert [e["actor"] for e in down] == ["工"]
+    put = down[0]
+    assert put["holds"] == []
+    taken = next(
+        e for e in steps if e["verb"] == "受" and e.get("obj") == "爵" and e["seq"] > put["seq"]
+    )
+    assert taken["actor"] == "大師"  # 一人拜受爵: the 爵 comes after the 瑟 is down
+    ji = [e for e in steps if e["cite"] == drink and e["actor"] == "工" and e["verb"] == "祭"]
+    assert ji and all("瑟" not in e["holds"] for e in ji)
+
+
+@pytest.mark.parametrize(
+    ("rite", "cite", "helper", "helped"),
+    [
+        ("xiangshe", "xiangshe:94", "弟子", "大師"),
+        ("dashe", "dashe:111", "相者", "工"),
+        ("yanli", "yan:98", "小臣", "工"),
+    ],
+)
+def test_someone_helps_the_gong_to_ji(rite: str, cite: str, helper: str, helped: str) -> None:
+    """使人相祭 (注 dashe:110 相其祭薦祭酒; 注 dashe:111 相者相其祭酒而已): the helper's 相
+    comes before the 祭 it helps."""
+    steps = [e for e in steps_of(rite) if e["cite"] == cite]
+    xiang = [
+        e["seq"]
+        for e in steps
+        if e["actor"] == helper and e["verb"] == "相" and e.get("to") == helped
+    ]
+    ji = [e["seq"] for e in steps if e["actor"] == helped and e["verb"] == "祭"]
+    assert xiang and ji and min(xiang) < min(ji)
