@@ -72,3 +72,30 @@ def test_someone_helps_the_gong_to_ji(rite: str, cite: str, helper: str, helped:
     ]
     ji = [e["seq"] for e in steps if e["actor"] == helped and e["verb"] == "祭"]
     assert xiang and ji and min(xiang) < min(ji)
+
+
+@pytest.mark.parametrize(
+    ("rite", "huozhe"),
+    [
+        ("xiangshe", "獲者"),
+        ("yanshe", "獲者"),
+        ("yanli", "獲者"),
+        ("dashe", "服不"),
+        ("dashe", "參侯獲者"),
+        ("dashe", "干侯獲者"),
+    ],
+)
+def test_huozhe_leans_his_jing_before_the_cup(rite: str, huozhe: str) -> None:
+    """獲者左執爵右祭薦俎 (dashe:249; xiangshe:225 左執爵祭脯醢): 敖繼公 (義疏, on
+    xiangshe:223) 還而倚旌乃拜. He leans the 旌 before he takes the 爵, 祭s with it out of
+    his hands, and holds it again when he next 負矦 (xiangshe:229, dashe:256; 注 xiangshe:258
+    旌恒執也)."""
+    mine = [e for e in steps_of(rite) if e["actor"] == huozhe and e["round"] == 2]
+    lean = [e for e in mine if e["verb"] == "倚" and e.get("obj") == "旌"]
+    cup = [e for e in mine if e["verb"] == "受" and e.get("obj") in ("爵", "散")]
+    ji = [e for e in mine if e["verb"] == "祭"]
+    assert lean and cup and ji
+    assert lean[-1]["seq"] < cup[0]["seq"]
+    assert all("旌" not in e["holds"] for e in ji)
+    after = [e for e in mine if e["seq"] > ji[-1]["seq"] and e["verb"] == "執"]
+    assert after and "旌" in after[0]["holds"]
