@@ -99,3 +99,48 @@ def test_huozhe_leans_his_jing_before_the_cup(rite: str, huozhe: str) -> None:
     assert all("旌" not in e["holds"] for e in ji)
     after = [e for e in mine if e["seq"] > ji[-1]["seq"] and e["verb"] == "執"]
     assert after and "旌" in after[0]["holds"]
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "yanshe"])
+def test_shooting_gear_comes_in_in_several_hands(rite: str) -> None:
+    """乃納射器皆在堂西 (xiangshe:114): the 旌, 中, 筭, 楅 and 豐 are brought in by several
+    people (注 xiangshe:119 獲者亦弟子也; 疏 xiangshe:124 弟子執射器入者即使守之以授用者):
+    the 獲者 his 旌, the 釋獲者 the 中 and 筭, the 弟子 the 楅 and 豐."""
+    brought = {
+        e["obj"]: e["actor"]
+        for e in steps_of(rite)
+        if e["cite"] == "xiangshe:114" and e["verb"] == "奉" and e["obj"] != "弓"
+    }
+    assert brought == {"旌": "獲者", "中": "釋獲者", "筭": "釋獲者", "楅": "弟子", "豐": "弟子"}
+
+
+def test_dashe_gear_for_the_west_hall_in_two_hands() -> None:
+    """dashe:125 中籌豐皆止于西堂下: the 有司 bring the 中 and 筭, the 司宮士 the 豐 (義疏's
+    案 on dashe:124 司宮士以豐入; dashe:226 司宮士奉豐)."""
+    brought = {
+        e["obj"]: e["actor"]
+        for e in steps_of("dashe")
+        if e["cite"] == "dashe:125" and e["verb"] == "奉"
+    }
+    assert brought == {"中": "有司", "筭": "有司", "豐": "司宮士", "楅": "有司"}
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_every_ji_has_a_hand_free(rite: str) -> None:
+    """dashe:249 左執爵右祭: one hand holds the cup, the other sacrifices."""
+    full = [
+        (e["seq"], e["cite"], e["actor"], e["holds"])
+        for e in steps_of(rite)
+        if e["verb"] == "祭" and len(in_hand(e)) > 1
+    ]
+    assert full == []
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_nobody_holds_more_than_two_things(rite: str) -> None:
+    crowded = [
+        (e["seq"], e["cite"], e["actor"], e["holds"])
+        for e in steps_of(rite)
+        if len([h for h in in_hand(e) if not h.startswith("挾")]) > 2
+    ]
+    assert crowded == []
