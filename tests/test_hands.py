@@ -144,3 +144,15 @@ def test_nobody_holds_more_than_two_things(rite: str) -> None:
         if len([h for h in in_hand(e) if not h.startswith("挾")]) > 2
     ]
     assert crowded == []
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "yanshe"])
+def test_hou_zhe_holds_five_between_the_fingers(rite: str) -> None:
+    """後者遂取誘射之矢兼乘矢而取之 (xiangshe:178; 注 挾五个; 疏 亦搢三挾一个乃幷取誘射之矢
+    兼挾之故五个也): the four arrows of the 誘射 go between his fingers with his own one, and
+    the four he hands to the 有司 leave him 搢三挾一个."""
+    steps = [e for e in steps_of(rite) if e["cite"] == "xiangshe:178" and e["round"] == 2]
+    took = [e for e in steps if e["actor"].endswith("下射") and e["verb"] == "挾"]
+    assert took and "挾矢五" in took[0]["holds"] and "矢四" not in took[0]["holds"]
+    gave = [e for e in steps if e["verb"] == "授" and e.get("to") == "有司"]
+    assert gave and gave[0]["holds"] == ["張弓", "搢矢三", "挾矢一"]

@@ -587,7 +587,10 @@ def _drop(ctx: Ctx, obj: str, n: int) -> None:
         p.belt = p.fingers = p.hand = 0
     elif _is_arrow(obj):
         k = p.arrows if ctx.act.count is None else n
-        for attr in ("hand", "belt", "fingers"):
+        # arrows 兼挾 beyond the one nocked go before those in the belt: the 後者 who holds
+        # 挾五个 hands on the 誘射's four (注 xiangshe:178), keeping 搢三挾一个
+        order = ("hand", "fingers", "belt") if p.fingers > 1 else ("hand", "belt", "fingers")
+        for attr in order:
             take = min(k, getattr(p, attr))
             setattr(p, attr, getattr(p, attr) - take)
             k -= take
