@@ -290,7 +290,7 @@ def test_yuezheng_and_gong() -> None:
     (up,) = steps_at(r, "xiangshe:85", "樂正", "立")
     assert up["place"] == "工席之西" and up["facing"] == "N"
     assert steps_at(r, "xiangshe:86", "大師", "適")[0]["place"] == "工席"
-    # 北面東上, 瑟先: the 大師 (the first 獻, with his 瑟) at the east end of the row, the 工
+    # 北面東上, 瑟先: the 大師 (the first 獻) at the east end of the row, the 工
     # west of him, the 樂正 west of them all, beside the 西階 on its east (注 明樂正西側階)
     (gong,) = steps_at(r, "xiangshe:86", "工", "坐")
     xs = [m["x"] for m in gong["members"]]
@@ -301,7 +301,8 @@ def test_yuezheng_and_gong() -> None:
     (down,) = steps_at(r, "xiangshe:90", "樂正", "降")
     assert down["place"] == "西階下之東" and down["facing"] == "N"
     (sheng,) = steps_at(r, "xiangshe:87", "笙", "入")
-    assert sheng["place"] == "縣" and sheng["facing"] == "W"
+    # 注 縣中磬東立西面: east of the 磬, not on it
+    assert sheng["place"] == "縣之東" and sheng["facing"] == "W"
 
 
 def test_sizheng_in_the_zhongting() -> None:
