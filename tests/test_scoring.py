@@ -277,15 +277,34 @@ def test_every_rod_is_somewhere_and_the_count_is_what_was_released(kw: dict) -> 
         assert t.announcement == announce(t.right, t.left)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the 中 is refilled with eight after the last pair too (改實八算 xiangshe:187): with "
-    "every arrow of ten pairs counted, the pile west of it is empty by then",
-)
 def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
-    # 箭籌八十, 注「略以十耦爲正」(xiangshe:378)
-    rods = run("xiangshe", pairs=7, guests=False, outcomes=AllHit()).accept(RodsInPlay())
+    # 箭籌八十, 注「略以十耦爲正」(xiangshe:378): the 中 is not filled again before the last
+    # pair shoots (A-gai-shi), so eighty serve ten pairs that hit every arrow
+    r = run("xiangshe", pairs=7, guests=False, outcomes=AllHit())
+    rods = r.accept(RodsInPlay())
     assert [(t.right, t.left) for t in rods.tallies] == [(40, 40), (40, 40)]
+    refills = [
+        e
+        for e in r.steps
+        if e["cite"] == "xiangshe:187" and e["verb"] == "實" and e["actor"] == "釋獲者"
+    ]
+    # 改實八算于中 before each of the nine pairs after the first, but the last: eight a round
+    assert len(refills) == 2 * 8
+
+
+@pytest.mark.parametrize("kw", [{"seed": 1}, {"seed": 2, "pairs": 2}, {"rite": "yanshe"}])
+def test_the_zhong_is_filled_again_for_every_pair_but_the_last(kw: dict) -> None:
+    # 又取中之八算改實八算于中 (xiangshe:187) before each pair after the first; before the last
+    # the eight are taken and the 中 is left empty (A-gai-shi), whichever pair shoots last
+    r = run(**{"rite": "xiangshe", **kw})
+    pairs = len(r.world.groups["射耦"])
+    for rnd in (2, 3):
+        refills = [
+            e
+            for e in r.steps
+            if e["round"] == rnd and e["cite"] == "xiangshe:187" and e["verb"] == "實"
+        ]
+        assert len(refills) == pairs - 2
 
 
 # ---------------------------------------------------------------- 飲不勝者

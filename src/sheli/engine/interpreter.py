@@ -447,6 +447,8 @@ class Interpreter:
             return False
         if c.has_dafu is not None and bool(w.groups["大夫耦"]) != c.has_dafu:
             return False
+        if c.last_pair is not None and (len(self.pairs_to_shoot()) == 1) != c.last_pair:
+            return False
         if c.hit is not None or c.counted is not None or c.struck is not None:
             s = w.last_shot
             if s is None:
@@ -480,6 +482,17 @@ class Interpreter:
         if c.any is not None and not any(self.holds(x, frame, line, cite) for x in c.any):
             return False
         return not (c.not_ is not None and self.holds(c.not_, frame, line, cite))
+
+    def pairs_to_shoot(self) -> list[str]:
+        """The pairs of 射耦 that have not yet shot their 乘矢 in this round (condition
+        ``last_pair``: one left, the next to shoot is the last, and the 中 is not filled again
+        after its eight are taken: 箭籌八十, 注 xiangshe:378 略以十耦爲正)."""
+        w = self.world
+        return [
+            pair
+            for pair in w.groups["射耦"]
+            if min(w.shots.get((w.round, pair), {}).get(s, 0) for s in ("上射", "下射")) < 4
+        ]
 
     def loser_rank(self, frame: Frame, line: int, cite: str | None) -> str | None:
         """The rank of the bound pair's 不勝者 (xiangshe:216–219).

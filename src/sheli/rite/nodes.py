@@ -135,7 +135,7 @@ class Condition(Node):
     line = 0
     file = None
     venue = guests_shoot = option = reading = arrows_short = winner = no_hits = None
-    loser_is = has_dafu = hit = counted = struck = fault = bout_tie = round = None
+    loser_is = has_dafu = last_pair = hit = counted = struck = fault = bout_tie = round = None
     last = first = bound = all = any = not_ = None
 
 

@@ -180,6 +180,11 @@ class Condition(_Model):
     no_hits: bool | None = Field(None, description="the last 數獲 found no hit on either side")
     loser_is: Literal["賓", "主人", "大夫", "大夫之耦", "士"] | None = None
     has_dafu: bool | None = None
+    last_pair: bool | None = Field(
+        None,
+        description="every pair of 射耦 but one has shot its 乘矢 this round: the next to "
+        "shoot is the last (箭籌八十, 注 xiangshe:378 略以十耦爲正)",
+    )
     hit: bool | None = None
     counted: bool | None = None
     struck: Literal["人", "維綱", "揚觸", "梱復", ""] | None = Field(
