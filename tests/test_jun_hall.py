@@ -52,3 +52,31 @@ def test_xiangshe_tells_the_bin_with_no_jun() -> None:
     assert not [e for e in steps if e.get("to") == "公"]
     told = {e["says"] for e in steps if e["verb"] == "告" and e.get("to") == "賓"}
     assert {"三耦卒射", "左右卒射"} <= told
+
+
+@pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+def test_the_archery_of_the_yan_fills_at_the_yans_own_wine(rite: str) -> None:
+    """The 燕射's 罰爵 (xiangshe:206, 215, 216) and 獻 (221, 230) are filled at the 燕's 方壺
+    (yan:5 東楹之西; 注 yan:41 散方壺之酒也), not at a 尊 east of the 賓席, which the 燕 has not."""
+    fills = [
+        e
+        for e in steps_of(rite)
+        if e["verb"] in ("實", "酌") and e["round"] > 0 and e.get("obj") != "筭"
+    ]
+    assert {e["cite"] for e in fills} >= {"xiangshe:206", "xiangshe:221", "xiangshe:230"}
+    at_fanghu = {e["cite"] for e in fills if e["place"] == "方壺之西"}
+    assert at_fanghu >= {"xiangshe:206", "xiangshe:215", "xiangshe:221", "xiangshe:230"}
+    assert {e["place"] for e in fills} <= {"方壺之西", "膳尊之西"}
+
+
+def test_the_jia_jue_fills_the_juns_cup_at_the_shan_zun() -> None:
+    """若飲君燕則夾爵 (yan:181): the 賓 fills his own 觶 at the 方壺 (酌散 yan:125) and the
+    君's at the 膳尊 (酌膳 yan:126)."""
+    r = run("yanshe", seed=3)
+    fills = [(e["cite"], e["place"]) for e in r.steps if e["verb"] == "酌" and e["actor"] == "賓"]
+    assert ("yan:181", "膳尊之西") in fills and ("yan:181", "方壺之西") in fills
+
+
+def test_xiangshe_fills_at_its_zun() -> None:
+    fills = {e["place"] for e in steps_of("xiangshe") if e["verb"] in ("實", "酌")}
+    assert "尊" in fills and not {p for p in fills if p.startswith(("方壺", "膳尊"))}
