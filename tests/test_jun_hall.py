@@ -80,3 +80,19 @@ def test_the_jia_jue_fills_the_juns_cup_at_the_shan_zun() -> None:
 def test_xiangshe_fills_at_its_zun() -> None:
     fills = {e["place"] for e in steps_of("xiangshe") if e["verb"] in ("實", "酌")}
     assert "尊" in fills and not {p for p in fills if p.startswith(("方壺", "膳尊"))}
+
+
+@pytest.mark.parametrize(("rite", "jun"), [("yanshe", True), ("yanli", True), ("xiangshe", False)])
+def test_no_zhou_before_the_jun(rite: str, jun: bool) -> None:
+    """拾取矢: 左還退反位東面 (xiangshe:173). In the 鄉射 注 不言毋周，在阼非君，周可也: he may
+    turn on round. With the 君 at the 阼 (the 燕射) 毋周 (dashe:172; 注 君在阼，還周則下射將背之):
+    he turns left to go back and right to face again, so each arrow taken has two turns."""
+    here = [e for e in steps_of(rite) if e["cite"] in ("xiangshe:173", "xiangshe:174")]
+    taken = [e for e in here if e["verb"] == "取"]
+    zhou = [e for e in here if e["verb"] == "還" and "周可也" in (e.get("note") or "")]
+    wu_zhou = [e for e in here if e["verb"] == "還" and (e.get("note") or "").startswith("毋周")]
+    assert taken
+    if jun:
+        assert zhou == [] and len(wu_zhou) == len(taken)
+    else:
+        assert wu_zhou == [] and zhou
