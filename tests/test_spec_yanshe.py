@@ -199,19 +199,24 @@ def test_bin_stands_one_gan_back_and_faces_the_jun() -> None:
         assert (e["x"], e["y"]) == pytest.approx((you.x, you.extent.y1 + 3))
 
 
-def test_jun_bares_zhuru_and_waits_for_music_in_round_three() -> None:
+def test_jun_bares_zhuru_and_waits_for_the_music() -> None:
     r = yan()
     tan = [e for e in steps_of(r, "公", "袒")]
     assert len(tan) == 2 and all("朱襦" in e["note"] for e in tan)
+    # 樂作而后就物 (記 yan:177): in every round he shoots, after the music has started
     jiu = steps_of(r, "公", "就物")
-    assert [e["round"] for e in jiu] == [3]
-    music = [e["seq"] for e in step_lines(r) if e["verb"] == "奏"]
-    assert music and music[0] < jiu[0]["seq"]
+    assert [e["round"] for e in jiu] == [2, 3]
+    for e in jiu:
+        music = [x["seq"] for x in step_lines(r) if x["verb"] == "奏" and x["round"] == e["round"]]
+        assert music and music[0] < e["seq"]
+    assert not steps_of(r, "公", "就")
 
 
-def test_reading_music_in_round_two() -> None:
-    r = yan(0, ("R-jun-yue-ao",))
-    assert [e["round"] for e in steps_of(r, "公", "就物")] == [2, 3]
+def test_reading_no_music_in_round_two() -> None:
+    # R-jun-yue-jiao: as the 公 of the 大射儀 (dashe:196), to his 物 without music in round 2
+    r = yan(0, ("R-jun-yue-jiao",))
+    assert [e["round"] for e in steps_of(r, "公", "就物")] == [3]
+    assert [e["round"] for e in steps_of(r, "公", "就")] == [2]
 
 
 def test_xiaochen_hands_arrows_one_at_a_time() -> None:
