@@ -96,3 +96,15 @@ def test_no_zhou_before_the_jun(rite: str, jun: bool) -> None:
         assert zhou == [] and len(wu_zhou) == len(taken)
     else:
         assert wu_zhou == [] and zhou
+
+
+def test_the_bin_is_told_his_partner_is_the_jun() -> None:
+    """則遂告于賓 (xiangshe:162): in the 鄉射 注 告賓曰主人御于子; in the 燕射 the 賓's 耦 is the
+    君 (注 yan:124 君與賓為耦), and the 大射儀 gives the words: 命賓御于公 (dashe:164)."""
+    told = [
+        e["says"]
+        for e in steps_of("yanshe")
+        if e["cite"] == "xiangshe:162" and e["verb"] == "告" and e.get("to") == "賓"
+    ]
+    assert told == ["御于公"]
+    assert not [e for e in steps_of("xiangshe") if e.get("says") == "御于公"]
