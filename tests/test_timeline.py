@@ -76,11 +76,14 @@ def test_no_two_walkers_come_closer_than_the_bodies_allow(xiangshe):
 def test_the_crossings_are_done_by_both_parties_together(xiangshe, cite):
     met = _met(xiangshe, cite)
     assert met, f"{cite}: nobody named in `with` acts at the same time"
+    # one of them at least walks then, on his path: the one who comes, or, when they bow to
+    # each other standing (相揖), the other party's walk that brought him
+    for i in {i for i, _ in met}:
+        parties = [j for k, j in met if k == i]
+        assert xiangshe.timed[i].path or any(xiangshe.timed[j].path for j in parties)
     for i, j in met:
         a, b = xiangshe.timed[i], xiangshe.timed[j]
         lo, hi = max(a.t, b.t), min(a.end, b.end)
-        # one of them at least walks then, on his path
-        assert a.path or b.path
         near = min(
             math.dist(
                 _where(xiangshe, i, lo + (hi - lo) * k / 20),
