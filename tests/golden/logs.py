@@ -26,7 +26,7 @@ READINGS = {
         "R-she-bin-xian",
         "R-she-fang-ao",
     ],
-    "yanshe": ["R-jun-xianfa", "R-jun-shougong-zushe", "R-jun-yue-ao"],
+    "yanshe": ["R-jun-xianfa", "R-jun-shougong-zushe", "R-jun-yue-jiao"],
     "xiangshe": ["R-zhi-zuojie"],
 }
 
