@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 
@@ -21,7 +22,7 @@ RITES = ["xiangshe", "dashe", "yanshe", "yanli"]
 
 @cache
 def steps_of(rite: str) -> list[dict[str, Any]]:
-    return list(run(rite, seed=1).steps)
+    return step_lines(run(rite, seed=1))
 
 
 def in_hand(step: dict[str, Any]) -> list[str]:

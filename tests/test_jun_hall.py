@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 
@@ -19,7 +20,7 @@ SPEECH = ("告", "請", "命")
 
 @cache
 def steps_of(rite: str) -> list[dict[str, Any]]:
-    return list(run(rite, seed=1).steps)
+    return step_lines(run(rite, seed=1))
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
@@ -73,7 +74,9 @@ def test_the_jia_jue_fills_the_juns_cup_at_the_shan_zun() -> None:
     """若飲君燕則夾爵 (yan:181): the 賓 fills his own 觶 at the 方壺 (酌散 yan:125) and the
     君's at the 膳尊 (酌膳 yan:126)."""
     r = run("yanshe", seed=3)
-    fills = [(e["cite"], e["place"]) for e in r.steps if e["verb"] == "酌" and e["actor"] == "賓"]
+    fills = [
+        (e["cite"], e["place"]) for e in step_lines(r) if e["verb"] == "酌" and e["actor"] == "賓"
+    ]
     assert ("yan:181", "膳尊之西") in fills and ("yan:181", "方壺之西") in fills
 
 

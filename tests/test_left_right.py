@@ -14,13 +14,14 @@ from functools import cache
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 
 
 @cache
 def steps_of(rite: str, **kw: Any) -> list[dict[str, Any]]:
-    return list(run(rite, seed=1, **kw).steps)
+    return step_lines(run(rite, seed=1, **kw))
 
 
 @pytest.mark.parametrize(

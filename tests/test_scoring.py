@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from loglines import step_lines
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -239,7 +240,7 @@ class RodsInPlay(BaseVisitor):
                 (o.rods_in_vessel, o.rods_reserve, o.rods_right, o.rods_left, self.hand)
             )
         if s.verb == "釋獲":
-            self.released.setdefault(s.round, Counter())[s.get("side")] += 1
+            self.released.setdefault(s.round, Counter())[s.side or ""] += 1
 
     def visit_tally(self, tally: Tally) -> None:
         self.tallies.append(tally)
@@ -285,7 +286,7 @@ def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
     assert [(t.right, t.left) for t in rods.tallies] == [(40, 40), (40, 40)]
     refills = [
         e
-        for e in r.steps
+        for e in step_lines(r)
         if e["cite"] == "xiangshe:187" and e["verb"] == "實" and e["actor"] == "釋獲者"
     ]
     # 改實八算于中 before each of the nine pairs after the first, but the last: eight a round
@@ -301,7 +302,7 @@ def test_the_zhong_is_filled_again_for_every_pair_but_the_last(kw: dict) -> None
     for rnd in (2, 3):
         refills = [
             e
-            for e in r.steps
+            for e in step_lines(r)
             if e["round"] == rnd and e["cite"] == "xiangshe:187" and e["verb"] == "實"
         ]
         assert len(refills) == pairs - 2

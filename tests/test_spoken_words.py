@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 from sheli.text.corpus import load_chapter
@@ -48,7 +49,7 @@ def rows() -> list[dict[str, str]]:
 def said(rite: str, how: str) -> dict[str, set[str]]:
     """The folded words each passage's steps say, in one run."""
     out: dict[str, set[str]] = {}
-    for e in run(rite, **RUNS[how]).steps:
+    for e in step_lines(run(rite, **RUNS[how])):
         if e.get("says"):
             out.setdefault(e["cite"], set()).add(fold(e["says"]))
     return out
