@@ -864,7 +864,7 @@ def build_book(
     chapter = run.spec.spec.chapter
     wanted = reader.roles() if roles_wanted is None else [reader.resolve(r) for r in roles_wanted]
     sheets = [reader.sheet(r, chapter, addressed=addressed) for r in wanted]
-    style = {True: "near", False: "none"}.get(diagrams, diagrams)  # type: ignore[call-overload]
+    style = ("near" if diagrams else "none") if isinstance(diagrams, bool) else diagrams
     if style not in ("near", "plan", "none"):
         raise CuesError(f"diagrams: near, plan or none, not {diagrams!r}")
     if style != "none":
@@ -1029,8 +1029,8 @@ def render_text(book: CueBook, width: int = 100) -> str:
                         add(f"{pad}cue: {after_words(row, sh.role)}")
                     else:
                         add(f"{pad}{s.actor} at {s.place or '—'}")
-                    for n in row.notes:
-                        add(f"{pad}· {n}")
+                    for note in row.notes:
+                        add(f"{pad}· {note}")
                 if b.reps > 1:
                     add("  └")
     if book.floor is not None:

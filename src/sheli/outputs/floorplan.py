@@ -462,7 +462,11 @@ def step_diagram(
         vid = "whole"
     view, width = views[vid]
     _, height = _plan_geometry(view, width)
-    people = [(a, p[0], p[1], p[2], a == role) for a, p in at.items() if p[0] is not None]
+    people = [
+        (a, x, y, facing, a == role)
+        for a, (x, y, facing) in at.items()
+        if x is not None and y is not None
+    ]
     labelled = {other} if other else set()
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="step-plan" width="{width}" '
