@@ -20,10 +20,11 @@ that one library reaps, ends and reports them all (docs/architecture.md, "Other 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -51,6 +52,29 @@ def as_child() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+#: the signals held while a process is forked (:func:`signals_held`)
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """^C and SIGTERM held back while processes are forked: one that came between the fork
+    and the child's :func:`as_child` would run the command's handler in the child (raising
+    in multiprocessing's own start, a traceback on stderr). The parent gets them once the
+    block ends, the child once :func:`as_child` has set its own.
+
+    >>> with signals_held():
+    ...     signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    True
+    """
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class Channel:
@@ -84,7 +108,8 @@ class Forked:
         self._process = FORK.Process(
             target=_answer, args=(fn, args, ask_r, answer_w, (answer_r, ask_w)), daemon=True
         )
-        with collector.frozen():  # the child inherits what exists now out of its sight
+        # the child inherits what exists now out of the collector's sight
+        with collector.frozen(), signals_held():
             self._process.start()
         answer_w.close()
         if ask_r is not None:

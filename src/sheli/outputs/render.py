@@ -58,7 +58,7 @@ from sheli import collector
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import Holding, Objects, holds_words
 from sheli.files import temp_dir_beside
-from sheli.forked import FORK, Forked, as_child
+from sheli.forked import FORK, Forked, as_child, signals_held
 from sheli.i18n import DEFAULT, translation
 from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
@@ -336,7 +336,8 @@ def iter_svgs(
         if jobs <= 1 or total < 2 * chunk:
             results: Iterator[list[str]] = map(_draw_chunk, bounds)
         else:
-            pool = FORK.Pool(jobs)
+            with signals_held():
+                pool = FORK.Pool(jobs, initializer=as_child)
             results = pool.imap(_draw_chunk, bounds)
         for svgs in results:
             yield from svgs
@@ -694,19 +695,26 @@ def _draw_chunks(
             os.close(dfd)
 
 
-def _worker(k: int, claims: _Claims, conn: Any) -> None:
+def _worker(k: int, claims: _Claims, conn: Any, theirs: Sequence[Any] = ()) -> None:
     """A drawing process: :func:`_draw_chunks` of the runs it claims, sending ``("n",
     steps)`` after each chunk and ``("blobs", blobs, bytes written)`` at the end through ``conn``;
-    an error is sent too."""
+    an error is sent too. ``theirs``: the render's reading ends, inherited with the fork."""
     # the drawing keeps many objects alive (its caches, the table of parts) and makes little
     # cyclic garbage; a drawing process lives for one render
     collector.relaxed()
     as_child()  # ^C and SIGTERM are the render's to answer: it ends us
+    # the reading ends are the render's alone: a process that kept its own would wait for
+    # ever on a full pipe once the render is gone, instead of ending (EPIPE)
+    for reading in theirs:
+        reading.close()
     try:
         blobs, nbytes = _draw_chunks(lambda: claims.take(k), lambda n: conn.send(("n", n)))
         conn.send(("blobs", blobs, nbytes))
+    except BrokenPipeError:
+        pass  # the render has ended (an interrupt): there is nobody to tell
     except BaseException:
-        conn.send(("error", traceback.format_exc()))
+        with contextlib.suppress(BrokenPipeError):
+            conn.send(("error", traceback.format_exc()))
     finally:
         conn.close()
 
@@ -770,10 +778,10 @@ def draw_packed(
             # what exists now (the run, its frames) is moved out of the collector's sight
             # before forking: a collection in a drawing process would otherwise touch every
             # object it inherited, copying page after page of memory it only reads
-            with collector.frozen():
+            with collector.frozen(), signals_held():
                 for k in range(jobs):
                     r, w = ctx.Pipe(duplex=False)
-                    p = ctx.Process(target=_worker, args=(k, claims, w), daemon=True)
+                    p = ctx.Process(target=_worker, args=(k, claims, w, (r, *conns)), daemon=True)
                     p.start()
                     w.close()
                     procs.append(p)
