@@ -48,9 +48,14 @@ __all__ = [
 ]
 
 
-class Node(metaclass=ABCMeta):  # noqa: B024 - an ABC for register(), not for abstract methods
+class Node(metaclass=ABCMeta):  # an ABC for register(), not for abstract methods
     """A mapping of a spec: its fields as attributes (a field not given reads its class
     default, where the class has one)."""
+
+    # every mapping has these (set by the loader); the annotations below, without a value,
+    # only tell a type checker what a field holds: a field without a class default stays one
+    line: int
+    file: str | None
 
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
@@ -106,27 +111,49 @@ def _given(node: Node) -> dict[str, Any]:
     }
 
 
+#: a place: a fixture or person named as the text names it, or a relation {southwest_of: 中}
+PlaceRef = str | dict[str, Any]
+
+
 class Assumption(Node):
+    id: str
+    text: str
+    reason: str
     file = None
 
 
 class Rule(Node):
+    cite: str
+    enforced_by: str | list[str]
     file = jing = note = None
 
 
 class Uncovered(Node):
+    cite: str
+    reason: str
     file = jing = None
 
 
 class Reading(Node):
+    id: str
+    group: str
+    text: str
+    sources: list[str]
+    default: bool
     file = venue = note = None
 
 
 class CastEntry(Node):
+    role: str
+    dress: list[str]
+    holds: list[str]
     file = name = at = facing = note = None
 
 
 class ObjectEntry(Node):
+    obj: str
+    at: str | dict[str, Any]
+    count: int | str
     file = state = note = None
 
 
@@ -140,6 +167,10 @@ class Condition(Node):
 
 
 class PairDecl(Node):
+    name: str
+    kind: str
+    upper: str
+    lower: str
     line = 0
     file = None
     upper_role = "上射"
@@ -193,21 +224,62 @@ ACT_FIELDS = (
 
 
 class TimeLink(Node):
+    cite: str
+    verb: str
     file = None
 
 
 class Act(Node):
     actor: str  # always given (annotations only: no class default)
     verb: str
-    sets_position = jin_jie = False
-    file = to = at = from_ = via = by = obj = count = state = side = facing = says = row = None
-    note = alongside = joint = None
+    assumes: list[str]
+    # the optional fields' class defaults, each typed (a chained `= None` types them None)
+    sets_position: bool = False
+    jin_jie: bool = False
+    file: str | None = None
+    to: PlaceRef | None = None
+    at: PlaceRef | None = None
+    from_: PlaceRef | None = None
+    via: PlaceRef | None = None
+    by: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    state: str | None = None
+    side: str | None = None
+    facing: str | None = None
+    says: str | None = None
+    row: str | None = None
+    note: str | None = None
+    alongside: TimeLink | None = None
+    joint: TimeLink | None = None
 
 
 class ActStep(Node):
-    sets_position = jin_jie = False
-    file = actor = verb = to = at = from_ = via = by = obj = count = state = side = None
-    facing = says = row = note = cite = jing = do = alongside = joint = None
+    assumes: list[str]
+    # the optional fields' class defaults, each typed (a chained `= None` types them None)
+    sets_position: bool = False
+    jin_jie: bool = False
+    file: str | None = None
+    actor: str | None = None
+    verb: str | None = None
+    to: PlaceRef | None = None
+    at: PlaceRef | None = None
+    from_: PlaceRef | None = None
+    via: PlaceRef | None = None
+    by: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    state: str | None = None
+    side: str | None = None
+    facing: str | None = None
+    says: str | None = None
+    row: str | None = None
+    note: str | None = None
+    alongside: TimeLink | None = None
+    joint: TimeLink | None = None
+    cite: str | None = None
+    jing: str | None = None
+    do: list[Act] | None = None
 
     def acts(self) -> list[Act]:
         """The acts of this step, inline or under ``do`` (the inline one made once)."""
@@ -220,27 +292,50 @@ class ActStep(Node):
 
 
 class IfStep(Node):
+    if_: Condition
+    then: list[Step]
+    else_: list[Step]
     file = cite = jing = None
 
 
 class ForEachStep(Node):
+    for_each: str
+    in_: str | list[Any]
+    do: list[Step]
     file = cite = jing = None
 
 
 class CallStep(Node):
+    call: str
+    with_: dict[str, Any]
     file = cite = jing = None
 
 
 class RoundStep(Node):
+    round: int
     file = cite = jing = None
 
 
 class Procedure(Node):
+    params: list[str]
+    steps: list[Step]
     file = cite = jing = note = None
 
 
 class Spec(Node):
     params: Params  # always given (annotation only: no class default)
+    rite: str
+    chapter: str
+    aliases: list[str]
+    scope: list[tuple[int, int]]
+    assumptions: list[Assumption]
+    readings: list[Reading]
+    rules: list[Rule]
+    uncovered: list[Uncovered]
+    cast: list[CastEntry]
+    objects: list[ObjectEntry]
+    procedures: dict[str, Procedure]
+    steps: list[Step]
     # the optional fields that are not lists or mappings (a spec made by the engine itself)
     line = 0
     file = None
@@ -248,6 +343,9 @@ class Spec(Node):
     excerpt = False
     venues: tuple[str, ...] = ()  # held anywhere
 
+
+#: a step of a spec, one of these (the schema's ``Step``)
+Step = ActStep | IfStep | ForEachStep | CallStep | RoundStep
 
 _CLASSES = {c.__name__: c for c in Node.__subclasses__()}
 
