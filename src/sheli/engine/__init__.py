@@ -155,9 +155,9 @@ class Run:
             known[a.id] = (a.text, a.reason)
         used: dict[str, tuple[str, str]] = {}
         for e in self.records:
-            for a in e.assumes if isinstance(e, Step) else ():
-                if a not in used and a in known:
-                    used[a] = known[a]
+            for aid in e.assumes if isinstance(e, Step) else ():
+                if aid not in used and aid in known:
+                    used[aid] = known[aid]
         return used
 
 
@@ -327,7 +327,8 @@ def run_spec(
         title=spec.title,
         venue=params["venue"],
         params=params,
-        records=[scene] if sink is not None else [scene, *interp.records],
+        # with a sink, the records went to it
+        records=[scene, *interp.records] if isinstance(interp.records, list) else [scene],
         world=interp.world,
         spec=loaded,
         plan=env.venue,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, partial
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -188,6 +188,12 @@ def build_world(spec: Spec, params: dict[str, Any]) -> World:
 _new_step = partial(tuple.__new__, Step)
 
 
+class RecordSink(Protocol):
+    """What the interpreter needs of its records: it only appends to them."""
+
+    def append(self, record: Any, /) -> object: ...
+
+
 def _xy(pt: Pt | None) -> tuple[float, float] | None:
     if pt is None or pt.x is None or pt.y is None:
         return None
@@ -226,7 +232,8 @@ class Interpreter:
         self.known_readings = {r.id for r in spec.readings}
         self._own = f"{spec.chapter}:"  # citations of the spec's own chapter
         self.world = build_world(spec, params)
-        self.records: list[Any] = []  # the records of the run (sheli.engine.records)
+        # the records of the run (sheli.engine.records), or a sink that takes them as they come
+        self.records: list[Any] | RecordSink = []
         self.seq = 0
         self._section: dict[str, tuple[int | None, str]] = {}
         self._last_section: tuple[int | None, str] = (None, "")
@@ -613,11 +620,12 @@ class Interpreter:
             # a variant performing its base's passage: say whose section it is
             foreign = sec_topic if not anchor.startswith(self._own) else None
             tail = base_tail
-            templated = act.note is not None and "{" in act.note  # 視{侯}之中: the call's 侯
-            if at is not None or frame.call or templated:
+            # 視{侯}之中: the call's 侯
+            template = act.note if act.note is not None and "{" in act.note else None
+            if at is not None or frame.call or template is not None:
                 tail = dict(base_tail)
-                if templated:
-                    tail["note"] = self.env.fill(act.note, frame.bind)
+                if template is not None:
+                    tail["note"] = self.env.fill(template, frame.bind)
                 if at is not None:
                     # where the object goes (設豐 于西楹之西), beside where the actor stands
                     tail["at"] = self.env.words_of(self.env.fill_ref(at, frame.bind))
@@ -735,7 +743,7 @@ class Interpreter:
         act: Any,
         body: Any,
         via: Pt | None,
-        jing: str,
+        jing: str | None,
         line: int,
         cite: str,
         verb: str,
@@ -956,7 +964,7 @@ class Interpreter:
                         None,
                         None,
                         *self._shared(
-                            {"note": sub.note, "count": sub.count, "side": act.side, **file}
+                            {"note": sub.note, "count": sub.number, "side": act.side, **file}
                         ),
                     )
                 )

@@ -35,7 +35,7 @@ class CountAct(NamedTuple):
     cite: str
     jing: str | None
     note: str
-    count: int
+    number: int  # how many 筭 (not ``count``: a tuple's method)
     in_hand: int
 
 
@@ -232,7 +232,7 @@ def turn(ctx: Ctx) -> None:
 
 def _stair(ctx: Ctx) -> str:
     by = ctx.act.by
-    if by not in ("西階", "阼階", "東階"):
+    if by is None or by not in ("西階", "阼階", "東階"):
         raise VerbError(
             f"{ctx.act.verb} needs by: 西階 or 阼階 — one goes up and down only by a 階 "
             "(xiangshe:111 升自西階; xiangshe:187 皆由其階)"

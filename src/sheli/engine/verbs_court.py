@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from sheli.engine.verbs import VERBS, Ctx, VerbError, verb  # noqa: F401
 
 #: a 弓 (貍步) of six 尺: dashe:5 注 「考工記曰弓之下制六尺則此貍歩六尺明矣」
@@ -25,6 +27,14 @@ def _venue_param(ctx: Ctx, name: str, default: float) -> float:
     params = getattr(venue, "params", {}) or {}
     prm = params.get(name)
     return float(prm.value) if prm is not None else default
+
+
+def _on_plan(ctx: Ctx, ref: Any) -> tuple[float, float]:
+    """The coordinates of a place the plan must have (a 侯, a 乏, the line measured from)."""
+    pt = ctx.place(ref)
+    if pt.x is None or pt.y is None:
+        raise VerbError(f"量 needs {ref} on the plan, and the venue does not place it")
+    return pt.x, pt.y
 
 
 @verb("量", kind="court")
@@ -47,12 +57,11 @@ def measure(ctx: Ctx) -> None:
     if a.at is None or a.count is None:
         raise VerbError("量 needs at: (the 侯 or its 乏) and count: (弓 or 步)")
     n = float(ctx.count)
-    target = ctx.place(a.at)
+    target_x, target_y = _on_plan(ctx, a.at)
     if a.obj == "侯道":
         if a.from_ is None:
             raise VerbError("量 侯道 needs from: the line it is measured from (堂廉 or 物閒)")
-        origin = ctx.place(a.from_)
-        got = origin.y - target.y
+        got = _on_plan(ctx, a.from_)[1] - target_y
         want = n * _venue_param(ctx, "弓", GONG)
         if abs(got - want) > TOLERANCE:
             raise VerbError(
@@ -63,9 +72,9 @@ def measure(ctx: Ctx) -> None:
         ctx.extra["measured"] = f"{got:g} 尺"
     elif a.obj == "乏":
         hou_name = str(a.at).removesuffix("之乏")
-        hou = ctx.place(hou_name)
+        hou_x, hou_y = _on_plan(ctx, hou_name)
         step = _venue_param(ctx, "步", GONG)
-        west, north = hou.x - target.x, target.y - hou.y
+        west, north = hou_x - target_x, target_y - hou_y
         if abs(west - n * step) > TOLERANCE or abs(north - n * step) > TOLERANCE:
             raise VerbError(
                 f"the plan puts {a.at} {west:g} 尺 west and {north:g} 尺 north of the {hou_name}, "
