@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from sheli.engine.env import Env, Pt, VerbError, count_of
-from sheli.engine.records import Shot, Tally
+from sheli.engine.records import Shot, Tally, Winner
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.state import Shot as Arrow
 from sheli.engine.variants import COMMON_RELEASE_OVERRIDES, find_variant
@@ -1221,7 +1221,7 @@ def count_tally(ctx: Ctx) -> None:
         right = w.counted["right"] or 0
         left = n
         ann = ctx.env.announce(right, left)
-        win = "tie" if right == left else ("right" if right > left else "left")
+        win: Winner = "tie" if right == left else ("right" if right > left else "left")
         tally = Tally(w.round, right, left, win, ann)
         w.last_tally = tally
         w.tallies.append(tally)

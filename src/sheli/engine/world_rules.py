@@ -305,7 +305,7 @@ class WorldRules(msgspec.Struct, dict=True):
         for name, (file, line, cite, verb) in self.last.items():
             p = people.get(name) if name in self.bared else None
             worn = dressed(p) if p is not None else None
-            if worn and not rule.allows(cite, None):
+            if worn and p is not None and not rule.allows(cite, None):
                 out.append(
                     Fault(
                         name,
@@ -315,6 +315,6 @@ class WorldRules(msgspec.Struct, dict=True):
                         verb,
                         f"{name} ends the rite wearing {worn} "
                         f"(his last act: {verb} at {p.place}): {rule.why()}",
-                    )  # type: ignore[union-attr]
+                    )
                 )
         return out

@@ -254,7 +254,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     else:
         verb = f"{'do' if many else 'does'} ({e.verb})"
     words = [actor, verb]
-    goes_to = bool(verb_en) and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
+    goes_to = verb_en is not None and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
     if e.obj:
         count = e.number
         obj = term(e.obj, "objects", "dress", "places", "roles")

@@ -46,7 +46,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -441,12 +441,12 @@ class PartPacker:
             p, s = (diff[0], len(ids) - 1 - diff[-1]) if diff else (len(ids), 0)
             steps.append([p, s, ids[p : len(ids) - s]])
         else:
-            ids = [get(p) for p in parts]
             # new parts (a few a step; all of a new packing's first), numbered in order; a
             # part twice in one step: once
-            for k in [k for k, n in enumerate(ids) if n is None]:
-                n = get(parts[k])
-                ids[k] = self._new_part(parts[k]) if n is None else n
+            ids = []
+            for part in parts:
+                n = get(part)
+                ids.append(self._new_part(part) if n is None else n)
             if not steps:
                 steps.append(ids)
             else:
@@ -789,7 +789,10 @@ def draw_packed(
             got: dict[int, list[bytes]] = {}
             ended = 0
             while conns:
-                for r in wait(list(conns)):
+                for ready in wait(list(conns)):
+                    # wait gives back what it was given: the pipes' read ends
+                    assert isinstance(ready, Connection)
+                    r = ready
                     try:
                         msg = r.recv()
                     except EOFError:
