@@ -111,7 +111,17 @@ def step_segments(e: Step) -> list[Segment]:
 
 def step_line(e: Step) -> Text:
     """One step as one line of the 儀注 (a rich Text)."""
-    return Text.assemble(*step_segments(e))
+    return _text(step_segments(e))
+
+
+def _text(segs: list[Segment]) -> Text:
+    """The segments as one rich Text (a segment without a style is appended as plain text,
+    as rich appends one whose style is None).
+
+    >>> _text([("射", "bold"), ("禮", None)]).spans
+    [Span(0, 1, 'bold')]
+    """
+    return Text.assemble(*(text if style is None else (text, style) for text, style in segs))
 
 
 def _topic_of(topics: Topics) -> Callable[[int], str]:
@@ -211,7 +221,7 @@ def print_yizhu(
     y = read_yizhu(run, topics)
     batch: list[Text] = []
     for segs in y.lines:
-        batch.append(Text.assemble(*segs) if segs else Text(""))
+        batch.append(_text(segs) if segs else Text(""))
         if len(batch) >= 500:
             console.print(Text("\n").join(batch))
             batch = []

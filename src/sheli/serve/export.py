@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jinja2
@@ -175,7 +175,12 @@ def export_jsonl_lines(ev: LiveEvent) -> Iterator[bytes]:
     b'{"type":"scene",'
     """
     log, run = _performed(ev)
-    line = {Step: log.step_line, Shot: log.shot_line, Tally: log.tally_line}
+    # each kind of record, its reader (each reader takes its own kind)
+    line: dict[type, Callable[[Any], dict[str, Any]]] = {
+        Step: log.step_line,
+        Shot: log.shot_line,
+        Tally: log.tally_line,
+    }
     it = iter(run.records)
     yield line_of(log.scene_line(next(it)))
     for r in it:

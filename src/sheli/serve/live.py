@@ -177,7 +177,7 @@ class LiveOutcomes:
         v = self.outcomes.get((round, pair, archer, arrow))
         if v is None or len(v) < 3:
             return None
-        return Outcome(round, pair, archer, arrow, v[0], v[1], struck=v[2])  # type: ignore[misc]
+        return Outcome(round, pair, archer, arrow, v[0], v[1], struck=v[2])
 
 
 class LiteRun:
@@ -577,11 +577,11 @@ class LiveEvent:
             if self.started_ms is None:
                 self.started_ms = t
                 if self.anchor is None and body.get("from_anchor"):
-                    self.reached.setdefault(tuple(body["from_anchor"]), t)  # type: ignore[arg-type]
-            self.anchor = tuple(body["anchor"])  # type: ignore[assignment]
+                    self.reached.setdefault(tuple(body["from_anchor"]), t)
+            self.anchor = tuple(body["anchor"])
             self.index = body["index"]
             self.arrived_ms = t
-            self.reached.setdefault(self.anchor, t)  # type: ignore[arg-type]
+            self.reached.setdefault(self.anchor, t)
         elif kind == "tap":
             self.taps[(body["round"], body["pair"], body["seat"], body["arrow"])] = body
         elif kind == "question":
