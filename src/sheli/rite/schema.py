@@ -14,6 +14,7 @@ A spec is YAML; :func:`sheli.rite.load_spec` reads it with the line of every map
 from __future__ import annotations
 
 import copy
+from abc import ABCMeta
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -40,9 +41,9 @@ class _Model(BaseModel):
     # of them took a fifth of a second; a spec from the cache is unpickled, never validated)
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False, defer_build=True)
     # The line of this mapping in the spec file (set by the loader, never written by hand).
-    line: SkipJsonSchema[int] = Field(0, alias="__line__")
+    line: SkipJsonSchema[int] = Field(default=0, alias="__line__")
     # The part file it came from when not the spec file itself (include:, extends:).
-    file: SkipJsonSchema[str | None] = Field(None, alias="__file__")
+    file: SkipJsonSchema[str | None] = Field(default=None, alias="__file__")
 
 
 class Assumption(_Model):
@@ -81,7 +82,8 @@ class Reading(_Model):
     sources: list[str] = Field(description="passage ids with 注/疏, or editions: 集釋, 義疏 …")
     default: bool = False
     venue: str | None = Field(
-        None, description="the venue whose plan this reading needs (a run on another is refused)"
+        default=None,
+        description="the venue whose plan this reading needs (a run on another is refused)",
     )
     note: str | None = None
 
@@ -100,21 +102,22 @@ class PairDecl(_Model):
     upper_role: str = "上射"
     lower_role: str = "下射"
     repeat: int | str | None = Field(
-        None, description="how many: a number or a parameter (dafu, pairs) or a sum"
+        default=None, description="how many: a number or a parameter (dafu, pairs) or a sum"
     )
     when: Condition | None = Field(
-        None, description="only when this holds of the run's parameters (guests_shoot, option …)"
+        default=None,
+        description="only when this holds of the run's parameters (guests_shoot, option …)",
     )
 
 
 class Params(_Model):
     """Defaults for a run; the CLI and :func:`sheli.engine.run` override them."""
 
-    venue: str = Field("xie", description="a venue key of the place layer (xie, xiang …)")
+    venue: str = Field(default="xie", description="a venue key of the place layer (xie, xiang …)")
     guests_shoot: bool = True
-    pairs: int = Field(0, ge=0)
+    pairs: int = Field(default=0, ge=0)
     arrows_short: bool = False
-    dafu: int = Field(1, ge=0, description="大夫 who shoot (each with a 衆賓 as 耦)")
+    dafu: int = Field(default=1, ge=0, description="大夫 who shoot (each with a 衆賓 as 耦)")
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="further choices of the rite, tested by if: {option: {name: value}}",
@@ -160,7 +163,7 @@ class ObjectEntry(_Model):
     obj: str
     at: PlaceRef
     count: int | str = Field(
-        1,
+        default=1,
         description="a number, or a sum over the run: archers, pairs (衆耦), dafu, e.g. "
         "'archers + 4'",
     )
@@ -173,38 +176,45 @@ class Condition(_Model):
 
     venue: str | None = None
     guests_shoot: bool | None = None
-    option: dict[str, Any] | None = Field(None, description="{name: value}: run options")
-    reading: str | None = Field(None, description="the reading (readings:) chosen for the run")
+    option: dict[str, Any] | None = Field(default=None, description="{name: value}: run options")
+    reading: str | None = Field(
+        default=None, description="the reading (readings:) chosen for the run"
+    )
     arrows_short: bool | None = None
     winner: Literal["right", "left", "tie"] | None = None
-    no_hits: bool | None = Field(None, description="the last 數獲 found no hit on either side")
+    no_hits: bool | None = Field(
+        default=None, description="the last 數獲 found no hit on either side"
+    )
     loser_is: Literal["賓", "主人", "大夫", "大夫之耦", "士"] | None = None
     has_dafu: bool | None = None
     last_pair: bool | None = Field(
-        None,
+        default=None,
         description="every pair of 射耦 but one has shot its 乘矢 this round: the next to "
         "shoot is the last (箭籌八十, 注 xiangshe:378 略以十耦爲正)",
     )
     hit: bool | None = None
     counted: bool | None = None
     struck: Literal["人", "維綱", "揚觸", "梱復", ""] | None = Field(
-        None, description="the last arrow struck this (its outcome's struck; '' for nothing)"
+        default=None,
+        description="the last arrow struck this (its outcome's struck; '' for nothing)",
     )
     fault: Literal["上射", "下射"] | None = Field(
-        None,
+        default=None,
         description="the bound pair {耦}'s 上射/下射 struck a person this round (a 過, 注 "
         "xiangshe:350) and has not been 撻'd",
     )
     bout_tie: bool | None = Field(
-        None, description="主皮之射: the last bout (verb 勝) was 鈞, neither had more 獲"
+        default=None, description="主皮之射: the last bout (verb 勝) was 鈞, neither had more 獲"
     )
     round: int | None = None
-    last: str | None = Field(None, description="the named loop is at its last item")
-    first: str | None = Field(None, description="the named loop is at its first item")
-    bound: dict[str, Any] | None = Field(None, description="{耦: 上耦}: a binding has this value")
+    last: str | None = Field(default=None, description="the named loop is at its last item")
+    first: str | None = Field(default=None, description="the named loop is at its first item")
+    bound: dict[str, Any] | None = Field(
+        default=None, description="{耦: 上耦}: a binding has this value"
+    )
     all: list[Condition] | None = None
     any: list[Condition] | None = None
-    not_: Condition | None = Field(None, alias="not")
+    not_: Condition | None = Field(default=None, alias="not")
 
 
 class TimeLink(_Model):
@@ -222,23 +232,23 @@ class _ActFields(_Model):
     verb: str | None = None
     to: PlaceRef | None = None
     at: PlaceRef | None = None
-    from_: PlaceRef | None = Field(None, alias="from")
+    from_: PlaceRef | None = Field(default=None, alias="from")
     via: PlaceRef | None = None
     by: str | None = None
     obj: str | None = None
     count: int | str | None = None
-    state: str | None = Field(None, description="弓: 張 or 弛; 觶: 實 or 虛")
+    state: str | None = Field(default=None, description="弓: 張 or 弛; 觶: 實 or 虛")
     side: Literal["右", "左"] | None = None
     facing: Facing | None = None
     says: str | None = None
     sets_position: bool = False
     jin_jie: bool = Field(
-        False,
+        default=False,
         alias="盡階",
         description="升 only: up the 階 to its top step, not onto the 堂 (盡階不升堂 xiangshe:190)",
     )
     row: Literal["北上", "東上", "西上", "南上"] | None = Field(
-        None,
+        default=None,
         description=(
             "a group stands in a row whose head is at `to`/`at`: each joins it behind those "
             "already standing in it (繼…而立), in the group's order"
@@ -247,7 +257,7 @@ class _ActFields(_Model):
     assumes: list[str] = Field(default_factory=list)
     note: str | None = None
     alongside: TimeLink | None = Field(
-        None,
+        default=None,
         description=(
             "the text runs this act alongside another: it starts with that act (the latest "
             "of its passage and verb, in this round, none of this act's people having acted "
@@ -255,7 +265,7 @@ class _ActFields(_Model):
         ),
     )
     joint: TimeLink | None = Field(
-        None,
+        default=None,
         description=(
             "this act is done together with that act of another party (相左, 交, 相揖): both "
             "start at once, and each names the other in the log's `with`"
@@ -350,12 +360,13 @@ def step_kind(v: Any) -> str:
         if "round" in v and "verb" not in v:
             return "round"
         return "act"
-    return {
+    kinds: dict[type, str] = {
         IfStep: "if",
         ForEachStep: "for_each",
         CallStep: "call",
         RoundStep: "round",
-    }.get(type(v), "act")
+    }
+    return kinds.get(type(v), "act")
 
 
 Step = Annotated[
@@ -385,22 +396,25 @@ class Spec(_Model):
     title: str | None = None
     aliases: list[str] = Field(default_factory=list)
     chapter: str
-    extends: str | None = Field(None, description="the rite this one is a variant of")
+    extends: str | None = Field(default=None, description="the rite this one is a variant of")
     excerpt: bool = Field(
-        False,
+        default=False,
         description="a schematic excerpt (tests): the world rules of place and of the rite's "
         "end are not applied (docs/world-rules.md)",
     )
     scope: list[tuple[int, int]] = Field(default_factory=list)
     params: Params = Field(default_factory=Params)
     venues: tuple[str, ...] = Field(
-        (),
+        default=(),
         description="the venues the rite is held in (keys of the place layer), as "
         "venues_source says; a run asked for another is refused. Empty: any venue",
     )
-    venues_source: str | None = Field(None, description="the text that says where it is held")
+    venues_source: str | None = Field(
+        default=None, description="the text that says where it is held"
+    )
     pairs: list[PairDecl] | None = Field(
-        None, description="the pairs of the run; absent: 鄉射禮's (三耦, 賓耦, 大夫耦, 衆耦)"
+        default=None,
+        description="the pairs of the run; absent: 鄉射禮's (三耦, 賓耦, 大夫耦, 衆耦)",
     )
     assumptions: list[Assumption] = Field(default_factory=list)
     readings: list[Reading] = Field(default_factory=list)
@@ -428,7 +442,7 @@ class Spec(_Model):
 # test's, a stand-in's) is read the same: each model is its node class's, for isinstance
 for _name in nodes.__all__:
     _node = getattr(nodes, _name)
-    if isinstance(_node, type):
+    if isinstance(_node, ABCMeta):
         _node.register(globals()[_name])
 
 # (no model_rebuild here: with defer_build, each model resolves its forward references and
