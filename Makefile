@@ -67,8 +67,9 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
+	$(VENV)/bin/mypy
 
-# mypy over src/sheli ([tool.mypy] in pyproject.toml)
+# mypy over src/sheli ([tool.mypy] in pyproject.toml) alone; `make lint` runs it too
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
