@@ -23,7 +23,7 @@ built from the models (a test's, a stand-in's) as it reads one from the cache.
 from __future__ import annotations
 
 from abc import ABCMeta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "Act",
@@ -344,8 +344,11 @@ class Spec(Node):
     venues: tuple[str, ...] = ()  # held anywhere
 
 
-#: a step of a spec, one of these (the schema's ``Step``)
-Step = ActStep | IfStep | ForEachStep | CallStep | RoundStep
+if TYPE_CHECKING:
+    # a step of a spec, one of these (the schema's ``Step``); for the type checker only: a
+    # module-level Step here would be the name pydantic finds for the schema's own Step when
+    # a model is first built from code run in this module's namespace (its doctests)
+    Step = ActStep | IfStep | ForEachStep | CallStep | RoundStep
 
 _CLASSES = {c.__name__: c for c in Node.__subclasses__()}
 
