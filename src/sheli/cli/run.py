@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from sheli.cli._util import Command, lang_option, localize
+
+if TYPE_CHECKING:
+    # for the annotations only: the engine is imported when a command runs (start-up)
+    from sheli.engine import Run
 
 
 def _options(value: tuple[str, ...]) -> dict[str, Any] | None:
@@ -252,37 +256,37 @@ def _emit(text: str, output: str | None, steps: int) -> None:
         click.echo(text, nl=False)
 
 
-def _yizhu_text(result: object, width: int | None, lang: str = "zh-Hant") -> str:
+def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
     """The 儀注 as plain text (for files and pipes); in English for ``lang`` en."""
     from sheli.outputs.english import english_yizhu_text
     from sheli.outputs.yizhu import yizhu_text
 
     if lang == "en":
         return english_yizhu_text(
-            result.records,  # type: ignore[attr-defined]
+            result.records,
             topics=_topics(result),
-            drank=result.drank,  # type: ignore[attr-defined]
-            assumptions=result.assumptions,  # type: ignore[attr-defined]
+            drank=result.drank,
+            assumptions=result.assumptions,
             width=width or 120,
         )
     return yizhu_text(
         result,
         topics=_topics(result),
-        drank=result.drank,  # type: ignore[attr-defined]
-        assumptions=result.assumptions,  # type: ignore[attr-defined]
+        drank=result.drank,
+        assumptions=result.assumptions,
         width=width or 120,
     )
 
 
-def _topics(result: object) -> Callable[[int], str]:
+def _topics(result: Run) -> Callable[[int], str]:
     from functools import partial
 
     from sheli.engine.env import section_topic
 
-    return partial(section_topic, result.spec.spec.chapter)  # type: ignore[attr-defined]
+    return partial(section_topic, result.spec.spec.chapter)
 
 
-def _print_yizhu_tty(result: object) -> None:
+def _print_yizhu_tty(result: Run) -> None:
     """The 儀注 in colour on the terminal."""
     from rich.console import Console
 
@@ -292,6 +296,6 @@ def _print_yizhu_tty(result: object) -> None:
         result,
         Console(highlight=False),
         topics=_topics(result),
-        drank=result.drank,  # type: ignore[attr-defined]
-        assumptions=result.assumptions,  # type: ignore[attr-defined]
+        drank=result.drank,
+        assumptions=result.assumptions,
     )
