@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import pickle
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
@@ -524,7 +525,7 @@ def audience_english() -> dict[str, str]:
 class LiveEvent:
     """An event's inputs replayed into its current state (see the module's docstring)."""
 
-    def __init__(self, config: dict[str, Any], inputs: list[dict[str, Any]] = ()) -> None:  # type: ignore[assignment]
+    def __init__(self, config: dict[str, Any], inputs: Sequence[dict[str, Any]] = ()) -> None:
         self.config = config
         self.id: str = config["id"]
         self.version = 0

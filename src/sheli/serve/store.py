@@ -37,7 +37,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -384,7 +384,7 @@ class Store:
     def create_event(
         self,
         config: dict[str, Any],
-        tokens: list[tuple[str, str | None, str | None]] = (),  # type: ignore[assignment]
+        tokens: Sequence[tuple[str, str | None, str | None]] = (),
         key: str | None = None,
         request: str = "",
     ) -> tuple[str, list[str]]:
