@@ -729,9 +729,9 @@ REACH = 12.0
 def check_reach(ctx: Ctx, other: Person, receiving: bool = False) -> None:
     """Note (for a warning) a hand-over between two people standing far apart (E-reach)."""
     p = ctx.p
-    if None in (p.x, p.y, other.x, other.y):
+    if p.x is None or p.y is None or other.x is None or other.y is None:
         return
-    d = ((p.x - other.x) ** 2 + (p.y - other.y) ** 2) ** 0.5  # type: ignore[operator]
+    d = ((p.x - other.x) ** 2 + (p.y - other.y) ** 2) ** 0.5
     if d > REACH:
         how = "receives it from" if receiving else "hands it to"
         ctx.extra["_warn"] = f"{how} {other.name} {d:.0f} 尺 away ({p.place}; he: {other.place})"

@@ -126,11 +126,11 @@ def face_person(ctx: Ctx) -> None:
     other = ctx.other(ctx.act.to)
     if other is None:
         raise VerbError("答 needs to: the person faced (答君 yan:181)")
-    if None in (p.x, p.y, other.x, other.y):
+    if p.x is None or p.y is None or other.x is None or other.y is None:
         raise VerbError(f"答: {p.name} or {other.name} has no place yet")
     if p.on_tang is not None and other.on_tang is not None and p.on_tang != other.on_tang:
         raise VerbError(f"答: {other.name} is not on the same level as {p.name} (記 yan:181)")
-    ang = math.atan2(other.y - p.y, other.x - p.x)  # type: ignore[operator]
+    ang = math.atan2(other.y - p.y, other.x - p.x)
     toward = round(ang / (math.pi / 4)) % 8
     given = ctx.act.facing
     if given is not None:

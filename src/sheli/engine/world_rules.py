@@ -258,10 +258,11 @@ class WorldRules(msgspec.Struct, dict=True):
 
     def _near_vessel(self, ctx: Ctx, p: Person) -> None:
         vessels = self.vessels()
-        if not vessels or p.x is None or p.y is None:
+        px, py = p.x, p.y
+        if not vessels or px is None or py is None:
             return
-        name, vx, vy = min(vessels, key=lambda v: math.hypot(v[1] - p.x, v[2] - p.y))  # type: ignore[operator]
-        d = math.hypot(vx - p.x, vy - p.y)
+        name, vx, vy = min(vessels, key=lambda v: math.hypot(v[1] - px, v[2] - py))
+        d = math.hypot(vx - px, vy - py)
         if d > self.ruleset.reach:
             self._fail(
                 "W-fill-at-vessel",
