@@ -281,10 +281,10 @@ def count_layout(n: int) -> CountLayout:
 
 
 def _side_check(side: str) -> Side:
-    aliases = {"right": "right", "右": "right", "left": "left", "左": "left"}
+    aliases: dict[str, Side] = {"right": "right", "右": "right", "left": "left", "左": "left"}
     if side not in aliases:
         raise ValueError(f"side is 'right'/'右' or 'left'/'左', not {side!r}")
-    return aliases[side]  # type: ignore[return-value]
+    return aliases[side]
 
 
 def count_procedure(n: int, side: str) -> list[CountAction]:

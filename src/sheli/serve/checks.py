@@ -201,8 +201,8 @@ def arrow_detail(data: dict[str, Any]) -> dict[str, Any]:
     y = _number(data, "y", MAX_OFFSET)
     if (x is None) != (y is None):
         raise ApiError(400, "x and y go together (尺 from the centre of the 侯)")
-    if x is not None:
-        out |= {"x": round(x, 3), "y": round(y, 3)}  # type: ignore[arg-type]
+    if x is not None and y is not None:  # both or neither (above)
+        out |= {"x": round(x, 3), "y": round(y, 3)}
     through = as_bool(data, "through", optional=True)
     if through is not None:
         out["through"] = through
