@@ -774,7 +774,7 @@ def draw_packed(
         else:
             ctx = FORK
             claims = _Claims(nruns, jobs, ctx)
-            conns = {}
+            conns: dict[Connection, int] = {}
             # what exists now (the run, its frames) is moved out of the collector's sight
             # before forking: a collection in a drawing process would otherwise touch every
             # object it inherited, copying page after page of memory it only reads
