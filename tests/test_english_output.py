@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from sheli.cli.cues import cues
 from sheli.cli.run import run
+from sheli.engine.records import Step
+from sheli.engine.state import Holding, Objects
 from sheli.outputs.english import cjk_outside_brackets, step_sentence, term
 
 
@@ -45,7 +47,25 @@ def test_the_check_finds_cjk_outside_brackets() -> None:
 
 def test_a_term_without_english_stands_alone_in_brackets() -> None:
     assert term("飛鳥", "roles") == "(飛鳥)"
-    s = step_sentence({"actor": "衆賓", "verb": "升", "place": "西階上", "facing": "N"})
+    step = Step(
+        1,
+        0,
+        1,
+        "xiangshe:1",
+        None,
+        "衆賓",
+        "升",
+        0.0,
+        0.0,
+        "N",
+        Holding(),
+        None,
+        "西階上",
+        [],
+        1,
+        Objects(),
+    )
+    s = step_sentence(step)
     assert s == (
         "The other guests (衆賓) go up (升) at the top of the west steps (西階上), facing north."
     )

@@ -1,4 +1,17 @@
-"""Everyone's bodies as they stand, by cell: what a leg of a walk meets (docs/place.md, "Walks")."""
+"""Everyone's bodies as they stand, by cell: what a leg of a walk meets (docs/place.md, "Walks").
+
+A walk past one who stands meets his body; his own walk, and a walk well clear, meet none:
+
+>>> from sheli.engine.paths.model import load_paths
+>>> grid = _Grid(load_paths(), None, 1.5)
+>>> grid.stand("司射", [(0.0, -10.0)])
+>>> grid.blockers("賓", [(-5.0, -10.0), (5.0, -10.0)])
+[(0.0, -10.0)]
+>>> grid.blockers("賓", [(-5.0, -30.0), (5.0, -30.0)])
+[]
+>>> grid.blockers("司射", [(-5.0, -10.0), (5.0, -10.0)])
+[]
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,13 @@
 """The crowds: many people at one point laid out as a block and labelled together, brought up to
 date from the last step's layout.
+
+A person whose standing has not changed keeps his place in the layout:
+
+>>> from sheli.engine import run
+>>> from sheli.outputs.frames import build_frames
+>>> first = next(iter(build_frames(run("xiangshe", seed=1))[0].people.values()))
+>>> _same_standing(first, first)
+True
 """
 
 from __future__ import annotations

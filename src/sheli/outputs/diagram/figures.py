@@ -1,5 +1,11 @@
 """The people: where each stands in the view, and his figure, facing, dressed and holding
 (docs/diagrams.md).
+
+A person's label is his name, in the name's size, with what he holds beneath (nothing here):
+
+>>> from sheli.engine.state import Holding
+>>> _person_lines("司射", Holding(), None)[0]
+((('司射', 12.0),),)
 """
 
 from __future__ import annotations

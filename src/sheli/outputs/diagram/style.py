@@ -1,5 +1,13 @@
 """The diagram's sizes, colours and fonts, and the numbers and text boxes of its SVG
 (docs/diagrams.md).
+
+Numbers are written as short as they read (two decimals at most), and long text is wrapped
+to the width it is given:
+
+>>> _f(1.0), _f(2.345), _f(-0.5)
+('1', '2.35', '-0.5')
+>>> _wrap("射禮" * 20, 12.0, 100.0)[0]
+'射禮射禮射禮射禮'
 """
 
 from __future__ import annotations
