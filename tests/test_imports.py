@@ -171,8 +171,15 @@ def test_imports_at_the_top() -> None:
     assert not over, f"imports inside functions (move them to the top, or say why deferred): {over}"
 
 
-def test_no_private_name_of_another_module() -> None:
-    found = set().union(*(v.private for v in SCAN.values()))
+def _package(module: str) -> str:
+    return module.rsplit(".", 1)[0]
+
+
+def test_no_private_name_of_another_package() -> None:
+    # a module split into a package by what it does (outputs.diagram, outputs.labels,
+    # engine.paths) shares its private names among its own modules; no other package reads
+    # them (docs/architecture.md, "Names")
+    found = {f for v in SCAN.values() for f in v.private if _package(f[0]) != _package(f[1])}
     assert not found - KNOWN_PRIVATE, sorted(found - KNOWN_PRIVATE)
 
 
