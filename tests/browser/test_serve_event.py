@@ -236,7 +236,7 @@ def _audience_in_english(audience: Any, step: Any, artifacts: Path) -> None:
     assert audience.is_hidden("#sentence") and audience.is_hidden("#tally-en")
     assert audience.text_content("#announce-text") == "右賢於左一純一奇"
     assert audience.text_content("#tally-box h2").startswith("獲")
-    assert audience.text_content("#actor") == step["actor"]
+    assert audience.text_content("#actor") == step.actor
 
 
 def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
