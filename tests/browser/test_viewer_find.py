@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loglines import step_lines
 
 from sheli.engine import run
 from sheli.text import get_passage
@@ -23,7 +24,7 @@ from sheli.text.align import fold_text
 
 @pytest.fixture(scope="module")
 def steps() -> list[dict[str, Any]]:
-    return run("xiangshe").steps
+    return step_lines(run("xiangshe"))
 
 
 def _open(browser: Any, rendered: Path, hash_: str = "", **viewport: int) -> tuple[Any, Any]:
