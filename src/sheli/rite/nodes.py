@@ -229,54 +229,40 @@ class TimeLink(Node):
     file = None
 
 
-class Act(Node):
+class _ActFields:
+    """The optional fields an act and an inline step share, with their class defaults, each
+    typed (a chained ``= None`` would type them all None). A mixin, not a node: the node
+    classes are ``Node``'s direct subclasses (``_CLASSES``)."""
+
+    assumes: list[str]
+    sets_position: bool = False
+    jin_jie: bool = False
+    file: str | None = None
+    to: PlaceRef | None = None
+    at: PlaceRef | None = None
+    from_: PlaceRef | None = None
+    via: PlaceRef | None = None
+    by: str | None = None
+    obj: str | None = None
+    count: int | str | None = None
+    state: str | None = None
+    side: str | None = None
+    facing: str | None = None
+    says: str | None = None
+    row: str | None = None
+    note: str | None = None
+    alongside: TimeLink | None = None
+    joint: TimeLink | None = None
+
+
+class Act(Node, _ActFields):
     actor: str  # always given (annotations only: no class default)
     verb: str
-    assumes: list[str]
-    # the optional fields' class defaults, each typed (a chained `= None` types them None)
-    sets_position: bool = False
-    jin_jie: bool = False
-    file: str | None = None
-    to: PlaceRef | None = None
-    at: PlaceRef | None = None
-    from_: PlaceRef | None = None
-    via: PlaceRef | None = None
-    by: str | None = None
-    obj: str | None = None
-    count: int | str | None = None
-    state: str | None = None
-    side: str | None = None
-    facing: str | None = None
-    says: str | None = None
-    row: str | None = None
-    note: str | None = None
-    alongside: TimeLink | None = None
-    joint: TimeLink | None = None
 
 
-class ActStep(Node):
-    assumes: list[str]
-    # the optional fields' class defaults, each typed (a chained `= None` types them None)
-    sets_position: bool = False
-    jin_jie: bool = False
-    file: str | None = None
+class ActStep(Node, _ActFields):
     actor: str | None = None
     verb: str | None = None
-    to: PlaceRef | None = None
-    at: PlaceRef | None = None
-    from_: PlaceRef | None = None
-    via: PlaceRef | None = None
-    by: str | None = None
-    obj: str | None = None
-    count: int | str | None = None
-    state: str | None = None
-    side: str | None = None
-    facing: str | None = None
-    says: str | None = None
-    row: str | None = None
-    note: str | None = None
-    alongside: TimeLink | None = None
-    joint: TimeLink | None = None
     cite: str | None = None
     jing: str | None = None
     do: list[Act] | None = None
