@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sheli.glossary import GLOSSARY, KINDS, english, glossary, parts
+from sheli.glossary import GLOSSARY, KINDS, SECTIONS, english, glossary, parts
 from sheli.place import load_venue
 from sheli.place.loader import venue_key
 from sheli.rite import list_specs, load_spec
@@ -152,7 +152,7 @@ def test_code_names_are_readers_terms_too() -> None:
 
 def test_sections_and_entries() -> None:
     g = glossary()
-    assert set(g) == {"code", "short", "texts", *KINDS}
+    assert set(g) == set(SECTIONS) == {"code", "short", "texts", "holds", "directions", *KINDS}
     for kind, entries in g.items():
         for term, en in entries.items():
             assert en.strip() and term.strip(), (kind, term)

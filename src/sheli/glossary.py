@@ -4,6 +4,9 @@ Data files and the event log use the text's own terms; Python identifiers may us
 of :data:`GLOSSARY` (keep it in step with docs/architecture.md, "Names"). The data file also
 gives the English a reader sees beside every role, verb, place, object and garment of the
 specs and venues (:func:`english`); a compound name is read through its parts (:func:`parts`).
+It is the one table of English terms: the cue sheets, the English 儀注, the viewer's data and
+the live app all read it, the words of a holding (:func:`holds_english`) and the sides a
+place is named by (:func:`directions`) included.
 
 >>> GLOSSARY["司射"]
 'director of archery'
@@ -21,10 +24,23 @@ from importlib import resources
 
 import yaml
 
-__all__ = ["GLOSSARY", "KINDS", "english", "glossary", "label", "parts"]
+__all__ = [
+    "GLOSSARY",
+    "KINDS",
+    "SECTIONS",
+    "directions",
+    "english",
+    "glossary",
+    "holds_english",
+    "label",
+    "parts",
+]
 
 # The sections of the data file a reader's English comes from, in the order they are searched.
 KINDS = ("roles", "verbs", "places", "objects", "dress", "states")
+# Every section of the data file: the code's names, the drawings' short labels, the texts
+# cited, the words of a holding and the sides of a place, then the readers' kinds.
+SECTIONS = ("code", "short", "texts", "holds", "directions", *KINDS)
 
 
 @functools.cache
@@ -36,10 +52,7 @@ def glossary() -> dict[str, dict[str, str]]:
     """
     text = resources.files("sheli").joinpath("data", "glossary.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
-    return {
-        k: {str(t): str(e) for t, e in (data.get(k) or {}).items()}
-        for k in ("code", "short", "texts", *KINDS)
-    }
+    return {k: {str(t): str(e) for t, e in (data.get(k) or {}).items()} for k in SECTIONS}
 
 
 GLOSSARY: dict[str, str] = dict(glossary()["code"])
@@ -56,6 +69,32 @@ def english(term: str, *kinds: str) -> str | None:
         if term in g[k]:
             return g[k][term]
     return None
+
+
+def holds_english(word: str) -> str | None:
+    """The English of one word of a holding (the event log's ``holds``), its count left
+    out: the ``holds`` section, else a thing held by its name (objects, dress), else None.
+
+    >>> holds_english("搢矢三"), holds_english("觶(虛)"), holds_english("筭八")
+    ('arrows in the belt', 'cup', 'tally rods')
+    >>> holds_english("俎二"), holds_english("決拾"), holds_english("飛")
+    ('stand of meat', 'thumb ring and arm guard', None)
+    """
+    name = _COUNT.sub("", word)
+    return glossary()["holds"].get(name) or english(name, "objects", "dress")
+
+
+# the count after a held thing (搢矢三, 筭十二) and the fill of a cup (觶(實))
+_COUNT = re.compile(r"(?:[0-9]+|[一二三四五六七八九十百]+|\([^()]*\))$")
+
+
+def directions() -> dict[str, str]:
+    """The sides a place is named by, term → English: 中之西南 is southwest of the 中.
+
+    >>> directions()["西南"], directions()["下"]
+    ('southwest of', 'at the foot of')
+    """
+    return glossary()["directions"]
 
 
 # A binding ({耦}), a number (1, 一 …) or the particle 之 between two terms carries no English

@@ -38,7 +38,7 @@ import jinja2
 from sheli.engine.env import chapter_sections
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
-from sheli.glossary import GLOSSARY
+from sheli.glossary import english, holds_english
 from sheli.outputs import diagram
 from sheli.outputs.floorplan import (
     HALL_VIEW,
@@ -74,142 +74,6 @@ FACING: dict[str, tuple[str, str]] = {
     "SE": ("東南面", "↘"),
     "SW": ("西南面", "↙"),
 }
-
-# Plain-English words for the verbs of the rite spec (docs/rite-spec.md). A presentation aid
-# for readers who do not read the 經; the 經 words stay beside it and are what counts.
-VERB_PLAIN: dict[str, str] = {
-    "進": "advance",
-    "適": "go to",
-    "退": "withdraw",
-    "就": "go up to",
-    "出": "go out",
-    "入": "come in",
-    "交": "cross (the other)",
-    "負": "stand with back to",
-    "由": "go by way of",
-    "從": "follow",
-    "繼": "follow on",
-    "辟": "step aside",
-    "立": "stand",
-    "俟": "wait",
-    "坐": "kneel (sit on the heels)",
-    "興": "rise",
-    "跪": "kneel upright",
-    "反位": "return to your place",
-    "復位": "return to your place",
-    "還": "turn round",
-    "升": "go up the steps",
-    "降": "go down the steps",
-    "揖": "bow with hands joined (揖)",
-    "拜": "bow (拜)",
-    "答拜": "return the bow",
-    "荅拜": "return the bow",
-    "拜受": "bow and receive",
-    "拜送": "bow on handing over",
-    "許諾": "assent",
-    "對": "answer",
-    "應": "answer",
-    "辭": "decline",
-    "讓": "yield precedence",
-    "視": "watch over",
-    "命": "order",
-    "告": "announce / report",
-    "請": "request",
-    "比": "match (the pairs)",
-    "贊": "assist",
-    "相": "assist",
-    "作": "call up",
-    "袒": "bare the left arm",
-    "襲": "cover the arm again",
-    "決遂": "put on thumb ring and arm guard",
-    "決": "put on the thumb ring",
-    "説決拾": "take off thumb ring and arm guard",
-    "說決拾": "take off thumb ring and arm guard",
-    "取": "take",
-    "執": "hold",
-    "奉": "carry in both hands",
-    "兼取": "take together",
-    "受": "receive",
-    "授": "hand over",
-    "獻": "present (a cup)",
-    "奠": "set down",
-    "倚": "lean (against)",
-    "委": "lay down",
-    "釋": "put down",
-    "去": "put away",
-    "加": "lay on top",
-    "實": "fill / put in",
-    "設": "set up",
-    "徹": "clear away",
-    "搢": "tuck into the belt",
-    "挾": "hold between the fingers",
-    "射": "shoot",
-    "獲": "call the hit (獲)",
-    "偃": "lower the flag",
-    "舉": "raise",
-    "揚": "raise (the flag)",
-    "釋獲": "lay one tally rod for the hit",
-    "數獲": "count the tally rods",
-    "乘": "sort the arrows in fours",
-    "束": "bind (the arrows)",
-    "説": "untie",
-    "說": "untie",
-    "洗": "wash",
-    "酌": "fill (the cup)",
-    "祭": "offer (a libation)",
-    "薦": "set out (food)",
-    "卒觶": "drain the cup",
-    "飲": "drink",
-    "卒爵": "drain the cup",
-    "奏": "play (music)",
-    "張": "hang up",
-    "繫": "tie",
-    "遷": "move",
-}
-
-# Plain words for the roles the glossary (sheli.glossary) does not name; presentation only.
-ROLE_PLAIN = {
-    "賓": "guest of honour",
-    "主人": "host",
-    "大夫": "dignitary (大夫)",
-    "弟子": "disciple (assistant)",
-    "衆賓": "the other guests",
-    "大師": "music master",
-    "工": "musicians",
-    "樂正": "director of music",
-    "有司": "officers",
-    "勝者之弟子": "disciple of the winning side",
-    "執爵者": "cup bearer",
-    "贊者": "assistant",
-    "大夫之耦": "the 大夫's partner",
-}
-
-DRESS_PLAIN = {
-    "袒": "left arm bared",
-    "襲": "arm covered",
-    "決遂": "thumb ring and arm guard on",
-}
-
-# Glosses of what is held, by the part of the holding (sheli.engine.state.Holding): the bow
-# by its state, the arrows by how they are held, the 扑, and the other things by name.
-BOW_PLAIN = {"張": "strung bow", "弛": "unstrung bow"}
-ARROWS_PLAIN = {
-    "hand": "arrows in hand",
-    "belt": "arrows in the belt",
-    "fingers": "arrow between the fingers",
-}
-ROD_PLAIN = {"搢": "rod in the belt", "執": "rod"}
-ITEM_PLAIN = {
-    "旌": "flag",
-    "觶": "cup",
-    "爵": "cup",
-    "筭": "tally rods",
-    "算": "tally rods",
-    "中": "tally vessel",
-    "豐": "cup stand",
-    "楅": "arrow rest",
-}
-
 
 # --------------------------------------------------------------------------- scale
 
@@ -617,12 +481,12 @@ class CueReader(BaseVisitor["CueReader"]):
                 )
             )
         entry = next((c for c in self.cast if c["actor"] == role), {})
-        gloss = GLOSSARY.get(role) or ROLE_PLAIN.get(role) or ""
+        gloss = english(role, "roles") or ""
         if entry.get("pair") and entry.get("seat"):
-            seat = f"{entry['pair']}'s {GLOSSARY.get(entry['seat'], entry['seat'])}"
+            seat = f"{entry['pair']}'s {english(entry['seat'], 'roles') or entry['seat']}"
             gloss = f"{gloss}; {seat}" if gloss else seat
         elif not gloss:
-            gloss = GLOSSARY.get(entry.get("role", ""), "")
+            gloss = english(entry.get("role", ""), "roles") or ""
         cues = [c for b in beats for c in b.acts]
         first_act = next((c for c in cues if not c.addressed), None)
         return RoleSheet(
@@ -666,25 +530,16 @@ def facing_words(f: str | None) -> tuple[str, str]:
 
 
 def hold_glosses(h: Holding) -> list[str]:
-    """A plain-English gloss of each part of a holding, in the order of its words
-    (:func:`sheli.engine.state.holds_words`); "" where there is none.
+    """The English of each word of a holding (:func:`sheli.engine.state.holds_words`), from
+    the glossary (:func:`sheli.glossary.holds_english`); "" where there is none.
 
-    >>> h = Holding(bow="張", fingers=1, items=(("觶", 1), ("俎", 1)), counting=8)
+    >>> h = Holding(bow="張", fingers=1, items=(("觶", 1), ("飛", 1)), counting=8)
     >>> holds_words(h)
-    ['張弓', '挾矢一', '觶(虛)', '俎', '筭八']
+    ['張弓', '挾矢一', '觶(虛)', '飛', '筭八']
     >>> hold_glosses(h)
     ['strung bow', 'arrow between the fingers', 'cup', '', 'tally rods']
     """
-    out: list[str] = []
-    if h.bow:
-        out.append(BOW_PLAIN.get(h.bow, ""))
-    out += [ARROWS_PLAIN[k] for k in ("hand", "belt", "fingers") if getattr(h, k)]
-    if h.discipline_rod:
-        out.append("rod in the belt" if h.discipline_rod == "搢" else "rod")
-    out += [ITEM_PLAIN.get(k, "") for k, n in h.items if n > 0]
-    if h.counting:
-        out.append(ITEM_PLAIN["筭"])
-    return out
+    return [holds_english(w) or "" for w in holds_words(h)]
 
 
 def hold_words(h: Holding, gloss: bool = True) -> str:
@@ -702,12 +557,21 @@ def hold_words(h: Holding, gloss: bool = True) -> str:
 
 
 def dress_words(dress: Sequence[str]) -> str:
-    """The dress in the text's words with a gloss.
+    """The dress in the text's words with its English from the glossary.
 
     >>> dress_words(["袒", "決遂"])
-    '袒 (left arm bared), 決遂 (thumb ring and arm guard on)'
+    '袒 (the arm bared), 決遂 (thumb ring and arm guard)'
     """
-    return ", ".join(f"{d} ({DRESS_PLAIN[d]})" if d in DRESS_PLAIN else d for d in dress)
+    return ", ".join(f"{d} ({en})" if (en := english(d, "dress")) else d for d in dress)
+
+
+def verb_english(verb: str) -> str:
+    """A verb's English from the glossary, "" where it has none (the cue sheets' gloss).
+
+    >>> verb_english("揖"), verb_english("飛")
+    ('salute', '')
+    """
+    return english(verb, "verbs") or ""
 
 
 def metres_words(x_m: float | None, y_m: float | None) -> str:
@@ -918,7 +782,7 @@ def _jinja() -> Any:
         facing_words=facing_words,
         hold_words=hold_words,
         metres_words=metres_words,
-        verb_plain=VERB_PLAIN,
+        verb_english=verb_english,
     )
     return env
 
@@ -1005,7 +869,7 @@ def render_text(book: CueBook, width: int = 100) -> str:
                         add(f"{indent}{head} ← {s.actor} {action_words(s)}{times}")
                     else:
                         chain = " → ".join(
-                            f"{action_words(a.step)} ({VERB_PLAIN.get(a.step.verb, '')})"
+                            f"{action_words(a.step)} ({verb_english(a.step.verb)})"
                             for a in row.acts
                         )
                         add(f"{indent}{head} {chain}{times}")

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sheli.engine.records import Record, Scene, Shot, Step, Tally
-from sheli.glossary import english, glossary, parts
+from sheli.glossary import directions, english, glossary, parts
 from sheli.i18n import translation
 from sheli.outputs.cues import (
     HALL_VIEW,
@@ -76,21 +76,6 @@ ROUNDS_EN = {
     3: "the third round of shooting",
 }
 _NUMBER_WORDS = "no one two three four five six seven eight nine ten".split()
-# the directions a place name ends with (中之西南: southwest of the tally vessel)
-_DIRECTIONS = {
-    "東": "east of",
-    "西": "west of",
-    "南": "south of",
-    "北": "north of",
-    "東北": "northeast of",
-    "東南": "southeast of",
-    "西北": "northwest of",
-    "西南": "southwest of",
-    "前": "in front of",
-    "後": "behind",
-    "下": "at the foot of",  # 西階下
-    "上": "at the top of",  # 西階上
-}
 _PREPOSITIONS = (
     "at ",
     "in ",
@@ -174,13 +159,14 @@ def _english_name(name: str, *kinds: str) -> str | None:
     whole = english(name, *kinds)
     if whole is not None:
         return whole
-    for direction in sorted(_DIRECTIONS, key=len, reverse=True):
+    sides = directions()
+    for direction in sorted(sides, key=len, reverse=True):
         # a place named from another: 中之西南, 階西
         base = name[: -len(direction)].removesuffix("之")
         if name.endswith(direction) and base:
             of = _english_name(base, *kinds) or _english_name(base)
             if of is not None:
-                return f"{_DIRECTIONS[direction]} {_the(of)}"
+                return f"{sides[direction]} {_the(of)}"
     pieces = parts(name, *kinds)
     if not pieces:
         return None
@@ -365,12 +351,13 @@ def _prose_name(t: str) -> str | None:
     en = english(t, *_NOUNS) or english(t, "verbs", "states")
     if en is not None:
         return en
-    for direction in sorted(_DIRECTIONS, key=len, reverse=True):
+    sides = directions()
+    for direction in sorted(sides, key=len, reverse=True):
         base = t[: -len(direction)].removesuffix("之")
         if t.endswith(direction) and base and len(base) < len(t):
             of = english(base, *_NOUNS) or _prose_name(base)
             if of is not None and direction not in ("上", "下"):
-                return f"{_DIRECTIONS[direction]} {_the(of)}"
+                return f"{sides[direction]} {_the(of)}"
     owner, sep, thing = t.partition("之")
     if sep and owner and thing:
         a, b = english(owner, *_NOUNS), english(thing, *_NOUNS)

@@ -59,8 +59,9 @@ from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import Holding, Objects, holds_words
 from sheli.files import temp_dir_beside
 from sheli.forked import FORK, Forked, as_child, signals_held
+from sheli.glossary import english as term_english
 from sheli.i18n import DEFAULT, translation
-from sheli.outputs.cues import DRESS_PLAIN, hold_glosses
+from sheli.outputs.cues import hold_glosses
 from sheli.outputs.diagram import render_svg, render_svg_parts
 from sheli.outputs.english import (
     CJK_OUTSIDE_BRACKETS,
@@ -885,9 +886,9 @@ def dress_english(dress: Sequence[str]) -> str | None:
     """The dress in English, the text's words in brackets (None: none said).
 
     >>> dress_english(["袒", "決遂"])
-    'left arm bared (袒), thumb ring and arm guard on (決遂)'
+    'the arm bared (袒), thumb ring and arm guard (決遂)'
     """
-    out = [f"{DRESS_PLAIN[d]} ({d})" if d in DRESS_PLAIN else f"({d})" for d in dress]
+    out = [f"{en} ({d})" if (en := term_english(d, "dress")) else f"({d})" for d in dress]
     return ", ".join(out) or None
 
 
