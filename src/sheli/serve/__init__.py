@@ -5,7 +5,8 @@ their browsers. Every input is appended durably to SQLite before it is acknowled
 state every screen shows is derived from those inputs by re-running the engine.
 
 - :mod:`sheli.serve.store`: the SQLite store (append-only inputs, hashed tokens);
-- :mod:`sheli.serve.live`: the state derived from the inputs;
+- :mod:`sheli.serve.live`: the state derived from the inputs (the run, the replayed inputs,
+  the views);
 - :mod:`sheli.serve.auth`: roles, CSRF values and request checks;
 - :mod:`sheli.serve.app`: the Starlette app (pages, JSON API, event stream);
 - :mod:`sheli.serve.events`, :mod:`sheli.serve.export`: creating an event; exports, pack.
