@@ -471,7 +471,8 @@ def test_timing_elapsed_late_remaining() -> None:
 def test_keepalive_reaches_every_stream(tmp_path) -> None:
     import asyncio
 
-    from sheli.serve.server import KEEPALIVE, Server, Subscriber
+    from sheli.serve.server import Server
+    from sheli.serve.streams import KEEPALIVE, Subscriber
 
     srv = Server(tmp_path / "db.sqlite3", keepalive_s=0.01)
 

@@ -21,8 +21,9 @@ from test_serve_helpers import home_csrf, inputs_count, make_client, new_event
 
 from sheli.serve.limits import MAX_BODY, read_body
 from sheli.serve.live import compute_derived_pickled
-from sheli.serve.server import Server, Subscriber
+from sheli.serve.server import Server
 from sheli.serve.store import SCHEMA_1, SCHEMA_VERSION, Store, StoreError
+from sheli.serve.streams import Subscriber
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 from sheli.serve.live import compute_derived, compute_derived_pickled, unpickle_derived
-from sheli.serve.server import WRITE_BUFFER, Subscriber, chunk
+from sheli.serve.streams import WRITE_BUFFER, Subscriber, chunk
 
 
 class FakeTransport:

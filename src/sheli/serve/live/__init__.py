@@ -7,8 +7,9 @@
 - :mod:`sheli.serve.live.event`: :class:`LiveEvent`, the state with the views every screen is
   drawn from.
 
-Sending the views to the screens (the open streams, each holding the newest message, and the
-worker processes) is the server's (:mod:`sheli.serve.server`, :mod:`sheli.serve.views.live`).
+Sending the views to the screens (the open streams, each holding the newest message) is the
+fan-out's (:mod:`sheli.serve.streams`); running the engine in a worker process, the server's
+(:mod:`sheli.serve.server`).
 
 >>> ev = LiveEvent({"id": "e1", "created_ms": 0, "rite": "xiangshe", "venue": "xie",
 ...                 "pairs": 0, "guests_shoot": False, "dafu": 1, "cast": []})

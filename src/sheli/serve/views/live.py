@@ -1,13 +1,13 @@
 """The live state: as one GET (``/api/state``), a performer's cues (``/api/cues``), and the
 event stream (``/api/stream``), a plain ASGI handler.
 
-A stream writes at most the newest state for its view (:class:`~sheli.serve.server.
+A stream writes at most the newest state for its view (:class:`~sheli.serve.streams.
 Subscriber`); while a client does not read, the server holds one message for it and the
 socket's buffers, no more. A client that reconnects with ``Last-Event-ID`` (the browser's
 EventSource does it by itself) gets the state at once if it has changed since that id, and
 the page fetches ``/api/state`` on every reconnection as well.
 
->>> from sheli.serve.server import KEEPALIVE
+>>> from sheli.serve.streams import KEEPALIVE
 >>> KEEPALIVE
 b'event: ping\\ndata: {}\\n\\n'
 """
@@ -24,8 +24,9 @@ from sheli.serve import checks
 from sheli.serve.errors import ApiError, json_response
 from sheli.serve.headers import SECURITY_HEADERS
 from sheli.serve.http import TRANSPORT
-from sheli.serve.server import Server, Subscriber
+from sheli.serve.server import Server
 from sheli.serve.store import now_ms
+from sheli.serve.streams import Subscriber
 
 
 async def state(srv: Server, request: Request) -> Response:
