@@ -143,6 +143,34 @@ def test_full_short_event(live: Live) -> None:
     assert a["role"] == "audience" and a["announcements"] == s["announcements"]
 
 
+def test_a_round_without_a_hit_is_announced_and_passed(live: Live) -> None:
+    """Every arrow of round 2 recorded as a miss: the 釋獲者 announces 左右鈞 holding one 筭
+    of each side (xiangshe:204 若左右鈞則左右皆執一算以告曰左右鈞), nobody drinks for the
+    round (docs/scoring.md, the assumption on 鈞), and the director goes on past the count to
+    the end of the rite."""
+    for pair in PAIRS:
+        for n in range(1, 5):
+            for seat in SEATS:
+                assert live.arrow(2, pair, seat, n, False).status_code == 201
+    events = steps_of(live)
+    steps = [e for e in events if e["type"] == "step"]
+    index_of = {s["seq"]: i for i, s in enumerate(steps)}
+    tally = next(e for e in events if e["type"] == "tally" and e["round"] == 2)
+    assert (tally["right"], tally["left"], tally["announcement"]) == (0, 0, "左右鈞")
+
+    s = advance_to(live, index_of[tally["seq"]])
+    assert s["stopped"] is None and s["round"] == 2
+    assert s["tally"]["announcement"] == "左右鈞" and s["tally"]["winner"] == "tie"
+    (announced,) = s["announcements"]
+    assert announced["text"] == "左右鈞" and announced["en"] == "Left and right are equal (左右鈞)."
+    # the steps after the count are the rite's, not the end of what could be derived
+    s = advance_to(live, index_of[tally["seq"]] + 1)
+    assert s["last_step"] is False and s["stopped"] is None
+    s = advance_to(live, len(steps) - 1)
+    assert s["last_step"] is True and s["stopped"] is None
+    assert not [d for d in s["drinks"] if d["round"] == 2]
+
+
 @pytest.mark.slow
 def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     """The export is `sheli run`'s event log for the recorded outcomes, plus t, pending …"""

@@ -284,10 +284,10 @@ def _run_args(config: dict[str, Any]) -> dict[str, Any]:
 def engine_run(config: dict[str, Any], outcomes: Any) -> tuple[Any, str | None]:
     """Run the event's rite with these outcomes: (run, None), or (the partial run, why).
 
-    The engine refuses some outcomes the text does not provide for (e.g. a round in which no
-    arrow hit: 左右皆執一算 needs a 筭 on each side, xiangshe:204). Until an arrow is recorded
-    every arrow is a miss, so the app must still show the rite as far as it can be performed:
-    the steps up to the refusal, and the refusal itself (``stopped``) to the director.
+    The engine may refuse outcomes the text does not provide for, or fail; the app must still
+    show the rite as far as it can be performed: the steps up to the refusal, and the refusal
+    itself (``stopped``) to the director. (A round in which no arrow hits is provided for:
+    左右鈞, xiangshe:204; until an arrow is recorded every arrow is a miss.)
     """
     rite = config.get("rite", "xiangshe")
     stopped: list[str] = []
