@@ -18,8 +18,10 @@ from sheli.engine.records import Step
 from sheli.engine.state import holds_words
 from sheli.glossary import holds_english
 from sheli.outputs.english import term
+from sheli.rite import list_specs
 
-RITES = ("xiangshe", "dashe", "yanshe", "yanli")
+# every rite shipped: 鄉射禮, 大射儀, 燕射, 燕禮 and the 主皮之射
+RITES = tuple(sorted(list_specs()))
 
 # The kinds each field of a step is read with, as outputs/english.py reads it.
 FIELDS = {
