@@ -16,7 +16,7 @@ import pytest
 from sheli.engine import run
 from sheli.engine.records import Step
 from sheli.engine.state import holds_words
-from sheli.glossary import holds_english
+from sheli.glossary import held_english
 from sheli.outputs.english import term
 from sheli.rite import list_specs
 
@@ -64,7 +64,7 @@ def _without_english(rite: str) -> dict[str, set[str]]:
             if name and term(name, *kinds).startswith("("):
                 missing["place" if field == "place" else field].add(name)
         for word in holds_words(rec.holding):
-            if holds_english(word) is None:
+            if held_english(word) is None:
                 missing["held"].add(word)
     return dict(missing)
 
@@ -87,5 +87,5 @@ def test_the_listed_gaps_are_still_gaps() -> None:
 
 def test_a_name_without_english_is_caught() -> None:
     assert term("飛鳥之位", "places", "objects").startswith("(")
-    assert holds_english("飛鳥二") is None
-    assert holds_english("搢矢三") == "arrows in the belt"
+    assert held_english("飛鳥二") is None
+    assert held_english("搢矢三") == "arrows in the belt"

@@ -5,7 +5,7 @@ of :data:`GLOSSARY` (keep it in step with docs/architecture.md, "Names"). The da
 gives the English a reader sees beside every role, verb, place, object and garment of the
 specs and venues (:func:`english`); a compound name is read through its parts (:func:`parts`).
 It is the one table of English terms: the cue sheets, the English 儀注, the viewer's data and
-the live app all read it, the words of a holding (:func:`holds_english`) and the sides a
+the live app all read it, the words of a holding (:func:`held_english`) and the sides a
 place is named by (:func:`directions`) included.
 
 >>> GLOSSARY["司射"]
@@ -31,7 +31,7 @@ __all__ = [
     "directions",
     "english",
     "glossary",
-    "holds_english",
+    "held_english",
     "label",
     "parts",
 ]
@@ -71,13 +71,13 @@ def english(term: str, *kinds: str) -> str | None:
     return None
 
 
-def holds_english(word: str) -> str | None:
+def held_english(word: str) -> str | None:
     """The English of one word of a holding (the event log's ``holds``), its count left
     out: the ``holds`` section, else a thing held by its name (objects, dress), else None.
 
-    >>> holds_english("搢矢三"), holds_english("觶(虛)"), holds_english("筭八")
+    >>> held_english("搢矢三"), held_english("觶(虛)"), held_english("筭八")
     ('arrows in the belt', 'cup', 'tally rods')
-    >>> holds_english("俎二"), holds_english("決拾"), holds_english("飛")
+    >>> held_english("俎二"), held_english("決拾"), held_english("飛")
     ('stand of meat', 'thumb ring and arm guard', None)
     """
     name = _COUNT.sub("", word)

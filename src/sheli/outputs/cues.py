@@ -38,7 +38,7 @@ import jinja2
 from sheli.engine.env import chapter_sections
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
-from sheli.glossary import english, holds_english
+from sheli.glossary import english, held_english
 from sheli.outputs import diagram
 from sheli.outputs.floorplan import (
     HALL_VIEW,
@@ -531,7 +531,7 @@ def facing_words(f: str | None) -> tuple[str, str]:
 
 def hold_glosses(h: Holding) -> list[str]:
     """The English of each word of a holding (:func:`sheli.engine.state.holds_words`), from
-    the glossary (:func:`sheli.glossary.holds_english`); "" where there is none.
+    the glossary (:func:`sheli.glossary.held_english`); "" where there is none.
 
     >>> h = Holding(bow="張", fingers=1, items=(("觶", 1), ("飛", 1)), counting=8)
     >>> holds_words(h)
@@ -539,7 +539,7 @@ def hold_glosses(h: Holding) -> list[str]:
     >>> hold_glosses(h)
     ['strung bow', 'arrow between the fingers', 'cup', '', 'tally rods']
     """
-    return [holds_english(w) or "" for w in holds_words(h)]
+    return [held_english(w) or "" for w in holds_words(h)]
 
 
 def hold_words(h: Holding, gloss: bool = True) -> str:
