@@ -258,10 +258,11 @@ def _emit(text: str, output: str | None, steps: int) -> None:
 
 def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
     """The 儀注 as plain text (for files and pipes); in English for ``lang`` en."""
-    from sheli.outputs.english import english_yizhu_text
-    from sheli.outputs.yizhu import yizhu_text
-
     if lang == "en":
+        # only here: the English 儀注 shares the cue sheets' terms, and with them the
+        # drawing's imports (pydantic, Babel), which the Chinese 儀注 does without
+        from sheli.outputs.english import english_yizhu_text
+
         return english_yizhu_text(
             result.records,
             topics=_topics(result),
@@ -269,6 +270,8 @@ def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
             assumptions=result.assumptions,
             width=width or 120,
         )
+    from sheli.outputs.yizhu import yizhu_text
+
     return yizhu_text(
         result,
         topics=_topics(result),
