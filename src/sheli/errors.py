@@ -21,6 +21,7 @@ imports another module of sheli, so every layer may raise it.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 __all__ = ["SheliError", "did_you_mean"]
@@ -47,8 +48,5 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
     >>> did_you_mean("castle", ["xie", "xiang"])
     ''
     """
-    # deferred: difflib is needed only for a name that is wrong
-    import difflib
-
     near = difflib.get_close_matches(word, list(names), n=2, cutoff=0.6)
     return f"; did you mean {' or '.join(near)}?" if near else ""
