@@ -330,6 +330,8 @@ class Interpreter:
             p.belt += k
         elif name == "挾矢":
             p.fingers += k
+        elif name == "執矢":
+            p.side += k
         elif name in ("扑", "執扑"):
             p.discipline_rod = "執"
         elif name == "搢扑":

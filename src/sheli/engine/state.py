@@ -47,9 +47,11 @@ class Holding(NamedTuple):
     """What one person holds at one step, as numbers (a value shared by equal holdings).
 
     ``bow`` 張 or 弛; arrows ``hand`` (兼諸弣), ``belt`` (搢, in the belt), ``fingers`` (挾, between
-    the fingers); ``discipline_rod`` the 扑 (執 or 搢); ``cup_full`` whether a cup he holds is 實;
-    ``items`` the other things by name and number (旌, 觶, 筭 …); ``counting`` the 筭 in his
-    left hand during a 數獲 (實于左手 xiangshe:195), besides his items.
+    the fingers, ready to shoot), ``side`` (執, held along the string, head up: 側持弦矢曰執 注
+    dashe:274, not to be shot: 將止變於射也); ``discipline_rod`` the 扑 (執 or 搢);
+    ``cup_full`` whether a cup he holds is 實; ``items`` the other things by name and number
+    (旌, 觶, 筭 …); ``counting`` the 筭 in his left hand during a 數獲 (實于左手 xiangshe:195),
+    besides his items.
     """
 
     bow: str | None = None
@@ -60,15 +62,16 @@ class Holding(NamedTuple):
     cup_full: bool = False
     items: tuple[tuple[str, int], ...] = ()
     counting: int = 0
+    side: int = 0
 
     @property
     def arrows(self) -> int:
         """Arrows held, however held.
 
-        >>> Holding(belt=3, fingers=1).arrows
-        4
+        >>> Holding(belt=3, fingers=1).arrows, Holding(side=1).arrows
+        (4, 1)
         """
-        return self.hand + self.belt + self.fingers
+        return self.hand + self.belt + self.fingers + self.side
 
     def count(self, name: str) -> int:
         """How many of the item ``name`` (the 筭 of a count included).
@@ -93,6 +96,8 @@ def holds_words(h: Holding) -> list[str]:
     ['張弓', '搢矢三', '挾矢一']
     >>> holds_words(Holding(items=(("觶", 1),), cup_full=True, counting=10))
     ['觶(實)', '筭十']
+    >>> holds_words(Holding(bow="張", side=1))
+    ['張弓', '執矢一']
     """
     got = _WORDS.get(h)
     if got is None:
@@ -110,6 +115,8 @@ def words_of(h: Holding) -> list[str]:
         out.append(f"搢矢{_cn(h.belt)}")
     if h.fingers:
         out.append(f"挾矢{_cn(h.fingers)}")
+    if h.side:
+        out.append(f"執矢{_cn(h.side)}")
     if h.discipline_rod:
         out.append("搢扑" if h.discipline_rod == "搢" else "扑")
     for k, n in h.items:
@@ -152,6 +159,7 @@ class Person(msgspec.Struct):
     bow: str | None = None  # None, 張, 弛
     belt: int = 0  # arrows 搢 (in the belt)
     fingers: int = 0  # arrows 挾 (between the fingers)
+    side: int = 0  # arrows 執 (側持弦矢曰執 注 dashe:274): along the string, not to be shot
     hand: int = 0  # arrows otherwise in hand (兼諸弣, 兼諸弦)
     discipline_rod: str | None = None  # None, 執, 搢
     items: dict[str, int] = msgspec.field(default_factory=dict)  # 旌, 觶, 爵, 筭, 中 …
@@ -175,6 +183,8 @@ class Person(msgspec.Struct):
             self.discipline_rod,
             self.cup_full,
             tuple(self.items.items()) if self.items else (),
+            0,
+            self.side,
         )
         got = _HOLDINGS.get(key)
         if got is None:
@@ -192,7 +202,7 @@ class Person(msgspec.Struct):
 
     @property
     def arrows(self) -> int:
-        return self.belt + self.fingers + self.hand
+        return self.belt + self.fingers + self.hand + self.side
 
 
 class Pair(msgspec.Struct):

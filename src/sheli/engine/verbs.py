@@ -584,12 +584,16 @@ def _drop(ctx: Ctx, obj: str, n: int) -> None:
         p.bow = None
     elif obj == "弓矢":
         p.bow = None
-        p.belt = p.fingers = p.hand = 0
+        p.belt = p.fingers = p.hand = p.side = 0
     elif _is_arrow(obj):
         k = p.arrows if ctx.act.count is None else n
         # arrows 兼挾 beyond the one nocked go before those in the belt: the 後者 who holds
         # 挾五个 hands on the 誘射's four (注 xiangshe:178), keeping 搢三挾一个
-        order = ("hand", "fingers", "belt") if p.fingers > 1 else ("hand", "belt", "fingers")
+        order = (
+            ("side", "hand", "fingers", "belt")
+            if p.fingers > 1
+            else ("side", "hand", "belt", "fingers")
+        )
         for attr in order:
             take = min(k, getattr(p, attr))
             setattr(p, attr, getattr(p, attr) - take)
@@ -637,6 +641,8 @@ def take(ctx: Ctx) -> None:
     if a.verb == "執" and a.from_ is None and _has(p, obj):
         if obj == "弓" and a.state:
             p.bow = a.state
+        elif _is_arrow(obj):
+            _hold_along_string(p, None if a.count is None else ctx.count)
         set_facing(ctx)
         return
     # a cup taken up from a place (not from a person) comes as it was set down (see put)
@@ -665,6 +671,24 @@ def take(ctx: Ctx) -> None:
         elif ctx.act.state is None:
             p.cup_full = False  # a cup from the 篚 is empty until it is filled
     set_facing(ctx)
+
+
+def _hold_along_string(p: Person, count: int | None) -> None:
+    """執 arrows already in hand: they are held along the string, head up, no longer 挾 ready
+    to shoot — 右執一个兼諸弦面鏃 (xiangshe:253, dashe:274; 注 側持弦矢曰執…將止變於射也; 疏
+    dashe:274 上文皆云挾一个此經云執一个). Without ``count``, all those in hand (矢不挾 注
+    xiangshe:254 不挾亦謂執之如司射); those 搢 stay in the belt.
+
+    >>> p = Person("司射", role="司射", bow="張", fingers=1)
+    >>> _hold_along_string(p, None); p.holds()
+    ['張弓', '執矢一']
+    """
+    n = p.fingers + p.hand if count is None else count
+    for attr in ("fingers", "hand", "belt"):
+        k = min(n, getattr(p, attr))
+        setattr(p, attr, getattr(p, attr) - k)
+        p.side += k
+        n -= k
 
 
 @verb("受", kind="object")
@@ -940,14 +964,15 @@ def nock(ctx: Ctx) -> None:
         _take_from_place(ctx, "矢", ctx.act.from_, n)
         p.fingers += n
         return
-    if p.hand + p.belt < n:
+    if p.hand + p.belt + p.side < n:
         raise VerbError(
             f"{p.name} has no arrow to 挾 (he holds {p.arrows}; 挾一个 xiangshe:126, 147)"
         )
-    k = min(n, p.hand)
-    p.hand -= k
-    p.belt -= n - k
-    p.fingers += n
+    for attr in ("side", "hand", "belt"):
+        k = min(n, getattr(p, attr))
+        setattr(p, attr, getattr(p, attr) - k)
+        p.fingers += k
+        n -= k
 
 
 # ------------------------------------------------------------------ shooting
@@ -1016,9 +1041,10 @@ def shoot(ctx: Ctx) -> None:
         what = "no 弓" if p.bow is None else "a 弛 弓"
         raise VerbError(f"{p.name} shoots with {what}: 皆執弓 (xiangshe:126), a 張弓")
     if p.fingers < 1:
+        held = " (his arrow is 執, held along the string: 將止變於射也, 注 dashe:274)"
         raise VerbError(
             f"{p.name} shoots with no arrow 挾: 搢三而挾一个 (xiangshe:126); "
-            "上射既發挾弓矢 (xiangshe:147)"
+            f"上射既發挾弓矢 (xiangshe:147){held if p.side else ''}"
         )
     pair = p.pair or "誘射"
     seat = p.seat or p.role

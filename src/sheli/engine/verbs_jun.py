@@ -95,7 +95,7 @@ def hand_arrow(ctx: Ctx) -> None:
             "(注 xiangshe:383 不搢矢不挾矢授之稍屬)"
         )
     # one arrow leaves his hand (or wherever he holds it), one only: 稍屬
-    for attr in ("hand", "belt", "fingers"):
+    for attr in ("hand", "belt", "fingers", "side"):
         if getattr(p, attr) > 0:
             setattr(p, attr, getattr(p, attr) - 1)
             break

@@ -67,6 +67,8 @@ def _hold(h: Holding, lang: str) -> tuple[str, ...]:
         out.append(tr("{n} in belt").format(n=h.belt))
     if h.fingers:
         out.append(tr("{n} held").format(n=h.fingers))
+    if h.side:
+        out.append(f"{_thing('矢', lang)} ×{h.side} (執)")
     if h.discipline_rod:
         rod = _thing("扑", lang)
         out.append(tr("{thing} in belt").format(thing=rod) if h.discipline_rod == "搢" else rod)
