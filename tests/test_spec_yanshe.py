@@ -231,11 +231,12 @@ def test_xiaochen_hands_arrows_one_at_a_time() -> None:
 
 
 def test_bow_taken_after_each_arrow_or_after_the_last() -> None:
-    each = [e for e in steps_of(yan(), "小臣", "授") if e.get("to") == "弓人"]
+    # the 弓 only: at the last 拾取矢 the 小臣 also takes the 君's arrows to him (A-jun-shi-end)
+    each = [e for e in steps_of(yan(), "小臣", "授") if e.get("to") == "弓人" and e["obj"] == "弓"]
     last = [
         e
         for e in steps_of(yan(0, ("R-jun-shougong-zushe",)), "小臣", "授")
-        if e.get("to") == "弓人"
+        if e.get("to") == "弓人" and e["obj"] == "弓"
     ]
     assert len(each) == 8 and len(last) == 2
 
