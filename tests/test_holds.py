@@ -374,6 +374,8 @@ def test_nothing_held_past_its_use(
         ("yanli", "yan:143", "士", "爵"),
         ("xiangshe", "xiangshe:258", "釋獲者", "中"),  # 退中與算而俟
         ("dashe", "dashe:277", "大史", "筭"),
+        ("xiangshe", "xiangshe:258", "弟子", "楅"),  # 命弟子退楅 (敖繼公: 退于堂西以俟)
+        ("dashe", "dashe:276", "小臣師", "楅"),  # 小臣師退楅
     ],
 )
 def test_each_passage_lets_go(rite: str, cite: str, who: str, thing: str) -> None:

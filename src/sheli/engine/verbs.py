@@ -907,15 +907,15 @@ def clear(ctx: Ctx) -> None:
     """徹: take away (乃徹豐與觶 xiangshe:220; 退楅, 退中與算 xiangshe:258). Without obj, 退 is a
     movement (see 進).
 
-    退中與算: the 釋獲者 carries them — the 中 with the 筭 in it, and the 筭 委 at the 中西
-    (敖繼公, 義疏 xiangshe:258: 楅與中算退于堂西以俟) — until he sets them down.
+    退中與算, 退楅: the 釋獲者 carries the 中 with the 筭 in it and the 筭 委 at the 中西, the
+    弟子 the 楅 (敖繼公, 義疏 xiangshe:258: 楅與中算退于堂西以俟), until they set them down.
     """
     w, obj = ctx.world, ctx.act.obj
     if obj is None:
         move(ctx)
         return
-    if ctx.act.verb == "退" and obj in ("中", "筭"):
-        _carry_off_counting(ctx, obj)
+    if ctx.act.verb == "退" and obj in ("中", "筭", "楅"):
+        _carry_off(ctx, obj)
     if obj == "豐":
         w.stand_set = False
         w.cup_on_stand = False
@@ -931,12 +931,12 @@ def clear(ctx: Ctx) -> None:
 VERBS["退"] = Verb("退", clear, "move", (clear.__doc__ or "").strip())
 
 
-def _carry_off_counting(ctx: Ctx, obj: str) -> None:
-    """退中 / 退算: the 中 goes into the 釋獲者's hands with the 筭 it holds; 退算, the 筭 委
-    at the 中西 (注 xiangshe:186 委之合於中西) go into his hand."""
+def _carry_off(ctx: Ctx, obj: str) -> None:
+    """退中, 退楅: the 中 (with the 筭 it holds) or the 楅 goes into his hands; 退算, the 筭
+    委 at the 中西 (注 xiangshe:186 委之合於中西) go into his hand."""
     p, w = ctx.p, ctx.world
-    if obj == "中":
-        p.items["中"] = p.items.get("中", 0) + 1
+    if obj in ("中", "楅"):
+        p.items[obj] = p.items.get(obj, 0) + 1
         return
     pile, n = _chou_place(w, "中西")
     if n and pile is None:
