@@ -1,0 +1,262 @@
+"""The walks of the timeline in space and time: a walk's points, the ways a walker may take,
+how near two walkers come, and the index of the bodies placed so far (docs/timeline.md,
+"Bodies").
+
+>>> index = Walks()
+>>> _ = index.add("甲", ((0.0, 0.0, 0.0), (10.0, 0.0, 10.0)))
+>>> index.blocked("乙", ((10.0, 0.5, 0.0), (0.0, 0.5, 10.0)))  # into him: wait until 10 s
+10.0
+>>> index.blocked("乙", ((10.0, 90.0, 0.0), (0.0, 90.0, 10.0))) is None  # far away
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+__all__ = [
+    "CLEARANCE",
+    "Point",
+    "TimedPoint",
+    "Walks",
+    "closest",
+    "walk_points",
+    "ways",
+]
+
+#: the least distance between two bodies that walk at the same time, in 尺 (the bodies' 1.5
+#: 尺 rule of the place layer, held at every moment of a walk)
+CLEARANCE = 1.5
+#: the cells of the walk index: so many 尺 a side, so many seconds long (a walk past the
+#: crowd at the 堂西 looks only at the bodies in the cells its path crosses)
+CELL = 12.0
+BUCKET = 10.0
+
+Point = tuple[float, float]
+TimedPoint = tuple[float, float, float]
+Box = tuple[float, float, float, float, float, float]
+
+
+def walk_points(
+    pts: Sequence[Point], t0: float, pace: float, cap: float
+) -> tuple[list[TimedPoint], float]:
+    """The points of a walk through ``pts`` starting at ``t0``, and its seconds (at most
+    ``cap``: a longer walk is one whose start the run did not know).
+
+    >>> walk_points([(0.0, 0.0), (0.0, 10.0)], 5.0, 2.0, 90.0)
+    ([(0.0, 0.0, 5.0), (0.0, 10.0, 10.0)], 5.0)
+    """
+    legs = [math.dist(a, b) for a, b in itertools.pairwise(pts)]
+    length = sum(legs)
+    secs = min(length / pace, cap) if length > 0 else 0.0
+    out: list[TimedPoint] = [(round(pts[0][0], 3), round(pts[0][1], 3), round(t0, 3))]
+    done = 0.0
+    for p, leg in zip(pts[1:], legs, strict=True):
+        done += leg
+        at = t0 + (secs * done / length if length > 0 else 0.0)
+        out.append((round(p[0], 3), round(p[1], 3), round(at, 3)))
+    return out, secs
+
+
+def ways(start: Point, via: Point | None, end: Point) -> list[list[Point]]:
+    """The ways a walker may take, in the order tried: straight (through ``via``), then
+    stepping to his right by one, two, three bodies at the middle of his longest leg — so
+    that two who meet pass left side to left side (相左) — and last to his left.
+
+    >>> [w[1] for w in ways((0.0, 0.0), None, (0.0, 10.0))][:3]  # north: his right is east
+    [(0.0, 10.0), (1.5, 5.0), (3.0, 5.0)]
+    """
+    pts = [start, via, end] if via is not None and via not in (start, end) else [start, end]
+    out = [pts]
+    k = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
+    (ax, ay), (bx, by) = pts[k], pts[k + 1]
+    n = math.dist(pts[k], pts[k + 1])
+    if n > 2 * CLEARANCE:
+        rx, ry = (by - ay) / n, -(bx - ax) / n  # his right hand (x east, y north)
+        for m in (1, 2, 3, -1, -2, -3):
+            d = m * CLEARANCE
+            mid = ((ax + bx) / 2 + rx * d, (ay + by) / 2 + ry * d)
+            out.append([*pts[: k + 1], mid, *pts[k + 1 :]])
+    return out
+
+
+def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
+    """The least distance between two walkers over the time both walk (None if they do not
+    walk at the same time): exact, each leg a straight line at an even pace.
+
+    >>> closest([(0, 0, 0), (10, 0, 10)], [(10, 2, 0), (0, 2, 10)])  # they pass 2 尺 apart
+    2.0
+    >>> closest([(0, 0, 0), (1, 0, 1)], [(5, 5, 2), (6, 6, 3)]) is None
+    True
+    """
+    lo, hi = max(a[0][2], b[0][2]), min(a[-1][2], b[-1][2])
+    if hi < lo:
+        return None
+    times = sorted(
+        {lo, hi, *(p[2] for p in a if lo < p[2] < hi), *(p[2] for p in b if lo < p[2] < hi)}
+    )
+    pa, pb = _positions(a, times), _positions(b, times)
+    best = math.inf
+    for k in range(max(1, len(times) - 1)):
+        m = min(k + 1, len(times) - 1)
+        dx0, dy0 = pa[k][0] - pb[k][0], pa[k][1] - pb[k][1]
+        dx1, dy1 = pa[m][0] - pb[m][0], pa[m][1] - pb[m][1]
+        ex, ey = dx1 - dx0, dy1 - dy0
+        e2 = ex * ex + ey * ey
+        f = 0.0 if e2 == 0 else max(0.0, min(1.0, -(dx0 * ex + dy0 * ey) / e2))
+        best = min(best, math.hypot(dx0 + f * ex, dy0 + f * ey))
+    return round(best, 6)
+
+
+def _positions(path: Sequence[TimedPoint], times: Sequence[float]) -> list[Point]:
+    """Where a walker is at each of ``times`` (in order): one pass along his path."""
+    out = []
+    j = 0
+    n = len(path)
+    for t in times:
+        while j + 1 < n and path[j + 1][2] < t:
+            j += 1
+        a = path[j]
+        if t <= a[2] or j + 1 == n:
+            out.append((a[0], a[1]))
+            continue
+        b = path[j + 1]
+        f = 0.0 if b[2] == a[2] else (t - a[2]) / (b[2] - a[2])
+        out.append((a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])))
+    return out
+
+
+def box(path: Sequence[TimedPoint]) -> Box:
+    """The box a walk keeps to: x, y and time, each from and to.
+
+    >>> box([(0.0, 5.0, 1.0), (4.0, 2.0, 3.0)])
+    (0.0, 4.0, 2.0, 5.0, 1.0, 3.0)
+    """
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    return (min(xs), max(xs), min(ys), max(ys), path[0][2], path[-1][2])
+
+
+def _keys(path: Sequence[TimedPoint], grow: float) -> set[tuple[int, int, int]]:
+    """The cells of space and time a body on ``path`` passes through, each leg cut in
+    pieces no longer than a cell or a bucket, each piece's box grown by ``grow`` in space:
+    two bodies nearer than ``grow`` at one moment share a cell, the one's grown and the
+    other's not (a long walk is not indexed by its whole box, which a crowd would fill).
+
+    >>> sorted(_keys([(0.0, 0.0, 0.0), (30.0, 0.0, 7.0)], 0.0))
+    [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
+    """
+    out: set[tuple[int, int, int]] = set()
+    add = out.add
+    for a, b in itertools.pairwise(path):
+        ax, ay, at = a
+        dx, dy, dt = b[0] - ax, b[1] - ay, b[2] - at
+        n = max(1, math.ceil(max(abs(dx), abs(dy)) / CELL), math.ceil(dt / BUCKET))
+        for k in range(n):
+            f0, f1 = k / n, (k + 1) / n
+            xa, xb = ax + f0 * dx, ax + f1 * dx
+            ya, yb = ay + f0 * dy, ay + f1 * dy
+            if xa > xb:
+                xa, xb = xb, xa
+            if ya > yb:
+                ya, yb = yb, ya
+            ix0, ix1 = int((xa - grow) // CELL), int((xb + grow) // CELL)
+            iy0, iy1 = int((ya - grow) // CELL), int((yb + grow) // CELL)
+            it0, it1 = int((at + f0 * dt) // BUCKET), int((at + f1 * dt) // BUCKET)
+            if ix0 == ix1 and iy0 == iy1 and it0 == it1:
+                add((ix0, iy0, it0))
+                continue
+            for it in range(it0, it1 + 1):
+                for ix in range(ix0, ix1 + 1):
+                    for iy in range(iy0, iy1 + 1):
+                        add((ix, iy, it))
+    return out
+
+
+class Entry:
+    """A body placed in the index: whose, his path (walking, then standing), its box;
+    ``live`` false once the schedule has gone back before it (:meth:`Walks.drop`)."""
+
+    __slots__ = ("box", "live", "path", "seen", "who")
+
+    def __init__(self, who: str, path: tuple[TimedPoint, ...]) -> None:
+        self.who = who
+        self.path = path
+        self.box = box(path)
+        self.live = True
+        self.seen = 0  # the last look (:meth:`Walks.near`) that met it
+
+
+class Walks:
+    """The bodies placed so far, walking or standing, in cells of space and time: a new walk
+    is measured only against those in the cells its box meets, so that its cost is what is
+    near it, not the size of the crowd. ``measured`` counts the pairs measured exactly
+    (:func:`closest`), for the tests of the schedule's cost."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int, int], list[Entry]] = {}
+        self.looks = 0
+        self.measured = 0
+
+    def add(self, who: str, path: tuple[TimedPoint, ...]) -> Entry:
+        w = Entry(who, path)
+        cells = self.cells
+        for key in _keys(path, CLEARANCE):
+            got = cells.get(key)
+            if got is None:
+                cells[key] = [w]
+            else:
+                got.append(w)
+        return w
+
+    def drop(self, w: Entry) -> None:
+        """Take a body out again (the schedule goes back before it was placed)."""
+        w.live = False
+        for key in _keys(w.path, CLEARANCE):
+            cell = self.cells[key]
+            cell.remove(w)
+            if not cell:
+                del self.cells[key]
+
+    def near(self, path: Sequence[TimedPoint]) -> list[Entry]:
+        """The bodies in the cells ``path`` passes through, whose boxes come within
+        ``CLEARANCE`` of its box in space and meet it in time, each once."""
+        x0, x1, y0, y1, t0, t1 = box(path)
+        g = CLEARANCE
+        self.looks += 1
+        look = self.looks
+        out = []
+        cells = self.cells
+        for key in _keys(path, 0.0):
+            for w in cells.get(key, ()):
+                if w.seen == look:
+                    continue
+                w.seen = look
+                u0, u1, v0, v1, s0, s1 = w.box
+                if s1 < t0 or t1 < s0 or u0 - x1 >= g or x0 - u1 >= g:
+                    continue
+                if v0 - y1 >= g or y0 - v1 >= g:
+                    continue
+                out.append(w)
+        return out
+
+    def clear(self, who: str, path: Sequence[TimedPoint]) -> bool:
+        return self.blocked(who, path) is None
+
+    def blocked(self, who: str, path: Sequence[TimedPoint], every: bool = False) -> float | None:
+        """None if ``path`` keeps ``CLEARANCE`` from every body placed but ``who``'s; else
+        when the first body it comes too near ends (no use trying before), or with
+        ``every`` the last of all those it comes too near (one who waits in a queue waits
+        for those ahead of him at once, not one by one)."""
+        until: float | None = None
+        for w in self.near(path):
+            if w.who == who:
+                continue
+            self.measured += 1
+            d = closest(path, w.path)
+            if d is not None and d < CLEARANCE:
+                if not every:
+                    return w.box[5]
+                until = w.box[5] if until is None else max(until, w.box[5])
+        return until
