@@ -119,8 +119,8 @@ class Timeline:
     steps: list[Step]
     timed: list[Timed]
     walks: dict[int, dict[str, tuple[TimedPoint, ...]]] = field(default_factory=dict)
-    #: what the schedule cost: acts placed (``acts``), placed again after going back to a
-    #: partner (``again``, ``back`` times), pairs of bodies measured exactly (``measured``)
+    #: what the schedule cost: acts ``placed``, of which ``undone`` to be placed again (in
+    #: ``back`` goings back to a partner), pairs of bodies ``measured`` exactly
     work: Counter[str] = field(default_factory=Counter)
 
     @property

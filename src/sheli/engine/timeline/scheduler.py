@@ -13,7 +13,7 @@ joint acts that cannot be met.
 >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
 >>> steps = [s for s in r.records if type(s) is Step]
 >>> s = Scheduler(steps, {}, frozenset(("射",)))
->>> s.run(); s.timed[0][0], s.work["acts"] == len(s.groups)
+>>> s.run(); s.timed[0][0], s.work["placed"] - s.work["undone"] == len(s.groups)
 (0.0, True)
 """
 
@@ -45,7 +45,7 @@ WAIT = 0.5
 #: at most this many times, or this many seconds (beyond, it goes: the tests find it)
 MAX_WAITS = 240
 #: the waits of half a second tried before it waits until the body in its way has gone
-QUICK_WAITS = 12
+QUICK_WAITS = 4
 #: acts done one by one even when they follow one another on the same words
 ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 #: how far back an ``alongside`` or ``joint`` act looks for the act it names, in steps
@@ -173,7 +173,8 @@ class Scheduler:
     """The schedule of ``steps`` (a run's, in order) with the spec's ``link``
     (:func:`sheli.engine.timeline.links`) and the director's ``cues``: :meth:`run` fills
     ``timed`` (per step: start, duration, the actor's path, ``with``) and ``walks``;
-    ``work`` counts what it cost (acts placed, placed again, pairs of walks measured)."""
+    ``work`` counts what it cost: acts ``placed``, of which ``undone`` (to be placed again,
+    in ``back`` goings back to a partner), pairs of bodies ``measured`` exactly."""
 
     def __init__(
         self,
@@ -232,12 +233,13 @@ class Scheduler:
             self.work["back"] += 1
             for k in range(n, back - 1, -1):
                 self._undo(k)
-            self.work["again"] += n - back
             n = back
         self.index.cells.clear()  # (the bodies' index is of no use once all are placed)
         self.work["measured"] = self.index.measured
 
     def _undo(self, k: int) -> None:
+        if self.timed[self.groups[k][0]] is not None:
+            self.work["undone"] += 1  # (placed, and to be placed again)
         chain, shot, changes = self.logs.pop(k)
         for change in reversed(changes):
             kind = change[0]
@@ -317,7 +319,7 @@ class Scheduler:
         end_all = start
         for i in g:
             end_all = max(end_all, self._place_step(i, start, log))
-        self.work["acts"] += 1
+        self.work["placed"] += 1
         if partner is not None:
             late = max(timed[i][0] for i in g) - start  # held back by another walker
             if late > 0 and not self._within(g, partner):
