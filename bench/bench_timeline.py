@@ -46,8 +46,9 @@ def schedule_rows(pairs: list[int]) -> list[str]:
         tl = schedule(r)
         cpu = time.process_time() - t
         w = tl.work
+        per = cpu * 1e6 / len(tl.steps)
         rows.append(
-            f"| {p} | {len(tl.steps):,} | {cpu * 1000:,.0f} ms | {cpu * 1e6 / len(tl.steps):.0f} µs "
+            f"| {p} | {len(tl.steps):,} | {cpu * 1000:,.0f} ms | {per:.0f} µs "
             f"| {w['placed']:,} | {w['undone']:,} | {w['measured']:,} "
             f"| {tl.span / 60:,.0f} min | {tl.total / 60:,.0f} min |"
         )
@@ -111,7 +112,7 @@ def main() -> None:
     if a.vs is None:
         rows = schedule_rows([int(x) for x in a.pairs.split(",")])
         lines += [
-            f"`bench/bench_timeline.py --pairs {a.pairs}`: `schedule(run(\"xiangshe\", seed=1, "
+            f'`bench/bench_timeline.py --pairs {a.pairs}`: `schedule(run("xiangshe", seed=1, '
             "pairs=N))` alone, CPU. Machine: "
             f"{machine()}; load {load:.1f} at the start.",
             "",

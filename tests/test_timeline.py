@@ -14,6 +14,7 @@ from sheli.engine import run
 from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
 from sheli.engine.records import Step
 from sheli.engine.timeline import CLEARANCE, closest, overlaps, persons, schedule, too_close
+from sheli.engine.timeline.geometry import Walks
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +169,67 @@ def test_a_bad_durations_table_is_one_line(tmp_path: Path):
         load_durations(bad)
     assert "\n" not in str(err.value)
     assert str(bad) in str(err.value) and "music.beat_seconds" in str(err.value)
+
+
+def _met_within(tl, i, name):
+    """How near ``name``, in a step at the same time as step ``i``, comes to its actor (the
+    nearest of nine moments of the time they share), or None if he does nothing then."""
+    a = tl.timed[i]
+    best = None
+    for j, (q, qm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+        if q.actor != name or j == i or qm.end < a.t or a.end < qm.t:
+            continue
+        lo, hi = max(a.t, qm.t), min(a.end, qm.end)
+        for k in range(9):
+            t = lo + (hi - lo) * k / 8
+            d = math.dist(_where(tl, i, t), _where(tl, j, t))
+            best = d if best is None else min(best, d)
+    return best
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+def test_a_joint_act_names_only_those_it_meets(rite):
+    """相左, 交于 and 竝行 (xiangshe:139, 146, 153, 177, 213 and 大射儀's likewise): the other
+    party named in `with` is there at the same time, within 10 尺 and never nearer than one.
+    In the 燕射 the plan sends the next pair to the very spot at the 楅 where the last still
+    stands (xiangshe:175 注 楅南鄉當楅之位): where the two cannot meet there before the
+    last leaves, neither names the other (it named him at 18 尺)."""
+    tl = schedule(run(rite, seed=1))
+    named = 0
+    for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+        if not tm.with_ or not any(w in (s.jing or "") for w in ("相左", "交于", "竝行")):
+            continue
+        for name in tm.with_:
+            d = _met_within(tl, i, name)
+            assert d is not None and 1.0 <= d <= 10.0, (s.seq, s.cite, s.actor, name, d)
+            named += 1
+    assert named >= 10
+    assert too_close(tl) == []
+
+
+def test_a_walk_is_measured_only_against_the_bodies_near_it():
+    """A walk past the crowd at the 堂西 looks only at the bodies near its path: the pairs it
+    measures do not grow with the crowd."""
+    measured: list[tuple[int, int]] = []
+    for crowd in (10, 1000):
+        index = Walks()
+        for k in range(crowd):  # a crowd walking in rows at the 堂西, 3 尺 apart
+            x, y = -40.0 - 3 * (k % 10), 20.0 - 3 * (k // 10)
+            index.add(f"衆耦{k}", ((x, y, 0.0), (x, y - 2.0, 5.0)))
+        # one walks north past them, 5 尺 east of the crowd's east column
+        assert index.clear("司馬", ((-35.0, -300.0, 0.0), (-35.0, 30.0, 77.0)))
+        # and one who walks into the first of them is stopped
+        assert not index.clear("司射", ((-40.0, 25.0, 0.0), (-40.0, 15.0, 5.0)))
+        measured.append((index.examined, index.measured))
+    assert measured[0][1] == measured[1][1]  # the one he walks into, and only him
+    assert measured[1][0] <= 40  # of the 1000: those in the cells the two walks cross
+
+
+def test_a_late_partner_sends_the_schedule_back_to_him_only(xiangshe):
+    """A joint act whose other party must wait for him undoes and places again the acts since
+    that party's, not the whole rite: every act is placed once, and again only a few."""
+    w = xiangshe.work
+    assert w["back"] >= 1 and w["undone"] >= 1
+    assert w["undone"] <= 0.05 * w["placed"]
+    # no step without its time
+    assert all(tm is not None for tm in xiangshe.timed)

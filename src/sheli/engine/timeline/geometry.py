@@ -191,13 +191,15 @@ class Entry:
 class Walks:
     """The bodies placed so far, walking or standing, in cells of space and time: a new walk
     is measured only against those in the cells its box meets, so that its cost is what is
-    near it, not the size of the crowd. ``measured`` counts the pairs measured exactly
-    (:func:`closest`), for the tests of the schedule's cost."""
+    near it, not the size of the crowd. ``examined`` counts the bodies looked at in those
+    cells, ``measured`` the pairs measured exactly (:func:`closest`): the tests of the
+    schedule's cost read them."""
 
     def __init__(self) -> None:
         self.cells: dict[tuple[int, int, int], list[Entry]] = {}
         self.looks = 0
         self.measured = 0
+        self.examined = 0  # bodies looked at in the cells (then by their boxes)
 
     def add(self, who: str, path: tuple[TimedPoint, ...]) -> Entry:
         w = Entry(who, path)
@@ -229,7 +231,11 @@ class Walks:
         out = []
         cells = self.cells
         for key in _keys(path, 0.0):
-            for w in cells.get(key, ()):
+            got = cells.get(key)
+            if got is None:
+                continue
+            self.examined += len(got)
+            for w in got:
                 if w.seen == look:
                     continue
                 w.seen = look
