@@ -188,20 +188,16 @@ class Paths(_Routes):
 
     def _legs_near(self, name: str, near: tuple[Any, ...]) -> list[tuple[int, Vec]]:
         """The standing bodies (not ``name``'s) nearer than the passing distance to a leg of a
-        walk, each with the leg's index (``near``: :func:`_leg_cells`). The cells along its
-        legs are looked in (a long walk past a crowd), or those of the walk's box, or, where
-        they are more than the cells where anyone stands, those cells that are in the box."""
+        walk, each with the leg's index (``near``: :func:`_leg_cells`). The cells of the walk's
+        box are looked in, or, where they are more than the cells where anyone stands (a long
+        walk, to the 侯), those cells that are in the box."""
         out: list[tuple[int, Vec]] = []
         grid = self.cells
         if not grid:
             return out
         g2 = self.gap2
-        legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1), corridor = near
-        if corridor is not None and len(corridor) <= len(grid):
-            # a long walk: the cells along its legs (in the box's order), not its whole box
-            get = grid.get
-            found = [c for key in corridor if (c := get(key))]
-        elif (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
+        legs, (x0, y0, x1, y1), (ix0, ix1, iy0, iy1) = near
+        if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) <= len(grid):
             get = grid.get
             iys = range(iy0, iy1 + 1)
             found = [c for ix in range(ix0, ix1 + 1) for iy in iys if (c := get((ix, iy)))]

@@ -92,24 +92,14 @@ def _clip(hull: list[Vec], s: Vec, t: Vec) -> tuple[float, float, int, int] | No
     return t0, t1, i, j
 
 
-#: a walk whose box holds more cells than this looks only at the cells along its legs
-CORRIDOR = 16
-
-
 def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
     """The legs of a walk (start, direction, squared length), the box of the walk grown by
-    ``g``, the cells of the grid of standing bodies (CELL) in that box, and, where the box
-    holds more than CORRIDOR cells, the cells along the legs only (within ``g`` of them, in
-    the box's order): what :meth:`Paths._legs_near` reads. A long walk past a crowd (to the
-    射位 along the column of 衆耦) looks at the bodies along its way, not at all those in
-    its box.
+    ``g``, and the cells of the grid of standing bodies (CELL) in that box: what
+    :meth:`Paths._legs_near` reads.
 
-    >>> legs, box, cells, corridor = _leg_cells([(0.0, 0.0), (10.0, 0.0)], 1.5)
-    >>> legs, box, cells, corridor
-    (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0), None)
-    >>> long = _leg_cells([(0.0, 0.0), (80.0, 80.0)], 1.5)
-    >>> (long[2][1] - long[2][0] + 1) * (long[2][3] - long[2][2] + 1), len(long[3])
-    (144, 54)
+    >>> legs, box, cells = _leg_cells([(0.0, 0.0), (10.0, 0.0)], 1.5)
+    >>> legs, box, cells
+    (((0.0, 0.0, 10.0, 0.0, 100.0),), (-1.5, -1.5, 11.5, 1.5), (-1, 1, -1, 0))
     """
     legs = []
     ax, ay = pts[0]
@@ -136,22 +126,7 @@ def _leg_cells(pts: list[Vec], g: float) -> tuple[Any, ...]:
         int(box[1] // CELL),
         int(box[3] // CELL),
     )
-    corridor = None
-    if (cells[1] - cells[0] + 1) * (cells[3] - cells[2] + 1) > CORRIDOR:
-        keys: set[tuple[int, int]] = set()
-        for ax, ay, dx, dy, _n in legs:
-            # each leg in pieces no longer than a cell, each piece's box grown by g
-            k = max(1, math.ceil(max(abs(dx), abs(dy)) / CELL))
-            for j in range(k):
-                xa, xb = ax + dx * j / k, ax + dx * (j + 1) / k
-                ya, yb = ay + dy * j / k, ay + dy * (j + 1) / k
-                for ix in range(int((min(xa, xb) - g) // CELL), int((max(xa, xb) + g) // CELL) + 1):
-                    for iy in range(
-                        int((min(ya, yb) - g) // CELL), int((max(ya, yb) + g) // CELL) + 1
-                    ):
-                        keys.add((ix, iy))
-        corridor = tuple(sorted(keys))
-    return tuple(legs), box, cells, corridor
+    return tuple(legs), box, cells
 
 
 def _dedupe(pts: list[Vec]) -> list[Vec]:
