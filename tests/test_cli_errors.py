@@ -232,3 +232,17 @@ def test_the_yizhu_has_no_unfilled_template(rite: str) -> None:
 def test_a_scale_that_is_no_number_is_refused(option: str, value: str) -> None:
     line = _one_line(["cues", "xiangshe", "--floor", option, value])
     assert f"Invalid value for '{option}': {value} is not a positive number" in line
+
+
+def test_a_role_in_english_or_misspelt_gets_the_texts_name() -> None:
+    # the glossary's English, as the English cue sheet gives it, where the text's term is wanted
+    line = _one_line(["cues", "xiangshe", "--role", "director of archery"])
+    assert line.startswith("sheli cues: no role 'director of archery' in this run; did you mean")
+    assert "did you mean 司射 (director of archery)? Roles: 司射," in line
+    assert "did you mean 司馬 (marshal)?" in _one_line(["cues", "xiangshe", "--role", "Marshall"])
+    # a part of several roles' English: each of them
+    line = _one_line(["cues", "xiangshe", "--role", "upper archer"])
+    assert "did you mean 上耦上射 (upper archer of the upper pair) or 次耦上射" in line
+    # the text's term misspelt, in simplified form
+    assert "did you mean 釋獲者?" in _one_line(["cues", "xiangshe", "--role", "释获"])
+    assert "did you mean" not in _one_line(["cues", "xiangshe", "--role", "castle"])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["SheliError", "did_you_mean"]
+__all__ = ["SheliError", "did_you_mean", "nearest"]
 
 
 class SheliError(Exception):
@@ -40,6 +40,15 @@ class SheliError(Exception):
     """
 
 
+def nearest(word: str, names: Iterable[str], n: int = 2) -> list[str]:
+    """The (at most ``n``) names nearest ``word``, nearest first; [] when none is near.
+
+    >>> nearest("xei", ["xie", "xiang", "qin"]), nearest("castle", ["xie"])
+    (['xie'], [])
+    """
+    return difflib.get_close_matches(word, list(names), n=n, cutoff=0.6)
+
+
 def did_you_mean(word: str, names: Iterable[str]) -> str:
     """``; did you mean X?`` for the names nearest ``word``, or ''.
 
@@ -48,5 +57,5 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
     >>> did_you_mean("castle", ["xie", "xiang"])
     ''
     """
-    near = difflib.get_close_matches(word, list(names), n=2, cutoff=0.6)
+    near = nearest(word, names)
     return f"; did you mean {' or '.join(near)}?" if near else ""

@@ -24,6 +24,8 @@ from importlib import resources
 
 import yaml
 
+from sheli.errors import nearest
+
 __all__ = [
     "GLOSSARY",
     "KINDS",
@@ -34,6 +36,7 @@ __all__ = [
     "held_english",
     "label",
     "parts",
+    "terms_named",
 ]
 
 # The sections of the data file a reader's English comes from, in the order they are searched.
@@ -180,3 +183,44 @@ def label(name: str, *kinds: str) -> str:
                 return f"({name})"
             words += [g["short"].get(p) or _plain(english(p, *kinds) or p) for p in ps]
     return " ".join(words) if words else f"({name})"
+
+
+def _english_key(words: str) -> str:
+    """English as a user types it, compared: lower case, no article, no bracketed term, single
+    spaces (``The Director of  Archery`` and ``director of archery (司射)`` are one key)."""
+    return _plain(" ".join(words.lower().replace("_", " ").split()))
+
+
+def terms_named(words: str, terms: list[str], *kinds: str) -> list[str]:
+    """The terms among ``terms`` a user meant by English ``words``: those whose English (the
+    reader's, or a drawing's label) is ``words``, else those whose English is nearest it
+    (a misspelling); [] when ``words`` is no English of theirs. A user who reads the English
+    first types the English where the text's term is wanted.
+
+    >>> roles = ["司射", "司馬", "釋獲者", "上耦上射"]
+    >>> terms_named("director of archery", roles, "roles"), terms_named("Marshal", roles)
+    (['司射'], ['司馬'])
+    >>> terms_named("the scorrer", roles, "roles"), terms_named("1st pair upper", roles)
+    (['釋獲者'], ['上耦上射'])
+    >>> terms_named("upper archer", [*roles, "次耦上射"], "roles")
+    ['上耦上射', '次耦上射']
+    >>> terms_named("司射", roles), terms_named("castle", roles)
+    ([], [])
+    """
+    key = _english_key(words)
+    if not key or not key.isascii():
+        return []
+    names: dict[str, list[str]] = {}
+    for term in terms:
+        en = english(term, *kinds)
+        for said in {en, label(term, *kinds)} if en else {label(term, *kinds)}:
+            if said and not said.startswith("("):
+                names.setdefault(_english_key(said), []).append(term)
+    if key in names:
+        return list(dict.fromkeys(names[key]))
+    # a part of their English (upper archer: each pair's upper archer)
+    within = re.compile(rf"\b{re.escape(key)}\b")
+    inside = [t for said, ts in names.items() if within.search(said) for t in ts]
+    if inside:
+        return list(dict.fromkeys(inside))
+    return list(dict.fromkeys(t for said in nearest(key, names) for t in names[said]))

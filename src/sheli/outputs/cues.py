@@ -38,7 +38,8 @@ import jinja2
 from sheli.engine.env import chapter_sections
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
-from sheli.glossary import english, held_english
+from sheli.errors import did_you_mean
+from sheli.glossary import english, held_english, terms_named
 from sheli.outputs import diagram
 from sheli.outputs.floorplan import (
     HALL_VIEW,
@@ -87,6 +88,23 @@ def roles(run: Any) -> list[str]:
     ['司射', '司馬', '獲者', '釋獲者']
     """
     return run.accept(CueReader()).roles()
+
+
+def role_hint(name: str, known: list[str]) -> str:
+    """``; did you mean X?`` for a role name that is not one of ``known``: the role whose
+    glossary English it is (a user who read the English sheet types it), else the nearest
+    role in the text's terms (traditional or simplified); '' when none is near.
+
+    >>> known = ["司射", "司馬", "釋獲者", "上耦上射"]
+    >>> role_hint("director of archery", known), role_hint("Scorer", known)
+    ('; did you mean 司射 (director of archery)?', '; did you mean 釋獲者 (scorer)?')
+    >>> role_hint("释获", known), role_hint("飛鳥", known)
+    ('; did you mean 釋獲者?', '')
+    """
+    meant = terms_named(name, known, "roles")
+    if meant:
+        return "; did you mean " + " or ".join(f"{t} ({english(t, 'roles')})" for t in meant) + "?"
+    return did_you_mean(to_traditional(name.strip()), known)
 
 
 def resolve_role(run: Any, name: str) -> str:
@@ -438,7 +456,9 @@ class CueReader(BaseVisitor["CueReader"]):
         if len(by_role) == 1:
             return by_role[0]
         hint = f" ({name} is several people: {', '.join(by_role)})" if by_role else ""
-        raise CuesError(f"no role {name!r} in this run{hint}. Roles: {', '.join(known)}")
+        hint += role_hint(name, known)
+        stop = " " if hint.endswith("?") else ". "
+        raise CuesError(f"no role {name!r} in this run{hint}{stop}Roles: {', '.join(known)}")
 
     def beats(self, role: str, addressed: bool = True) -> list[Beat]:
         """The person's cues as beats (see :class:`Beat`)."""
