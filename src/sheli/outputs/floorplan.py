@@ -21,6 +21,7 @@ from typing import Any
 from sheli.engine.records import Scene, Step
 from sheli.errors import SheliError
 from sheli.glossary import label as label_en
+from sheli.outputs.labels import LINE_HEIGHT, Box, Label, place_labels, text_width
 
 
 class CuesError(SheliError, ValueError):
@@ -162,11 +163,14 @@ def _plan_body(
     numbered: dict[str, int] | None = None,
     labels: bool | set[str] = True,
     lang: str = "zh-Hant",
+    shown_apart: View | None = None,
 ) -> str:
     """The fixtures, the origin, a metre bar and the north mark of a view, as SVG elements.
 
     ``labels``: True labels the landmark kinds, a set labels those names only; ``lang`` en
-    names the fixtures in English (the glossary's label, docs/diagrams.md)."""
+    names the fixtures in English (the glossary's label, docs/diagrams.md). The fixtures
+    inside ``shown_apart`` (a plan of their own beside this one) are not labelled here: that
+    window is outlined instead."""
 
     def name_of(n: str) -> str:
         return label_en(n, "places", "objects", "dress") if lang == "en" else n
@@ -180,9 +184,9 @@ def _plan_body(
     def inside(x: float, y: float) -> bool:
         return view.x0 <= x <= view.x1 and view.y0 <= y <= view.y1
 
-    e = html.escape
     out = [f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbfaf6" stroke="#999"/>']
     fx = venue.fixtures
+    marks: list[Box] = []  # what a label must not cover: each fixture's mark, the origin
     # The 堂 (raised hall) first, shaded; then walls, stairs and the rest on top.
     tang = fx.get("堂")
     if tang is not None and tang.extent is not None:
@@ -196,6 +200,8 @@ def _plan_body(
         if ext is None or f.kind == "area" or f.name in ("堂廉", "堂西廉"):
             continue  # areas are not drawn; the edges of the 堂 are the 堂 rectangle's own
         (a, b), (c, d) = px(ext.x0, ext.y1), px(ext.x1, ext.y0)
+        if f.kind in ("target", "gate"):
+            marks.append(Box(min(a, c), min(b, d) - 1.5, max(a, c), max(b, d) + 1.5))
         if f.kind in ("wall", "line", "target", "gate"):
             colour = {"target": "#b03a2e", "gate": "#555"}.get(f.kind, "#6b5d3f")
             sw = 2.5 if f.kind in ("target", "gate", "wall") else 0.8
@@ -208,12 +214,15 @@ def _plan_body(
                 f'<rect x="{a}" y="{b}" width="{max(c - a, 1)}" height="{max(d - b, 1)}" '
                 f'fill="{fill}" stroke="#6b5d3f" stroke-width="0.5"/>'
             )
+    names: list[tuple[Label, str]] = []  # the labels, landmarks first, and their colour
     for f in fx.values():
         if not inside(f.x, f.y):
             continue
         cx, cy = px(f.x, f.y)
+        r = 1.6
         if f.kind == "pillar":
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{max(2.0, 0.8 * k)}" fill="#6b5d3f"/>')
+            r = max(2.0, 0.8 * k)
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="#6b5d3f"/>')
         elif f.kind in ("vessel", "screen", "instrument", "post") and f.extent is None:
             r = max(2.0, 1.0 * k)
             out.append(
@@ -222,20 +231,21 @@ def _plan_body(
             )
         elif numbered is not None:
             out.append(f'<circle cx="{cx}" cy="{cy}" r="1.6" fill="#555"/>')
+        else:
+            r = 1.0
+        marks.append(Box(cx - r, cy - r, cx + r, cy + r))
+        if shown_apart is not None and _in(shown_apart, f.x, f.y):
+            continue
         if numbered is not None and f.name in numbered:
             # The key's number; short names of the landmarks too, where they have room.
             # (in English the numbers alone: the names, longer, are in the key beside it)
             named = f.kind in _NAMED_KINDS and len(f.name) <= 2 and lang != "en"
-            text = f"{numbered[f.name]} {e(name_of(f.name))}" if named else f"{numbered[f.name]}"
-            out.append(
-                f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs * 0.8:.1f}" fill="#1a4f8a">'
-                f"{text}</text>"
-            )
+            text = f"{numbered[f.name]} {name_of(f.name)}" if named else f"{numbered[f.name]}"
+            lab = Label(f"fixture:{f.name}", [[(text, round(fs * 0.8, 1))]], cx, cy, r + 1)
+            names.append((lab, "#1a4f8a"))
         elif (f.name in labels) if isinstance(labels, set) else (labels and f.kind in _LABEL_KINDS):
-            out.append(
-                f'<text x="{cx + 2}" y="{cy - 2}" font-size="{fs:.1f}" fill="#555">'
-                f"{e(name_of(f.name))}</text>"
-            )
+            lab = Label(f"fixture:{f.name}", [[(name_of(f.name), round(fs, 1))]], cx, cy, r + 1)
+            names.append((lab, "#555"))
     # The origin, marked as the director tapes it: a cross at the middle of the 堂廉.
     if inside(0, 0):
         ox, oy = px(0, 0)
@@ -245,12 +255,29 @@ def _plan_body(
             f'</g><text x="{ox + 4}" y="{oy + fs + 2}" font-size="{fs * 0.85:.1f}" '
             f'fill="#c0392b">0,0</text>'
         )
+        marks.append(Box(ox - 6, oy - 6, ox + 6, oy + 6))
+        marks.append(Box(ox + 3, oy + 2, ox + 5 + text_width("0,0", fs * 0.85), oy + fs + 3))
+    if shown_apart is not None:
+        w = View(
+            max(shown_apart.x0, view.x0),
+            max(shown_apart.y0, view.y0),
+            min(shown_apart.x1, view.x1),
+            min(shown_apart.y1, view.y1),
+        )
+        (a, b), (c, d) = px(w.x0, w.y1), px(w.x1, w.y0)
+        out.append(
+            f'<rect class="shown-apart" x="{a}" y="{b}" width="{c - a:.1f}" height="{d - b:.1f}" '
+            f'fill="none" stroke="#1a4f8a" stroke-width=".8" stroke-dasharray="3 2"/>'
+        )
+    out += _fixture_labels(names, marks, width, height, fs)
     # A bar of a round number of metres at this scale (0.5, 1, 2, 5, 10 …), and north.
     m_per_px = scale.m(1) / k
     target = m_per_px * width / 4
     step = next((v for v in (0.5, 1, 2, 5, 10, 20, 50, 100) if v >= target / 2), 100)
     blen = step / m_per_px
     y0 = height - 8
+    # (the bar and north are drawn over a label that reaches them; the placement keeps clear
+    # of both)
     out.append(
         f'<g stroke="#222" stroke-width="1.5"><line x1="8" y1="{y0}" x2="{8 + blen:.1f}" '
         f'y2="{y0}"/><line x1="8" y1="{y0 - 3}" x2="8" y2="{y0 + 3}"/>'
@@ -261,6 +288,61 @@ def _plan_body(
         f'text-anchor="middle">{"N↑" if lang == "en" else "北 N↑"}</text>'
     )
     return "".join(out)
+
+
+def _scale_and_north(width: int, height: int, fs: float) -> list[Box]:
+    """Where the metre bar (bottom left) and the north mark (top right) are drawn."""
+    return [Box(0, height - 8 - fs, width / 2 + 40, height), Box(width - 36, 0, width, fs + 8)]
+
+
+def _fixture_labels(
+    names: list[tuple[Label, str]], marks: list[Box], width: int, height: int, fs: float
+) -> list[str]:
+    """The fixtures' labels placed clear of every fixture's mark, of each other, of the metre
+    bar and of north (:func:`sheli.outputs.labels.place_labels`, as the step diagrams place
+    theirs), each ``<text>`` in a ``<g class="fixture-label">``, with a leader line to its
+    fixture where it stands away from it. Numbers that shared a point or a crowded corner
+    (the 物, the 中 and the 楅 on one line) otherwise overprinted each other.
+
+    >>> a = Label("fixture:甲", [[("1 甲", 9.0)]], 50, 50)
+    >>> b = Label("fixture:乙", [[("2 乙", 9.0)]], 50, 50)
+    >>> svg = "".join(_fixture_labels([(a, "#555"), (b, "#555")], [], 200, 200, 10))
+    >>> import re  # one east of the point, the other west of it
+    >>> re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)"', svg)
+    [('58.0', '52.9'), ('22.2', '52.9')]
+    """
+    if not names:
+        return []
+    # the numbers first (they are the key), then the names, each in the plan's order
+    placed = place_labels(
+        [lab for lab, _ in names],
+        [*marks, *_scale_and_north(width, height, fs)],
+        Box(0, 0, width, height),
+        gap=0.5,
+        ring_step=6.0,
+    )
+    colour = {lab.key: c for lab, c in names}
+    out = []
+    for lab in placed:
+        bx = lab.box
+        if bx is None:
+            continue
+        (text, size), *_ = lab.lines[0]
+        parts = [f'<g class="fixture-label" data-for="{html.escape(lab.key)}">']
+        if lab.leader:
+            cx, cy = min(max(lab.ax, bx.x0), bx.x1), min(max(lab.ay, bx.y0), bx.y1)
+            parts.append(
+                f'<line class="leader" x1="{lab.ax}" y1="{lab.ay}" x2="{cx:.1f}" y2="{cy:.1f}" '
+                f'stroke="#999" stroke-width=".5"/>'
+            )
+        # the baseline as the step diagrams set it (sheli.outputs.diagram.layout)
+        ty = bx.y0 + 1 + size * LINE_HEIGHT - size * 0.3
+        parts.append(
+            f'<text x="{bx.x0 + 2:.1f}" y="{ty:.1f}" font-size="{size:g}" '
+            f'fill="{colour[lab.key]}">{html.escape(text)}</text></g>'
+        )
+        out.append("".join(parts))
+    return out
 
 
 _MARKERS = (
@@ -335,11 +417,14 @@ def plan_svg(
     """
     view = view or HALL_VIEW
     _, height = _plan_geometry(view, width)
+    # the whole floor beside the hall's plan (the floor plan sheet): its numbers are those
+    # the hall's plan has no room for, the hall outlined, or 98 numbers crowd a thumbnail
+    apart = HALL_VIEW if numbered is not None and view != HALL_VIEW else None
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="plan" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
         f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">{_MARKERS}'
-        + _plan_body(venue, scale, view, width, numbered, labels, lang)
+        + _plan_body(venue, scale, view, width, numbered, labels, lang, apart)
         + _people_svg(view, width, people)
         + "</svg>"
     )
