@@ -16,12 +16,22 @@ const event = JSON.parse($("event-data").textContent || "{}");
 const status = statusLine($("status"));
 // framed on the bodies that act, to the shape of the screen's figure (frame.js)
 const figure = $("diagram");
+const main = document.querySelector("main");
+/** The figure's widest: this share of the screen's width; narrower where the framed picture
+    is (a shot's 侯道 is tall), the passage and the tally taking the rest. */
+const DIAGRAM_MOST = 0.55;
 const showDiagram = diagramLoader(figure, {
-  // the figure is as wide as its column and at most 86vh high (live.css)
+  // framed to the widest the figure may be, then the figure cut to the picture's shape, so
+  // that neither the framing nor the picture's shape leaves an empty band (live.css)
   transform: (svg) => {
     const info = {};
-    const aspect = Math.max(0.5, figure.clientWidth / Math.max(1, 0.86 * window.innerHeight)) || 16 / 9;
+    const narrow = window.matchMedia("(max-width: 760px)").matches;
+    const most = narrow ? figure.clientWidth : DIAGRAM_MOST * main.clientWidth;
+    const high = narrow ? 0.7 * window.innerHeight : figure.clientHeight;
+    const aspect = Math.max(0.2, most / Math.max(1, high)) || 16 / 9;
     const out = frameActing(svg, aspect, info);
+    const [, , w, h] = info.box || [0, 0, 16, 9];
+    if (!narrow) main.style.setProperty("--diagram-w", `${Math.round(Math.min(most, (high * w) / h))}px`);
     figure.dataset.frame = JSON.stringify(info); // what is framed, for the tests
     return out;
   },
@@ -105,6 +115,10 @@ function render(s) {
   $("cite").textContent = p.cite || st.cite || "";
   $("section").textContent = st.section != null ? `${E ? EN.section : "賈疏"} §${st.section}` : "";
   markedPassage($("jing"), p.text || st.jing || "", st.jing);
+  // a passage longer than its box: scrolled to the step's words, a line of context above
+  const jing = $("jing");
+  const mark = jing.querySelector("mark");
+  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - parseFloat(getComputedStyle(jing).lineHeight || "0")) : 0;
 
   const t = s.tally || {};
   const round = t.round ?? null;
@@ -136,16 +150,31 @@ function render(s) {
   document.body.dataset.left = String(left);
   document.body.dataset.seq = String(st.seq ?? "");
 
-  fill($("history"), ...(s.announcements || []).map((a) =>
+  // who drinks: the last round's, large, each round in one line; the earlier rounds' drinks
+  // and every announcement in the history, the latest first
+  const rounds = [...new Set((s.drinks || []).map((d) => d.round))];
+  const drinkLine = (r) => {
+    const who = (s.drinks || []).filter((d) => d.round === r);
+    const names = who.flatMap((d, i) => [
+      i ? (E ? ", " : "、") : "",
+      el("b", {}, E ? `(${d.who || ""})` : d.who || ""),
+      d.name ? ` (${d.name})` : "",
+    ]);
+    return el("li", { dataset: { round: String(r) } }, E ? `${roundOf(r)}: ${EN.drink}: ` : `${roundName(r)}：飲不勝者 `, ...names);
+  };
+  const lastRound = rounds.length ? rounds[rounds.length - 1] : null;
+  fill($("drinks"), ...(lastRound == null ? [] : [drinkLine(lastRound)]));
+  $("drinks-box").hidden = lastRound == null;
+  const saidLines = (s.announcements || []).map((a) => [
+    a.round,
+    0,
     E
       ? el("li", { dataset: { round: String(a.round) } }, `${roundOf(a.round)}: ${EN.announce}: `, el("b", {}, a.en || ""))
       : el("li", { dataset: { round: String(a.round) } }, `${roundName(a.round)}：釋獲者告 `, el("b", {}, a.text || "")),
-  ));
-  fill($("drinks"), ...(s.drinks || []).map((d) =>
-    E
-      ? el("li", {}, `${roundOf(d.round)}: ${EN.drink}: `, el("b", {}, `(${d.who || ""})`), d.name ? ` (${d.name})` : "")
-      : el("li", {}, `${roundName(d.round)}：飲不勝者 `, el("b", {}, d.who || ""), d.name ? ` (${d.name})` : ""),
-  ));
+  ]);
+  const drunk = rounds.filter((r) => r !== lastRound).map((r) => [r, 1, drinkLine(r)]);
+  // the latest first: a round's drink after its announcement
+  fill($("history"), ...[...saidLines, ...drunk].sort((a, b) => b[0] - a[0] || b[1] - a[1]).map((x) => x[2]));
   renderMarks(s);
   vote.update(s);
   drum.update(s.drum);
