@@ -290,6 +290,18 @@ def _plan_body(
     return "".join(out)
 
 
+def _plan_title(view: View, lang: str) -> str:
+    """The plan's name for a screen reader (the ``<title>`` of its ``role="img"``).
+
+    >>> _plan_title(HALL_VIEW, "en"), _plan_title(View(0, 0, 1, 1), "zh-Hant")
+    ('Plan of the hall and the near court, to scale', '平面圖：全場（依比例）')
+    """
+    hall = view == HALL_VIEW
+    if lang == "en":
+        return f"Plan of {'the hall and the near court' if hall else 'the whole floor'}, to scale"
+    return f"平面圖：{'堂與近庭' if hall else '全場'}（依比例）"
+
+
 def _scale_and_north(width: int, height: int, fs: float) -> list[Box]:
     """Where the metre bar (bottom left) and the north mark (top right) are drawn."""
     return [Box(0, height - 8 - fs, width / 2 + 40, height), Box(width - 36, 0, width, fs + 8)]
@@ -423,7 +435,8 @@ def plan_svg(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="plan" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">{_MARKERS}'
+        f'font-family="Noto Sans CJK TC, Noto Sans CJK SC, sans-serif">'
+        f"<title>{_plan_title(view, lang)}</title>{_MARKERS}"
         + _plan_body(venue, scale, view, width, numbered, labels, lang, apart)
         + _people_svg(view, width, people)
         + "</svg>"
