@@ -14,7 +14,8 @@ second round are entered through the scorers' own API (7 hits right, 3 left), an
 director goes to a shot of that round, to the 釋獲者's announcement and to the losers'
 drink. Screenshots (``test-artifacts/``): ``audience-1920x1080-shot.png``,
 ``audience-1920x1080-announce.png``, ``audience-1280x720-shot.png``,
-``audience-1280x720-announce.png`` and the two ``-drink.png``.
+``audience-1280x720-announce.png``, the two ``-announce-en.png`` (in English) and the two
+``-drink.png``.
 """
 
 from __future__ import annotations
@@ -189,6 +190,18 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
         got = _check(screen, size, {**KEY, "announcement": "#announce-text"})
         assert got["els"]["announcement"]["text"] == announce(7, 3) == "右賢於左二純"
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-announce.png"))
+    # in English (the switch): the step's sentence and the announcement, longer, fit as well
+    # (the announcement said once, in its box: the tally's line under it left out)
+    english = {"step": "#sentence", "passage": "#jing", "announcement": "#announce-text"}
+    for size, screen in screens.items():
+        screen.keyboard.press("l")
+        screen.wait_for_selector("body[data-lang='en']")
+        got = _check(screen, size, english)
+        assert got["els"]["announcement"]["text"].startswith("The right wins")
+        assert screen.is_hidden("#tally-en")
+        screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-announce-en.png"))
+        screen.keyboard.press("l")
+        screen.wait_for_selector("body[data-lang='zh-Hant']")
 
     # who drinks: the left lost, each pair's 下射 drinks (飲不勝者, xiangshe:205–220)
     losers = {who for r, who, _ in after.drinks if r == 2 and who.endswith("下射")}

@@ -94,6 +94,26 @@ function rods(node, n, before) {
   fill(node, ...groups);
 }
 
+/** The passage and the history show whole lines only, on a screen whose height is fixed (a
+    projector: live.css): the passage is cut to the lines its box holds and scrolled to the
+    step's words, a line of context above; a history entry that does not fit whole is left
+    out (the latest come first). */
+function fitLines() {
+  const jing = $("jing");
+  jing.style.maxHeight = "";
+  const history = $("history");
+  for (const li of history.children) li.hidden = false;
+  if (getComputedStyle(jing).overflowY !== "hidden") return; // a phone: the page scrolls
+  const lh = parseFloat(getComputedStyle(jing).lineHeight) || 1;
+  jing.style.maxHeight = `${Math.max(1, Math.floor(jing.clientHeight / lh)) * lh}px`;
+  const mark = jing.querySelector("mark");
+  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - lh) : 0;
+  const box = $("history-box").getBoundingClientRect();
+  let over = false;
+  for (const li of history.children) li.hidden = over ||= li.getBoundingClientRect().bottom > box.bottom;
+}
+window.addEventListener("resize", () => last && fitLines());
+
 function render(s) {
   last = s;
   const E = english();
@@ -115,10 +135,6 @@ function render(s) {
   $("cite").textContent = p.cite || st.cite || "";
   $("section").textContent = st.section != null ? `${E ? EN.section : "賈疏"} §${st.section}` : "";
   markedPassage($("jing"), p.text || st.jing || "", st.jing);
-  // a passage longer than its box: scrolled to the step's words, a line of context above
-  const jing = $("jing");
-  const mark = jing.querySelector("mark");
-  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - parseFloat(getComputedStyle(jing).lineHeight || "0")) : 0;
 
   const t = s.tally || {};
   const round = t.round ?? null;
@@ -179,6 +195,7 @@ function render(s) {
   vote.update(s);
   drum.update(s.drum);
   $("beat-box").hidden = !(s.drum && s.drum.running);
+  fitLines();
   document.body.dataset.ready = "1";
 }
 
