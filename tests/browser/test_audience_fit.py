@@ -7,7 +7,8 @@ announcement and who drinks: each is drawn at least 40 px high at 1080 lines, an
 proportion at 720 (26.7 px), inside the screen. The diagram's drawn content (what is not the
 paper) is read from its pixels: its bounding box spans at least 80 % of the frame across or
 down, so neither a band left empty by the framing nor one left by the picture's shape
-remains.
+remains. At a shot there are two pictures, each measured so: the 侯道 with the arrow's
+flight, and beside it the archer at his 物, near.
 
 The event is test_serve_event.py's (the 三耦 only, the archery alone); the arrows of the
 second round are entered through the scorers' own API (7 hits right, 3 left), and the
@@ -76,8 +77,8 @@ MEASURE = """(sels) => {
 # The diagram's drawn content in its frame: the figure drawn on a canvas at its size (the
 # picture as the page places it, object-fit and all), the box of the pixels that are not the
 # paper, as fractions of the frame.
-CONTENT = """async () => {
-  const fig = document.querySelector('#diagram');
+CONTENT = """async (sel) => {
+  const fig = document.querySelector(sel);
   const img = fig.querySelector('img');
   await img.decode();
   const W = fig.clientWidth, H = fig.clientHeight;
@@ -130,8 +131,10 @@ def _check(screen: Any, size: tuple[int, int], want: dict[str, str]) -> dict[str
         # inside the screen, whole
         assert m["top"] >= 0 and m["bottom"] <= h + 0.5, (size, what, m)
         assert m["left"] >= 0 and m["right"] <= w + 0.5, (size, what, m)
-    fill = screen.evaluate(CONTENT)
-    assert max(fill["across"], fill["down"]) >= 0.8, (size, fill)
+    for fig in ("#diagram", "#near"):
+        if screen.is_visible(fig):
+            fill = screen.evaluate(CONTENT, fig)
+            assert max(fill["across"], fill["down"]) >= 0.8, (size, fig, fill)
     return got
 
 
@@ -176,6 +179,10 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
     )
     show(shot)
     for size, screen in screens.items():
+        # the 侯道 and, beside it, the archer at his 物 near, the frame of the range cut to
+        # its shape
+        screen.wait_for_selector("#near img")
+        screen.wait_for_function("() => document.querySelector('#near img').naturalWidth > 0")
         _check(screen, size, KEY)
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-shot.png"))
 
@@ -187,6 +194,7 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
     )
     show(told)
     for size, screen in screens.items():
+        assert screen.is_hidden("#near")  # in the hall: one picture
         got = _check(screen, size, {**KEY, "announcement": "#announce-text"})
         assert got["els"]["announcement"]["text"] == announce(7, 3) == "右賢於左二純"
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-announce.png"))

@@ -20,6 +20,12 @@ const main = document.querySelector("main");
 /** The figure's widest: this share of the screen's width; narrower where the framed picture
     is (a shot's 侯道 is tall), the passage and the tally taking the rest. */
 const DIAGRAM_MOST = 0.55;
+/** At a shot the 侯道 (tall) takes at most this share of the pictures' width; the archer at
+    his 物, near, the rest. */
+const RANGE_MOST = 0.45;
+const near = $("near");
+let nearUrl = null;
+let shooting = false; // the step shown is a shot: the range, and the archer near beside it
 const showDiagram = diagramLoader(figure, {
   // framed to the widest the figure may be, then the figure cut to the picture's shape, so
   // that neither the framing nor the picture's shape leaves an empty band (live.css)
@@ -28,11 +34,24 @@ const showDiagram = diagramLoader(figure, {
     const narrow = window.matchMedia("(max-width: 760px)").matches;
     const most = narrow ? figure.clientWidth : DIAGRAM_MOST * main.clientWidth;
     const high = narrow ? 0.7 * window.innerHeight : figure.clientHeight;
-    const aspect = Math.max(0.2, most / Math.max(1, high)) || 16 / 9;
-    const out = frameActing(svg, aspect, info);
+    const twin = shooting && !narrow;
+    const room = twin ? RANGE_MOST * most : most;
+    const out = frameActing(svg, Math.max(0.2, room / Math.max(1, high)) || 16 / 9, info);
     const [, , w, h] = info.box || [0, 0, 16, 9];
-    if (!narrow) main.style.setProperty("--diagram-w", `${Math.round(Math.min(most, (high * w) / h))}px`);
+    const width = Math.round(Math.min(room, (high * w) / h));
     figure.dataset.frame = JSON.stringify(info); // what is framed, for the tests
+    near.hidden = !twin;
+    figure.style.flex = twin ? `0 0 ${width}px` : "";
+    if (!narrow) main.style.setProperty("--diagram-w", `${twin ? Math.round(most) : width}px`);
+    if (twin) {
+      // the same drawing framed on the archer alone, in the width the 侯道 leaves
+      const gap = parseFloat(getComputedStyle($("pictures")).columnGap) || 0;
+      const aspect = Math.max(0.2, (most - width - gap) / Math.max(1, high));
+      const next = URL.createObjectURL(new Blob([frameActing(svg, aspect, null, { flights: false })], { type: "image/svg+xml" }));
+      fill(near, el("img", { src: next, alt: "the archer at his 物" }));
+      if (nearUrl) URL.revokeObjectURL(nearUrl);
+      nearUrl = next;
+    }
     return out;
   },
 });
@@ -119,7 +138,9 @@ function render(s) {
   const E = english();
   const st = s.step || {};
   // the hall when they act in the hall; the range when an arrow flies (射: the 侯 with him)
-  showDiagram(st.seq, st.verb === "射" ? "range" : "");
+  shooting = st.verb === "射";
+  if (!shooting) near.hidden = true;
+  showDiagram(st.seq, shooting ? "range" : "");
   $("round-name").textContent = roundOf(st.round ?? s.round);
   // in English the sentence says who does what, where, and the words said
   document.querySelector("#step .who").hidden = E;

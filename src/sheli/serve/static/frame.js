@@ -12,8 +12,9 @@ export const PAD_CHI = 6;
 
 const num = (n, a) => Number.parseFloat(n.getAttribute(a));
 
-/** The points (px of the drawing) of the bodies that act, their walk and an arrow's flight. */
-export function actingPoints(svg) {
+/** The points (px of the drawing) of the bodies that act, their walk and (unless `flights`
+    is false) an arrow's flight. */
+export function actingPoints(svg, flights = true) {
   const pts = [];
   for (const g of svg.querySelectorAll("g.person.actor, g.person.acting")) {
     const x = num(g, "data-cx");
@@ -26,8 +27,17 @@ export function actingPoints(svg) {
       if (Number.isFinite(x) && Number.isFinite(y)) pts.push([x, y]);
     }
   }
-  for (const l of svg.querySelectorAll("line.flight")) {
+  for (const l of flights ? svg.querySelectorAll("line.flight") : []) {
     pts.push([num(l, "x1"), num(l, "y1")], [num(l, "x2"), num(l, "y2")]);
+  }
+  if (!flights) {
+    // framed near: the actor's name too, wherever the drawing placed it, not cut at the edge
+    for (const g of svg.querySelectorAll("g.person.actor")) {
+      const name = g.getAttribute("data-actor");
+      const label = name && svg.querySelector(`g.label[data-for="person:${CSS.escape(name)}"]`);
+      const box = (label?.getAttribute("data-box") || "").split(" ").map(Number);
+      if (box.length === 4) pts.push([box[0], box[1]], [box[2], box[3]]);
+    }
   }
   return pts.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
 }
@@ -63,15 +73,16 @@ export function frameBox(pts, plan, scale, aspect) {
 
 /** The SVG text of a step's diagram framed on the bodies that act, for a screen of `aspect`
     (width / height); the drawing unchanged when nobody acts on the plan. `info`, if given, is
-    filled with what was framed: the server's view, the plan's box, the box shown, the points. */
-export function frameActing(svgText, aspect = 16 / 9, info = null) {
+    filled with what was framed: the server's view, the plan's box, the box shown, the points.
+    `flights: false` frames the bodies alone (a shot's archer at his 物, without the 侯道). */
+export function frameActing(svgText, aspect = 16 / 9, info = null, { flights = true } = {}) {
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
   const svg = doc.documentElement;
   const view = svg.querySelector("rect.view");
   const scale = num(svg, "data-scale");
   if (!view || !Number.isFinite(scale)) return svgText;
   const plan = ["x", "y", "width", "height"].map((a) => num(view, a));
-  const pts = actingPoints(svg);
+  const pts = actingPoints(svg, flights);
   const box = frameBox(pts, plan, scale, aspect);
   if (info) Object.assign(info, { view: svg.getAttribute("data-view"), plan, box, points: pts });
   if (!box) return svgText;
