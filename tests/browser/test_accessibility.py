@@ -77,8 +77,12 @@ def test_no_grave_violation_on_the_live_pages(pages: Pages) -> None:
             pg.wait_for_selector("body[data-lang='en']")
             found += _grave(pg, f"{name} in English")
     for sheet in ("pack", "results"):
-        pg = pages.browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-        pages.contexts.append(pg.context)
+        ctx = pages.browser.new_context(viewport={"width": 1100, "height": 900})
+        pages.contexts.append(ctx)
+        # patience, not timing: the pack's cue book takes seconds on a loaded machine
+        ctx.set_default_timeout(120_000)
+        ctx.set_default_navigation_timeout(120_000)
+        pg = ctx.new_page()
         pg.goto(f"{links['director']}/{sheet}")
         found += _grave(pg, sheet)
     assert not found, "\n".join(found)
