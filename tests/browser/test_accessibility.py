@@ -90,6 +90,7 @@ def test_no_grave_violation_on_the_live_pages(pages: Pages) -> None:
 
 def test_no_grave_violation_in_the_viewer(browser: Any, rendered: Path) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    ctx.set_default_timeout(60_000)
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file://") else r.abort())
     pg = ctx.new_page()
     try:
