@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import random
 
@@ -10,11 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sheli.cli.text_import
-import sheli.text.align
-import sheli.text.commentary
-import sheli.text.editions
-import sheli.text.kanripo
 from sheli.text.align import EDITION_FORMS, Target, align_doc, fold_text, heaviest_chain
 from sheli.text.kanripo import parse_kanripo
 
@@ -24,21 +18,6 @@ CJK = "鄉射之禮主人戒賓賔出岀迎再拜荅答乃請矦侯于於靣面�
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SHELI_DATA_DIR", str(tmp_path))
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        sheli.text.align,
-        sheli.text.kanripo,
-        sheli.text.editions,
-        sheli.text.commentary,
-        sheli.cli.text_import,
-    ],
-)
-def test_doctests(module: object) -> None:
-    result = doctest.testmod(module)  # type: ignore[arg-type]
-    assert result.failed == 0 and result.attempted > 0
 
 
 @given(st.text(alphabet=CJK + "○¶/()", max_size=60))

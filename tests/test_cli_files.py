@@ -3,7 +3,6 @@ device or a FIFO (never over it), with the umask's mode, and nothing half-writte
 
 from __future__ import annotations
 
-import doctest
 import os
 import stat
 import threading
@@ -27,11 +26,6 @@ def umask022():
 
 def _mode(p: Path) -> int:
     return stat.S_IMODE(os.stat(p).st_mode)
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(files, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_symlink_is_written_through(tmp_path: Path) -> None:

@@ -349,13 +349,3 @@ def test_pdf_without_chromium_says_how_to_install_and_writes_nothing(tmp_path):
     assert res.exit_code == 2
     assert "apt-get install chromium fonts-noto-cjk" in res.output
     assert not out.exists() and not list(tmp_path.iterdir())
-
-
-@pytest.mark.parametrize("module", ["sheli.outputs.cues", "sheli.outputs.pdf", "sheli.cli.cues"])
-@pytest.mark.slow
-def test_doctests(module: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0

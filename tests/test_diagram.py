@@ -3,10 +3,7 @@ facings the right way, keeps labels apart, and its scale bar is to scale."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import math
-import pkgutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -15,7 +12,6 @@ import pytest
 from sheli.engine import run
 from sheli.engine.records import Shot, Step, accept
 from sheli.outputs import diagram as diagram_mod
-from sheli.outputs import labels as labels_mod
 from sheli.outputs.diagram import FACING, body_boxes, label_boxes, render_svg
 from sheli.outputs.diagram import crowds as crowds_mod
 from sheli.outputs.diagram import memo as memo_mod
@@ -40,16 +36,6 @@ def _svg(frame, scene, **kw) -> ET.Element:
     root = ET.fromstring(render_svg(frame, scene, **kw))
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     return root
-
-
-@pytest.mark.slow
-def test_doctests() -> None:
-    """The examples of the diagram's and the labels' packages, each module's, run."""
-    for pkg in (diagram_mod, labels_mod):
-        assert doctest.testmod(pkg).failed == 0
-        for sub in pkgutil.iter_modules(pkg.__path__):
-            module = importlib.import_module(f"{pkg.__name__}.{sub.name}")
-            assert doctest.testmod(module).failed == 0, module.__name__
 
 
 @pytest.mark.parametrize("view", ["auto", "hall", "range", "near"])

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from sheli.engine import run
 from sheli.engine.records import Shot, Step, accept
-from sheli.outputs import frames as frames_mod
 from sheli.outputs.frames import FrameBuilder, build_frames
 
 
@@ -16,11 +13,6 @@ from sheli.outputs.frames import FrameBuilder, build_frames
 def default_run():
     r = run("xiangshe", seed=1, options={"feast": False})  # the archery (xiangshe:110–258)
     return r, build_frames(r)
-
-
-@pytest.mark.slow
-def test_doctests() -> None:
-    assert doctest.testmod(frames_mod).failed == 0
 
 
 def test_one_frame_per_step(default_run) -> None:

@@ -469,19 +469,6 @@ def test_cli_writes_no_svg_unless_asked_and_options_reach_the_run(tmp_path: Path
     assert len(R.unpack_svgs(blobs)) == len(step_lines(expected))
 
 
-def test_doctests() -> None:
-    import doctest
-
-    import sheli.cli.render
-    import sheli.outputs.viewer
-
-    # sheli.outputs.render's own examples (whole renders) are not run a second time here:
-    # `pytest` collects them from src/sheli (--doctest-modules), as `pytest
-    # src/sheli/outputs/render.py` does
-    for module in (sheli.outputs.viewer, sheli.cli.render):
-        assert doctest.testmod(module).failed == 0, module.__name__
-
-
 def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     # the first 300 steps: enough for several chunks on two processes
     head = [x for x in result.records if isinstance(x, Scene) or x.seq <= 300]

@@ -365,12 +365,3 @@ def test_xiangshe_knows_no_jun() -> None:
     assert not [e for e in step_lines(x) if e.get("file") == "xiangshe/jun.yaml"]
     with pytest.raises(SpecError, match="jun_shoots"):
         run("xiangshe", options={"jun_shoots": True})
-
-
-def test_verbs_jun_doctests() -> None:
-    import doctest
-
-    from sheli.engine import verbs_jun
-
-    result = doctest.testmod(verbs_jun)
-    assert result.attempted and not result.failed
