@@ -9,11 +9,14 @@ one worker (``xdist_group``). Tests of several seconds carry the ``slow`` marker
 
 from __future__ import annotations
 
+import resource
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from sharing import Once
 
 from sheli.cli import cli
 from sheli.engine import run
@@ -70,6 +73,62 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+#: CPU seconds over which a test not marked slow is named at the end of the run (its setup and
+#: call, in its process and the processes it waited for): the quick loop's guard, a report and
+#: no assertion, CPU and not wall time so that a busy machine does not move it (README).
+SLOW_CPU = 1.0
+CPU_SPENT = pytest.StashKey[float]()
+
+
+def _cpu_seconds() -> float:
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.stash[CPU_SPENT] = _cpu_seconds() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.stash[CPU_SPENT] = item.stash.get(CPU_SPENT, 0.0) + _cpu_seconds() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    report = yield
+    if call.when == "call":  # the report a worker sends back to pytest-xdist's controller
+        report.user_properties.append(("cpu_seconds", round(item.stash.get(CPU_SPENT, 0.0), 2)))
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Name the tests not marked slow that took over SLOW_CPU seconds of CPU."""
+    unmarked = []
+    for kind in ("passed", "failed"):
+        for report in terminalreporter.stats.get(kind, []):
+            cpu = dict(getattr(report, "user_properties", ())).get("cpu_seconds", 0.0)
+            if report.when == "call" and cpu > SLOW_CPU and "slow" not in report.keywords:
+                unmarked.append((cpu, report.nodeid))
+    if unmarked:
+        terminalreporter.section(f"not marked slow, over {SLOW_CPU:g} s of CPU")
+        for cpu, nodeid in sorted(unmarked, reverse=True):
+            terminalreporter.write_line(f"{cpu:6.2f} s  {nodeid}")
+        terminalreporter.write_line("mark them @pytest.mark.slow (README: the quick loop)")
+
+
 @pytest.fixture(scope="session")
 def xiangshe_render(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``sheli render xiangshe --svg -o DIR`` as a user runs it (with the per-step SVG files),
@@ -88,3 +147,20 @@ def xiangshe_seed1_frames() -> tuple[Any, list[Any]]:
     diagram and label tests, which only read them."""
     r = run("xiangshe", seed=1)
     return r.scene, build_frames(r)
+
+
+@pytest.fixture(scope="session")
+def once() -> Once:
+    """A session's :class:`Once`: ``once(key, make)``."""
+    return Once()
+
+
+@pytest.fixture(scope="session")
+def run_once(once: Once) -> Callable[..., Any]:
+    """``run(rite, **kw)`` once per session for each set of arguments, for tests that only read
+    the run (its records, its log lines, its ``path_faults``, which it keeps once found)."""
+
+    def made(rite: str, **kw: Any) -> Any:
+        return once(("run", rite, repr(sorted(kw.items()))), lambda: run(rite, **kw))
+
+    return made

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sharing import same_run
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from outputs import cases, digest, read_table
@@ -24,7 +25,10 @@ def test_every_output_has_a_recorded_hash() -> None:
     assert set(TABLE) == set(cases())
 
 
-@pytest.mark.parametrize("case", cases())
+# the outputs of one run on one worker, which makes the run once for them (RUNS)
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, marks=same_run(f"golden {c.split('/')[0]}")) for c in cases()]
+)
 def test_the_output_is_as_recorded(case: str) -> None:
     assert digest(case, RUNS) == TABLE[case], (
         f"{case}: the output's bytes changed (python tests/golden/outputs.py --write)"

@@ -11,13 +11,14 @@ import collections
 import itertools
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import pytest
 from fixtures.standin import FixedOutcomes
 from loglines import step_lines
-from test_world_rules import REFUSED, SPEC_CONFIGS, SPECS
+from test_world_rules import SPEC_CONFIGS, SPECS, config_param
 
 import sheli.engine.interpreter as interpreter
 import sheli.engine.paths as paths_mod
@@ -236,21 +237,16 @@ def test_beyond_the_crowd_walked_round_a_walk_through_a_body_is_a_warning(
     assert r.path_faults == walks
 
 
-def _param(name: str) -> Any:
-    if name in REFUSED:
-        return pytest.param(
-            name, marks=pytest.mark.xfail(reason=REFUSED[name], raises=SpecError, strict=True)
-        )
-    return name
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
+@pytest.mark.parametrize("name", [config_param(n) for n in sorted(SPEC_CONFIGS)])
 @pytest.mark.slow
-def test_every_venue_reading_and_option_walks_its_routes(name: str) -> None:
+def test_every_venue_reading_and_option_walks_its_routes(
+    name: str, run_once: Callable[..., Any]
+) -> None:
     # the engine refuses a walk off a named route, through the 序 or a 楹, or over the 堂's
-    # edge (into a 室 or 房 but by its door): every configuration runs
+    # edge (into a 室 or 房 but by its door): every configuration runs (the run shared with
+    # tests/test_world_rules.py's test of the same configuration)
     rite, kw = SPEC_CONFIGS[name]
-    r = run(rite, seed=0, **kw)
+    r = run_once(rite, seed=0, **kw)
     assert step_lines(r) and any(s["verb"] == "升" for s in step_lines(r))
     # and nobody walks through another's body
     assert r.path_faults == [], r.path_faults[:5]

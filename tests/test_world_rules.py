@@ -13,11 +13,13 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fixtures.standin import FixedOutcomes
+from sharing import Once, same_run
 
 from sheli import rite as rite_package
 from sheli.engine import run
@@ -87,9 +89,13 @@ def world_faults(events: list[dict[str, Any]]) -> dict[str, list[str]]:
     return faults
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_every_configuration_keeps_objects_and_garments(name: str) -> None:
-    events = [json.loads(x) for x in log_of(CONFIGS[name]).splitlines() if x.strip()]
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=same_run(f"log {n}")) for n in sorted(CONFIGS)]
+)
+def test_every_configuration_keeps_objects_and_garments(name: str, once: Once) -> None:
+    # the log tests/test_golden_logs.py hashes, made once for both (tests/conftest.py)
+    log = once(("log", name), lambda: log_of(CONFIGS[name]))
+    events = [json.loads(x) for x in log.splitlines() if x.strip()]
     faults = world_faults(events)
     assert faults == {k: [] for k in faults}, (name, faults)
 
@@ -137,21 +143,25 @@ REFUSED = {
 }
 
 
-def _param(name: str) -> Any:
+def config_param(name: str) -> Any:
+    """A spec configuration as a test's parameter: its run is shared (tests/conftest.py,
+    ``run_once``) by the tests of every module that reads it (tests/test_paths.py,
+    tests/test_readings_doc.py), sent to one worker; a refused one must still fail."""
+    marks = [same_run(f"config {name}")]
     if name in REFUSED:
-        return pytest.param(
-            name, marks=pytest.mark.xfail(reason=REFUSED[name], raises=SpecError, strict=True)
-        )
-    return name
+        marks.append(pytest.mark.xfail(reason=REFUSED[name], raises=SpecError, strict=True))
+    return pytest.param(name, marks=marks)
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in sorted(SPEC_CONFIGS)])
+@pytest.mark.parametrize("name", [config_param(n) for n in sorted(SPEC_CONFIGS)])
 @pytest.mark.slow
-def test_every_venue_reading_and_option_keeps_objects_and_garments(name: str) -> None:
+def test_every_venue_reading_and_option_keeps_objects_and_garments(
+    name: str, run_once: Callable[..., Any]
+) -> None:
     """The engine's world rules hold in the run (it raises otherwise), and so do the five counts
     and each step's facing words (tests/test_facing_words.py)."""
     rite, kw = SPEC_CONFIGS[name]
-    events = log_lines(run(rite, seed=0, **kw))
+    events = log_lines(run_once(rite, seed=0, **kw))
     faults = world_faults(events)
     assert faults == {k: [] for k in faults}, (name, faults)
     assert [f for g in step_groups(events) for f in group_faults(g)] == [], name

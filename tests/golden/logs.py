@@ -61,8 +61,9 @@ def log_of(args: list[str]) -> bytes:
     return res.stdout_bytes
 
 
-def digest(args: list[str]) -> tuple[str, int]:
-    data = log_of(args)
+def digest(args: list[str], data: bytes | None = None) -> tuple[str, int]:
+    """The hash and the line count of the log of ``args`` (``data``, where it is made already)."""
+    data = log_of(args) if data is None else data
     return hashlib.sha256(data).hexdigest(), data.count(b"\n")
 
 
