@@ -52,11 +52,39 @@ def seeds_dir() -> Path:
     return path
 
 
-#: Docstring examples that draw whole runs (a doctest carries no marker of its own).
+#: Docstring examples that make or draw whole runs, of over 0.3 s of CPU each (a doctest
+#: carries no marker of its own).
 SLOW_DOCTESTS = {
-    "sheli.outputs.render.render",
-    "sheli.outputs.render.iter_svgs",
+    "sheli.engine.paths.check.walk_faults",
+    "sheli.engine.run",
+    "sheli.engine.timeline",
+    "sheli.engine.timeline._meeting",
+    "sheli.engine.timeline.overlaps",
+    "sheli.engine.timeline.schedule",
+    "sheli.engine.timeline.too_close",
+    "sheli.outputs.cues.build_book",
+    "sheli.outputs.cues.render_html",
+    "sheli.outputs.cues.render_text",
+    "sheli.outputs.diagram",
+    "sheli.outputs.diagram.crowds",
+    "sheli.outputs.diagram.draw.render_svg",
+    "sheli.outputs.diagram.draw.render_svg_parts",
+    "sheli.outputs.diagram.layout.body_boxes",
+    "sheli.outputs.diff",
+    "sheli.outputs.english.english_cue_text",
+    "sheli.outputs.frames",
+    "sheli.outputs.frames.Frame.people_dict",
+    "sheli.outputs.ghosts",
+    "sheli.outputs.ghosts.reading_pairs",
     "sheli.outputs.pdf",
+    "sheli.outputs.pdf.shadow_fonts",
+    "sheli.outputs.pdf.subset_font",
+    "sheli.outputs.render",
+    "sheli.outputs.render.EnglishTable",
+    "sheli.outputs.render.chunk_svgs",
+    "sheli.outputs.render.draw_packed",
+    "sheli.outputs.render.iter_svgs",
+    "sheli.outputs.render.render",
 }
 
 
@@ -75,8 +103,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 #: CPU seconds over which a test not marked slow is named at the end of the run (its setup and
 #: call, in its process and the processes it waited for): the quick loop's guard, a report and
-#: no assertion, CPU and not wall time so that a busy machine does not move it (README).
-SLOW_CPU = 1.0
+#: no assertion, in CPU and not wall time so that a busy machine moves it little. Tests are
+#: marked slow from 0.3 s; the report leaves room for noise (README, "Working on sheli: tests").
+SLOW_CPU = 0.5
 CPU_SPENT = pytest.StashKey[float]()
 
 

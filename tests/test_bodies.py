@@ -66,6 +66,7 @@ def close_pairs(name: str, gap: float = GAP) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
+@pytest.mark.slow
 def test_no_two_bodies_closer_than_the_footprint(name: str) -> None:
     # before bodies: 727,127 pair-steps closer than 1.5 尺 over these five runs
     assert close_pairs(name)[:5] == []
@@ -220,6 +221,7 @@ def test_188_the_dafu_pair_does_not_walk_abreast() -> None:
     assert ou["x"] < dafu["x"]  # and on the left, as the 上射 (xiangshe:139)
 
 
+@pytest.mark.slow
 def test_211_the_loser_steps_back_to_drink_and_forward_to_set_down() -> None:
     # 坐取豐上之觶興少退立卒觶進坐奠于豐下 (xiangshe:211)
     lines = [s for s in steps("xiangshe") if s["cite"] == "xiangshe:211"]
@@ -275,6 +277,7 @@ def test_the_bodies_ledger_gives_every_source() -> None:
         ("yanshe", {"pairs": 10, "guests": False}),
     ],
 )
+@pytest.mark.slow
 def test_crowded_runs_find_room_for_everyone(rite: str, kw: dict[str, Any]) -> None:
     # the engine refuses a step with no room (test_no_room_fails_like_every_check): every
     # run with up to ten 衆耦, with and without guests, finds a place for every body; and the
@@ -331,12 +334,14 @@ def test_the_shewei_row_folds_into_columns_within_the_court() -> None:
         assert a[-1]["seq"] < b[0]["seq"] and len(a) >= len(b)
 
 
+@pytest.mark.slow
 def test_the_shewei_row_of_ten_pairs_does_not_fold() -> None:
     _, row = shewei_row(10)
     assert sum(s["actor"].startswith("衆耦") for s in row) == 20
     assert len({s["x"] for s in row}) == 1
 
 
+@pytest.mark.slow
 def test_the_yuezheng_stands_south_of_the_gongs_row_in_the_ting() -> None:
     """弟子相工…阼階下之東南堂前三笴西面北上坐 (xiangshe:121); 樂正北面立于其南 (122): the
     大師 at the head of the row, the 工 south of him, and the 樂正 south of the last of them,

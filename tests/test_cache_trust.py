@@ -29,6 +29,7 @@ def _spec_entry(cache_dir: Path) -> Path:
 
 
 @pytest.mark.parametrize("others", [0o002, 0o020])  # o+w, g+w
+@pytest.mark.slow
 def test_a_cache_that_others_can_write_is_left_alone(tmp_path: Path, others: int) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -80,6 +81,7 @@ class _Planted:
         return (os.system, (f"touch {self.marker}",))
 
 
+@pytest.mark.slow
 def test_a_planted_pickle_runs_nothing_and_is_written_again(tmp_path: Path) -> None:
     base = tmp_path / "cache"
     entry = _spec_entry(base)
@@ -96,6 +98,7 @@ def test_a_planted_pickle_runs_nothing_and_is_written_again(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("planted", [42, ("a", "b"), ([("x", 1)], None), {"files": []}])
+@pytest.mark.slow
 def test_an_entry_of_another_shape_is_a_miss_written_again(tmp_path: Path, planted: object) -> None:
     base = tmp_path / "cache"
     entry = _spec_entry(base)

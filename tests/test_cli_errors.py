@@ -84,6 +84,7 @@ def test_a_library_caller_gets_the_checks_the_cli_has() -> None:
         run("dashe", readings=["R-houdao-ao"])
 
 
+@pytest.mark.slow
 def test_a_venue_the_rite_is_not_held_in_names_those_it_is() -> None:
     with pytest.raises(OptionError) as caught:
         run("dashe", venue="xie")
@@ -220,6 +221,7 @@ def test_a_closed_stdout_ends_quietly(entry: str) -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+@pytest.mark.slow
 def test_the_yizhu_has_no_unfilled_template(rite: str) -> None:
     # 還視矦中 (dashe:143): the note of 就物 names the 侯 of its call, 視參侯之中 or 視干侯之中
     r = CliRunner().invoke(cli, ["run", rite])

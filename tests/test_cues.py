@@ -70,6 +70,7 @@ def test_every_act_of_the_role_is_on_its_sheet_once(r):
     assert sorted(c.seq for c in sheet.cues() if c.addressed) == to_him
 
 
+@pytest.mark.slow
 def test_folding_keeps_every_step_for_every_role(r):
     for role in C.roles(r):
         sheet = C.role_sheet(r, role)
@@ -90,6 +91,7 @@ def test_folded_rows_repeat_the_same_cue(r):
             assert len(keys) == 1
 
 
+@pytest.mark.slow
 def test_html_sheet_counts_and_announcements(r):
     page = C.render_html(C.build_book(r, ["釋獲者"], floor=False))
     doc = parse(page)
@@ -106,6 +108,7 @@ def test_html_sheet_counts_and_announcements(r):
     assert "xiangshe:203" in page or "xiangshe:204" in page
 
 
+@pytest.mark.slow
 def test_text_sheet_from_the_command_line(r):
     res = invoke("xiangshe", "--role", "釋獲者", "--seed", str(SEED))
     assert res.exit_code == 0, res.output
@@ -119,6 +122,7 @@ def test_text_sheet_from_the_command_line(r):
 
 # ------------------------------------------------------------------ metres and scale
 @pytest.mark.parametrize("args,factor", [((), 1.0), (("--hou-dao", "20"), None)])
+@pytest.mark.slow
 def test_coordinates_in_metres_are_the_log_times_metre_per_chi_times_scale(
     r, venue, tmp_path, args, factor
 ):
@@ -165,6 +169,7 @@ def test_roles_and_simplified_input(r):
     assert C.resolve_role(r, "司正") == "司馬"  # the cast's name of the 司馬
 
 
+@pytest.mark.slow
 def test_unknown_role_is_a_clear_error_listing_the_roles(r):
     with pytest.raises(C.CuesError) as e:
         C.resolve_role(r, "太史")
@@ -183,6 +188,7 @@ def test_unknown_extension_is_refused(tmp_path):
 
 
 # ------------------------------------------------------------------ escaping
+@pytest.mark.slow
 def test_html_escapes_names_and_words(r):
     bad = "釋<獲>&者"
     r2 = copy.deepcopy(r)
@@ -211,6 +217,7 @@ def test_html_escapes_names_and_words(r):
 
 
 # ------------------------------------------------------------------ floor plan
+@pytest.mark.slow
 def test_floor_plan_lists_every_fixture_of_the_scene(r, venue, tmp_path):
     out = tmp_path / "plan.html"
     res = invoke("xiangshe", "--floor", "--seed", str(SEED), "--scale", "0.5", "-o", str(out))
@@ -322,6 +329,7 @@ def _ideographs(text: str) -> Counter:
     return Counter(c for c in text if unicodedata.name(c, "").startswith("CJK UNIFIED IDEOGRAPH"))
 
 
+@pytest.mark.slow
 def test_pdf_text_is_the_sheet_text_not_radicals(tmp_path):
     """Every ideograph of the 司射's sheet is found as itself in the PDF (the fonts share a
     glyph between 弓 and the radical ⼸; sheli.outputs.pdf says how the PDF avoids it)."""

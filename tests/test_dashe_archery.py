@@ -68,6 +68,7 @@ def _kind(r: Any, pair: str) -> str:
         {"seed": 2, "dafu": 2, "readings": ["R-sanou-shi"]},
     ],
 )
+@pytest.mark.slow
 def test_runs_from_first_passage_to_last(kw: dict[str, Any]) -> None:
     r = run(SPEC, **kw)
     cites = [int(e["cite"].split(":")[1]) for e in step_lines(r) if e["cite"].startswith("dashe:")]
@@ -83,6 +84,7 @@ def test_runs_from_first_passage_to_last(kw: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("reading", [None, "R-sanou-shi"])
+@pytest.mark.slow
 def test_each_archer_shoots_the_hou_of_his_rank(reading: str | None) -> None:
     r = run(SPEC, seed=3, pairs=1, readings=[reading] if reading else None)
     hou = dict(HOU)
@@ -99,6 +101,7 @@ def test_each_archer_shoots_the_hou_of_his_rank(reading: str | None) -> None:
     assert len(gong) == 8 and {s["hou"] for s in gong} == {"大侯"}
 
 
+@pytest.mark.slow
 def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> None:
     r = run(SPEC, seed=5)
     for rnd in (2, 3):
@@ -118,6 +121,7 @@ def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> Non
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 8])
+@pytest.mark.slow
 def test_dasheezheng_tells_where_a_missed_arrow_went(seed: int) -> None:
     r = run(SPEC, seed=seed)
     src = SeededOutcomes(seed)
@@ -150,6 +154,7 @@ def test_miss_directions_cover_the_three_words() -> None:
     assert words == set(MISS_DIRECTIONS)
 
 
+@pytest.mark.slow
 def test_bu_gu_bu_shi_in_round_three_but_the_gong_does_not_keep_time() -> None:
     # every 上射 hits (the 公 is 下射: give him hits too by reversing), all off the drum's 節
     r = run(SPEC, outcomes=Fixed(upper_hits=True, beat=False))
@@ -175,6 +180,7 @@ def _drinks(r: Any, rnd: int) -> list[tuple[str, str | None]]:
     ]
 
 
+@pytest.mark.slow
 def test_jiajue_when_the_gongs_side_loses() -> None:
     # 上射 hit, 下射 miss: the right wins both rounds, the 公 (下射) is of the losing side
     r = run(SPEC, outcomes=Fixed(upper_hits=True))
@@ -203,6 +209,7 @@ def test_tie_gives_no_sheejue() -> None:
 
 
 @pytest.mark.parametrize("kw", [{"seed": 1}, {"seed": 6, "pairs": 3}, {"seed": 9, "dafu": 2}])
+@pytest.mark.slow
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
     r = run_checking_chou(monkeypatch, SPEC, **kw)
     # the 賢獲 announced is what the count gave (dashe:223–225)
@@ -229,6 +236,7 @@ def test_reading_fang_ao_names_the_side() -> None:
     assert said <= {"留", "揚", "左方", "右方"}
 
 
+@pytest.mark.slow
 def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
     """Once dashe.yaml includes dashe/archery.yaml (with its PAIRS NEEDED), the whole rite runs
     through the archery with the same checks."""
@@ -255,6 +263,7 @@ def test_release_reasons_cite_dashe() -> None:
     assert cites and all(c.startswith("dashe:") for c in cites), cites
 
 
+@pytest.mark.slow
 def test_every_step_quotes_its_dashe_passage() -> None:
     # the 數獲 acts too: they cite 大射儀's own words (dashe:213–222), not 鄉射禮's
     from sheli.text import get_passage

@@ -78,6 +78,7 @@ def test_the_actor_is_highlighted(default_run) -> None:
     assert actors == ["司馬"]
 
 
+@pytest.mark.slow
 def test_facing_marks_point_the_right_way(default_run) -> None:
     """North is up: a person facing N has his mark going up the page, E to the right."""
     scene, fr = default_run
@@ -273,6 +274,7 @@ def test_actor_path_ends_at_his_figure(default_run) -> None:
     assert via_y > 8.0
 
 
+@pytest.mark.slow
 def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
     """An archer loosing from his 物 is drawn in the hall view, where he can be read, with
     the flight of his arrow leaving the plan towards the 侯; the inset of the whole range
@@ -327,6 +329,7 @@ def test_a_shot_from_the_wu_is_drawn_in_the_hall_view(default_run) -> None:
 
 
 @pytest.mark.parametrize("view", ["auto", "near"])
+@pytest.mark.slow
 def test_walks_are_clipped_to_the_plan(default_run, view: str) -> None:
     """A walk that runs out of the view (from the 司馬之南 to the 中, on a near view) is drawn
     only on the plan: every path is in the group clipped to it."""
@@ -410,6 +413,7 @@ def test_narrow_hall_has_no_inset(default_run) -> None:
 
 
 @pytest.mark.parametrize(("venue", "view"), [("xiang", "auto"), ("xie", "near")])
+@pytest.mark.slow
 def test_labels_do_not_overlap_other_venue_and_view(venue: str, view: str) -> None:
     r = run("xiangshe", seed=3, venue=venue)
     for f in build_frames(r)[::5]:
@@ -485,6 +489,7 @@ def _crowd_stretch(after: int) -> tuple[dict, list]:
     return r.scene, frames[max(at - 20, 0) : at + after]
 
 
+@pytest.mark.slow
 def test_drawing_in_order_is_the_same_as_fresh_with_crowds(monkeypatch) -> None:
     """With 衆耦 waiting at 堂西 in a crowd (people leave it and come back to it, so the
     crowd's block is laid out again from the last step's, and only the dots of those who

@@ -46,12 +46,14 @@ def test_each_reading_moves_at_least_one_step(rite: str, reading: str) -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe", "yanli"])
+@pytest.mark.slow
 def test_a_run_against_itself_differs_nowhere(rite: str) -> None:
     d = diff_runs(default(rite), run(rite))
     assert d.items == [] and d.readings == []
     assert d.steps[0] == d.steps[1] > 0
 
 
+@pytest.mark.slow
 def test_kinds_of_difference() -> None:
     # R-sanou-shi gives the 三耦's acts to others (actor); R-dafu-gan moves the 大夫 (position)
     d = diff_runs(default("dashe"), run("dashe", readings=["R-sanou-shi"]))
@@ -69,6 +71,7 @@ def test_an_option_that_removes_the_archery() -> None:
     assert counts["only_a"] > 1000 and counts["tally"] >= 2 and "only_b" not in counts
 
 
+@pytest.mark.slow
 def test_the_cli_json_and_explicit_runs() -> None:
     res = CliRunner().invoke(cli, ["diff", "dashe", "--reading", "R-dafu-gan", "--json"])
     assert res.exit_code == 0, res.output

@@ -7,6 +7,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sheli.cli.coverage import coverage
@@ -48,6 +49,7 @@ def _seen(page: str) -> str:
     return "\n".join(p.parts)
 
 
+@pytest.mark.slow
 def test_html_cue_sheet_in_english(tmp_path: Path) -> None:
     out = tmp_path / "x.html"
     res = CliRunner().invoke(cues, ["xiangshe", "--role", "司射", "--lang", "en", "-o", str(out)])
@@ -65,6 +67,7 @@ def test_html_cue_sheet_in_english(tmp_path: Path) -> None:
         assert cjk_outside_brackets(_seen(svg)) == []
 
 
+@pytest.mark.slow
 def test_floor_plan_in_english(tmp_path: Path) -> None:
     out = tmp_path / "plan.html"
     res = CliRunner().invoke(cues, ["xiangshe", "--floor", "--lang", "en", "-o", str(out)])
@@ -121,6 +124,7 @@ def test_place_in_english_glosses_its_sources_and_assumptions() -> None:
     assert cjk_outside_brackets(out) == []
 
 
+@pytest.mark.slow
 def test_coverage_in_english_glosses_its_rules_and_reasons() -> None:
     out = CliRunner().invoke(coverage, ["xiangshe", "--lang", "en"]).output
     assert "rule: The cast has no (介)" in out or "companion (介)" in out

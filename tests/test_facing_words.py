@@ -108,6 +108,7 @@ def disagreements(rite: str) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+@pytest.mark.slow
 def test_each_steps_facing_words_are_applied(rite: str) -> None:
     assert disagreements(rite) == []
 
@@ -125,6 +126,7 @@ def test_the_allow_list_is_needed() -> None:
     assert set(ALLOWED) <= used, set(ALLOWED) - used
 
 
+@pytest.mark.slow
 def test_a_dropped_facing_word_is_found() -> None:
     """The 司馬正 at dashe:157 stands 西南面 (立于物閒西南面): facing S, the check fails."""
     group = next(

@@ -118,6 +118,7 @@ def test_jingyi_needs_four_pierced() -> None:
     assert next(v.kept for v in judge_five(arrows) if v.name == "井儀") is False
 
 
+@pytest.mark.slow
 def test_xiangchi_from_the_places_of_the_rite() -> None:
     # 燕射: the 賓 waits 物北一笴 while the 君 shoots (記 yan:181); 大射儀's spec puts him on
     # his 物 beside the 公 after the first arrow

@@ -115,6 +115,7 @@ def test_arrows_at_the_hou_their_shot_lines_name(default_run) -> None:
 
 
 @pytest.mark.parametrize("pairs", [0, 3])
+@pytest.mark.slow
 def test_suan_on_each_side_equal_the_tally(pairs: int) -> None:
     r = run("xiangshe", seed=2, pairs=pairs)
     fr = build_frames(r)

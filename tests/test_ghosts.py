@@ -24,6 +24,7 @@ def zhi() -> tuple[object, object, dict]:
     return a, b, ghost_data(a, b)
 
 
+@pytest.mark.slow
 def test_a_run_against_itself_has_no_ghosts() -> None:
     r = run("yanshe")
     g = ghost_data(r, r)

@@ -27,6 +27,7 @@ def test_every_configuration_has_a_recorded_hash() -> None:
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=same_run(f"log {n}")) for n in sorted(CONFIGS)]
 )
+@pytest.mark.slow
 def test_the_log_is_as_recorded(name: str, once: Once) -> None:
     # the log tests/test_world_rules.py reads too, made once for both (tests/conftest.py)
     sha, n = digest(CONFIGS[name], once(("log", name), lambda: log_of(CONFIGS[name])))

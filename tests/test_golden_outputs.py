@@ -29,6 +29,7 @@ def test_every_output_has_a_recorded_hash() -> None:
 @pytest.mark.parametrize(
     "case", [pytest.param(c, marks=same_run(f"golden {c.split('/')[0]}")) for c in cases()]
 )
+@pytest.mark.slow
 def test_the_output_is_as_recorded(case: str) -> None:
     assert digest(case, RUNS) == TABLE[case], (
         f"{case}: the output's bytes changed (python tests/golden/outputs.py --write)"

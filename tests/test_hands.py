@@ -38,6 +38,7 @@ def in_hand(step: dict[str, Any]) -> list[str]:
         ("yanli", "yan:93", "yan:98"),
     ],
 )
+@pytest.mark.slow
 def test_gong_puts_the_se_to_his_left(rite: str, cite: str, drink: str) -> None:
     """工不興左瑟: the 瑟 is set down at the 工's left (west: he faces north) before the 爵
     comes, and he holds no 瑟 when he 祭s."""
@@ -62,6 +63,7 @@ def test_gong_puts_the_se_to_his_left(rite: str, cite: str, drink: str) -> None:
         ("yanli", "yan:98", "小臣", "工"),
     ],
 )
+@pytest.mark.slow
 def test_someone_helps_the_gong_to_ji(rite: str, cite: str, helper: str, helped: str) -> None:
     """使人相祭 (注 dashe:110 相其祭薦祭酒; 注 dashe:111 相者相其祭酒而已): the helper's 相
     comes before the 祭 it helps."""

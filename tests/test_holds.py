@@ -61,6 +61,7 @@ class _Checked(list):  # type: ignore[type-arg]
 @pytest.mark.parametrize(
     "kw", [{}, {"pairs": 3}, {"guests": False}, {"arrows_short": True}, {"venue": "xiang"}]
 )
+@pytest.mark.slow
 def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]) -> None:
     r = run_checking_chou(monkeypatch, "xiangshe", seed=3, **kw)
     assert tally_lines(r)
@@ -81,6 +82,7 @@ def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> 
     return run(rite, **kw)
 
 
+@pytest.mark.slow
 def test_xianhuo_and_jianlian() -> None:
     r = run("xiangshe", seed=1)
     steps = step_lines(r)
@@ -110,6 +112,7 @@ def test_xianhuo_and_jianlian() -> None:
 
 
 @pytest.mark.parametrize(("cite", "obj"), [("xiangshe:158", "楅"), ("xiangshe:206", "豐")])
+@pytest.mark.slow
 def test_set_down_leaves_the_hands(cite: str, obj: str) -> None:
     r = run("xiangshe", seed=1)
     sets = [e for e in step_lines(r) if e["cite"] == cite and e["verb"] == "設" and e["obj"] == obj]

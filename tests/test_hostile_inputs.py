@@ -65,6 +65,7 @@ HEAD = "#+TITLE: 儀禮\n#+PROPERTY: ID KR1d0026\n"
 WORDS = "鄉射之禮主人戒賓賓出迎再拜答乃請辭許退送無介席南面東上衆繼而西於阼階"
 
 
+@pytest.mark.slow
 def test_one_line_of_8_mb_is_refused(tmp_path: Path) -> None:
     # the most an import reads (8 MB), on one line: refused at that line, before it is parsed
     rng = random.Random(5)
@@ -76,6 +77,7 @@ def test_one_line_of_8_mb_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.json"))
 
 
+@pytest.mark.slow
 def test_every_unknown_entity_of_a_long_line_keeps_its_raw_form() -> None:
     # each 〓 takes the next raw form, in order (a list's pop(0) made this quadratic)
     n = 50_000
@@ -115,6 +117,7 @@ def _plain_near(s: str, p: str, lo: int, hi: int) -> tuple[int, int] | None:
     st.text(alphabet="射禮賓主", min_size=1, max_size=24),
     st.data(),
 )
+@pytest.mark.slow
 def test_near_finds_what_a_scan_of_every_place_finds(s: str, p: str, data: st.DataObject) -> None:
     lo = data.draw(st.integers(0, len(s)))
     hi = data.draw(st.integers(lo, len(s)))
@@ -139,6 +142,7 @@ def test_near_compares_only_where_a_piece_stands(monkeypatch: pytest.MonkeyPatch
     assert len(compared) < len(s) // 100
 
 
+@pytest.mark.slow
 def test_an_import_of_random_lines_is_refused_without_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

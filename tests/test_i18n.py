@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+import pytest
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
 
@@ -47,6 +48,7 @@ def test_every_interface_string_has_its_english() -> None:
     assert [m.id for m in catalog if m.id and not done(m)] == []
 
 
+@pytest.mark.slow
 def test_lang_is_shared_by_the_table_commands() -> None:
     from sheli.cli.coverage import coverage
     from sheli.cli.params import params

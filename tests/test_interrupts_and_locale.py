@@ -95,6 +95,7 @@ def test_a_run_ends_with_128_plus_the_signal(tmp_path: Path, signum: int) -> Non
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
 @pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGINT, True)])
+@pytest.mark.slow
 def test_a_render_ended_leaves_no_directory_and_no_process(
     tmp_path: Path, signum: int, group: bool
 ) -> None:
@@ -118,6 +119,7 @@ def test_a_render_ended_leaves_no_directory_and_no_process(
 
 @pytest.mark.skipif(chromium_path() is None, reason="printing a PDF needs chromium")
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+@pytest.mark.slow
 def test_cues_to_pdf_ended_leave_no_temporary_file(tmp_path: Path) -> None:
     pdf = tmp_path / "cues.pdf"
     pdf.write_bytes(b"an earlier PDF")
@@ -154,6 +156,7 @@ def test_every_command_is_tried() -> None:
 
 
 @pytest.mark.parametrize("command", sorted(EVERY_COMMAND))
+@pytest.mark.slow
 def test_every_command_prints_in_an_ascii_locale(tmp_path: Path, command: str) -> None:
     args = [a.replace("{tmp}", str(tmp_path)) for a in EVERY_COMMAND[command]]
     env = {**os.environ, "LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"}

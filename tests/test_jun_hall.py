@@ -24,6 +24,7 @@ def steps_of(rite: str) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+@pytest.mark.slow
 def test_every_gao_and_qing_goes_to_the_jun_first(rite: str) -> None:
     """Between two things said to the 賓 under different passages, the speaker has said it
     to the 公 first."""

@@ -54,6 +54,7 @@ def test_zhushu_every_passage_and_its_commentary(corpus_dir: Path, chapter: str,
     assert differ == ([("xiangshe:153", "音義")] if chapter == "xiangshe" else [])
 
 
+@pytest.mark.slow
 def test_first_zhu_of_xiangshe(corpus_dir: Path) -> None:
     editions.import_edition(corpus_dir / "yili-zhushu-xiangshe.txt")
     zhu = [n for n in notes_for("xiangshe:1") if n.edition == "注疏" and n.kind == "注"]
@@ -64,6 +65,7 @@ def test_first_zhu_of_xiangshe(corpus_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("chapter", ["xiangshe", "yan", "dashe"])
+@pytest.mark.slow
 def test_zhengzhu_only_the_lacunae_are_missing(corpus_dir: Path, chapter: str) -> None:
     r = editions.import_edition(corpus_dir / f"yili-zhengzhu-{chapter}.txt")
     assert r.unanchored == [f"{chapter}:{n}" for n in SBCK_MISSING[chapter]]
@@ -80,6 +82,7 @@ def test_jishi_and_yishu_every_passage(
     assert r.anchored == n and r.unanchored == []
 
 
+@pytest.mark.slow
 def test_jishi_zhu_of_xiangshe_2(corpus_dir: Path) -> None:
     editions.import_edition(corpus_dir / "yili-jishi-xiangshe.txt")
     (zhu,) = [n for n in notes_for("xiangshe:2", ["集釋"]) if n.kind == "注"]
@@ -103,6 +106,7 @@ def test_yishu_labels(corpus_dir: Path) -> None:
     assert [n.text for n in notes_for("xiangshe:9", ["義疏"]) if n.kind == "音義"] == ["縣音懸"]
 
 
+@pytest.mark.slow
 def test_tu_moves_ji_and_omits_what_it_refers_to_xiangyinjiu(corpus_dir: Path) -> None:
     r = editions.import_edition(corpus_dir / "yili-tu-xiangshe.txt")
     # 楊復 gives 「以上並見郷飲酒圖」 for passages 21–40 and so on: absent, not lost.
@@ -199,6 +203,7 @@ def test_reimport_and_chapters_share_an_edition(corpus_dir: Path) -> None:
     assert notes_for("yan:1", ["鄭注"])  # the first chapter is still there
 
 
+@pytest.mark.slow
 def test_one_juan_file_without_heading(corpus_dir: Path, tmp_path: Path) -> None:
     """The 單疏's 卷十二 alone (the middle of 鄉射禮, no chapter heading) is found by its text."""
     raw = (corpus_dir / "yili-shu-xiangshe.txt").read_text(encoding="utf-8")
@@ -227,6 +232,7 @@ def test_another_chapter_of_the_yili_is_named(tmp_path: Path) -> None:
     assert "KR1d0028_004.txt:3: the file is 鄉飲酒禮第四, not 鄉射禮, 燕禮 or 大射儀" in r.output
 
 
+@pytest.mark.slow
 def test_a_part_of_a_chapter_does_not_replace_the_whole(corpus_dir: Path, tmp_path: Path) -> None:
     """One 卷 of the 單疏's 鄉射禮 over the whole chapter: refused in one line, unless --force."""
     raw = (corpus_dir / "yili-shu-xiangshe.txt").read_text(encoding="utf-8")
@@ -253,6 +259,7 @@ def _as_user(*cmd: str) -> list[str]:
     return ["setpriv", "--bounding-set", caps, "--inh-caps", caps, "--", *cmd]
 
 
+@pytest.mark.slow
 def test_a_read_only_store_is_refused_in_one_line(corpus_dir: Path, data_dir: Path) -> None:
     """Exit 2 (the store cannot be had, as a file that cannot be read), not 1, one line, no
     traceback; an import and a removal alike; the store left as it was."""

@@ -34,6 +34,7 @@ def steps_of(rite: str, **kw: Any) -> list[dict[str, Any]]:
         ("dashe", "dashe:154", ()),
     ],
 )
+@pytest.mark.slow
 def test_upper_archer_is_east_coming_down(
     rite: str, cite: str, kw: tuple[tuple[str, Any], ...]
 ) -> None:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from sheli.engine import run
 from sheli.outputs.cues import build_book, render_html, venue_scale
 from sheli.outputs.marks import by_performer, performer_marks
 
 
+@pytest.mark.slow
 def test_every_member_has_his_own_marks_in_metres() -> None:
     r = run("xiangshe", seed=1)
     scale = venue_scale(r.plan, hou_dao=20)
@@ -26,6 +29,7 @@ def test_every_member_has_his_own_marks_in_metres() -> None:
     assert len(firsts) == 3
 
 
+@pytest.mark.slow
 def test_the_floor_plan_lists_the_marks() -> None:
     book = build_book(run("xiangshe", seed=1), ["司射"], diagrams=False)
     html = render_html(book)

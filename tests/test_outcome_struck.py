@@ -78,6 +78,7 @@ def test_coverage_counts_xiangshe_350_as_a_step() -> None:
 
 
 @pytest.mark.parametrize("what", ["維綱", "揚觸", "梱復"])
+@pytest.mark.slow
 def test_dashe_counts_the_gong_and_not_the_bin(what: str) -> None:
     src = WithStruck(2, {(2, "公耦", "下射", 1): what, (2, "公耦", "上射", 1): what})
     r = run("dashe", outcomes=src)
@@ -89,6 +90,7 @@ def test_dashe_counts_the_gong_and_not_the_bin(what: str) -> None:
     assert bin_.reason.startswith("衆則不與 (dashe:182")
 
 
+@pytest.mark.slow
 def test_dashe_tally_rises_by_the_gongs_weigang() -> None:
     base = run("dashe", seed=2)
     hit = SeededOutcomes(2).outcome(2, "公耦", "下射", 1)[0]

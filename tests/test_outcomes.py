@@ -250,6 +250,7 @@ def test_content_sniffing_for_other_extensions(tmp_path: Path) -> None:
     ),
     st.randoms(use_true_random=False),
 )
+@pytest.mark.slow
 def test_any_good_file_reads_back_exactly(tmp_path_factory, rows, rnd: random.Random) -> None:
     tmp = tmp_path_factory.mktemp("rt")
     text = lambda b: "" if b is None else str(b).lower()  # noqa: E731
@@ -300,6 +301,7 @@ KEYS = st.tuples(
 
 
 @given(st.integers(), st.lists(KEYS, min_size=1, max_size=40), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_seeded_outcomes_do_not_depend_on_call_order(seed: int, keys, rnd: random.Random) -> None:
     first = SeededOutcomes(seed)
     forward = {k: first.outcome(*k) for k in keys}

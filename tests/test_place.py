@@ -483,6 +483,7 @@ def test_the_shi_and_fang_are_entered_by_their_doors():
 @settings(max_examples=80, deadline=None)
 @given(key=st.sampled_from(KEYS), x=st.floats(-30, 30), y=st.floats(-60, -5),
        dx=st.floats(4, 20), gap=st.floats(0.5, 5))  # fmt: skip
+@pytest.mark.slow
 def test_passing_sides_follow_the_geometry(key, x, y, dx, gap):
     # two people on parallel lines walking opposite ways: the one going west passes left of
     # the one going east exactly when he walks on the northern line (each has the other on

@@ -25,6 +25,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("kw", CASES)
+@pytest.mark.slow
 def test_snapshots_equal_a_fresh_look_at_every_step(
     monkeypatch: pytest.MonkeyPatch, kw: dict[str, Any]
 ) -> None:
@@ -44,6 +45,7 @@ def test_snapshots_equal_a_fresh_look_at_every_step(
     assert len({id(o) for o in shared}) < len(shared) / 3
 
 
+@pytest.mark.slow
 def test_records_are_the_log_and_carry_numbers() -> None:
     r = run("xiangshe", seed=1)
     assert [x.to_json() for x in r.records] == log_lines(r)
@@ -59,6 +61,7 @@ def test_records_are_the_log_and_carry_numbers() -> None:
     assert (before.objects.rods_right, before.objects.rods_left) == (tally.right, tally.left)
 
 
+@pytest.mark.slow
 def test_a_visitor_reads_the_run_in_order() -> None:
     class Order(BaseVisitor):
         def __init__(self) -> None:
@@ -105,6 +108,7 @@ def test_shot_lines_carry_the_release_decision(seed: int) -> None:
         }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_steps_share_their_optional_fields_by_value() -> None:
     steps = [r for r in run("xiangshe", pairs=20).records if type(r) is Step]
     first = Step._fields.index("source_file")
@@ -117,6 +121,7 @@ def test_steps_share_their_optional_fields_by_value() -> None:
     assert len(kept) < len(steps) / 5
 
 
+@pytest.mark.slow
 def test_a_sink_takes_the_records_and_the_run_keeps_the_scene() -> None:
     taken: list[Any] = []
     r = run("xiangshe", pairs=1, sink=taken.append)

@@ -333,6 +333,7 @@ def test_claims_give_every_chunk_once_and_share_the_end() -> None:
             assert taken[0][:own] == list(range(own))
 
 
+@pytest.mark.slow
 def test_interrupted_render_leaves_nothing(tmp_path: Path, result, monkeypatch) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -469,6 +470,7 @@ def test_cli_writes_no_svg_unless_asked_and_options_reach_the_run(tmp_path: Path
     assert len(R.unpack_svgs(blobs)) == len(step_lines(expected))
 
 
+@pytest.mark.slow
 def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
     # the first 300 steps: enough for several chunks on two processes
     head = [x for x in result.records if isinstance(x, Scene) or x.seq <= 300]
@@ -483,6 +485,7 @@ def test_parallel_drawing_keeps_order_and_reports_progress(result) -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
+@pytest.mark.slow
 def test_drawn_and_packed_apart_are_the_diagrams(result, tmp_path: Path, jobs: int) -> None:
     """draw_packed on one, two or three processes (each drawing, writing and packing the
     chunks it takes) gives every step's diagram as the chunks drawn in order in one
@@ -534,6 +537,7 @@ def test_the_viewer_composes_every_diagram_of_a_run_with_three_pairs() -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_a_long_renders_labels_begin_afresh_a_few_chunks_apart(
     result, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
@@ -568,6 +572,7 @@ def test_a_long_renders_labels_begin_afresh_a_few_chunks_apart(
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.slow
 def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     """A drawing process begins a new blob after BLOB_STEPS steps (the viewer inflates only
     the blobs it shows; the process's memory stays bounded on a long run); each blob's head

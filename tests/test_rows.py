@@ -35,6 +35,7 @@ def stood(cite: str, verb: str, pairs: int = 0) -> dict[str, dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_sanou_row_at_127() -> None:
     row = stood("xiangshe:127", "進")
     row.pop("司射")  # 司射東面立于三耦之北, the same passage
@@ -49,6 +50,7 @@ def test_sanou_row_at_127() -> None:
     assert all("北上" in row[n]["place"] for n in ORDER)
 
 
+@pytest.mark.slow
 def test_zhongbin_continue_the_row_at_179() -> None:
     sanou = stood("xiangshe:170", "進", pairs=2)
     zhong = stood("xiangshe:179", "進", pairs=2)
@@ -61,6 +63,7 @@ def test_zhongbin_continue_the_row_at_179() -> None:
         assert zhong[name]["y"] == pytest.approx(last["y"] - i * sp)
 
 
+@pytest.mark.slow
 def test_no_two_archers_on_one_spot_at_the_shewei() -> None:
     row = stood("xiangshe:210", "進", pairs=3)
     spots = {(round(e["x"], 3), round(e["y"], 3)) for e in row.values()}
@@ -70,6 +73,7 @@ def test_no_two_archers_on_one_spot_at_the_shewei() -> None:
 # ---------------------------------------------------------------- 盡階不升堂 (xiangshe:190, 202)
 
 
+@pytest.mark.slow
 def test_shihuozhe_announces_from_the_top_step() -> None:
     """釋獲者…升自西階盡階不升堂告于賓 (xiangshe:190, 202): on the 階, not on the 堂."""
     v = load_venue("xie")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from loglines import log_lines, tally_lines
 
@@ -66,6 +67,7 @@ def test_a_run_that_fails_midway_prints_no_line_of_its_log(tmp_path: Path) -> No
     assert res.stdout == ""
 
 
+@pytest.mark.slow
 def test_the_streamed_log_is_the_runs_log_byte_for_byte(tmp_path: Path) -> None:
     from sheli.outputs.eventlog import jsonl_lines
 

@@ -57,6 +57,7 @@ def steps_of(r, actor: str, verb: str | None = None, rnd: int | None = None) -> 
     ]
 
 
+@pytest.mark.slow
 def test_three_rounds_and_every_archer_shoots_his_four() -> None:
     r = run("xiangshe", seed=1, pairs=2)
     shots = Counter((s["round"], s["pair"], s["archer"]) for s in shot_lines(r))
@@ -74,6 +75,7 @@ def test_three_rounds_and_every_archer_shoots_his_four() -> None:
     assert [t["round"] for t in tally_lines(r)] == [2, 3]
 
 
+@pytest.mark.slow
 def test_tally_matches_counted_arrows() -> None:
     r = run("xiangshe", seed=3, pairs=3)
     for t in tally_lines(r):
@@ -82,6 +84,7 @@ def test_tally_matches_counted_arrows() -> None:
         assert t["left"] == sum(s["archer"] == "下射" for s in counted)
 
 
+@pytest.mark.slow
 def test_jun_nobody_drinks() -> None:
     r = run("xiangshe", outcomes=Tie())
     assert [t["announcement"] for t in tally_lines(r)] == ["左右鈞", "左右鈞"]
@@ -113,6 +116,7 @@ def test_a_round_without_a_hit_is_announced_jun_and_the_rite_goes_on() -> None:
     assert took and not any("A-jun-ling" in s.get("assumes", []) for s in took)
 
 
+@pytest.mark.slow
 def test_right_wins_the_left_drinks_with_the_dafu_and_zhuren() -> None:
     r = run("xiangshe", outcomes=Side("right"))
     assert all(t["winner"] == "right" for t in tally_lines(r))
@@ -127,6 +131,7 @@ def test_right_wins_the_left_drinks_with_the_dafu_and_zhuren() -> None:
     assert not [s for s in sec21 if s["actor"] == "大夫之耦" and s["verb"] == "升"]
 
 
+@pytest.mark.slow
 def test_left_wins_the_dafu_partner_drinks_alone_with_a_slack_bow() -> None:
     r = run("xiangshe", outcomes=Side("left"))
     drank2 = r.drank[2]
@@ -140,6 +145,7 @@ def test_left_wins_the_dafu_partner_drinks_alone_with_a_slack_bow() -> None:
     assert not [s for s in steps_of(r, "大夫", rnd=2) if s["section"] == 21 and s["verb"] == "升"]
 
 
+@pytest.mark.slow
 def test_arrows_short_adds_the_search_and_only_then() -> None:
     short = run("xiangshe", seed=1, arrows_short=True)
     full = run("xiangshe", seed=1)
@@ -151,6 +157,7 @@ def test_arrows_short_adds_the_search_and_only_then() -> None:
     assert say and "取矢不索" in say[0]["says"]
 
 
+@pytest.mark.slow
 def test_xiang_and_xie_differ_where_the_text_says() -> None:
     xie = run("xiangshe", venue="xie", seed=1)
     xiang = run("xiangshe", venue="xiang", seed=1)
@@ -165,6 +172,7 @@ def test_xiang_and_xie_differ_where_the_text_says() -> None:
     assert any("楹外" in (j or "") for j in c128_xiang)
 
 
+@pytest.mark.slow
 def test_no_guests_no_guest_pairs() -> None:
     r = run("xiangshe", seed=1, guests=False)
     pairs = {s["pair"] for s in shot_lines(r)}
@@ -183,6 +191,7 @@ def test_cost_is_linear_in_pairs() -> None:
     assert 10 * min(inc) <= ten <= 10 * max(inc)
 
 
+@pytest.mark.slow
 def test_every_step_cites_a_passage_its_jing_is_in() -> None:
     from sheli.text import get_passage
     from sheli.text.variants import fold
@@ -230,6 +239,7 @@ def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
     assert [e["round"] for e in rest if e["type"] == "tally"] == [2, 3]
 
 
+@pytest.mark.slow
 def test_several_dafu_each_unties_his_own_arrows() -> None:
     r = run("xiangshe", seed=2, dafu=2)
     unties = [
