@@ -278,6 +278,7 @@ def test_every_rod_is_somewhere_and_the_count_is_what_was_released(kw: dict) -> 
         assert t.announcement == announce(t.right, t.left)
 
 
+@pytest.mark.slow
 def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
     # 箭籌八十, 注「略以十耦爲正」(xiangshe:378): the 中 is not filled again before the last
     # pair shoots (A-gai-shi), so eighty serve ten pairs that hit every arrow
@@ -294,6 +295,7 @@ def test_eighty_rods_serve_ten_pairs_that_hit_every_arrow() -> None:
 
 
 @pytest.mark.parametrize("kw", [{"seed": 1}, {"seed": 2, "pairs": 2}, {"rite": "yanshe"}])
+@pytest.mark.slow
 def test_the_zhong_is_filled_again_for_every_pair_but_the_last(kw: dict) -> None:
     # 又取中之八算改實八算于中 (xiangshe:187) before each pair after the first; before the last
     # the eight are taken and the 中 is left empty (A-gai-shi), whichever pair shoots last

@@ -254,6 +254,7 @@ def test_unrecorded_arrows_are_pending_misses(live: Live, tmp_path) -> None:
     assert len(rec) == 3 * 2 * 4 * 3
 
 
+@pytest.mark.slow
 def test_idempotent_retry(live: Live, client) -> None:
     body = {"round": 2, "pair": "次耦", "seat": "下射", "arrow": 1, "hit": True}
     tok = live.scorer("下射")
@@ -274,6 +275,7 @@ def test_idempotent_retry(live: Live, client) -> None:
     assert a1.json() == a2.json() and live.state()["step"]["index"] == 1
 
 
+@pytest.mark.slow
 def test_conflict_and_correction(live: Live, client) -> None:
     tok = live.scorer("上射")
     body = {"round": 2, "pair": "上耦", "seat": "上射", "arrow": 3, "hit": True}
@@ -306,6 +308,7 @@ def test_conflict_and_correction(live: Live, client) -> None:
     assert live.post("/api/arrows/correct", tok, other).status_code == 409
 
 
+@pytest.mark.slow
 def test_drum_and_taps(live: Live) -> None:
     sc = live.scorer("上射")
     tap = {"round": 3, "pair": "上耦", "seat": "上射", "arrow": 1}
@@ -359,6 +362,7 @@ def test_tokens_new_list_revoke(live: Live, client) -> None:
     )
 
 
+@pytest.mark.slow
 def test_views_and_outputs(live: Live, client) -> None:
     perf = live.state(live.performer("司射"))
     assert perf["role"] == "performer" and perf["performer_role"] == "司射"
@@ -398,6 +402,7 @@ def test_views_and_outputs(live: Live, client) -> None:
         assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
 
 
+@pytest.mark.slow
 def test_runs_computed_ahead_are_the_runs_needed() -> None:
     """The run computed ahead for the likely next hit is used when that hit is recorded, and
     is the run the engine gives for those outcomes; an unlikely input is computed afresh."""
@@ -434,6 +439,7 @@ def test_runs_computed_ahead_are_the_runs_needed() -> None:
     assert ev.derived() is not ahead.get(ev.run_key(ev.outcomes()))
 
 
+@pytest.mark.slow
 def test_before_the_first_arrow_each_round_first_arrow_is_foreseen() -> None:
     """With nothing recorded, the runs computed ahead are the first arrow of each round as a
     hit (scorers may leave the first round, 不釋獲, unrecorded), and they are kept when the
@@ -521,6 +527,7 @@ def test_keepalive_reaches_every_stream(tmp_path) -> None:
     assert got == [KEEPALIVE] * 3
 
 
+@pytest.mark.slow
 def test_floor_size_scales_the_metres(client) -> None:
     """hou_dao_m: the 侯道 of 300 尺 (xiangshe:374) is that many metres on this floor."""
     full = new_event(client)

@@ -23,6 +23,7 @@ def at(live: Live, index: int, token: str | None = None) -> dict:
     return live.state(token)
 
 
+@pytest.mark.slow
 def test_only_the_losers_drinks_and_only_once_drunk(live: Live) -> None:
     # a hit of the 上射 in rounds 2 and 3: each round has a count, and the 下射 lose
     for rnd in (2, 3):

@@ -135,6 +135,7 @@ def vote(live: Live, question: int, answer: bool, screen: str | None = None):
     return live.post("/api/votes", live.audience, {"question": question, "answer": answer})
 
 
+@pytest.mark.slow
 def test_one_voice_per_screen_and_the_director_sees_the_totals(live: Live) -> None:
     go(live, step_of(live, 2, "上耦上射"))
     ask = {"action": "open", "item": "和", "archer": "上耦上射"}
@@ -209,6 +210,7 @@ def test_every_earlier_schema_is_migrated(tmp_path, version: int) -> None:
     s.close()
 
 
+@pytest.mark.slow
 def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None:
     from sheli.scoring.outcomes import load_outcomes
 
@@ -229,6 +231,7 @@ def test_the_exports_carry_where_the_arrows_struck(live: Live, tmp_path) -> None
     assert any('"x":2.0' in ln and '"through":true' in ln for ln in lines)
 
 
+@pytest.mark.slow
 def test_an_arrow_that_struck_a_person_is_punished_in_the_live_run(live: Live) -> None:
     ev = live.client.app.state.server.event(live.event_id)
     assert not any(s.verb == "撻" for s in ev.derived().steps)
@@ -240,6 +243,7 @@ def test_an_arrow_that_struck_a_person_is_punished_in_the_live_run(live: Live) -
     assert '"verb":"撻"' in live.client.get("/api/export.jsonl", headers=get).text
 
 
+@pytest.mark.slow
 def test_the_five_she_and_the_votes_file(live: Live, tmp_path) -> None:
     from sheli.scoring.five import load_votes, tally_wuwu
 

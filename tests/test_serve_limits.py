@@ -157,6 +157,7 @@ def test_bad_paths_are_json_errors(client) -> None:
     assert r.status_code == 405 and "error" in r.json()
 
 
+@pytest.mark.slow
 def test_creation_is_idempotent_with_its_key(client) -> None:
     csrf = home_csrf(client)
     body = {"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "key": "k-" + "7" * 30}
@@ -172,6 +173,7 @@ def test_creation_is_idempotent_with_its_key(client) -> None:
     assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 1
 
 
+@pytest.mark.slow
 def test_creation_is_rate_limited_per_client(client) -> None:
     csrf = home_csrf(client)
     got = [
@@ -289,6 +291,7 @@ def _serve(db: Path, *pre: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
 
 
+@pytest.mark.slow
 def test_a_corrupt_database_is_refused_at_start(tmp_path) -> None:
     db = tmp_path / "corrupt.sqlite3"
     s = Store(db)
@@ -305,6 +308,7 @@ def test_a_corrupt_database_is_refused_at_start(tmp_path) -> None:
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_read_only_database_is_refused_at_start(tmp_path) -> None:
     db = tmp_path / "ro.sqlite3"
     Store(db).close()

@@ -43,6 +43,7 @@ def every_link(links: dict) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_each_qr_code_reads_back_as_its_link(live: Live) -> None:
     links = every_link(live.links)
     assert len(links) > 10  # the feast's performers among them

@@ -59,6 +59,7 @@ def test_wrong_role(counted: Live) -> None:
     assert live.client.get(live.links["scorers"]["上射"] + "/pack").status_code == 403
 
 
+@pytest.mark.slow
 def test_missing_unknown_and_revoked_tokens(counted: Live) -> None:
     live = counted
     c = live.client
@@ -97,6 +98,7 @@ def test_missing_unknown_and_revoked_tokens(counted: Live) -> None:
     )
 
 
+@pytest.mark.slow
 def test_every_get_takes_its_token_in_the_query(live: Live) -> None:
     """``?token=`` on a GET, for every GET route (a download link cannot set a header), with
     the same roles as the header: the director's exports, never the audience's."""
@@ -113,6 +115,7 @@ def test_every_get_takes_its_token_in_the_query(live: Live) -> None:
     assert json.loads(export.text.splitlines()[0])["type"] == "scene"
 
 
+@pytest.mark.slow
 def test_no_store_on_every_answer_but_the_static_files(live: Live) -> None:
     """A screen's state, a step's diagram, a link's page or QR code is never kept by a cache
     (it holds a token's view); the static files may be."""
@@ -173,6 +176,7 @@ def test_foreign_origin(counted: Live) -> None:
     )
 
 
+@pytest.mark.slow
 def test_bad_bodies(counted: Live) -> None:
     live = counted
     c = live.client
@@ -216,6 +220,7 @@ def test_bad_bodies(counted: Live) -> None:
     refused(live, live.post("/api/tokens/new", d, {"role": "scorer", "seat": "x"}), 400, "seat")
 
 
+@pytest.mark.slow
 def test_event_creation_refusals(client) -> None:
     csrf = home_csrf(client)
 
@@ -246,6 +251,7 @@ def test_event_creation_refusals(client) -> None:
 NASTY = '<script>alert("x")</script>'
 
 
+@pytest.mark.slow
 def test_names_are_escaped(client) -> None:
     live = new_event(
         client,

@@ -68,6 +68,7 @@ def serve_once(db: Path) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=STOP_TIMEOUT_S)
 
 
+@pytest.mark.slow
 def test_a_second_server_on_the_same_database_is_refused(tmp_path, procs) -> None:
     db = tmp_path / "hall.sqlite3"
     port = free_port()
@@ -134,6 +135,7 @@ def wait_for(what: Any, timeout: float = STOP_TIMEOUT_S) -> None:
     [(signal.SIGTERM, False, 143), (signal.SIGINT, True, 130)],
     ids=["SIGTERM", "Ctrl-C to the group"],
 )
+@pytest.mark.slow
 def test_a_signal_stops_the_server_with_streams_open(
     tmp_path, procs, sig: int, group: bool, status: int
 ) -> None:
@@ -178,6 +180,7 @@ def test_a_signal_stops_the_server_with_streams_open(
         assert shot["hit"] is True and not shot.get("pending")
 
 
+@pytest.mark.slow
 def test_screens_that_do_not_read_do_not_hold_the_stop(tmp_path, procs) -> None:
     """Phones asleep on open streams (they read nothing: the states pile up in their sockets
     until the server must wait for them) are dropped at the stop, not waited for."""

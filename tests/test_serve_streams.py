@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 from sheli.serve.live import compute_derived, compute_derived_pickled, unpickle_derived
 from sheli.serve.streams import WRITE_BUFFER, Subscriber, chunk
 
@@ -64,6 +66,7 @@ def test_a_closing_socket_is_not_written() -> None:
     assert sub.transport.written == []
 
 
+@pytest.mark.slow
 def test_a_run_from_the_worker_is_the_run() -> None:
     config = {"rite": "xiangshe", "pairs": 0, "guests_shoot": False, "feast": False}
     here = compute_derived(config, 1.0, {}, {})

@@ -42,6 +42,7 @@ def test_a_spec_is_stored_and_given_back(spec_copy: Path) -> None:
     assert again.parts == loaded.parts and again.path == loaded.path
 
 
+@pytest.mark.slow
 def test_a_changed_part_is_parsed_again(spec_copy: Path, monkeypatch) -> None:
     calls = _parses(monkeypatch)
     first = R.load_spec(spec_copy)
@@ -61,6 +62,7 @@ def test_a_changed_part_is_parsed_again(spec_copy: Path, monkeypatch) -> None:
     assert len(calls) == 3
 
 
+@pytest.mark.slow
 def test_a_corrupt_or_unreadable_cache_is_ignored(spec_copy: Path, tmp_path: Path) -> None:
     loaded = R.load_spec(spec_copy)
     (entry,) = cache.cache_dir().glob("*.pickle")
@@ -78,6 +80,7 @@ def test_a_corrupt_or_unreadable_cache_is_ignored(spec_copy: Path, tmp_path: Pat
     assert not list(tmp_path.glob("**/*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_checked_spec_is_not_checked_again_until_a_file_changes(
     spec_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

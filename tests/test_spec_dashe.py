@@ -72,6 +72,7 @@ def test_every_court_passage_is_enacted_ruled_or_reasoned():
         assert rep.share >= 0.95
 
 
+@pytest.mark.slow
 def test_every_assumption_is_used():
     spec = loaded().spec
     used = set()
@@ -95,6 +96,7 @@ def _own() -> set[str]:
     return ids
 
 
+@pytest.mark.slow
 def test_default_run_goes_from_the_first_passage_to_the_last():
     ev = steps(default_run())
     assert ev[0]["cite"] == "dashe:1" and ev[-1]["cite"] == "dashe:324"
@@ -106,6 +108,7 @@ def test_a_seeded_run_goes_to_the_end_too():
     assert ev[-1]["cite"] == "dashe:324"
 
 
+@pytest.mark.slow
 def test_without_guests_the_gong_does_not_shoot_and_the_rite_still_ends():
     # 公不射 (dashe:190): the 小射正 never goes up to the 東堂, so at dashe:290 he comes to the
     # 觶南 from the 庭, not down the 阼階
@@ -119,6 +122,7 @@ def test_without_guests_the_gong_does_not_shoot_and_the_rite_still_ends():
     assert [e["verb"] for e in with_gong if e["actor"] == "小射正"] == ["進", "降", "立"]
 
 
+@pytest.mark.slow
 def test_the_yizhu_has_the_sections_in_order():
     ev = steps(default_run())
     # the court's steps keep the 賈疏 sections in order (a 如初 call counts as its own passage)
@@ -133,11 +137,13 @@ def test_the_yizhu_has_the_sections_in_order():
     "options",
     [{"gongming": True}, {"ci": "長"}, {"fushe": True}, {"zhugong": True}, {"xiao": False}],
 )
+@pytest.mark.slow
 def test_every_option_runs_to_the_end(options):
     ev = steps(run("dashe", options=options))
     assert ev[-1]["cite"] == "dashe:324"
 
 
+@pytest.mark.slow
 def test_fushe_leaves_out_the_xian_of_the_shuzi():
     # 若命曰復射則不獻庶子 (dashe:303)
     cites = {e["cite"] for e in steps(run("dashe", options={"fushe": True}))}
@@ -145,6 +151,7 @@ def test_fushe_leaves_out_the_xian_of_the_shuzi():
     assert "dashe:307" in {e["cite"] for e in steps(default_run())}
 
 
+@pytest.mark.slow
 def test_the_liangren_checks_the_hou_dao_against_the_reading():
     # 鄭注 dashe:5 量矦道謂去堂遠近也; 敖繼公: from the 物. The plan must agree with the reading.
     # the run's choices are refused before it starts (the reading names its plan) …
@@ -168,6 +175,7 @@ def _place_after(r: Any, actor: str, cite: str) -> tuple[float, float]:
     return at[-1]
 
 
+@pytest.mark.slow
 def test_who_stands_northeast_of_the_gan_hou_depends_on_the_reading():
     from sheli.place import load_venue
 

@@ -255,6 +255,7 @@ def default_run() -> Any:
     ],
     ids=["default", "xiang", "no-guests", "pairs3", "arrows-short", "pairs3-xiang", "no-dafu"],
 )
+@pytest.mark.slow
 def test_the_spec_runs(kw: dict[str, Any]) -> None:
     r = run("xiangshe", **kw)
     assert step_lines(r)[-1]["cite"] == LAST
@@ -263,11 +264,13 @@ def test_the_spec_runs(kw: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow
 def test_the_spec_runs_whatever_the_outcomes(seed: int) -> None:
     r = run("xiangshe", seed=seed, pairs=1)
     assert step_lines(r)[-1]["cite"] == LAST
 
 
+@pytest.mark.slow
 def test_round_one_releases_no_suan() -> None:
     """獲而未釋獲 (xiangshe:150; 記 xiangshe:346 始射獲而未釋獲)."""
     r = default_run()
@@ -278,6 +281,7 @@ def test_round_one_releases_no_suan() -> None:
     assert len(hits) == len(calls)  # 獲者坐而獲 for every hit
 
 
+@pytest.mark.slow
 def test_the_you_she_is_four_uncounted_arrows_of_the_sishe() -> None:
     r = default_run()
     mine = [s for s in shot_lines(r) if s["person"] == "司射"]
@@ -338,6 +342,7 @@ def test_round_three_counts_only_on_the_drum() -> None:
     assert all(e["round"] == 3 for e in step_lines(r) if e["verb"] == "奏")
 
 
+@pytest.mark.slow
 def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
     """禮射不主皮 (記 xiangshe:359): the 不勝者 of round 2 shoot again in round 3."""
     r = run("xiangshe", pairs=2)
@@ -350,6 +355,7 @@ def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
         assert set(per.values()) == {4}
 
 
+@pytest.mark.slow
 def test_only_the_shang_ou_is_called_each_round() -> None:
     """司射所作唯上耦 (xiangshe:189): of the pairs, the 司射 作s the 上耦 alone."""
     # in the archery (the 司正's 作受酬者 of the 旅酬, xiangshe:266–268, calls no pair either)
@@ -402,6 +408,7 @@ def drinkers(r: Any, rnd: int) -> list[str]:
     return [e["actor"] for e in step_lines(r) if e["round"] == rnd and e["verb"] == "卒觶"]
 
 
+@pytest.mark.slow
 def test_right_wins_zhuren_and_dafu_drink_at_the_west_steps() -> None:
     """若右勝: the 下射 lose — 主人 (記 360 主人亦飲于西階上) and the 大夫 (耦不升, 218)."""
     r = run("xiangshe", outcomes=Fixed(True, False))
@@ -419,6 +426,7 @@ def test_right_wins_zhuren_and_dafu_drink_at_the_west_steps() -> None:
     assert not [e for e in steps[i:j] if e["actor"] == "大夫之耦"]
 
 
+@pytest.mark.slow
 def test_left_wins_bin_drinks_and_the_dafus_ou_goes_up_alone() -> None:
     """若左勝: 賓 drinks by his 席前 觶 (216–218); 大夫之耦 執弛弓特升飲 (219)."""
     r = run("xiangshe", outcomes=Fixed(False, True))
@@ -435,6 +443,7 @@ def test_left_wins_bin_drinks_and_the_dafus_ou_goes_up_alone() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_losers_hold_a_slack_bow_winners_a_strung_one() -> None:
     """勝者…執張弓，不勝者…弛弓 (xiangshe:207–208)."""
     r = run("xiangshe", outcomes=Fixed(True, False))
@@ -445,6 +454,7 @@ def test_losers_hold_a_slack_bow_winners_a_strung_one() -> None:
             assert "張弓" in e["holds"]
 
 
+@pytest.mark.slow
 def test_a_tie_gives_no_penalty_cup() -> None:
     """左右鈞 (xiangshe:204): no 不勝者, no 罰爵 (A-jun); the run still ends at 258."""
     r = run("xiangshe", outcomes=Fixed(True, True))
@@ -454,6 +464,7 @@ def test_a_tie_gives_no_penalty_cup() -> None:
     assert step_lines(r)[-1]["cite"] == LAST
 
 
+@pytest.mark.slow
 def test_arrows_short_the_sima_orders_a_search() -> None:
     """若矢不備 … 命曰取矢不索 … 弟子…復求矢加于楅 (xiangshe:160–161)."""
     r = run("xiangshe", arrows_short=True)
@@ -463,6 +474,7 @@ def test_arrows_short_the_sima_orders_a_search() -> None:
     assert not [e for e in step_lines(plain) if e["says"] == "取矢不索"]
 
 
+@pytest.mark.slow
 def test_venue_decides_the_way_round_the_pillar() -> None:
     """豫則鉤楹内，堂則由楹外 (xiangshe:128)."""
     for venue, word in (("xie", "豫則鉤楹内"), ("xiang", "堂則由楹外")):
@@ -470,6 +482,7 @@ def test_venue_decides_the_way_round_the_pillar() -> None:
         assert [e for e in step_lines(r) if e["cite"] == "xiangshe:128" and e["jing"] == word]
 
 
+@pytest.mark.slow
 def test_without_guests_no_bin_zhuren_or_dafu_shoots() -> None:
     r = run("xiangshe", guests=False)
     shooters = {s["person"] for s in shot_lines(r)}
@@ -490,6 +503,7 @@ def test_the_spec_steps_are_well_formed() -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
+@pytest.mark.slow
 def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> None:
     """及階，勝者先升堂，少右 (xiangshe:210; dashe:231): 注 「少右，辟飲者也，亦相飲之位」, 疏
     「相飲者皆北面於西階，授者在東，飲者在西」. While the 不勝者 drinks on the 堂 at the 豐, his
@@ -518,6 +532,7 @@ def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> No
     ("rite", "counter", "first", "last"),
     [("xiangshe", "釋獲者", 193, 201), ("dashe", "大史", 213, 222), ("yanshe", "釋獲者", 193, 201)],
 )
+@pytest.mark.slow
 def test_the_count_sits_and_goes_left_once(rite: str, counter: str, first: int, last: int) -> None:
     """釋獲者東面于中西坐先數右獲 … 興自前適左東面，坐兼歛算 (xiangshe:193–200): in each
     count he sits down once for each side and rises once, between them; the counting acts
@@ -545,6 +560,7 @@ def _suan_in_hand(holds: list[str]) -> int:
     return sum(nums[n] if n in nums else int(n) for n in got)
 
 
+@pytest.mark.slow
 def test_the_count_holds_the_suan_in_the_left_hand() -> None:
     """一純以取實于左手，十純則縮而委之 (xiangshe:195): on the right, his hand fills by 純 and
     never holds more than ten 純; 坐兼歛算實于左手，一純以委 (200): on the left, it holds the

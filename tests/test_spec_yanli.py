@@ -43,6 +43,7 @@ def test_aliases_are_the_texts_names() -> None:
         {"zhugong": True, "gongming": True, "ci": "長", "xiao": False},
     ],
 )
+@pytest.mark.slow
 def test_runs_whole_without_warnings(options: dict[str, Any]) -> None:
     r = yanli(**options)
     assert r.rite == "yanli"
@@ -59,6 +60,7 @@ def test_coverage_is_whole_with_no_gap() -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_the_archery_is_the_yanshe_archery(seed: int) -> None:
     # the same 燕射 for the same outcomes: shots, tallies and drinkers of `sheli run yanshe`
     a, b = yanli(seed), run("yanshe", seed=seed)
@@ -67,6 +69,7 @@ def test_the_archery_is_the_yanshe_archery(seed: int) -> None:
     assert a.drank == b.drank
 
 
+@pytest.mark.slow
 def test_the_archery_comes_after_the_xian_shi_and_lü_shi() -> None:
     # 疏 yan:124 此獻士旅食後乃射; then 賓媵觚于公 (yan:125)
     r = yanli()

@@ -47,6 +47,7 @@ def round_of_winner(r: Any, winner: str) -> list[int]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.slow
 def test_runs_end_to_end(seed: int) -> None:
     r = yan(seed)
     assert r.rite == "yanshe"
@@ -105,6 +106,7 @@ def test_jun_shoots_from_the_left_mark() -> None:
         assert e["place"] == "左物"  # 下物 (注 xiangshe:128 左物下物也)
 
 
+@pytest.mark.slow
 def test_dasheshe_acts_as_sishe() -> None:
     r = yan()
     cast = {c["role"]: c for c in r.scene.cast}
@@ -129,6 +131,7 @@ def test_the_gong_is_told_first() -> None:
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+@pytest.mark.slow
 def test_the_gong_is_asked_first_in_every_round(rite: str) -> None:
     # 此燕禮每事皆先請於君 (疏 yan:124): each 請 of the 鄉射 to the 賓 (請射 xiangshe:111, 162,
     # 233; 請釋獲 180; 請以樂 247) is first a 請 to the 公, who grants it, and then a 命 to the
@@ -212,6 +215,7 @@ def test_jun_bares_zhuru_and_waits_for_the_music() -> None:
     assert not steps_of(r, "公", "就")
 
 
+@pytest.mark.slow
 def test_reading_no_music_in_round_two() -> None:
     # R-jun-yue-jiao: as the 公 of the 大射儀 (dashe:196), to his 物 without music in round 2
     r = yan(0, ("R-jun-yue-jiao",))
@@ -219,6 +223,7 @@ def test_reading_no_music_in_round_two() -> None:
     assert [e["round"] for e in steps_of(r, "公", "就")] == [2]
 
 
+@pytest.mark.slow
 def test_xiaochen_hands_arrows_one_at_a_time() -> None:
     r = yan()
     shu = steps_of(r, "小臣", "屬")
@@ -241,6 +246,7 @@ def test_bow_taken_after_each_arrow_or_after_the_last() -> None:
     assert len(each) == 8 and len(last) == 2
 
 
+@pytest.mark.slow
 def test_jun_hits_count_off_the_drum() -> None:
     # 不以樂志 (記 yan:179): in the music round the 君's hit counts, on the drum or not
     seen = False
@@ -255,6 +261,7 @@ def test_jun_hits_count_off_the_drum() -> None:
 # ------------------------------------------------------------------ 夾爵
 
 
+@pytest.mark.slow
 def test_jiajue_when_the_jun_loses() -> None:
     found = 0
     for seed in SEEDS:
@@ -275,6 +282,7 @@ def test_jiajue_when_the_jun_loses() -> None:
 # ------------------------------------------------------------------ the 大夫 with the 君
 
 
+@pytest.mark.slow
 def test_dafu_bare_the_flesh_before_the_jun() -> None:
     r = yan()
     tan = steps_of(r, "大夫", "袒")
@@ -357,6 +365,7 @@ def test_coverage_of_the_yan_archery_passages() -> None:
     assert coverage("yanshe").share >= 0.95
 
 
+@pytest.mark.slow
 def test_xiangshe_knows_no_jun() -> None:
     x = run("xiangshe")
     actors = {e["actor"] for e in step_lines(x)}

@@ -78,6 +78,7 @@ def test_the_words_are_the_passages_own(row: dict[str, str]) -> None:
         assert row["note"], "a row not performed says why"
 
 
+@pytest.mark.slow
 def test_every_word_the_jing_gives_is_said() -> None:
     unsaid = []
     for r in rows():

@@ -51,6 +51,7 @@ main()
 @pytest.mark.parametrize(
     ("args", "frozen"), [(["run", "xiangshe", "--format", "jsonl"], True), (["--help"], False)]
 )
+@pytest.mark.slow
 def test_run_leaves_its_objects_out_of_the_last_collection(
     tmp_path: Path, args: list[str], frozen: bool
 ) -> None:
@@ -125,6 +126,7 @@ sheli.cli.main = main
 """
 
 
+@pytest.mark.slow
 def test_what_is_left_in_the_buffer_is_written_or_said(tmp_path: Path) -> None:
     # the output still buffered when the command ends is flushed by the program's own end:
     # to a file whole, and to a full device as the one line a full stdout gives

@@ -82,6 +82,7 @@ def test_cli_query_of_punctuation_or_a_pattern_is_answered_as_such() -> None:
     assert r.exit_code == 2 and "the query is empty" in r.output
 
 
+@pytest.mark.slow
 def test_cli_says_a_megabyte_query_back_cut_short() -> None:
     from click.testing import CliRunner
 

@@ -50,6 +50,7 @@ def _met(tl, cite):
     return out
 
 
+@pytest.mark.slow
 def test_the_schedule_is_deterministic():
     a = schedule(run("xiangshe", seed=1, pairs=2))
     b = schedule(run("xiangshe", seed=1, pairs=2))
@@ -120,6 +121,7 @@ def test_the_last_pair_meets_nobody_coming_up(xiangshe):
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+@pytest.mark.slow
 def test_people_act_at_once(rite):
     tl = schedule(run(rite, seed=1))
     assert tl.span < 0.98 * tl.total

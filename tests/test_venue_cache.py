@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 CODE = """
 from sheli.place import loader
 cached = loader._STORED is not None
@@ -31,6 +33,7 @@ def test_the_next_process_takes_the_venues_from_the_cache(tmp_path: Path) -> Non
     assert _process(tmp_path) == ["True", "True", entry]
 
 
+@pytest.mark.slow
 def test_a_corrupt_entry_is_built_again(tmp_path: Path) -> None:
     entry = Path(_process(tmp_path)[2])
     entry.write_bytes(b"not a pickle")

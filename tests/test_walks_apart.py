@@ -74,6 +74,7 @@ def _none_left(pids: list[int]) -> None:
         ("yanshe", {}),
     ],
 )
+@pytest.mark.slow
 def test_the_same_run_line_for_line(rite: str, kw: dict[str, Any], forks: list[int]) -> None:
     inline = run(rite, **kw)
     apart = run(rite, **kw, walks_apart=True)
@@ -82,6 +83,7 @@ def test_the_same_run_line_for_line(rite: str, kw: dict[str, Any], forks: list[i
     _none_left(forks)
 
 
+@pytest.mark.slow
 def test_beyond_the_crowd_the_same_warnings_in_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
     # as test_paths: no way round anyone, and a crowd of no 衆耦, so that every walk through
     # a body is a warning (the checking process is forked with these stand-ins)
@@ -107,6 +109,7 @@ def test_a_walk_refused_is_the_same_error(fixture: str, forks: list[int]) -> Non
     _none_left(forks)
 
 
+@pytest.mark.slow
 def test_a_walk_refused_comes_before_a_later_error_of_the_run(
     monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:

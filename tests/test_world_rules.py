@@ -92,6 +92,7 @@ def world_faults(events: list[dict[str, Any]]) -> dict[str, list[str]]:
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=same_run(f"log {n}")) for n in sorted(CONFIGS)]
 )
+@pytest.mark.slow
 def test_every_configuration_keeps_objects_and_garments(name: str, once: Once) -> None:
     # the log tests/test_golden_logs.py hashes, made once for both (tests/conftest.py)
     log = once(("log", name), lambda: log_of(CONFIGS[name]))

@@ -52,6 +52,7 @@ def steps_at(r: Any, cite: str, actor: str | None = None, verb: str | None = Non
 # ---------------------------------------------------------------- the whole rite runs
 
 
+@pytest.mark.slow
 def test_the_option_switches_the_feast_on_and_off() -> None:
     """feast=false is the archery alone (xiangshe:110–258); the spec's default is either."""
     r = run("xiangshe", options={"feast": False})
@@ -80,6 +81,7 @@ def test_the_option_switches_the_feast_on_and_off() -> None:
     ],
     ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()) or "default",
 )
+@pytest.mark.slow
 def test_the_whole_rite_runs_from_first_to_last(kw: dict[str, Any]) -> None:
     r = run("xiangshe", options=FEAST, **kw)
     assert step_lines(r)[0]["cite"] == "xiangshe:1"
@@ -96,6 +98,7 @@ def test_the_yizhu_has_the_thirty_sections_in_order() -> None:
     assert secs == list(range(1, 31))
 
 
+@pytest.mark.slow
 def test_the_run_is_deterministic() -> None:
     a = log_lines(run("xiangshe", seed=4, options=FEAST))
     b = log_lines(run("xiangshe", seed=4, options=FEAST))
@@ -184,6 +187,7 @@ def watched(monkeypatch: pytest.MonkeyPatch, **kw: Any) -> _Watched:
     return box["ev"]
 
 
+@pytest.mark.slow
 def test_cups_are_conserved_in_the_feast(monkeypatch: pytest.MonkeyPatch) -> None:
     """No cup comes from nowhere or is in two places: through the feast before the archery the
     爵 and 觶 in hands and at places are always three 爵 and five 觶 (A-jue); from the 旅酬 to
@@ -197,6 +201,7 @@ def test_cups_are_conserved_in_the_feast(monkeypatch: pytest.MonkeyPatch) -> Non
     assert all(t == after[0] for t in after)
 
 
+@pytest.mark.slow
 def test_everyone_is_where_the_archery_starts(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the archery begins (xiangshe:110), those its first steps need stand where the
     archery's cast puts them: 賓, 主人, 大夫, 衆賓 on their 席, 大師 and 工 on the 工席 (xiangshe:
@@ -256,6 +261,7 @@ def test_drinking_from_an_empty_cup_is_refused(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- by hand against the text
 
 
+@pytest.mark.slow
 def test_zhuren_xian_bin_at_the_xi_jie() -> None:
     """主人…賓之席前西北面獻賓; 賓西階上北面拜; 賓進受爵于席前復位 (xiangshe:30–32);
     注 xiangshe:32 「復位，西階上位」."""
@@ -269,6 +275,7 @@ def test_zhuren_xian_bin_at_the_xi_jie() -> None:
     assert steps_at(r, "xiangshe:32", "賓", "適")[0]["place"] == "西階上"
 
 
+@pytest.mark.slow
 def test_bin_zuo_zhuren() -> None:
     """賓…實爵主人之席前東南面酢主人; 主人進受爵復位 (xiangshe:46–47); the 主人 drinks at the
     阼階上 (49), and 不告旨 (48: no 告 by the 主人)."""
@@ -283,6 +290,7 @@ def test_bin_zuo_zhuren() -> None:
     assert [e["says"] for e in steps_at(r, "xiangshe:39", "賓", "告")] == ["旨"]
 
 
+@pytest.mark.slow
 def test_yuezheng_and_gong() -> None:
     """樂正先升北面立于其西 (85); 工…升自西階北面東上 (86); 樂正…乃降 (90), 注
     「降立西階東北面」; 笙入立于縣中西面 (87)."""
@@ -305,6 +313,7 @@ def test_yuezheng_and_gong() -> None:
     assert sheng["place"] == "縣之東" and sheng["facing"] == "W"
 
 
+@pytest.mark.slow
 def test_sizheng_in_the_zhongting() -> None:
     """司正…中庭北面坐奠觶 (106); 興少退北面立于觶南 (108), where the archery's cast has the
     司馬 (司正爲司馬 xiangshe:117); 敖繼公's reading puts the 觶 before the 阼階."""
@@ -318,6 +327,7 @@ def test_sizheng_in_the_zhongting() -> None:
     assert steps_at(ao, "xiangshe:108", "司馬", "退")[-1]["place"] == "觶南"
 
 
+@pytest.mark.slow
 def test_lvchou_bin_chou_zhuren_at_the_zuo_jie() -> None:
     """賓北面坐取俎西之觶…阼階上北面酬主人，主人降席立于賓東 (261); 主人進受觶 (263);
     凡旅不洗, 不洗者不祭 (記 367–368)."""
@@ -329,6 +339,7 @@ def test_lvchou_bin_chou_zhuren_at_the_zuo_jie() -> None:
     assert not lv
 
 
+@pytest.mark.slow
 def test_bin_chu_zou_gai() -> None:
     """賓興，樂正命奏陔 (295); 賓降及階，陔作，賓出…主人送于門外再拜 (296); 大夫後出 (記 370)."""
     r = whole()
@@ -379,6 +390,7 @@ def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
     assert jian == {"xiangshe:33", "xiangshe:80", "xiangshe:94"}
 
 
+@pytest.mark.slow
 def test_the_lv_chou_goes_down_every_zhongbin_below() -> None:
     """衆受酬者…辯，遂酬在下者，皆升受酬于西階上 (xiangshe:268): the 司正 calls each (相旅,
     某酬某子 266), each goes up, receives at the 西階上 and passes the 觶 on; the last

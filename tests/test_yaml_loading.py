@@ -124,12 +124,14 @@ def test_there_are_files_to_compare() -> None:
 
 
 @pytest.mark.parametrize("path", SPEC_FILES + FIXTURE_FILES, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_every_spec_and_part_file_loads_as_before(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert_same_as_reference(text)
 
 
 @pytest.mark.parametrize("path", VENUE_FILES + SPEC_FILES, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_every_venue_file_loads_as_safe_load_did(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     same(load_yaml(text), ref_venue(text))
@@ -319,6 +321,7 @@ def emit(doc: Any, indent: int = 0, flow: bool = False) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.booleans())
+@pytest.mark.slow
 def test_random_documents_load_as_before(doc: Any, flow: bool) -> None:
     text = emit(doc, flow=flow) + "\n"
     assert_same_as_reference(text)

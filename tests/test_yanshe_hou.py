@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from sheli.cli import cli
@@ -24,6 +25,7 @@ def _hou_labels(rite: str, view: str, **kw: object) -> list[str]:
     return [re.sub(r"<[^>]+>", "", body).strip() for _key, body in labels]
 
 
+@pytest.mark.slow
 def test_the_yanshe_draws_the_milu_hou_red() -> None:
     assert beast_hou(run("yanshe").scene) == ("麋侯", "赤質")
     assert _hou_labels("yanshe", "range") == ["麋侯（赤質）"]
@@ -34,10 +36,12 @@ def test_the_yanshe_draws_the_milu_hou_red() -> None:
     assert hou and 'stroke="#c0392b"' in hou.group(1)
 
 
+@pytest.mark.slow
 def test_the_king_has_the_xiong_hou() -> None:
     assert _hou_labels("yanshe", "range", options={"rank": "王"}) == ["熊侯（白質）"]
 
 
+@pytest.mark.slow
 def test_xiangshe_and_dashe_keep_their_hou() -> None:
     assert beast_hou(run("xiangshe").scene) is None
     assert _hou_labels("xiangshe", "range") == ["侯"]

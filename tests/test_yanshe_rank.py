@@ -28,6 +28,7 @@ def _song(r: Any) -> list[str | None]:
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+@pytest.mark.slow
 def test_a_zhuhou_shoots_at_his_mihou_to_lishou(rite: str) -> None:
     cell = load_ranks().cell("諸侯", "燕射")
     r = run_of(rite)
@@ -39,6 +40,7 @@ def test_a_zhuhou_shoots_at_his_mihou_to_lishou(rite: str) -> None:
     assert "奏貍首閒若一" in told and not any("騶虞" in (s or "") for s in told)
 
 
+@pytest.mark.slow
 def test_the_king_shoots_at_his_xionghou_to_zouyu() -> None:
     cell = load_ranks().cell("王", "燕射")
     r = run_of("yanshe", "王")
@@ -50,6 +52,7 @@ def test_the_king_shoots_at_his_xionghou_to_zouyu() -> None:
     assert third and "騶虞" in third[0]["note"]
 
 
+@pytest.mark.slow
 def test_the_xiangshe_keeps_its_caihou_and_zouyu() -> None:
     # 鄉射及賓射當張采矦二正 (注 xiangshe:336): no 獸侯, and the 騶虞 of xiangshe:249
     r = run("xiangshe")

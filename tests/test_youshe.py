@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from loglines import log_lines, step_lines
 
 from sheli.engine import run
@@ -14,6 +15,7 @@ from sheli.engine import run
 DOC = Path(__file__).resolve().parents[1] / "docs" / "event-log.md"
 
 
+@pytest.mark.slow
 def test_youshe_shot_lines() -> None:
     r = run("xiangshe", seed=1)
     shots = [e for e in log_lines(r) if e["type"] == "shot" and e["pair"] == "誘射"]
