@@ -10,10 +10,12 @@ the names the engine makes from them: a place beside another (中之西南), a m
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from sharing import same_run
 
-from sheli.engine import run
 from sheli.engine.records import Step
 from sheli.engine.state import holds_words
 from sheli.glossary import held_english
@@ -22,6 +24,8 @@ from sheli.rite import list_specs
 
 # every rite shipped: 鄉射禮, 大射儀, 燕射, 燕禮 and the 主皮之射
 RITES = tuple(sorted(list_specs()))
+# the run of each rite made once (tests/conftest.py, run_once), on one worker, for these tests
+pytestmark = same_run("glossary")
 
 # The kinds each field of a step is read with, as outputs/english.py reads it.
 FIELDS = {
@@ -54,9 +58,9 @@ WITHOUT_ENGLISH = {
 }
 
 
-def _without_english(rite: str) -> dict[str, set[str]]:
+def _without_english(run_once: Callable[..., Any], rite: str) -> dict[str, set[str]]:
     missing: dict[str, set[str]] = defaultdict(set)
-    for rec in run(rite).records:
+    for rec in run_once(rite).records:
         if not isinstance(rec, Step):
             continue
         for field, kinds in FIELDS.items():
@@ -70,18 +74,20 @@ def _without_english(rite: str) -> dict[str, set[str]]:
 
 
 @pytest.mark.parametrize("rite", RITES)
-def test_every_term_of_a_run_has_english(rite: str) -> None:
-    missing = _without_english(rite)
+@pytest.mark.slow
+def test_every_term_of_a_run_has_english(rite: str, run_once: Callable[..., Any]) -> None:
+    missing = _without_english(run_once, rite)
     new = {k: sorted(v - WITHOUT_ENGLISH.get(k, set())) for k, v in missing.items()}
     assert not any(new.values()), f"{rite}: terms without English in glossary.yaml: {new}"
 
 
-def test_the_listed_gaps_are_still_gaps() -> None:
+@pytest.mark.slow
+def test_the_listed_gaps_are_still_gaps(run_once: Callable[..., Any]) -> None:
     # The list above is what the runs meet without English, no more: a name given English
     # leaves it.
     seen: set[str] = set()
     for rite in RITES:
-        seen |= _without_english(rite).get("place", set())
+        seen |= _without_english(run_once, rite).get("place", set())
     assert seen == WITHOUT_ENGLISH["place"]
 
 
