@@ -55,22 +55,29 @@ def seeds_dir() -> Path:
 #: Docstring examples that make or draw whole runs, of over 0.3 s of CPU each (a doctest
 #: carries no marker of its own).
 SLOW_DOCTESTS = {
+    "sheli.cli.diff",
+    "sheli.collector.sweep",
     "sheli.engine.paths.check.walk_faults",
     "sheli.engine.run",
     "sheli.engine.timeline",
     "sheli.engine.timeline._meeting",
     "sheli.engine.timeline.overlaps",
     "sheli.engine.timeline.schedule",
+    "sheli.engine.timeline.schedule_steps",
     "sheli.engine.timeline.too_close",
+    "sheli.engine.verbs_court.measure",
+    "sheli.outputs.cues.CueReader",
     "sheli.outputs.cues.build_book",
     "sheli.outputs.cues.render_html",
     "sheli.outputs.cues.render_text",
+    "sheli.outputs.cues.roles",
     "sheli.outputs.diagram",
     "sheli.outputs.diagram.crowds",
     "sheli.outputs.diagram.draw.render_svg",
     "sheli.outputs.diagram.draw.render_svg_parts",
     "sheli.outputs.diagram.layout.body_boxes",
     "sheli.outputs.diff",
+    "sheli.outputs.english.english_cue_html",
     "sheli.outputs.english.english_cue_text",
     "sheli.outputs.frames",
     "sheli.outputs.frames.Frame.people_dict",
@@ -85,6 +92,8 @@ SLOW_DOCTESTS = {
     "sheli.outputs.render.draw_packed",
     "sheli.outputs.render.iter_svgs",
     "sheli.outputs.render.render",
+    "sheli.outputs.render.tally_states",
+    "sheli.rite.cache",
 }
 
 

@@ -76,6 +76,7 @@ def at(name: str, cite: str, verb: str) -> list[dict[str, Any]]:
     return [s for s in steps(name) if s["cite"] == cite and s["verb"] == verb]
 
 
+@pytest.mark.slow
 def test_139_shangshe_on_the_left_walking_north() -> None:
     # 上耦揖進上射在左竝行當階北面揖 (xiangshe:139): walking north the left is the west
     lines = [s for s in at("pairs3", "xiangshe:139", "進") if s["place"] == "西階前"]
@@ -162,6 +163,7 @@ def test_1_at_the_gate_everyone_apart() -> None:
     assert all(b[1] <= bin_["x"] + 1e-9 or b[0] == "笙" for s in west for b in bodies_of(s))
 
 
+@pytest.mark.slow
 def test_dashe_6_liangren_and_jinche_apart() -> None:
     lines = [s for s in steps("dashe") if s["cite"] == "dashe:6"]
     last: dict[str, tuple[float, float]] = {}

@@ -60,6 +60,7 @@ def invoke(*args: str, env: dict[str, str] | None = None):
 
 
 # ------------------------------------------------------------------ the 釋獲者's sheet
+@pytest.mark.slow
 def test_every_act_of_the_role_is_on_its_sheet_once(r):
     log = [s["seq"] for s in step_lines(r) if s["actor"] == "釋獲者"]
     sheet = C.role_sheet(r, "釋獲者")
@@ -351,6 +352,7 @@ def test_pdf_text_is_the_sheet_text_not_radicals(tmp_path):
     assert {c: (n, found[c]) for c, n in sheet.items() if found[c] < n} == {}
 
 
+@pytest.mark.slow
 def test_pdf_without_chromium_says_how_to_install_and_writes_nothing(tmp_path):
     out = tmp_path / "x.pdf"
     res = invoke("xiangshe", "--role", "司射", "-o", str(out), env={"CHROMIUM": "/nonexistent"})

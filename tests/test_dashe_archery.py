@@ -200,6 +200,7 @@ def test_jiajue_when_the_gongs_side_loses() -> None:
         assert not any(o in ("角觶", "象觶", "散觶") for _, o in drinks)
 
 
+@pytest.mark.slow
 def test_tie_gives_no_sheejue() -> None:
     r = run(SPEC, seed=6)
     assert tally_lines(r)[1]["winner"] == "tie"
@@ -217,6 +218,7 @@ def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[
         assert t["announcement"]
 
 
+@pytest.mark.slow
 def test_reading_bin_xian_the_bin_looses_first() -> None:
     # 敖繼公 (義疏 dashe:203): 拾發以將乘矢則是賓先公後 — against 鄭注 公下射也而先發
     r = run(SPEC, seed=2, readings=["R-she-bin-xian"])
@@ -292,6 +294,7 @@ def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
     assert go["cite"] == "dashe:273" and go["seq"] > play and go["place"] == "左物"
 
 
+@pytest.mark.slow
 def test_without_guests_the_gong_does_not_shoot() -> None:
     # 公將射則… (dashe:190): the 公 may not shoot; 君不射則不獻大矦之獲者 (注 dashe:243)
     r = run(SPEC, seed=3, guests=False)

@@ -727,6 +727,7 @@ def test_english_labels_read_the_glossary(default_run) -> None:
     assert f'font-size="15">{" ".join(words)} ' in svg
 
 
+@pytest.mark.slow
 def test_languages_do_not_share_a_cached_drawing(default_run) -> None:
     # the caches are keyed on the language: Chinese, English, Chinese again, each as fresh
     scene, fr = default_run

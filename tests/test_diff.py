@@ -65,6 +65,7 @@ def test_kinds_of_difference() -> None:
     assert d.counts()["order"] >= 1
 
 
+@pytest.mark.slow
 def test_an_option_that_removes_the_archery() -> None:
     d = diff_runs(default("yanli"), run("yanli", options={"she": False}))
     counts = d.counts()
@@ -87,6 +88,7 @@ def test_the_cli_json_and_explicit_runs() -> None:
     assert res.exit_code == 2
 
 
+@pytest.mark.slow
 def test_an_option_that_changes_the_target_and_the_song() -> None:
     # the king's 燕射: 熊侯 and 騶虞 for the 諸侯's 麋侯 and 貍首 (option rank)
     d = diff_runs(default("yanshe"), run("yanshe", options={"rank": "王"}))

@@ -71,11 +71,13 @@ def test_a_term_without_english_stands_alone_in_brackets() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_default_is_still_the_text_s_own_terms() -> None:
     out = CliRunner().invoke(run, ["xiangshe"]).output
     assert out.startswith("鄉射禮 儀注")
 
 
+@pytest.mark.slow
 def test_dashe_in_english_has_no_cjk_outside_brackets() -> None:
     # 大射儀's notes include one cut short with a bracket left open: it is closed
     result = CliRunner().invoke(run, ["dashe", "--lang", "en"])

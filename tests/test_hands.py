@@ -88,6 +88,7 @@ def test_someone_helps_the_gong_to_ji(rite: str, cite: str, helper: str, helped:
         ("dashe", "干侯獲者"),
     ],
 )
+@pytest.mark.slow
 def test_huozhe_leans_his_jing_before_the_cup(rite: str, huozhe: str) -> None:
     """獲者左執爵右祭薦俎 (dashe:249; xiangshe:225 左執爵祭脯醢): 敖繼公 (義疏, on
     xiangshe:223) 還而倚旌乃拜. He leans the 旌 before he takes the 爵, 祭s with it out of

@@ -57,6 +57,7 @@ def test_xiangshe_tells_the_bin_with_no_jun() -> None:
 
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+@pytest.mark.slow
 def test_the_archery_of_the_yan_fills_at_the_yans_own_wine(rite: str) -> None:
     """The 燕射's 罰爵 (xiangshe:206, 215, 216) and 獻 (221, 230) are filled at the 燕's 方壺
     (yan:5 東楹之西; 注 yan:41 散方壺之酒也), not at a 尊 east of the 賓席, which the 燕 has not."""

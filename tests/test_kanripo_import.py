@@ -36,6 +36,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize("chapter,n", [("xiangshe", 391), ("yan", 185), ("dashe", 324)])
+@pytest.mark.slow
 def test_zhushu_every_passage_and_its_commentary(corpus_dir: Path, chapter: str, n: int) -> None:
     """注疏: every passage anchored; 注, 疏 and 音義 as the corpus's own table cuts them."""
     r = editions.import_edition(corpus_dir / f"yili-zhushu-{chapter}.txt")
@@ -75,6 +76,7 @@ def test_zhengzhu_only_the_lacunae_are_missing(corpus_dir: Path, chapter: str) -
 
 @pytest.mark.parametrize("edition", ["jishi", "yishu"])
 @pytest.mark.parametrize("chapter,n", [("xiangshe", 391), ("yan", 185), ("dashe", 324)])
+@pytest.mark.slow
 def test_jishi_and_yishu_every_passage(
     corpus_dir: Path, edition: str, chapter: str, n: int
 ) -> None:
@@ -97,6 +99,7 @@ def test_jishi_own_explanations(corpus_dir: Path) -> None:
     assert notes[1].text.startswith("釋曰大射主于射")
 
 
+@pytest.mark.slow
 def test_yishu_labels(corpus_dir: Path) -> None:
     editions.import_edition(corpus_dir / "yili-yishu-xiangshe.txt")
     kinds = {n.kind for n in notes_for("xiangshe:1", ["義疏"])}
@@ -130,6 +133,7 @@ def test_yan_tu_and_shu(corpus_dir: Path) -> None:
     assert all(n.kind == "疏" for n in notes_for("xiangshe:100", ["單疏"]))
 
 
+@pytest.mark.slow
 def test_another_chapter_is_refused(corpus_dir: Path, data_dir: Path) -> None:
     with pytest.raises(editions.ImportFailed, match="another chapter"):
         editions.import_edition(corpus_dir / "yili-zhushu-yan.txt", chapter="dashe")

@@ -53,6 +53,7 @@ def test_upper_archer_is_east_coming_down(
     ("rite", "cite", "place", "facing"),
     [("xiangshe", "xiangshe:87", "縣之東", "W"), ("yanli", "yan:101", "縣之南", "N")],
 )
+@pytest.mark.slow
 def test_sheng_stand_by_the_qing_not_on_it(rite: str, cite: str, place: str, facing: str) -> None:
     came = [e for e in steps_of(rite) if e["cite"] == cite and e["actor"] in ("笙", "衆笙")]
     came = [e for e in came if e["verb"] == "入"]

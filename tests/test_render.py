@@ -424,6 +424,7 @@ def test_cli_refuses_a_directory_that_is_not_a_render(tmp_path: Path) -> None:
     assert (d / "notes.txt").read_text(encoding="utf-8") == "keep"
 
 
+@pytest.mark.slow
 def test_cli_needs_out_and_shares_run_options(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["render", "xiangshe"])
     assert res.exit_code == 2 and "--out" in res.output

@@ -251,6 +251,7 @@ def test_several_dafu_each_unties_his_own_arrows() -> None:
     assert {"大夫耦1", "大夫耦2"} <= pairs
 
 
+@pytest.mark.slow
 def test_yizhu_of_the_real_spec_goes_section_by_section() -> None:
     import re
 
@@ -314,6 +315,7 @@ def test_every_combination_of_the_texts_conditions_runs(
     ],
     ids=["right", "left", "tie", "left-short-pairs1", "right-noguests-xiang"],
 )
+@pytest.mark.slow
 def test_the_feast_leaves_the_archery_as_it_was(kw: dict) -> None:
     """With the feast around it (option feast), the archery's paths are the same: the same shots,
     tallies, 罰爵 drinkers (Run.drank) and the same acts of rounds 1–3, in the same order."""

@@ -266,6 +266,7 @@ class AllHit:
         {"rite": "yanshe"},
     ],
 )
+@pytest.mark.slow
 def test_every_rod_is_somewhere_and_the_count_is_what_was_released(kw: dict) -> None:
     # 箭籌八十 (記 xiangshe:378); the 中 holds eight, 鑿背容八算 (記 xiangshe:354)
     rods = run(**kw).accept(RodsInPlay())

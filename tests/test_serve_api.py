@@ -143,6 +143,7 @@ def test_full_short_event(live: Live) -> None:
     assert a["role"] == "audience" and a["announcements"] == s["announcements"]
 
 
+@pytest.mark.slow
 def test_a_round_without_a_hit_is_announced_and_passed(live: Live) -> None:
     """Every arrow of round 2 recorded as a miss: the 釋獲者 announces 左右鈞 holding one 筭
     of each side (xiangshe:204 若左右鈞則左右皆執一算以告曰左右鈞), nobody drinks for the

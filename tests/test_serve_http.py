@@ -51,6 +51,7 @@ def closed_by_server(s: socket.socket) -> bytes:
     return got
 
 
+@pytest.mark.slow
 def test_idle_and_half_sent_connections_are_closed(server) -> None:
     port, _ = server
     idle = socket.create_connection(("127.0.0.1", port))
@@ -63,6 +64,7 @@ def test_idle_and_half_sent_connections_are_closed(server) -> None:
     half.close()
 
 
+@pytest.mark.slow
 def test_a_full_house_sheds_its_oldest_idle_connection(server) -> None:
     port, log = server
     # the cap is the file limit (40) less 20 kept for the server itself: 20 connections

@@ -375,6 +375,7 @@ def test_a_run_from_the_worker_holds_no_reference_cycle() -> None:
         gc.enable()
 
 
+@pytest.mark.slow
 def test_the_server_sweeps_only_when_no_state_went_out_since() -> None:
     srv = Server(":memory:")
     try:

@@ -65,6 +65,7 @@ def test_each_qr_code_reads_back_as_its_link(live: Live) -> None:
             assert decode(r.content, size) == [base + link], (link, size)
 
 
+@pytest.mark.slow
 def test_a_revoked_link_has_no_qr_code(live: Live) -> None:
     made = live.post("/api/tokens/new", live.director, {"role": "audience"}).json()
     tokens = live.client.get("/api/tokens", headers={"Authorization": f"Bearer {live.director}"})

@@ -93,6 +93,7 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path, procs) -> Non
     assert lock_path(db).read_text().strip() == str(procs[-1].pid)
 
 
+@pytest.mark.slow
 def test_a_lock_file_of_a_process_long_gone_blocks_nothing(tmp_path, procs) -> None:
     db = tmp_path / "hall.sqlite3"
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], **TEXT)

@@ -34,6 +34,7 @@ def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+@pytest.mark.slow
 def test_a_spec_is_stored_and_given_back(spec_copy: Path) -> None:
     loaded = R.load_spec(spec_copy)
     assert len(list(cache.cache_dir().glob("*.pickle"))) == 1

@@ -103,6 +103,7 @@ def test_default_run_goes_from_the_first_passage_to_the_last():
     assert ev[-1]["actor"] == "公"  # 公入驁
 
 
+@pytest.mark.slow
 def test_a_seeded_run_goes_to_the_end_too():
     ev = steps(run("dashe", seed=3))
     assert ev[-1]["cite"] == "dashe:324"
@@ -188,6 +189,7 @@ def test_who_stands_northeast_of_the_gan_hou_depends_on_the_reading():
     assert fu[-1] == pytest.approx((spot.x, spot.y))
 
 
+@pytest.mark.slow
 def test_the_gong_drinks_shan_and_the_zhuren_san():
     # 主人…酌膳…獻于公 (dashe:54); 更爵洗升酌散以降酢 (dashe:58): the 主人 does not drink the 膳
     from sheli.place import load_venue

@@ -288,6 +288,7 @@ def test_the_you_she_is_four_uncounted_arrows_of_the_sishe() -> None:
     assert len(mine) == 4 and all(s["round"] == 1 and not s["counted"] for s in mine)
 
 
+@pytest.mark.slow
 def test_the_sishe_is_on_the_tang_without_his_pu_when_he_says_sanou_zushe() -> None:
     """司射去扑倚于西階之西升堂北面告于賓曰三耦卒射 (xiangshe:153; 注 不敢佩刑器即尊者之側)."""
     r = default_run()
@@ -329,6 +330,7 @@ def test_the_announcement_is_the_tally() -> None:
     assert told == anns
 
 
+@pytest.mark.slow
 def test_round_three_counts_only_on_the_drum() -> None:
     """不鼓不釋 (xiangshe:248); the music starts before the first arrow of round 3 (250)."""
     r = default_run()
@@ -384,6 +386,7 @@ def test_the_sima_holds_a_bow_only_to_command() -> None:
             assert not [h for h in e["holds"] if "弓" in h], e
 
 
+@pytest.mark.slow
 def test_the_flag_is_not_moved_during_the_you_she() -> None:
     """不去旌 (xiangshe:130): from 倚旌于矦中 (120) to 獲者…執旌 (137) nobody touches it."""
     steps = step_lines(default_run())

@@ -93,6 +93,7 @@ def test_the_feast_drinks_are_not_forfeits() -> None:
     assert not r.drank
 
 
+@pytest.mark.slow
 def test_only_gong_and_bin_have_zu() -> None:
     # 記 yan:170 惟公與賓有俎 (in the feast; the 燕射's 獲者 have theirs, xiangshe:224)
     r = yanli()

@@ -73,6 +73,7 @@ def test_aliases_are_the_texts_names() -> None:
         {"options": {"jun_shoots": False}, "guests": False},
     ],
 )
+@pytest.mark.slow
 def test_runs_with_other_settings(kw: dict[str, Any]) -> None:
     r = run("yanshe", **kw)
     assert step_lines(r)[-1]["cite"] == "xiangshe:258"
@@ -118,6 +119,7 @@ def test_dasheshe_acts_as_sishe() -> None:
     assert steps_of(r, "司射", "射") and steps_of(r, "司射", "命")
 
 
+@pytest.mark.slow
 def test_the_gong_is_told_first() -> None:
     # 其告請先於君，乃以命賓及卿大夫 (注 yan:124): the 司射's first word goes to the 公, and only
     # then to the 賓; the 主人 (宰夫) is not asked as in the 鄉射
@@ -202,6 +204,7 @@ def test_bin_stands_one_gan_back_and_faces_the_jun() -> None:
         assert (e["x"], e["y"]) == pytest.approx((you.x, you.extent.y1 + 3))
 
 
+@pytest.mark.slow
 def test_jun_bares_zhuru_and_waits_for_the_music() -> None:
     r = yan()
     tan = [e for e in steps_of(r, "公", "袒")]

@@ -97,6 +97,7 @@ sheli.cli.main = main
         (["text", "import", "--remove", "no-such-edition"], 1, "Error: no imported edition"),
     ],
 )
+@pytest.mark.slow
 def test_the_program_ends_with_the_status_python_gives(
     tmp_path: Path, args: list[str], status: int, said: str
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def test_simplified_and_traditional_fold_alike(s: str) -> None:
 
 
 @given(st.text(alphabet=sorted(set(ALL_TEXT)), max_size=30))
+@pytest.mark.slow
 def test_fold_of_any_text_chars(s: str) -> None:
     assert len(fold(s)) == len(s)
     assert fold(normalise(s)) == fold(s)

@@ -26,6 +26,7 @@ def _process(cache: Path) -> list[str]:
     return out.stdout.split()
 
 
+@pytest.mark.slow
 def test_the_next_process_takes_the_venues_from_the_cache(tmp_path: Path) -> None:
     cached, same, entry = _process(tmp_path)
     assert (cached, same) == ("False", "True")

@@ -215,6 +215,7 @@ def test_everyone_is_where_the_archery_starts(monkeypatch: pytest.MonkeyPatch) -
         assert both[who][:3] == alone[who][:3], who
 
 
+@pytest.mark.slow
 def test_a_cup_from_the_fei_is_empty_and_one_laid_down_full_stays_full() -> None:
     """The 賓 drinks the 觶 of 一人舉觶 at xiangshe:261, which he laid at the 薦西 full (74);
     the 司正 drinks the 觶 he laid in the 中庭 full (106–107). Every drink's cup was filled."""

@@ -331,5 +331,6 @@ def test_random_documents_load_as_before(doc: Any, flow: bool) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=list("ab1:-[]{},#&*!|>'\" \n?<=~."), max_size=30))
+@pytest.mark.slow
 def test_random_text_gives_the_same_data_or_the_same_error_line(text: str) -> None:
     assert_same_as_reference(text)
