@@ -110,10 +110,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-#: CPU seconds over which a test not marked slow is named at the end of the run (its setup and
-#: call, in its process and the processes it waited for): the quick loop's guard, a report and
-#: no assertion, in CPU and not wall time so that a busy machine moves it little. Tests are
-#: marked slow from 0.3 s; the report leaves room for noise (README, "Working on sheli: tests").
+#: CPU seconds over which a test not marked slow is named at the end of the run (its call and
+#: its own fixtures, in its process and the processes it waited for): the quick loop's guard,
+#: a report and no assertion, in CPU and not wall time so that a busy machine moves it little.
+#: Tests are marked slow from 0.3 s; the report leaves room for noise (README, "Working on
+#: sheli: tests").
 SLOW_CPU = 0.5
 CPU_SPENT = pytest.StashKey[float]()
 
@@ -126,13 +127,28 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+#: CPU seconds spent making the fixtures of a module or the session so far: made once for
+#: many tests, they are not counted against the first test that asks for one
+SHARED_FIXTURES_CPU = [0.0]
+
+
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any]) -> Iterator[Any]:
     start = _cpu_seconds()
     try:
         return (yield)
     finally:
-        item.stash[CPU_SPENT] = _cpu_seconds() - start
+        if fixturedef.scope != "function":
+            SHARED_FIXTURES_CPU[0] += _cpu_seconds() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    start, shared = _cpu_seconds(), SHARED_FIXTURES_CPU[0]
+    try:
+        return (yield)
+    finally:
+        item.stash[CPU_SPENT] = _cpu_seconds() - start - (SHARED_FIXTURES_CPU[0] - shared)
 
 
 @pytest.hookimpl(wrapper=True)

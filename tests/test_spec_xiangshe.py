@@ -368,6 +368,7 @@ def test_only_the_shang_ou_is_called_each_round() -> None:
         assert [e for e in step_lines(r) if e["round"] == rnd and e["verb"] == "作"]
 
 
+@pytest.mark.slow
 def test_the_guests_stay_on_the_tang_until_they_shoot() -> None:
     """賓主人與大夫皆未降 (xiangshe:167); the 衆賓 who do not shoot never come down (記 351)."""
     r = default_run()

@@ -353,6 +353,7 @@ def test_bin_chu_zou_gai() -> None:
     assert out["seq"] > seq["出賓"]
 
 
+@pytest.mark.slow
 def test_no_one_enters_after_the_lv_until_bin_chu() -> None:
     """既旅士不入 (記 369); 樂作大夫不入 (記 327: the 大夫 enters at 75, before 合樂 at 88)."""
     r = whole()
