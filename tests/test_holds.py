@@ -130,6 +130,7 @@ def test_set_down_leaves_the_hands(cite: str, obj: str) -> None:
     "kw",
     [{}, {"guests": False}, {"venue": "xiang"}, {"pairs": 3}, {"arrows_short": True}],
 )
+@pytest.mark.slow
 def test_no_reach_warnings(kw: dict[str, Any]) -> None:
     """Everyone goes where he puts a thing down or hands it over: 執爵者…以授于席前 (216),
     授者在東飲者在西 (注 210), 弟子逆受於東面位之後 (注 178), 加于楅 (161), 設薦俎 at 左个之西北
@@ -152,6 +153,7 @@ def steps_of(rite: str) -> list[dict[str, Any]]:
     ("rite", "cite"),
     [("xiangshe", "xiangshe:253"), ("dashe", "dashe:274"), ("yanshe", "xiangshe:253")],
 )
+@pytest.mark.slow
 def test_the_sishe_holds_his_arrow_zhi(rite: str, cite: str) -> None:
     """司射猶袒決遂左執弓右執一个兼諸弦面鏃 (xiangshe:253, dashe:274; 燕射 as 鄉射): the arrow he
     held 挾 is now 執 (注 側持弦矢曰執; 疏 dashe:274 上文皆云挾一个此經云執一个)."""
@@ -174,6 +176,7 @@ def test_the_sishe_holds_his_arrow_zhi(rite: str, cite: str) -> None:
         ("yanli", "xiangshe:254", ["次耦下射", "賓"]),
     ],
 )
+@pytest.mark.slow
 def test_the_last_arrows_are_held_zhi_not_xie(rite: str, cite: str, archers: list[str]) -> None:
     """矢不挾兼諸弦弣 (xiangshe:254), 矢不挾兼諸弦面鏃 (dashe:275): 注 不挾亦謂執之如司射; the
     four arrows are 執 until they are handed to the 有司 with the 弓."""
@@ -199,6 +202,7 @@ def test_the_last_arrows_are_held_zhi_not_xie(rite: str, cite: str, archers: lis
         ("yanli", "xiangshe:126"),
     ],
 )
+@pytest.mark.slow
 def test_xie_passages_hold_xie(rite: str, cite: str) -> None:
     """Where the text says 挾, the arrow is 挾 and none is 執 (記 xiangshe:344
     凡挾矢於二指之閒横之)."""
@@ -352,6 +356,7 @@ def held_past_use(monkeypatch: pytest.MonkeyPatch, rite: str, **kw: Any) -> list
         ("yanli", {}),
     ],
 )
+@pytest.mark.slow
 def test_nothing_held_past_its_use(
     monkeypatch: pytest.MonkeyPatch, rite: str, kw: dict[str, Any]
 ) -> None:
