@@ -258,6 +258,7 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
     } <= {"干侯"}
 
 
+@pytest.mark.slow
 def test_release_reasons_cite_dashe() -> None:
     # the rules are 鄉射禮's, in 大射儀's words: 獲而未釋獲 dashe:152, 不貫不釋 dashe:185 …
     r = run(SPEC, seed=1)

@@ -378,6 +378,7 @@ def test_near_view_holds_the_highlighted_person(default_run) -> None:
         assert (x1 - x0, y1 - y0) == plan_mod.NEAR
 
 
+@pytest.mark.slow
 def test_dress_and_holds_drawn_as_logged(default_run) -> None:
     """袒, 決遂, 張弓 and 弛弓, 扑, 觶 on each figure are those of the person's state."""
     scene, fr = default_run

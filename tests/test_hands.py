@@ -106,6 +106,7 @@ def test_huozhe_leans_his_jing_before_the_cup(rite: str, huozhe: str) -> None:
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "yanshe"])
+@pytest.mark.slow
 def test_shooting_gear_comes_in_in_several_hands(rite: str) -> None:
     """乃納射器皆在堂西 (xiangshe:114): the 旌, 中, 筭, 楅 and 豐 are brought in by several
     people (注 xiangshe:119 獲者亦弟子也; 疏 xiangshe:124 弟子執射器入者即使守之以授用者):

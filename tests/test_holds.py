@@ -386,6 +386,7 @@ def test_nothing_held_past_its_use(
         ("dashe", "dashe:276", "小臣師", "楅"),  # 小臣師退楅
     ],
 )
+@pytest.mark.slow
 def test_each_passage_lets_go(rite: str, cite: str, who: str, thing: str) -> None:
     """At each of these passages the one who held the thing ends it with empty hands of it."""
     mine = [e for e in steps_of(rite) if e["cite"] == cite and e["actor"] == who]

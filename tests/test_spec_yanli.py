@@ -28,6 +28,7 @@ def _index(r: Any, cite: str) -> int:
     return next(i for i, e in enumerate(step_lines(r)) if e["cite"] == cite)
 
 
+@pytest.mark.slow
 def test_aliases_are_the_texts_names() -> None:
     assert load_spec("燕禮").spec.rite == "yanli"
     assert load_spec("燕礼").spec.rite == "yanli"

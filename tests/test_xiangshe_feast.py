@@ -368,6 +368,7 @@ def test_no_one_enters_after_the_lv_until_bin_chu() -> None:
     assert enter < music
 
 
+@pytest.mark.slow
 def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
     """獻用爵，其他用觶 (記 317): the 獻 of 賓 (40), 主人's 酢 (49), 衆賓 (63), 大夫 (80), 工 (95)
     and 笙 (97) are drunk from the 爵; the 酬 (54), 舉觶 (70), 司正 (107) and 旅 (261) from the
