@@ -236,6 +236,7 @@ def test_a_scale_that_is_no_number_is_refused(option: str, value: str) -> None:
     assert f"Invalid value for '{option}': {value} is not a positive number" in line
 
 
+@pytest.mark.slow
 def test_a_role_in_english_or_misspelt_gets_the_texts_name() -> None:
     # the glossary's English, as the English cue sheet gives it, where the text's term is wanted
     line = _one_line(["cues", "xiangshe", "--role", "director of archery"])

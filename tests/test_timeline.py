@@ -190,6 +190,7 @@ def _met_within(tl, i, name):
 
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+@pytest.mark.slow
 def test_a_joint_act_names_only_those_it_meets(rite):
     """相左, 交于 and 竝行 (xiangshe:139, 146, 153, 177, 213 and 大射儀's likewise): the other
     party named in `with` is there at the same time, within 10 尺 and never nearer than one.
