@@ -351,8 +351,9 @@ def from_models(value: Any) -> Any:
     """``value`` with every pydantic model of the schema in it made the node of its name (its
     fields' values converted likewise; lists, dicts and tuples copied).
 
-    >>> from sheli.rite.schema import Spec as Model
-    >>> spec = from_models(Model(rite="-", chapter="xiangshe", params={"pairs": 2}))
+    >>> from sheli.rite import validate_spec
+    >>> spec = from_models(validate_spec({"rite": "-", "chapter": "xiangshe",
+    ...                                   "params": {"pairs": 2}}, "-"))
     >>> type(spec).__name__, type(spec.params) is Params, spec.params.pairs, spec.steps
     ('Spec', True, 2, [])
     """
