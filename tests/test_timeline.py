@@ -14,6 +14,7 @@ from sheli.engine import run
 from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
 from sheli.engine.records import Step
 from sheli.engine.timeline import CLEARANCE, closest, overlaps, persons, schedule, too_close
+from sheli.engine.timeline.scheduler import pair_of
 from sheli.engine.timeline.geometry import Walks
 
 
@@ -208,6 +209,43 @@ def test_a_joint_act_names_only_those_it_meets(rite):
             named += 1
     assert named >= 10
     assert too_close(tl) == []
+
+
+#: the 相揖 of the pair that comes down with the pair going up, at the 階前, in each rite
+STAIR_BOWS = {
+    "xiangshe": ("xiangshe:153", "xiangshe:213"),
+    "dashe": ("dashe:154", "dashe:234"),
+    "yanli": ("xiangshe:153", "xiangshe:213"),
+}
+
+
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
+    """與升射者相左交于階前相揖 (xiangshe:153, dashe:154; 與升飲者 xiangshe:213, dashe:234):
+    the pair coming down bows to the pair going up when both are at the 階前, whether or
+    not the bow names them in `with`. A bow with nobody of another pair within 15 尺 as it
+    begins is one that nobody comes to: no other archer comes forward (進) to the place in
+    the minute after it (the last pair; before, 大射儀's pairs bowed 12-30 s before the next pair came
+    out of the 次 to the 階前, 50-60 尺 away as they bowed)."""
+    tl = schedule(run(rite, seed=1))
+    met = 0
+    for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+        if s.cite not in STAIR_BOWS[rite] or s.verb != "揖" or "相揖" not in (s.note or ""):
+            continue
+        here, pair = _where(tl, i, tm.t), pair_of(s.actor)
+        near, late = False, None  # another pair's archer there as he bows; one who comes after
+        for j, (q, qm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
+            if "射" not in q.actor or pair_of(q.actor) in (pair, q.actor):
+                continue  # only the archers of another pair
+            if qm.t <= tm.t <= qm.end and math.dist(here, _where(tl, j, tm.t)) <= 15.0:
+                near = True
+            elif q.verb == "進" and tm.t < qm.t <= tm.t + 60 and qm.path:
+                if math.dist(here, qm.path[-1][:2]) > 15.0:
+                    continue
+                late = (s.seq, s.actor, q.seq, q.actor, q.verb, round(qm.t - tm.t, 1))
+        assert near or late is None, late
+        met += near
+    assert met >= 10
 
 
 def test_a_walk_is_measured_only_against_the_bodies_near_it():
