@@ -14,8 +14,8 @@ from sheli.engine import run
 from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
 from sheli.engine.records import Step
 from sheli.engine.timeline import CLEARANCE, closest, overlaps, persons, schedule, too_close
-from sheli.engine.timeline.scheduler import pair_of
 from sheli.engine.timeline.geometry import Walks
+from sheli.engine.timeline.scheduler import pair_of
 
 
 @pytest.fixture(scope="module")
@@ -225,15 +225,16 @@ def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
     the pair coming down bows to the pair going up when both are at the 階前, whether or
     not the bow names them in `with`. A bow with nobody of another pair within 15 尺 as it
     begins is one that nobody comes to: no other archer comes forward (進) to the place in
-    the minute after it (the last pair; before, 大射儀's pairs bowed 12-30 s before the next pair came
-    out of the 次 to the 階前, 50-60 尺 away as they bowed)."""
+    the minute after it (the last pair; before, 大射儀's pairs bowed 12-30 s before the next
+    pair came out of the 次 to the 階前, 50-60 尺 away as they bowed)."""
     tl = schedule(run(rite, seed=1))
     met = 0
     for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
         if s.cite not in STAIR_BOWS[rite] or s.verb != "揖" or "相揖" not in (s.note or ""):
             continue
         here, pair = _where(tl, i, tm.t), pair_of(s.actor)
-        near, late = False, None  # another pair's archer there as he bows; one who comes after
+        near = False  # another pair's archer is there as he bows
+        late: tuple[object, ...] | None = None  # one comes forward to the place after it
         for j, (q, qm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
             if "射" not in q.actor or pair_of(q.actor) in (pair, q.actor):
                 continue  # only the archers of another pair
