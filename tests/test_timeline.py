@@ -219,6 +219,7 @@ STAIR_BOWS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
 def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
     """與升射者相左交于階前相揖 (xiangshe:153, dashe:154; 與升飲者 xiangshe:213, dashe:234):
