@@ -917,6 +917,8 @@ class Interpreter:
             tail["obj"] = act.obj
             if act.count is not None:
                 tail["count"] = act.count
+        elif act.count is not None and verb.kind == "music":
+            tail["count"] = act.count  # the music's 節 (奏: docs/event-log.md)
         if act.note:
             tail["note"] = act.note
         # one shared list for every line of the act (event lines are read-only)

@@ -208,6 +208,15 @@ class Scheduler:
         self.index = Walks()
         self.chain = 0.0  # when the act before (in the text's order) ended
         self.last_shot_pair: str | None = None
+        # the 節 listened to before a pair's first arrow, by step: those of the last 奏 before
+        # it beyond the four 拾發 (xiangshe:248 注 四節四拾其一節先以聽; 疏 諸矦七節者三節先以
+        # 聽); a 奏 gives its 節 as its count
+        self.heard: list[int] = []
+        heard = 1
+        for s in steps:
+            if s.verb == "奏" and isinstance(s.number, int) and s.number > 4:
+                heard = s.number - 4
+            self.heard.append(heard)
         # who is acting alongside (True) or came to no act to go with (False), since his
         # last act that the spec does not link
         self.alongside: dict[str, bool] = {}
@@ -312,7 +321,7 @@ class Scheduler:
         if first.verb == "射" and first.round == 3:
             pair = pair_of(first.actor)
             if pair != self.last_shot_pair:
-                start += self.beat  # the first 節 is listened to (xiangshe:248 注)
+                start += self.beat * self.heard[g[0]]  # the 節 listened to first (注 xiangshe:248)
         if first.verb == "射":
             self.last_shot_pair = pair_of(first.actor)
         start = round(start, 3)
