@@ -1,0 +1,99 @@
+"""Every hall its own: the 燕射 is held in the 燕's 路寢 (記 yan:158 燕朝服於寢; yan:124 若射則
+大射正為司射如鄉射之禮), not in the 鄉射's hall; nothing of the 鄉庠 leaks into it. And the
+大射儀's 司宮 keeps his 位 in the 北堂下 (注 dashe:127 工人士梓人司宮位在北堂下; 疏 其人升降自北階
+明位在北堂下).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from loglines import step_lines
+
+from sheli.engine import run
+from sheli.place import load_venue
+from sheli.place.loader import DATA
+from sheli.yamlfile import load_yaml
+
+QIN = load_venue("qin")
+
+
+def _not_in_the_yan() -> dict[str, str]:
+    """The 鄉庠's furniture the plan of the 寢 keeps and the 燕 does not have (qin.yaml)."""
+    text = (DATA / "qin.yaml").read_text(encoding="utf-8")
+    return dict(load_yaml(text)["not_in_the_yan"])
+
+
+@cache
+def _run(rite: str, reading: str | None = None) -> Any:
+    return run(rite, readings=[reading] if reading else None)
+
+
+def _archery(rite: str, reading: str | None = None) -> list[dict[str, Any]]:
+    """The 燕射's step lines: all of yanshe's, the rounds of yanli's (yan:124)."""
+    lines = step_lines(_run(rite, reading))
+    if rite == "yanshe":
+        return lines
+    return [e for e in lines if e["round"] > 0 or e["cite"] == "yan:124"]
+
+
+def _base(place: str | None) -> str | None:
+    """尊之南 → 尊: the fixture a relation is measured from (the first name)."""
+    return None if place is None else place.split("之")[0] if "之" in place else place
+
+
+def _foreign(lines: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """The places of these steps that the 燕's hall does not have: by name (where he stands,
+    where a thing is put or taken) and by where he stands (on its extent)."""
+    gone = _not_in_the_yan()
+    out = []
+    for e in lines:
+        for k in ("place", "at", "to", "from"):
+            v = e.get(k)
+            if isinstance(v, str) and (v in gone or _base(v) in gone):
+                out.append((e["seq"], e["cite"], f"{k} {v}"))
+        for name in gone:
+            box = QIN.fixtures[name].extent
+            x, y = e.get("x"), e.get("y")
+            if box and x is not None and box.x0 < x < box.x1 and box.y0 < y < box.y1:
+                out.append((e["seq"], e["cite"], f"on {name}"))
+    return out
+
+
+def test_the_qin_lists_the_xiang_furniture_it_keeps() -> None:
+    # the 鄉射's 尊 is 尊於賓席之東 (xiangshe:7); the 燕's are 東楹之西 (yan:5)
+    gone = _not_in_the_yan()
+    assert {"尊", "上篚"} <= set(gone)
+    assert all(n in QIN.fixtures for n in gone)
+    fang = QIN.fixture("方壺")
+    assert fang.x > QIN.fixture("尊").x  # the 燕's wine stands elsewhere
+
+
+@pytest.mark.parametrize(
+    "rite,reading",
+    [("yanshe", None), ("yanli", None), ("yanshe", "R-jun-xianfa"), ("yanli", "R-jun-yue-jiao")],
+)
+def test_no_step_of_the_yanshe_uses_a_place_the_yans_hall_lacks(
+    rite: str, reading: str | None
+) -> None:
+    lines = _archery(rite, reading)
+    assert lines
+    assert _foreign(lines) == []
+
+
+def test_the_check_finds_the_xiangshes_own_zun() -> None:
+    # the same check on 鄉射禮 finds its 尊 (xiangshe:7) in use: it is not vacuous
+    assert any("尊" in w for _, _, w in _foreign(step_lines(_run("xiangshe"))))
+
+
+@pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+def test_the_dafu_sits_at_the_yans_dafuxi(rite: str) -> None:
+    # yan:89 辯獻大夫遂薦之繼賓以西東上 (A-dafuxi): west of the 賓席, in the archery as well
+    bin_xi, dafu_xi = QIN.fixture("賓席"), QIN.fixture("大夫席")
+    assert dafu_xi.extent.x1 == pytest.approx(bin_xi.extent.x0)
+    assert QIN.fixture("燕大夫席") == dafu_xi
+    seats = [e for e in _archery(rite) if e["actor"] == "大夫" and e["place"] == "大夫席"]
+    assert seats
+    assert all(e["x"] < bin_xi.extent.x0 for e in seats)
