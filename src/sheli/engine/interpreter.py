@@ -21,7 +21,7 @@ import msgspec
 from sheli import collector
 from sheli.engine.bodies import Bodies
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
-from sheli.engine.paths import Paths, load_paths, route_words
+from sheli.engine.paths import Paths, Via, load_paths, route_words
 from sheli.engine.records import Shared, Step
 from sheli.engine.state import Pair, Person, World
 from sheli.engine.variants import find_variant
@@ -198,6 +198,14 @@ def _xy(pt: Pt | None) -> tuple[float, float] | None:
     if pt is None or pt.x is None or pt.y is None:
         return None
     return (pt.x, pt.y)
+
+
+def _via_xy(via: Pt | list[Pt] | None) -> Via | None:
+    """A move's ``via`` on the plan: its point, or its waypoints in order (a route in words)."""
+    if isinstance(via, list):
+        pts = tuple(xy for xy in map(_xy, via) if xy is not None)
+        return pts or None
+    return _xy(via)
 
 
 class Frame(msgspec.Struct, dict=True):
@@ -729,7 +737,7 @@ class Interpreter:
                             line,
                             w.snapshot if not w.changed else w.objects(),
                             None if at_pt is None else _xy(at_pt),
-                            None if via is None else _xy(via),
+                            _via_xy(via),
                             announces,
                             *optional,
                         )
@@ -744,7 +752,7 @@ class Interpreter:
         p: Person,
         act: Any,
         body: Any,
-        via: Pt | None,
+        via: Pt | list[Pt] | None,
         jing: str | None,
         line: int,
         cite: str,
@@ -776,7 +784,7 @@ class Interpreter:
             routes = self._routes.get(jing)
             if routes is None:
                 routes = self._routes[jing] = route_words(jing, paths.m)
-            v = None if via is None or via.x is None or via.y is None else (via.x, via.y)
+            v = _via_xy(via)
             search = self._crowd_walks is None
             args = (old, verb, v, act.by, routes, p.role or p.name, search)
         where = (self._file or self.file, line, cite, verb, p.name)

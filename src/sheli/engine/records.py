@@ -177,7 +177,8 @@ class Step(NamedTuple):
     line: int
     objects: Objects
     at_point: tuple[float, float] | None = None  # ``at`` resolved on the plan, where it is
-    via_point: tuple[float, float] | None = None  # ``via`` resolved on the plan
+    # ``via`` resolved on the plan: a point, or the waypoints of a route in words, in order
+    via_point: tuple[float, float] | tuple[tuple[float, float], ...] | None = None
     announces: int | None = None  # the round of the count whose announcement ``says`` is
     # the optional fields of the line (docs/event-log.md): read-only, shared between steps
     source_file: str | None = None  # file: the part file of the step (None: the spec's)

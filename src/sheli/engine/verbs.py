@@ -53,7 +53,7 @@ class Ctx(msgspec.Struct):
     shots: list[Shot] = msgspec.field(default_factory=list)
     tallies: list[Tally] = msgspec.field(default_factory=list)
     line: int = 0  # the act's line in the spec file
-    via: Pt | None = None  # the place a move went by (its step's via), resolved
+    via: Pt | list[Pt] | None = None  # the place(s) a move went by (its step's via), resolved
 
     def place(self, ref: Any) -> Pt:
         return self.env.resolve(ref, self.world, self.bind)
@@ -181,8 +181,13 @@ def move(ctx: Ctx) -> None:
     if ref is not None:
         dest = ctx.place(ref)
         cross_check(ctx, dest)
-        if ctx.act.via is not None:
-            ctx.via = ctx.place(ctx.act.via)
+        via = ctx.act.via
+        if isinstance(via, list) and not all(isinstance(c, (int, float)) for c in via):
+            # the waypoints of a route the text gives in words (直西…及…, 折而北), in order
+            ctx.via = [ctx.place(w) for w in via]
+            ctx.extra["via"] = "、".join(str(w.desc) for w in ctx.via)
+        elif via is not None:
+            ctx.via = ctx.place(via)
             ctx.extra["via"] = ctx.via.desc
         set_place(ctx.p, dest)
         if ctx.act.sets_position:
@@ -232,10 +237,10 @@ def turn(ctx: Ctx) -> None:
 
 def _stair(ctx: Ctx) -> str:
     by = ctx.act.by
-    if by is None or by not in ("西階", "阼階", "東階"):
+    if by is None or by not in ("西階", "阼階", "東階", "北階"):
         raise VerbError(
-            f"{ctx.act.verb} needs by: 西階 or 阼階 — one goes up and down only by a 階 "
-            "(xiangshe:111 升自西階; xiangshe:187 皆由其階)"
+            f"{ctx.act.verb} needs by: 西階 or 阼階 (or the 北階 where the venue has one) — one "
+            "goes up and down only by a 階 (xiangshe:111 升自西階; xiangshe:187 皆由其階)"
         )
     return by
 

@@ -35,6 +35,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from sheli.engine.paths import waypoints
 from sheli.engine.records import BaseVisitor, Member, Scene, Shot, Step, Tally
 from sheli.engine.state import Holding
 from sheli.place.model import Point, Venue
@@ -510,8 +511,11 @@ class FrameBuilder(BaseVisitor[list[Frame]]):
                 moved_at = prev.moved_at if prev else 0
                 if prev is not None and (abs(prev.x - x) > 1e-6 or abs(prev.y - y) > 1e-6):
                     pts = [(prev.x, prev.y)]
-                    if r.via_point is not None:
-                        pts.append(folder.point(s.via, r.via_point))
+                    way = waypoints(r.via_point)
+                    if len(way) > 1:
+                        pts.extend(folder.point(None, w) for w in way)  # a route in words
+                    elif way:
+                        pts.append(folder.point(s.via, way[0]))
                     else:
                         pts.extend(folder.by_stair((prev.x, prev.y), (x, y), s))
                     pts.append((x, y))

@@ -319,9 +319,15 @@ def _build(key: str) -> Venue:
         if spec.get("kind") == "stair":
             if extent is None:
                 raise PlaceError(f"{fwhere}: a 階 needs an extent")
-            # 及階: the foot of the 階; 階上: on the 堂 at its head
-            foot = Point(x, extent.y0)
-            top = Point(x, extent.y1 + offsets["top"].value)
+            # 及階: the foot of the 階; 階上: on the 堂 at its head. A 階 rises to the north
+            # (the 西階, 阼階 from the 庭), or with ``rises: S`` to the south (the 北階, up from
+            # the 北堂下 behind the house, dashe:126–127)
+            if spec.get("rises", "N") == "S":
+                foot = Point(x, extent.y1)
+                top = Point(x, extent.y0 - offsets["top"].value)
+            else:
+                foot = Point(x, extent.y0)
+                top = Point(x, extent.y1 + offsets["top"].value)
         venue.fixtures[fname] = Fixture(
             name=fname,
             x=x,

@@ -602,9 +602,15 @@ class Venue(msgspec.Struct):
         """
         tang = self.platform
         for q in _box_crossings(a, b, tang):
-            on_south = abs(q.y - tang.y0) < 1e-6
-            via_stair = on_south and any(
-                s.extent is not None and s.extent.x0 - 1e-6 <= q.x <= s.extent.x1 + 1e-6
+            # by a 階 that meets the edge there: the 西階, 阼階 at the front (south) of the
+            # platform, the 北階 at its back (dashe:126 升自北階, into the 房)
+            via_stair = any(
+                s.extent is not None
+                and s.extent.x0 - 1e-6 <= q.x <= s.extent.x1 + 1e-6
+                and (
+                    (abs(q.y - tang.y0) < 1e-6 and abs(s.extent.y1 - tang.y0) < 1e-6)
+                    or (abs(q.y - tang.y1) < 1e-6 and abs(s.extent.y0 - tang.y1) < 1e-6)
+                )
                 for s in self.stairs.values()
             )
             if not via_stair:

@@ -241,7 +241,7 @@ class _ActFields:
     to: PlaceRef | None = None
     at: PlaceRef | None = None
     from_: PlaceRef | None = None
-    via: PlaceRef | None = None
+    via: PlaceRef | list[PlaceRef] | None = None
     by: str | None = None
     obj: str | None = None
     count: int | str | None = None

@@ -233,7 +233,7 @@ class _ActFields(_Model):
     to: PlaceRef | None = None
     at: PlaceRef | None = None
     from_: PlaceRef | None = Field(default=None, alias="from")
-    via: PlaceRef | None = None
+    via: PlaceRef | list[PlaceRef] | None = None
     by: str | None = None
     obj: str | None = None
     count: int | str | None = None

@@ -2,9 +2,10 @@
 
 A step moves its actor's body from where it stood to where the log puts it (for a role that
 is several people, each member from his last place to his new one). The walk is straight,
-by the step's ``via`` where it names one, by the foot and the top of the 階 where he goes up
-or down (升, 降: a 階 is the way up and down), and round the 堂's south corner where a walk
-in the 庭 would cut across it. On that walk nobody goes
+by the step's ``via`` where it names one (a place, or the waypoints of a route in words), by
+the foot and the top of the 階 where he goes up or down (升, 降: a 階 is the way up and
+down), and round the 堂's south corner where a walk in the 庭 would cut across it. On that
+walk nobody goes
 
 - through another body (a standing body is a circle of the footprint, sheli/place/bodies.yaml);
 - through a 楹, the 序 (the walls of the venue), or over the 堂's edge other than by a 階;
@@ -29,7 +30,16 @@ it, 由堂下 stays in the 庭, 由其階 goes by one's own 階 (sheli/place/pat
 """
 
 from sheli.engine.paths.check import Paths, walk_faults
-from sheli.engine.paths.model import PATHS_FILE, STRICT, Fault, PathModel, load_paths, route_words
+from sheli.engine.paths.model import (
+    PATHS_FILE,
+    STRICT,
+    Fault,
+    PathModel,
+    Via,
+    load_paths,
+    route_words,
+    waypoints,
+)
 
 __all__ = [
     "PATHS_FILE",
@@ -37,7 +47,9 @@ __all__ = [
     "Fault",
     "PathModel",
     "Paths",
+    "Via",
     "load_paths",
     "route_words",
     "walk_faults",
+    "waypoints",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import msgspec
 
@@ -13,6 +13,25 @@ from sheli.yamlfile import load_yaml
 PATHS_FILE = Path(__file__).resolve().parents[2] / "place" / "paths.yaml"
 
 Vec = tuple[float, float]
+
+#: The place or places a walk goes by (a step's ``via``): one point, or the waypoints of a
+#: route the text gives in words (直西 … 及 …, 折而北), in order.
+Via = Vec | tuple[Vec, ...]
+
+
+def waypoints(via: Via | None) -> list[Vec]:
+    """The points a walk goes by, in order, from a step's ``via`` as the run resolved it.
+
+    >>> waypoints(None), waypoints((1.0, 2.0)), waypoints(((1.0, 2.0), (3.0, 4.0)))
+    ([], [(1.0, 2.0)], [(1.0, 2.0), (3.0, 4.0)])
+    """
+    if via is None:
+        return []
+    if via and isinstance(via[0], tuple):
+        return [(float(p[0]), float(p[1])) for p in via]
+    x, y = cast(Vec, via)
+    return [(float(x), float(y))]
+
 
 #: The side of a cell of the grid of standing bodies, in 尺.
 CELL = 8.0

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from sheli.engine.paths.geometry import _around, _cross, _seg_dist2, _toward
-from sheli.engine.paths.model import Vec
+from sheli.engine.paths.model import Vec, Via, waypoints
 from sheli.engine.paths.search import _WaysRound
 
 
@@ -18,7 +18,7 @@ class _Routes(_WaysRound):
         self,
         a: Vec,
         b: Vec,
-        via: Vec | None,
+        via: Via | None,
         verb: str,
         stair: str | None,
         name: str | None = None,
@@ -27,12 +27,12 @@ class _Routes(_WaysRound):
         Where another (not ``name``) stands at the 階's foot or head, the walk keeps to the
         side of the 階 clear of him (:meth:`stair_way`)."""
         pts: list[Vec] = [a]
-        if via is not None:
-            if name is not None and self.blockers(name, [via, via]):
+        for w in waypoints(via):
+            if name is not None and self.blockers(name, [w, w]):
                 # another stands on the place the text names: one passes it beside him, on the
                 # side of the straight way (the place still passed, 過; nobody steps aside)
-                via = self._beside(name, via, _toward(via, a, b))
-            pts.append(via)
+                w = self._beside(name, w, _toward(w, pts[-1], b))
+            pts.append(w)
         st = self.stairs.get(stair) if stair else None
         if st is not None and st.foot is not None and st.top is not None and verb in ("升", "降"):
             way = self.stair_way(st, name)
@@ -111,9 +111,10 @@ class _Routes(_WaysRound):
         foot, top = (st.foot.x, st.foot.y), (st.top.x, st.top.y)
         e = st.extent
         half = (e.x1 - e.x0) / 2 - 0.1 if e is not None else 0.0
-        edge = e.y1 if e is not None else top[1]
-        # the foot as far as one step up (1 尺), the head as far as the 堂's edge
+        # the foot as far as one step up (1 尺), the head as far as the 堂's edge (a 階 that
+        # rises to the south, the 北階, has it on its south side)
         up = 1.0 if top[1] > foot[1] else -1.0
+        edge = (e.y1 if up > 0 else e.y0) if e is not None else top[1]
         # the middle, a quarter, between two who stand a spacing apart at its head or foot
         # (the passing distance from the one on its line), its edge
         q = self.m.passing

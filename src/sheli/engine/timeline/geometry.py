@@ -16,6 +16,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
+from sheli.engine.paths.model import Via, waypoints
+
 __all__ = [
     "CLEARANCE",
     "Point",
@@ -60,15 +62,16 @@ def walk_points(
     return out, secs
 
 
-def ways(start: Point, via: Point | None, end: Point) -> list[list[Point]]:
-    """The ways a walker may take, in the order tried: straight (through ``via``), then
+def ways(start: Point, via: Via | None, end: Point) -> list[list[Point]]:
+    """The ways a walker may take, in the order tried: straight (through ``via``, its
+    waypoints in order), then
     stepping to his right by one, two, three bodies at the middle of his longest leg — so
     that two who meet pass left side to left side (相左) — and last to his left.
 
     >>> [w[1] for w in ways((0.0, 0.0), None, (0.0, 10.0))][:3]  # north: his right is east
     [(0.0, 10.0), (1.5, 5.0), (3.0, 5.0)]
     """
-    pts = [start, via, end] if via is not None and via not in (start, end) else [start, end]
+    pts = [start, *(w for w in waypoints(via) if w not in (start, end)), end]
     out = [pts]
     k = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
     (ax, ay), (bx, by) = pts[k], pts[k + 1]

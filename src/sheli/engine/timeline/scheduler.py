@@ -26,6 +26,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from sheli.engine.durations import Durations, load_durations
+from sheli.engine.paths.model import Via
 from sheli.engine.records import Step
 from sheli.engine.timeline.geometry import (
     CLEARANCE,
@@ -402,7 +403,7 @@ class Scheduler:
     def _place(
         self,
         own: list[tuple[str, Point, Point]],
-        via: Point | None,
+        via: Via | None,
         t0: float,
         rest: float,
         index: Walks | None,
