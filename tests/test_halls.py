@@ -97,3 +97,29 @@ def test_the_dafu_sits_at_the_yans_dafuxi(rite: str) -> None:
     seats = [e for e in _archery(rite) if e["actor"] == "大夫" and e["place"] == "大夫席"]
     assert seats
     assert all(e["x"] < bin_xi.extent.x0 for e in seats)
+
+
+def test_the_sheguong_has_a_beitang_and_a_beijie() -> None:
+    # dashe:126 升自北階; 注 dashe:29 升自北階立于房中: the 北階 rises south into the 東房
+    v = load_venue("shegong")
+    jie = v.fixture("北階")
+    assert jie.kind == "stair" and jie.foot is not None and jie.top is not None
+    assert jie.foot.y > v.platform.y1 > jie.top.y
+    assert v.area(jie.top) == "房"
+    assert v.fixture("北堂下").point == jie.foot
+    assert not v.crosses(jie.foot, jie.top)  # the way up is by the 階, not over the edge
+
+
+def test_the_sigong_keeps_his_wei_in_the_beitang_xia_and_goes_by_the_beijie() -> None:
+    # 注 dashe:127 工人士梓人司宮位在北堂下; 疏 其人升降自北階明位在北堂下
+    lines = [e for e in step_lines(_run("dashe")) if e["actor"] == "司宮"]
+    ups = [e for e in lines if e["verb"] in ("升", "降")]
+    assert len(ups) >= 10
+    assert {e["place"] for e in ups} == {"北階上", "北階下"}
+    assert {e["place"] for e in lines if e["verb"] == "反位"} == {"北堂下"}
+    # he sweeps the 物 the 工人士 drew (dashe:127 司宮埽所畫物自北階下)
+    (sweep,) = [e for e in lines if e["verb"] == "埽"]
+    up = [e for e in lines if e["seq"] < sweep["seq"] and e["verb"] == "升"][-1]
+    down = next(e for e in lines if e["seq"] > sweep["seq"] and e["verb"] == "降")
+    assert up["cite"] == down["cite"] == "dashe:127"
+    assert (up["place"], down["place"]) == ("北階上", "北階下")
