@@ -123,3 +123,21 @@ def test_the_sigong_keeps_his_wei_in_the_beitang_xia_and_goes_by_the_beijie() ->
     down = next(e for e in lines if e["seq"] > sweep["seq"] and e["verb"] == "降")
     assert up["cite"] == down["cite"] == "dashe:127"
     assert (up["place"], down["place"]) == ("北階上", "北階下")
+
+
+@pytest.mark.parametrize("rite", ["yanshe", "yanli"])
+def test_the_gong_goes_to_his_wu_only_once_the_music_plays(rite: str) -> None:
+    # 記 yan:177 君與射則為下射袒朱襦樂作而后就物 (R-jun-yue-ao, the default): in each round he
+    # shoots, the 奏 comes before his 就物, in the 燕射 alone and in the whole 燕禮
+    lines = _archery(rite)
+    went = [e for e in lines if e["actor"] == "公" and e["verb"] == "就物"]
+    assert [e["round"] for e in went] == [2, 3]
+    for e in went:
+        music = [x["seq"] for x in lines if x["verb"] == "奏" and x["round"] == e["round"]]
+        assert music and music[0] < e["seq"]
+        shots = [
+            x["seq"]
+            for x in lines
+            if x["actor"] == "公" and x["verb"] == "射" and x["round"] == e["round"]
+        ]
+        assert len(shots) == 4 and min(shots) > e["seq"]
