@@ -121,3 +121,23 @@ def test_the_sigong_goes_round_the_east_of_the_house() -> None:
         assert not any(v.platform.contains(Point(x, y)) for x, y in pts)
         seen += 1
     assert seen >= 3
+
+
+@pytest.mark.parametrize(
+    "rite,cite,who",
+    [
+        ("xiangshe", "xiangshe:128", "司射"),
+        ("dashe", "dashe:133", "司射"),
+    ],
+)
+def test_one_turns_north_when_in_line_with_the_jie(rite: str, cite: str, who: str) -> None:
+    # 揖進當階北面揖及階揖 (xiangshe:128; dashe:133 出于次西面揖當階北面揖): the 司射 goes
+    # across (east from his 位, west from the 次) at his own level until 當階, in line with
+    # the 西階, and then north to the 階前 (where he stands beside one there: the last leg)
+    jie = load_venue(run(rite).params["venue"]).fixture("西階")
+    ((_, pts), *_) = [w for w in _walks(rite, cite, "進", who) if w[0].via_point is not None]
+    corner = next(i for i, p in enumerate(pts) if p[0] == pytest.approx(jie.x))
+    assert all(y == pytest.approx(pts[0][1]) for _, y in pts[: corner + 1])
+    assert all(x == pytest.approx(jie.x) for x, _ in pts[corner:-1])
+    (x1, y1), (x2, y2) = pts[-2], pts[-1]
+    assert y2 - y1 > 5 * abs(x2 - x1)
