@@ -17,6 +17,9 @@ from sheli.place import load_venue
 from sheli.place.loader import DATA
 from sheli.yamlfile import load_yaml
 
+# whole runs of the rites (README: the quick loop leaves them out)
+pytestmark = pytest.mark.slow
+
 QIN = load_venue("qin")
 
 

@@ -25,6 +25,9 @@ from sheli.engine.timeline import schedule
 from sheli.place import load_venue
 from sheli.rite import list_specs, load_spec
 
+# whole runs of the rites (README: the quick loop leaves them out)
+pytestmark = pytest.mark.slow
+
 # Which rank holds each rite, and at which occasion, by venue (the rank table's names).
 # 鄉射禮 in the 州序 is the 州長's, a 士 (疏 xiangshe:7 州長是士; 注 xiangshe:182 鹿中謂射於榭也),
 # in the 鄉庠 the 鄉大夫's (疏 xiangshe:182 鄉大夫是大夫爲之射於庠); 大射儀 is the 諸侯's 大射

@@ -23,6 +23,9 @@ from sheli.engine.timeline import schedule
 from sheli.place import load_venue
 from sheli.place.model import Point
 
+# whole runs of the rites (README: the quick loop leaves them out)
+pytestmark = pytest.mark.slow
+
 
 @cache
 def _timeline(rite: str) -> Any:
