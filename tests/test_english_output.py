@@ -67,7 +67,7 @@ def test_a_term_without_english_stands_alone_in_brackets() -> None:
     )
     s = step_sentence(step)
     assert s == (
-        "The other guests (衆賓) go up (升) at the top of the west steps (西階上), facing north."
+        "The other guests (衆賓) go up (升) to the top of the west steps (西階上), facing north."
     )
 
 
@@ -82,5 +82,5 @@ def test_dashe_in_english_has_no_cjk_outside_brackets() -> None:
     # 大射儀's notes include one cut short with a bracket left open: it is closed
     result = CliRunner().invoke(run, ["dashe", "--lang", "en"])
     assert result.exit_code == 0, result.output
-    assert "The palace keeper (司宮) goes to (適) the target attendants' wine jars" in result.output
+    assert "The palace keeper (司宮) goes (適) to the target attendants' wine jars" in result.output
     assert cjk_outside_brackets(result.output) == []

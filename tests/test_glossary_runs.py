@@ -36,26 +36,9 @@ FIELDS = {
 }
 
 # Names the runs use that the table gives no English for; a reader shows them in brackets.
-# A person's own place (賓之位: the glossary has no 位 of a person), a place between two
-# lines (當西階、當楣) and the top step (西階盡階).
-WITHOUT_ENGLISH = {
-    "place": {
-        "大夫之耦之位",
-        "工之位",
-        "賓之位",
-        "卿耦上射之位",
-        "參侯獲者之位",
-        "大夫耦1上射之位",
-        "巾車之位",
-        "干侯獲者之位",
-        "服不之位",
-        "量人之位",
-        "隸僕人之位",
-        "當西階、當楣",
-        "當阼階、當楣",
-        "西階盡階",
-    },
-}
+# None now: a person's own place (賓之位) reads as "the place of the guest", the top step
+# (西階盡階) and the places between two lines (當西階、當楣) are in the table.
+WITHOUT_ENGLISH: dict[str, set[str]] = {"place": set()}
 
 
 def _without_english(run_once: Callable[..., Any], rite: str) -> dict[str, set[str]]:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import Any
 
+import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -154,11 +155,21 @@ def term(name: str, *kinds: str, article: bool = True) -> str:
     return en if en.endswith(f"({name})") else f"{en} ({name})"
 
 
+# a row's head: 北上, the north end the first (the glossary's "the north at the head")
+_RANKED = re.compile(r"(.+?)([東西南北])上")
+
+
 @functools.lru_cache(maxsize=8192)  # a name recurs in every step it is in (the viewer's)
 def _english_name(name: str, *kinds: str) -> str | None:
     whole = english(name, *kinds)
     if whole is not None:
         return whole
+    ranked = _RANKED.fullmatch(name)
+    if ranked:
+        # 次北北上, 西階之南東上: people (or things) in a line, the first at one end
+        base = _english_name(ranked.group(1), *kinds) or _english_name(ranked.group(1))
+        if base is not None:
+            return f"{base}, {english(ranked.group(2) + '上', 'places')}"
     sides = directions()
     for direction in sorted(sides, key=len, reverse=True):
         # a place named from another: 中之西南, 階西
@@ -166,7 +177,20 @@ def _english_name(name: str, *kinds: str) -> str | None:
         if name.endswith(direction) and base:
             of = _english_name(base, *kinds) or _english_name(base)
             if of is not None:
-                return f"{sides[direction]} {_the(of)}"
+                # 中之西之北: north of a spot that is itself named from the 中
+                if of.startswith(("at the top of ", "at the foot of ")):
+                    spot = of.removeprefix("at ")  # east of the top of the west steps
+                elif _relation(of):
+                    spot = f"the spot {of}"
+                else:
+                    spot = _the(of)
+                return f"{sides[direction]} {spot}"
+    owner, sep, seat = name.rpartition("之")
+    if sep and seat == "位" and owner:
+        # 大夫之耦之位, 工之位: a person's place, named by the person
+        who = _english_name(owner, "roles") or _english_name(owner)
+        if who is not None:
+            return f"the place of {_the(who)}"
     pieces = parts(name, *kinds)
     if not pieces:
         return None
@@ -183,7 +207,6 @@ def _the(en: str) -> str:
 
 
 _ES = ("s", "sh", "ch", "x", "z", "o")
-_DIRECT = frozenset("命作請揖迎")
 
 
 def third_person(verb: str) -> str:
@@ -206,6 +229,18 @@ def third_person(verb: str) -> str:
     return first + sep + rest
 
 
+def agree(verb: str, many: bool) -> str:
+    """A verb phrase in its plain form made to agree with a subject of one or of several.
+
+    >>> agree("be at", True), agree("be at", False), agree("bow", True), agree("bow", False)
+    ('are at', 'is at', 'bow', 'bows')
+    """
+    if not many:
+        return third_person(verb)
+    first, sep, rest = verb.partition(" ")
+    return ("are" if first == "be" else first) + sep + rest
+
+
 def _plural(en: str) -> bool:
     """Whether an English role names several people (the verb then agrees).
 
@@ -216,9 +251,168 @@ def _plural(en: str) -> bool:
     return head in ("men", "people") or (head.endswith("s") and not head.endswith(("ss", "'s")))
 
 
+_IRREGULAR_PLURALS = {"man": "men", "person": "people", "goblet": "goblets", "staff": "staffs"}
+
+
+def plural_noun(en: str) -> str:
+    """An English noun phrase of the glossary for several of the thing: the head noun (the
+    word before " of ", else the last) takes the plural.
+
+    >>> plural_noun("arrow"), plural_noun("stand of meat"), plural_noun("tally rods")
+    ('arrows', 'stands of meat', 'tally rods')
+    >>> plural_noun("dish"), plural_noun("cup (empty)")
+    ('dishes', 'cups (empty)')
+    """
+    phrase, bracket, tail = en.partition(" (")
+    head, of, rest = phrase.partition(" of ")
+    words = head.split(" ")
+    last = words[-1]
+    if last in _IRREGULAR_PLURALS:
+        last = _IRREGULAR_PLURALS[last]
+    elif last.endswith("s") and not last.endswith("ss"):
+        pass
+    elif last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    elif last.endswith(_ES):
+        last += "es"
+    else:
+        last += "s"
+    words[-1] = last
+    return " ".join(words) + of + rest + bracket + tail
+
+
+@functools.cache
+def verb_frames() -> dict[str, str]:
+    """The verb frames (``sheli/data/verb_frames.yaml``): the text's verb → its English frame.
+
+    >>> verb_frames()["適"], verb_frames()["射"]
+    ('go {place:to}', 'shoot {object} {place:from}')
+    """
+    text = resources.files("sheli").joinpath("data", "verb_frames.yaml").read_text("utf-8")
+    return {str(k): str(v) for k, v in yaml.safe_load(text).items()}
+
+
+_SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
+# a relation of one place to another, as the glossary's directions and places say it
+_RELATIONS = (
+    "northeast of ",
+    "northwest of ",
+    "southeast of ",
+    "southwest of ",
+    "north of ",
+    "south of ",
+    "east of ",
+    "west of ",
+    "at the top of ",
+    "at the foot of ",
+    "in front of ",
+    "behind ",
+    "between ",
+    "below ",
+    "above ",
+    "level with ",
+    "in line with ",
+)
+
+
+def _relation(en: str) -> str | None:
+    return next((r for r in _RELATIONS if en.startswith(r)), None)
+
+
+def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
+    """Where a step is done, composed from the place's structure, the text's term in
+    brackets: ``mode`` is ``at`` (where he stands), ``to`` (where he goes), ``up`` (the
+    steps he goes up or down), ``from`` (where he shoots from) or ``by`` (the way he goes).
+
+    >>> place_phrase("楅之南", "to"), place_phrase("次", "to")
+    ('to the south of the arrow rest (楅之南)', 'to the robing tent (次)')
+    >>> place_phrase("西階", "up"), place_phrase("西階上", "up")
+    ('the west steps (西階)', 'to the top of the west steps (西階上)')
+    >>> place_phrase("中之西之北")
+    'north of the spot west of the tally vessel (中之西之北)'
+    >>> place_phrase("右物", "from"), place_phrase("堂西", "at")
+    ('from the right shooting mark (右物)', 'west of the hall (堂西)')
+    """
+    en = _english_name(name, *(kinds or ("places", "objects"))) or _english_name(name)
+    if en is None:
+        # no English for the place: the term alone, still in its phrase
+        en = f"the place ({name})"
+        return {"at": "at ", "to": "to ", "from": "from ", "by": "by way of "}.get(mode, "to ") + en
+    ranked = _RANKED.fullmatch(name)
+    if ranked and english(name, *(kinds or ("places", "objects"))) is None:
+        row = english(ranked.group(2) + "上", "places")
+        head = place_phrase(ranked.group(1), mode, *kinds).removesuffix(f" ({ranked.group(1)})")
+        if row is not None and "the place (" not in head:
+            return f"{head}, {row} ({name})"
+    rel = _relation(en)
+    if rel is None:
+        thing = _the(en)
+        if mode == "up" and thing.endswith(("steps", "stairs")):
+            said = thing
+        else:
+            prep = {"at": "at", "to": "to", "up": "to", "from": "from", "by": "by way of"}
+            said = f"{prep.get(mode, 'at')} {thing}"
+    elif mode == "at":
+        said = en
+    elif rel.startswith("at the "):  # at the top of: to / from the top of
+        said = ("from " if mode == "from" else "to ") + en.removeprefix("at ")
+    elif rel.strip() in ("behind", "between", "below", "above", "level with", "in front of"):
+        said = ("from " + en) if mode == "from" else en
+    else:  # a compass side: to the south of, from the spot south of
+        said = ("from the spot " if mode == "from" else "to the ") + en
+        if mode == "by":
+            said = "by way of the spot " + en
+    return f"{said} ({name})"
+
+
+def _slot(e: Step, kind: str, mode: str | None) -> str:
+    """One slot of a verb frame filled from the step, or "" where the step has nothing."""
+    if kind == "object":
+        if not e.obj:
+            return ""
+        kinds = ("objects", "dress", "places", "roles")
+        count = None if mode == "one" else e.number
+        if mode == "from":
+            return f"{tr('from')} {term(e.obj, *kinds)}"
+        if isinstance(count, int) and count != 1:
+            en = _english_name(e.obj, *kinds)
+            if en is None:
+                return f"{number_word(count)} ({e.obj})"
+            en = re.sub(r"^(the|a|an) ", "", en)
+            return f"{number_word(count)} {plural_noun(en)} ({e.obj})"
+        if count not in (None, 1):
+            return f"{term(e.obj, *kinds)} ({count})"
+        said = term(e.obj, *kinds)
+        return said + (f" ({e.side})" if e.side else "")
+    if kind == "count":
+        return number_word(e.number) if isinstance(e.number, int) else str(e.number or "")
+    if kind == "whom":
+        if not e.to:
+            return ""
+        whom = term(e.to, "roles", "places")
+        if mode == "direct":
+            return whom
+        return f"{tr(mode or 'to')} {whom}"
+    if kind == "at":
+        if not e.at or e.at == e.obj:
+            return ""
+        if mode == "as":  # sets out the basket as the lower basket
+            return f"{tr('as')} {term(e.at, 'places', 'objects')}"
+        return place_phrase(e.at, mode or "at", "places", "objects")
+    if kind == "place":
+        if not e.place or e.place == e.at:
+            return ""
+        return place_phrase(e.place, mode or "at", "places", "objects")
+    raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
+
+
+_DEFAULT_FRAME = "{object} {whom} {at} {place}"
+
+
 def step_sentence(e: Step, subject: str | None = None) -> str:
-    """One step (a :class:`~sheli.engine.records.Step`) as an English sentence; ``subject``
-    in place of the actor (``He`` for the person's next act in one beat).
+    """One step (a :class:`~sheli.engine.records.Step`) as an English sentence, said by its
+    verb's frame (:func:`verb_frames`); ``subject`` in place of the actor (``He`` for the
+    person's next act in one beat).
 
     >>> from sheli.engine.state import Holding, Objects
     >>> s = step_sentence(Step(3, 1, 12, "xiangshe:120", None, "上耦上射", "揖", None, None,
@@ -226,6 +420,9 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     >>> print(s.replace(" salutes ", "\\nsalutes "))
     The upper archer of the upper pair (上耦上射)
     salutes (揖) in front of the west steps (西階前), facing north.
+    >>> print(step_sentence(Step(4, 0, 6, "xiangshe:62", None, "衆賓", "在", None, None,
+    ...     "E", Holding(), None, "堂西", [], 0, Objects())))
+    The other guests (衆賓) are (在) west of the hall (堂西), facing east.
     """
     actor = term(e.actor, "roles")
     many = _plural(actor)
@@ -234,34 +431,19 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         actor += f" ({e.name})"
     if subject is not None:
         actor = subject
-    verb_en = english(e.verb, "verbs")
-    if verb_en:
-        verb = f"{verb_en if many else third_person(verb_en)} ({e.verb})"
-    else:
-        verb = f"{'do' if many else 'does'} ({e.verb})"
-    words = [actor, verb]
-    goes_to = verb_en is not None and verb_en.endswith(" to")  # 適: goes to the X, not to at the X
-    if e.obj:
-        count = e.number
-        obj = term(e.obj, "objects", "dress", "places", "roles")
-        if count not in (None, 1):
-            obj = f"{count} × " + term(e.obj, "objects", "dress", "places", "roles", article=False)
-        words.append(obj)
-    if e.side:
-        words.append(f"({e.side})")
-    if e.to:
-        whom = term(e.to, "roles", "places")
-        # ordering, calling up, asking, saluting or meeting someone: he is the object
-        words.append(whom if e.verb in _DIRECT else tr("to") + " " + whom)
-    if e.at:
-        at = term(e.at, "places", "objects")
-        words.append(at if at.startswith(_PREPOSITIONS) or goes_to else tr("at") + " " + at)
-    if e.place and e.place != e.at:
-        place = term(e.place, "places", "objects")
-        if not place.startswith(_PREPOSITIONS) and not goes_to:
-            place = tr("at") + " " + place
-        words.append(place)
-    sentence = " ".join(words)
+        many = False
+    frame = verb_frames().get(e.verb)
+    if frame is None:
+        verb_en = english(e.verb, "verbs")
+        frame = f"{verb_en or 'do'} {_DEFAULT_FRAME}"
+    first = _SLOT.search(frame)
+    verb_words = frame[: first.start()].strip() if first else frame.strip()
+    rest = frame[len(verb_words) :] if first else ""
+    said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2)), rest)
+    said = " ".join(said.split())
+    sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
+    if e.side and not e.obj:
+        sentence += f" ({e.side})"
     if e.facing:
         facing = FACING_EN.get(e.facing)
         sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e.facing})")
