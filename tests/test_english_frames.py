@@ -1,0 +1,130 @@
+"""The English 儀注 says each step by its verb's frame (sheli/data/verb_frames.yaml), with
+place phrases composed from the place's parts and numbers in agreement: the plain errors a
+native reader found in the patched English ("goes to (適) at …", "south of the west of",
+"3 × arrow", "The other guests be at", a place left as "at (西階盡階)") never come back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+
+from sheli.engine import run
+from sheli.engine.records import Step
+from sheli.engine.state import Holding, Objects
+from sheli.outputs.english import (
+    english_lines,
+    place_phrase,
+    plural_noun,
+    step_sentence,
+    verb_frames,
+)
+from sheli.rite import list_specs
+
+RITES = ("xiangshe", "dashe", "yanli")
+SLOTS = {"object", "whom", "at", "place", "count"}
+
+# The patterns of the patched English, each with what it was.
+BAD = {
+    "goes to (": "a verb's preposition cut off from its place by the term",
+    "of the west of": "a place named from a place read as two directions",
+    " × ": "a count written as a multiplication",
+    ") be ": "a verb left in its plain form after its actor",
+}
+# a preposition, then a term alone in brackets: a place or a thing with no English at all
+BARE = re.compile(r"\b(?:at|to|from|in|on|by|into) \(([^a-zA-Z()]+)\)")
+DOUBLE_DIRECTION = re.compile(r"\b(?:north|south|east|west) of the (?:north|south|east|west) of")
+
+
+@pytest.fixture(scope="module")
+def step_lines() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for rite in RITES:
+        lines = english_lines(run(rite).records, None, defaultdict(list), [])
+        out[rite] = [ln for ln in lines if re.match(r"\s*\d+ ", ln)]
+    return out
+
+
+def _step(
+    actor: str,
+    verb: str,
+    place: str | None = None,
+    obj: str | None = None,
+    number: int | None = None,
+) -> Step:
+    return Step(
+        1, 0, 1, "xiangshe:1", None, actor, verb, None, None, "N", Holding(), None, place, [], 0,
+        Objects(), obj=obj, number=number,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_no_patched_english_in_a_run(rite: str, step_lines: dict[str, list[str]]) -> None:
+    lines = step_lines[rite]
+    assert len(lines) > 1000
+    for pattern, what in BAD.items():
+        hits = [ln for ln in lines if pattern in ln]
+        assert not hits, f"{rite}: {what}: {len(hits)} lines, e.g. {hits[0]}"
+    doubled = [ln for ln in lines if DOUBLE_DIRECTION.search(ln)]
+    assert not doubled, doubled[:3]
+    verbs = set(verb_frames())
+    bare = [ln for ln in lines for m in BARE.finditer(ln) if m.group(1) not in verbs]
+    assert not bare, bare[:3]
+    unnamed = re.compile(r"\b(?:at|to|from) the place \(([^()]+)\)")
+    assert not [ln for ln in lines for m in unnamed.finditer(ln) if m.group(1) not in verbs]
+
+
+def test_a_frame_for_every_verb_the_runs_use() -> None:
+    used = {
+        rec.verb
+        for rite in sorted(list_specs())
+        for rec in run(rite).records
+        if isinstance(rec, Step)
+    }
+    without = sorted(used - set(verb_frames()))
+    assert not without, f"verbs without a frame in verb_frames.yaml: {without}"
+
+
+def test_every_frame_has_known_slots() -> None:
+    for verb, frame in verb_frames().items():
+        slots = {m.group(1) for m in re.finditer(r"\{(\w+)(?::\w+)?\}", frame)}
+        assert slots <= SLOTS, (verb, frame)
+        assert not frame.startswith("{"), (verb, frame)  # the verb's words come first
+
+
+def test_the_verb_agrees_with_its_actor() -> None:
+    assert step_sentence(_step("衆賓", "在", "堂西")).startswith(
+        "The other guests (衆賓) are (在) west of the hall (堂西)"
+    )
+    assert step_sentence(_step("賓", "在", "堂西")).startswith("The guest (賓) is (在) west")
+    assert step_sentence(_step("弟子", "適", "乏之東")).startswith(
+        "The young men (弟子) go (適) to the east of the blind (乏之東)"
+    )
+
+
+def test_a_count_is_a_number_of_things() -> None:
+    said = step_sentence(_step("上射", "搢", obj="矢", number=3))
+    assert "thrusts (搢) three arrows (矢) into the belt" in said
+    assert plural_noun("stand of meat") == "stands of meat"
+    assert plural_noun("cup") == "cups"
+    assert "one arrow" not in step_sentence(_step("上射", "取", obj="矢", number=1))
+
+
+def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
+    assert step_sentence(_step("上射", "射", "右物")).startswith(
+        "The upper archer (上射) shoots (射) from the right shooting mark (右物)"
+    )
+    assert step_sentence(_step("上射", "升", "西階")).startswith(
+        "The upper archer (上射) goes up (升) the west steps (西階)"
+    )
+    assert place_phrase("階西之東") == "east of the spot west of the steps (階西之東)"
+    assert (
+        place_phrase("西階上之東", "to") == "to the east of the top of the west steps (西階上之東)"
+    )
+    assert place_phrase("西階盡階") == "at the top step of the west steps (西階盡階)"
+    assert place_phrase("賓之位", "to") == "to the place of the guest (賓之位)"
+    assert place_phrase("東堂下西上") == (
+        "below the east side of the hall, the west at the head (東堂下西上)"
+    )
