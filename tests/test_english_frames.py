@@ -24,7 +24,7 @@ from sheli.outputs.english import (
 from sheli.rite import list_specs
 
 RITES = ("xiangshe", "dashe", "yanli")
-SLOTS = {"object", "whom", "at", "place", "count"}
+SLOTS = {"object", "whom", "at", "place", "count", "side"}
 
 # The patterns of the patched English, each with what it was.
 BAD = {

@@ -383,7 +383,13 @@ def _slot(e: Step, kind: str, mode: str | None) -> str:
         if count not in (None, 1):
             return f"{term(e.obj, *kinds)} ({count})"
         said = term(e.obj, *kinds)
-        return said + (f" ({e.side})" if e.side else "")
+        side_said = e.side and "{side" not in verb_frames().get(e.verb, "")
+        return said + (f" ({e.side})" if side_said else "")
+    if kind == "side":  # the side whose hits are tallied or counted
+        if not e.side:
+            return ""
+        side = {"右": tr("the right"), "左": tr("the left")}.get(e.side)
+        return f"{tr('for')} {side} ({e.side})" if side else f"({e.side})"
     if kind == "count":
         return number_word(e.number) if isinstance(e.number, int) else str(e.number or "")
     if kind == "whom":
@@ -396,14 +402,31 @@ def _slot(e: Step, kind: str, mode: str | None) -> str:
     if kind == "at":
         if not e.at or e.at == e.obj:
             return ""
-        if mode == "as":  # sets out the basket as the lower basket
+        if mode == "as" and _same_kind(e.obj, e.at):  # the basket as the lower basket
             return f"{tr('as')} {term(e.at, 'places', 'objects')}"
+        if mode == "as":  # the dishes at the left wing of the target
+            mode = "at"
         return place_phrase(e.at, mode or "at", "places", "objects")
     if kind == "place":
         if not e.place or e.place == e.at:
             return ""
         return place_phrase(e.place, mode or "at", "places", "objects")
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
+
+
+def _same_kind(obj: str | None, at: str) -> bool:
+    """Whether the thing set out is of the kind its place names (篚 as 下篚, 席 as 衆賓席3):
+    the place's English has the thing's head noun.
+
+    >>> _same_kind("篚", "下篚"), _same_kind("薦", "左个")
+    (True, False)
+    """
+    thing = _english_name(obj, "objects", "dress") if obj else None
+    where = _english_name(at, "places", "objects")
+    if thing is None or where is None:
+        return False
+    head = thing.split(" (")[0].split(" of ")[0].split()[-1].removesuffix("s")
+    return re.search(rf"\b{re.escape(head)}", where) is not None
 
 
 _DEFAULT_FRAME = "{object} {whom} {at} {place}"
@@ -428,7 +451,14 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     many = _plural(actor)
     actor = actor[0].upper() + actor[1:]
     if e.name and f"({e.name})" not in actor:
-        actor += f" ({e.name})"
+        # the person who plays the role, named beside it: the marshal (司馬), the archery
+        # officer (射人); a name whose English is the role's own stands in brackets alone
+        named = _english_name(e.name, "roles")
+        if named is not None and _the(named) != actor.split(" (")[0].lower():
+            named = plural_noun(named) if many and not _plural(named) else named
+            actor += f", {_the(named)} ({e.name}),"
+        else:
+            actor += f" ({e.name})"
     if subject is not None:
         actor = subject
         many = False
@@ -442,7 +472,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2)), rest)
     said = " ".join(said.split())
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
-    if e.side and not e.obj:
+    if e.side and not e.obj and "{side" not in frame:
         sentence += f" ({e.side})"
     if e.facing:
         facing = FACING_EN.get(e.facing)
