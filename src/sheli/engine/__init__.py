@@ -37,6 +37,7 @@ from sheli.engine.records import (
     accept,
 )
 from sheli.engine.state import World
+from sheli.engine.timing import in_time
 from sheli.engine.variants import find_variant, variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place import load_venue
@@ -262,10 +263,14 @@ def run(
     option it does not have …, with the nearest names); a broken spec raises
     :class:`SpecError`, of which both are :class:`sheli.errors.SheliError`.
 
-    With ``sink``, each record after the scene is handed to it as the run makes it and not
-    kept: the :class:`Run`'s records are its scene alone, made at the end (it names the cast
-    and fixtures the run used), so a log of any length is written in bounded memory. A run
-    that fails has already handed some records over: the sink's owner drops them.
+    Every step is put in time (:mod:`sheli.engine.timing`, docs/timeline.md): its ``t``,
+    ``dur``, ``path``, ``with`` and ``moment``.
+
+    With ``sink``, each record after the scene is handed to it once the run is scheduled,
+    and not kept: the :class:`Run`'s records are its scene alone, made at the end (it names
+    the cast and fixtures the run used), so the log's lines need never be held whole (the
+    records are, until the schedule, which reads the whole run, has put them in time). A
+    run that fails hands nothing over.
 
     With ``walks_apart`` (where :func:`sheli.engine.walks.apart_possible`), the walks are
     checked in a process of their own while the run goes on (:mod:`sheli.engine.walks`):
@@ -316,9 +321,15 @@ def run_spec(
     spec = loaded.spec
     check_loaded(loaded, env)
     interp = Interpreter(spec, loaded.file, env, params, walks_apart)
-    if sink is not None:
-        interp.records = _Sink(sink)  # the interpreter only appends to its records
     interp.run()
+    records = interp.records
+    assert isinstance(records, list)
+    # every step in time (docs/timeline.md): the schedule reads the whole run
+    in_time(records, loaded)
+    if sink is not None:
+        for r in records:
+            sink(r)
+        records.clear()
     scene = make_scene(loaded, params, env, interp)
     return Run(
         warnings=list(interp.warnings),
@@ -328,20 +339,11 @@ def run_spec(
         venue=params["venue"],
         params=params,
         # with a sink, the records went to it
-        records=[scene, *interp.records] if isinstance(interp.records, list) else [scene],
+        records=[scene, *records],
         world=interp.world,
         spec=loaded,
         plan=env.venue,
     )
-
-
-class _Sink:
-    """Stands for the interpreter's list of records: what it appends goes to ``append``."""
-
-    __slots__ = ("append",)
-
-    def __init__(self, append: Callable[[Record], object]) -> None:
-        self.append = append
 
 
 def _fixture_line(name: str, p: Any) -> dict[str, Any]:

@@ -25,6 +25,7 @@ docs/architecture.md.
 # start of the engine; see docs/benchmarks.md, "Start-up").
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 import msgspec
@@ -204,6 +205,35 @@ class Step(NamedTuple):
     name: str | None = None
     members: tuple[Member, ...] = ()
     written: tuple[str, ...] = ()  # the log names of the optional fields above, in order
+    # the act in time (docs/timeline.md), the schedule's, each step its own: the log's ``t``
+    # and ``dur`` (seconds from the rite's start), ``path`` (a walk's [x, y, t] points, 尺
+    # and seconds), ``with`` (the other parties of a joint act) and ``moment`` (the
+    # director's cue); None (or empty) until the run is scheduled, and written after the
+    # fields above
+    t: float | None = None
+    dur: float | None = None
+    path: tuple[tuple[float, float, float], ...] | None = None
+    joined_with: tuple[str, ...] = ()  # with
+    moment: int | None = None
+
+    def in_time(
+        self,
+        t: float,
+        dur: float,
+        path: tuple[tuple[float, float, float], ...] | None,
+        joined_with: tuple[str, ...],
+        moment: int,
+    ) -> "Step":
+        """The step with its time (the schedule's: docs/timeline.md), its other fields as
+        they are (one tuple made, without the keyword handling of ``_replace``).
+
+        >>> from sheli.engine.state import Holding, Objects
+        >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
+        ...          None, "門外", [], 4, Objects())
+        >>> s.in_time(0.0, 3.0, None, (), 1) == s._replace(t=0.0, dur=3.0, moment=1)
+        True
+        """
+        return _new_step((*self[:_FIRST_TIME], t, dur, path, joined_with, moment))
 
     @property
     def holds(self) -> list[str]:
@@ -242,6 +272,36 @@ class Step(NamedTuple):
         }
         if self.written:
             d.update(self.optional_json())
+        if self.t is not None:
+            d.update(self.time_json())
+        return d
+
+    def time_json(self) -> dict[str, Any]:
+        """The time fields of the line (docs/event-log.md), in the log's order: ``t``,
+        ``dur``, ``path`` for a walk, ``with`` for a joint act, ``moment``; none before the
+        run is scheduled.
+
+        >>> from sheli.engine.state import Holding, Objects
+        >>> s = Step(1, 0, 1, "xiangshe:1", None, "主人", "適", 0.0, 1.0, "南", Holding(),
+        ...          None, "門外", [], 4, Objects())
+        >>> s.time_json()
+        {}
+        >>> s.in_time(2.5, 4.0, ((0.0, 0.0, 2.5), (0.0, 1.0, 2.75)), ("賓",), 1).time_json()
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'t': 2.5, 'dur': 4.0, 'path': [[0.0, 0.0, 2.5], [0.0, 1.0, 2.75]], 'with': ['賓'],
+         'moment': 1}
+        """
+        d: dict[str, Any] = {}
+        if self.t is not None:
+            d["t"] = self.t
+        if self.dur is not None:
+            d["dur"] = self.dur
+        if self.path is not None:
+            d["path"] = [list(p) for p in self.path]
+        if self.joined_with:
+            d["with"] = list(self.joined_with)
+        if self.moment is not None:
+            d["moment"] = self.moment
         return d
 
     def json_line(self, tails: dict[tuple[Any, ...], bytes]) -> bytes:
@@ -276,13 +336,17 @@ class Step(NamedTuple):
                 self.line,
             )
         )
-        if not self.written:
+        if self.written:
+            optional = self[_FIRST_OPTIONAL:_FIRST_TIME]
+            tail = tails.get(optional)
+            if tail is None:
+                tail = tails[optional] = b"," + _encode(self.optional_json())[1:-1]
+            head = head[:-1] + tail + b"}"
+        if self.t is None:
             return head + b"\n"
-        optional = self[_FIRST_OPTIONAL:]
-        tail = tails.get(optional)
-        if tail is None:
-            tail = tails[optional] = b"," + _encode(self.optional_json())[1:] + b"\n"
-        return head[:-1] + tail
+        # each step's own time: written after the shared fields, not kept in ``tails``
+        timed = _StepTime(self.t, self.dur, self.path, self.joined_with or None, self.moment)
+        return head[:-1] + b"," + _encode(timed)[1:] + b"\n"
 
 
 class _StepHead(msgspec.Struct):
@@ -305,6 +369,20 @@ class _StepHead(msgspec.Struct):
     place: Any
     dress: Any
     line: Any
+
+
+#: a Step from the tuple of its fields, without the keyword handling of Step(...)
+_new_step = partial(tuple.__new__, Step)
+
+
+class _StepTime(msgspec.Struct, omit_defaults=True):
+    """The time fields of a step line, in the log's order, those absent left out."""
+
+    t: Any = None
+    dur: Any = None
+    path: Any = None
+    joined_with: Any = msgspec.field(default=None, name="with")
+    moment: Any = None
 
 
 def _same(value: Any) -> Any:
@@ -382,7 +460,10 @@ _FIELD_OF_KEY: dict[str, tuple[str, Callable[[Any], Any], Callable[[Any], Any]]]
     "members": ("members", _list_json, _members),
 }
 _FIRST_OPTIONAL = Step._fields.index("source_file")
-_OPTIONAL = Step._fields[_FIRST_OPTIONAL:-1]
+_FIRST_TIME = Step._fields.index("t")
+_OPTIONAL = Step._fields[_FIRST_OPTIONAL : _FIRST_TIME - 1]
+#: the time fields' values before the run is scheduled (a Step's tuple ends with them)
+_NO_TIME = tuple(Step._field_defaults[f] for f in Step._fields[_FIRST_TIME:])
 #: log name → (index in the Step, how it is written)
 _LOG_FIELDS = {k: (Step._fields.index(f), out) for k, (f, out, _) in _FIELD_OF_KEY.items()}
 assert sorted(f for f, _, _ in _FIELD_OF_KEY.values()) == sorted(_OPTIONAL)
@@ -394,12 +475,13 @@ class Shared:
     distinct value: of the 515,385 steps of a run with 1,000 衆耦 13,014 differ, and the
     rest share theirs (the lines are read-only). ``shared(fields)`` takes the fields a verb
     and the spec give a line, by their log names in the log's order, and returns the values
-    of the Step's optional fields, ``written`` last, to end a Step's tuple with. Two sets of
-    fields are one value when they write the same JSON (``1`` and ``True`` do not).
+    of the Step's optional fields, ``written``, then the time fields as yet empty (the
+    schedule fills them), to end a Step's tuple with. Two sets of fields are one value when
+    they write the same JSON (``1`` and ``True`` do not).
 
     >>> shared = Shared()
     >>> a = shared({"file": "x.yaml", "count": 1})
-    >>> shared({"file": "x.yaml", "count": 1}) is a, a[-1]
+    >>> shared({"file": "x.yaml", "count": 1}) is a, a[-len(_NO_TIME) - 1]
     (True, ('file', 'count'))
     >>> shared({"file": "x.yaml", "count": True})[4]
     True
@@ -433,7 +515,7 @@ class Shared:
         )  # fmt: skip
         if _encode(step.optional_json()) != written:
             raise ValueError(f"a step's fields would not be written as they were: {written!r}")
-        return tuple(values)
+        return (*values, *_NO_TIME)
 
 
 class Shot(NamedTuple):
