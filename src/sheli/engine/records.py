@@ -37,6 +37,7 @@ __all__ = [
     "Bout",
     "Call",
     "Formed",
+    "LogReader",
     "Loosed",
     "Member",
     "Record",
@@ -48,6 +49,7 @@ __all__ = [
     "Step",
     "Tally",
     "Winner",
+    "holding_of",
 ]
 
 _encode = msgspec.json.Encoder().encode
@@ -661,3 +663,116 @@ def accept(records: Iterable[Record], visitor: RunVisitor[ResultT]) -> ResultT:
             tally(r)
     visitor.end_run()
     return visitor.result()
+
+
+_NUMERALS = "〇一二三四五六七八九十"
+
+
+def _number_of(text: str) -> int:
+    return int(text) if text.isdigit() else _NUMERALS.index(text)
+
+
+def _split_number(word: str) -> tuple[str, int]:
+    """An item's word and its number (``筭八`` → 筭, 8; ``旌`` → 旌, 1)."""
+    k = len(word)
+    while k > 1 and (word[k - 1].isdigit() or word[k - 1] in _NUMERALS):
+        k -= 1
+    return (word, 1) if k == len(word) else (word[:k], _number_of(word[k:]))
+
+
+def holding_of(words: list[str]) -> Holding:
+    """The holding that a step line's ``holds`` words tell (what :func:`holds_words` writes
+    read back). A second 筭 word, or 筭一, is the 筭 of a count in the left hand
+    (``counting``); another one alone is read as an item: the line writes both alike.
+
+    >>> h = holding_of(["張弓", "搢矢三", "挾矢一", "扑"])
+    >>> h.bow, h.belt, h.fingers, h.discipline_rod
+    ('張', 3, 1, '執')
+    >>> holds_words(holding_of(["觶(實)", "筭八", "筭十"]))
+    ['觶(實)', '筭八', '筭十']
+    """
+    bow: str | None = None
+    hand = belt = fingers = counting = 0
+    rod: str | None = None
+    full = False
+    items: list[tuple[str, int]] = []
+    for w in words:
+        if w in ("張弓", "弛弓"):
+            bow = w[0]
+        elif w.startswith("搢矢"):
+            belt = _number_of(w[2:])
+        elif w.startswith("挾矢"):
+            fingers = _number_of(w[2:])
+        elif w.startswith("矢") and len(w) > 1:
+            hand = _number_of(w[1:])
+        elif w in ("搢扑", "扑"):
+            rod = "搢" if w == "搢扑" else "執"
+        elif w.endswith(("(實)", "(虛)")):
+            items.append((w[:-3], 1))
+            full = w.endswith("(實)")
+        else:
+            name, n = _split_number(w)
+            # an item of one is written without its number (筭), a count in hand with it
+            if name == "筭" and (w == "筭一" or any(k == "筭" for k, _ in items)):
+                counting = n
+            else:
+                items.append((name, n))
+    return Holding(bow, hand, belt, fingers, rod, full, tuple(items), counting)
+
+
+def _timed_points(path: list[list[float]] | None) -> tuple[tuple[float, float, float], ...] | None:
+    if path is None:
+        return None
+    return tuple((float(x), float(y), float(t)) for x, y, t in path)
+
+
+class LogReader:
+    """Reads the lines of an event log (docs/event-log.md, parsed) back into typed records:
+    what the line gives, typed as the engine types it (a walk's points as floats, ``with`` a
+    tuple …). What the line does not give is left empty: the world's objects, the places
+    resolved on the plan, the round a step announces; a holding is its words read back
+    (:func:`holding_of`). Each record's ``to_json()`` is its line again.
+
+    >>> from sheli.engine import run
+    >>> records = run("xiangshe", seed=1).records
+    >>> read = LogReader().read([r.to_json() for r in records])
+    >>> [r.to_json() for r in read] == [r.to_json() for r in records]
+    True
+    >>> read[5].path == records[5].path, read[5].joined_with == records[5].joined_with
+    (True, True)
+    """
+
+    def __init__(self) -> None:
+        self._shared = Shared()  # the optional fields typed, once for each value
+
+    def read(self, lines: Iterable[Mapping[str, Any]]) -> list[Record]:
+        return [self.record(d) for d in lines]
+
+    def record(self, d: Mapping[str, Any]) -> Record:
+        """The record of one line."""
+        kind = d["type"]
+        rest = {k: v for k, v in d.items() if k != "type"}
+        if kind == "step":
+            return self.step(d)
+        if kind == "scene":
+            return Scene(**rest)
+        if kind == "tally":
+            return Tally(**rest)
+        if kind == "shot":
+            target, struck = rest.pop("hou", None), rest.pop("struck", "")
+            return Shot(**rest, target=target, struck=struck)
+        raise ValueError(f"a log line of type {kind!r}: not scene, step, shot or tally")
+
+    def step(self, d: Mapping[str, Any]) -> Step:
+        optional = self._shared({k: v for k, v in d.items() if k in _FIELD_OF_KEY})
+        with_ = d.get("with")
+        return _new_step(
+            (
+                d["seq"], d["round"], d["section"], d["cite"], d["jing"], d["actor"], d["verb"],
+                d["x"], d["y"], d["facing"], holding_of(d["holds"]), d["says"], d["place"],
+                d["dress"], d["line"], Objects(), None, None, None,
+                *optional[: -len(_NO_TIME)],
+                d.get("t"), d.get("dur"), _timed_points(d.get("path")),
+                tuple(with_) if with_ else (), d.get("moment"),
+            )
+        )  # fmt: skip
