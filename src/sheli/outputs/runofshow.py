@@ -1,14 +1,29 @@
-"""Run-of-show: an estimated duration for every step of a run, and the times it adds up to.
+"""Run-of-show: the rite by the timeline — its length, each section's start, each
+performer's waits — and, for the live app's clock, an estimated duration for every step.
 
-The text gives no durations; every number comes from the engine's ``data/durations.yaml``
-(:mod:`sheli.engine.durations`, the one table the timeline reads too), where each one
-is stated as an assumption with its reason. A step lasts its verb's base time, plus the walk
+**The timeline** (:func:`show`): the engine puts every step of a run in time
+(docs/timeline.md: people act at once where the text lets them), and the run-of-show reads
+those times: the rite's length (from its first act's start to its last act's end) beside
+its acts added up, each 賈疏 section's start and end, and each performer's waits (the time
+he stands between two of his acts).
+
+>>> from sheli.engine import run
+>>> ros = show(run("xiangshe", seed=1, pairs=0, guests=False))
+>>> ros.span < ros.total, ros.sections[0]["start_s"], ros.sections[0]["first_seq"]
+(True, 0.0, 1)
+>>> ros.waited("司射") > 0
+True
+
+**The estimate** (:func:`estimate`): the durations of the acts one after another, at the
+event's floor scale, as the live app's director's clock counts them. The text gives no
+durations; every number comes from the engine's ``data/durations.yaml``
+(:mod:`sheli.engine.durations`, the one table the timeline reads too), where each one is
+stated as an assumption with its reason. A step lasts its verb's base time, plus the walk
 from where its actor was to where the act leaves him (at the event's floor scale and the
 stated pace), plus the time to speak its words. Consecutive steps of one group act (same
 passage, words and verb, different people) are done together and last as long as the
 longest of them.
 
->>> from sheli.engine import run
 >>> from sheli.engine.records import Step
 >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
 >>> est = estimate(r)
@@ -253,3 +268,152 @@ def sections(run: Any, est: Estimate) -> list[dict[str, Any]]:
     (0.0, 1)
     """
     return run.accept(SectionRows(est))
+
+
+#: a gap between two acts of one person shorter than this is no wait (the log's times are
+#: rounded to the hundredth of a second)
+NO_WAIT = 0.005
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A performer standing between two of his acts: after the step ``after`` (its seq) and
+    before the step ``before``, from ``start`` (seconds from the rite's start) for
+    ``seconds``."""
+
+    after: int
+    before: int
+    start: float
+    seconds: float
+
+
+@dataclass
+class RunOfShow:
+    """The rite by the timeline: its length ``span``, its acts added up ``total``, its
+    ``sections`` (rows as :func:`sections` gives, timed by the timeline: ``start_s``,
+    ``end_s``, ``seconds`` from start to end, ``acts_s`` the section's acts added up) and
+    each performer's ``waits``, by name (a group's members each by his own), in order."""
+
+    span: float
+    total: float
+    sections: list[dict[str, Any]]
+    waits: dict[str, list[Wait]]
+    #: when each performer first acts and when his last act ends
+    present: dict[str, tuple[float, float]]
+
+    def waited(self, who: str) -> float:
+        """The seconds ``who`` stands between his acts, added up."""
+        return sum(w.seconds for w in self.waits.get(who, ()))
+
+    @property
+    def ratio(self) -> float:
+        """The rite's length over its acts added up: below 1 where people act at once."""
+        return self.span / self.total if self.total else 1.0
+
+
+class ShowRows(BaseVisitor[RunOfShow]):
+    """The reader of a run that makes its run-of-show from the steps' times (see
+    :func:`show`); a step without a time (a run the engine did not schedule) is refused."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self.waits: dict[str, list[Wait]] = {}
+        self.last: dict[str, tuple[int, float]] = {}  # each performer's last act: seq, end
+        self.first: dict[str, float] = {}
+        self.begin = math.inf
+        self.end = 0.0
+        self.total = 0.0
+
+    def visit_step(self, s: Step) -> None:
+        if s.t is None or s.dur is None:
+            raise ValueError(f"step {s.seq} has no time: the run was not scheduled")
+        t, end = s.t, s.t + s.dur
+        self.begin, self.end = min(self.begin, t), max(self.end, end)
+        self.total += s.dur
+        key = (s.section, s.round)
+        if not self.rows or self.rows[-1]["key"] != key:
+            self.rows.append(
+                {
+                    "key": key,
+                    "section": s.section,
+                    "round": s.round,
+                    "first_seq": s.seq,
+                    "first_cite": s.cite,
+                    "start_s": t,
+                    "end_s": end,
+                    "acts_s": 0.0,
+                    "steps": 0,
+                    "actors": [],
+                }
+            )
+        row = self.rows[-1]
+        row["last_seq"], row["last_cite"] = s.seq, s.cite
+        row["start_s"], row["end_s"] = min(row["start_s"], t), max(row["end_s"], end)
+        row["seconds"] = row["end_s"] - row["start_s"]
+        row["acts_s"] += s.dur
+        row["steps"] += 1
+        if s.actor not in row["actors"]:
+            row["actors"].append(s.actor)
+        for who in [m.name for m in s.members] or [s.actor]:
+            before = self.last.get(who)
+            if before is None:
+                self.first[who] = t
+            elif t - before[1] > NO_WAIT:
+                self.waits.setdefault(who, []).append(
+                    Wait(before[0], s.seq, before[1], round(t - before[1], 2))
+                )
+            if before is None or end >= before[1]:
+                self.last[who] = (s.seq, end)
+
+    def result(self) -> RunOfShow:
+        span = self.end - self.begin if self.rows else 0.0
+        present = {who: (t, self.last[who][1]) for who, t in self.first.items()}
+        return RunOfShow(span, self.total, self.rows, self.waits, present)
+
+
+def show(run: Any) -> RunOfShow:
+    """The run-of-show of ``run`` by the timeline (its steps' ``t`` and ``dur``, which
+    :func:`sheli.engine.run` gives): the rite's length against its acts added up, each
+    section's start, each performer's waits.
+
+    >>> from sheli.engine import run
+    >>> ros = show(run("xiangshe", seed=1, pairs=0, guests=False))
+    >>> first, last = ros.present["上耦上射"]
+    >>> round(last - first - ros.waited("上耦上射"), 2) > 0  # the rest is his acts
+    True
+    """
+    return run.accept(ShowRows())
+
+
+def show_text(ros: RunOfShow, title: str = "", topics: dict[int, str] | None = None) -> str:
+    """The run-of-show as plain text: the length, a line for each section, the waits.
+
+    >>> from sheli.engine import run
+    >>> print(show_text(show(run("xiangshe", seed=1, pairs=0, guests=False)), "鄉射禮"
+    ...                 ).splitlines()[0])  # doctest: +ELLIPSIS
+    鄉射禮: ... by the timeline; its acts added up ... (0...)
+    """
+    topics = topics or {}
+    lines = [
+        f"{title + ': ' if title else ''}{fmt(ros.span)} by the timeline; its acts added up "
+        f"{fmt(ros.total)} ({ros.ratio:.2f})",
+        "",
+        "start    end      round  section",
+    ]
+    for r in ros.sections:
+        topic = topics.get(r["section"], "") if r["section"] is not None else ""
+        lines.append(
+            f"{fmt(r['start_s']):>8} {fmt(r['end_s']):>8} {r['round']:>5}  "
+            f"{r['section']} {topic}".rstrip()
+            + f"  ({r['first_cite']}–{r['last_cite']}, {r['steps']} steps)"
+        )
+    lines += ["", "performer  present  acting  waiting (longest)"]
+    for who, (first, last) in ros.present.items():
+        waits = ros.waits.get(who, [])
+        waited = ros.waited(who)
+        longest = max((w.seconds for w in waits), default=0.0)
+        lines.append(
+            f"{who}  {fmt(last - first)}  {fmt(last - first - waited)}  {fmt(waited)}"
+            f" ({fmt(longest)})"
+        )
+    return "\n".join(lines)
