@@ -19,6 +19,7 @@ from sheli.cli import cli
 from sheli.engine import run
 from sheli.engine.records import Step
 from sheli.outputs import cues as C
+from sheli.outputs.runofshow import fmt
 from sheli.place import load_venue
 
 SEED = 1
@@ -79,6 +80,21 @@ def test_folding_keeps_every_step_for_every_role(r):
         got = Counter(c.seq for c in sheet.cues())
         assert got == want, role
         assert sum(sec.cue_count for sec in sheet.sections) == sum(want.values())
+
+
+def test_each_row_gives_its_time_from_the_log(r):
+    times = {s["seq"]: (s["t"], s["t"] + s["dur"]) for s in step_lines(r)}
+    sheet = C.role_sheet(r, "司射")
+    text = C.render_text(C.build_book(r, ["司射"], diagrams=False))
+    rows = list(sheet.rows())
+    assert rows
+    for row in rows:
+        start, end = times[row.first.seq][0], times[row.last.seq][1]
+        assert row.clock == f"{fmt(start)}–{fmt(end)}"
+        assert f"time {row.clock}\n" in text
+    # his rows come in his own order, one after another in time
+    starts = [times[row.first.seq][0] for row in rows if not row.first.addressed]
+    assert starts == sorted(starts)
 
 
 def test_folded_rows_repeat_the_same_cue(r):

@@ -56,6 +56,7 @@ from sheli.outputs.floorplan import (
 )
 from sheli.outputs.frames import build_frames
 from sheli.outputs.marks import Mark, by_performer, performer_marks
+from sheli.outputs.runofshow import fmt
 from sheli.text.variants import fold, to_traditional
 
 TEMPLATES = Path(__file__).with_name("cues_templates")
@@ -250,6 +251,16 @@ class Row:
     @property
     def steps(self) -> int:
         return sum(len(b.acts) for b in self.beats)
+
+    @property
+    def clock(self) -> str:
+        """When the row is done, by the timeline (docs/timeline.md): from its first act's
+        start to its last act's end, the first time for a folded row; empty for steps
+        without times."""
+        a, z = self.first.step, self.last.step
+        if a.t is None or z.t is None or z.dur is None:
+            return ""
+        return f"{fmt(a.t)}–{fmt(z.t + z.dur)}"
 
     @property
     def seqs(self) -> list[int]:
@@ -895,6 +906,8 @@ def render_text(book: CueBook, width: int = 100) -> str:
                         add(f"{indent}{head} {chain}{times}")
                     pad = indent + " " * 21
                     add(f"{pad}經 {s.jing}")
+                    if row.clock:
+                        add(f"{pad}time {row.clock}")
                     for w in row.says:
                         label = "SAY" if not c.addressed else f"{s.actor} says"
                         add(f"{pad}{label} 「{w}」")
