@@ -15,11 +15,11 @@ acts one after the other the first never seems to end after the second begins.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sheli.engine.records import Record, Step
-from sheli.engine.timeline import Timed, schedule
+from sheli.engine.timeline import schedule
 
 __all__ = ["PLACES", "in_time", "rounded"]
 
@@ -41,19 +41,22 @@ def _hundredth(value: float) -> float:
 
 
 def rounded(
-    timed: Timed,
+    fields: Mapping[str, Any],
 ) -> tuple[float, float, tuple[tuple[float, float, float], ...] | None, tuple[str, ...], int]:
-    """A step's time as the log writes it: ``t``, ``dur``, ``path``, ``with``, ``moment``.
+    """A step's time (the schedule's fields of it: :meth:`Timeline.fields`) as the log writes
+    it: ``t``, ``dur``, ``path``, ``with``, ``moment``.
 
-    >>> rounded(Timed(1.004, 2.003, ((0.0, -0.001, 1.004), (3.333, 4.0, 2.5)), ("賓",), 3))
+    >>> rounded({"t": 1.004, "dur": 2.003, "path": [[0.0, -0.001, 1.004], [3.333, 4, 2.5]],
+    ...          "with": ["賓"], "moment": 3})
     (1.0, 2.01, ((0.0, 0.0, 1.0), (3.33, 4.0, 2.5)), ('賓',), 3)
     """
-    t = _hundredth(timed.t)
-    dur = _hundredth(_hundredth(timed.t + timed.dur) - t)
+    t0 = fields["t"]
+    t = _hundredth(t0)
+    dur = _hundredth(_hundredth(t0 + fields["dur"]) - t)
     path = None
-    if timed.path:
-        path = tuple((_hundredth(x), _hundredth(y), _hundredth(at)) for x, y, at in timed.path)
-    return t, dur, path, timed.with_, timed.moment
+    if fields.get("path"):
+        path = tuple((_hundredth(x), _hundredth(y), _hundredth(at)) for x, y, at in fields["path"])
+    return t, dur, path, tuple(fields.get("with", ())), int(fields["moment"])
 
 
 def in_time(records: list[Record], loaded: Any) -> None:
@@ -66,5 +69,5 @@ def in_time(records: list[Record], loaded: Any) -> None:
     at = 0
     for n, r in enumerate(records):
         if type(r) is Step:
-            records[n] = r.in_time(*rounded(timeline.timed[at]))
+            records[n] = r.in_time(*rounded(timeline.fields(at)))
             at += 1
