@@ -158,6 +158,9 @@ def test_reading_the_log_back_gives_the_typed_records() -> None:
         )
         assert b.written == a.written and b.members == a.members and b.shot == a.shot
         assert b.holds == a.holds
+        # the arrows and the bow as numbers again (執 along the string apart from 挾)
+        arrows = ("bow", "hand", "belt", "fingers", "side", "discipline_rod")
+        assert [getattr(b.holding, k) for k in arrows] == [getattr(a.holding, k) for k in arrows]
         if b.path is not None:
             assert all(type(v) is float for p in b.path for v in p)
     # the other records as they were

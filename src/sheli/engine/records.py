@@ -683,16 +683,17 @@ def _split_number(word: str) -> tuple[str, int]:
 def holding_of(words: list[str]) -> Holding:
     """The holding that a step line's ``holds`` words tell (what :func:`holds_words` writes
     read back). A second 筭 word, or 筭一, is the 筭 of a count in the left hand
-    (``counting``); another one alone is read as an item: the line writes both alike.
+    (``counting``); another one alone is read as an item: the line writes both alike. The
+    fill of a cup is known only for the 觶 and the 爵, whose words give it.
 
-    >>> h = holding_of(["張弓", "搢矢三", "挾矢一", "扑"])
-    >>> h.bow, h.belt, h.fingers, h.discipline_rod
-    ('張', 3, 1, '執')
+    >>> h = holding_of(["張弓", "搢矢三", "挾矢一", "執矢二", "扑"])
+    >>> h.bow, h.belt, h.fingers, h.side, h.discipline_rod
+    ('張', 3, 1, 2, '執')
     >>> holds_words(holding_of(["觶(實)", "筭八", "筭十"]))
     ['觶(實)', '筭八', '筭十']
     """
     bow: str | None = None
-    hand = belt = fingers = counting = 0
+    hand = belt = fingers = counting = side = 0
     rod: str | None = None
     full = False
     items: list[tuple[str, int]] = []
@@ -703,6 +704,8 @@ def holding_of(words: list[str]) -> Holding:
             belt = _number_of(w[2:])
         elif w.startswith("挾矢"):
             fingers = _number_of(w[2:])
+        elif w.startswith("執矢"):
+            side = _number_of(w[2:])
         elif w.startswith("矢") and len(w) > 1:
             hand = _number_of(w[1:])
         elif w in ("搢扑", "扑"):
@@ -717,7 +720,17 @@ def holding_of(words: list[str]) -> Holding:
                 counting = n
             else:
                 items.append((name, n))
-    return Holding(bow, hand, belt, fingers, rod, full, tuple(items), counting)
+    return Holding(
+        bow=bow,
+        hand=hand,
+        belt=belt,
+        fingers=fingers,
+        discipline_rod=rod,
+        cup_full=full,
+        items=tuple(items),
+        counting=counting,
+        side=side,
+    )
 
 
 def _timed_points(path: list[list[float]] | None) -> tuple[tuple[float, float, float], ...] | None:
