@@ -24,6 +24,10 @@ RITES = ["xiangshe", "dashe", "yanli"]
 SAMPLE = 0.02
 
 
+#: every test runs or reads whole rites (README: the quick loop)
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def logs() -> dict[str, list[dict[str, Any]]]:
     """Each rite's log (seed 1), its lines parsed."""

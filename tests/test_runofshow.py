@@ -14,6 +14,9 @@ from sheli.engine.records import Step, accept
 from sheli.outputs.eventlog import record_lines
 from sheli.outputs.runofshow import NO_WAIT, RunOfShow, ShowRows, show, show_text
 
+#: every test runs or reads whole rites (README: the quick loop)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def xiangshe() -> tuple[RunOfShow, list[dict[str, Any]]]:
