@@ -307,6 +307,7 @@ class Interpreter:
                         raise self.error(str(exc), entry.line, None, f"cast {entry.role}") from None
                     p.x, p.y, p.place, p.on_tang, p.at_key = pt.x, pt.y, pt.desc, pt.on_tang, pt.key
                     p.wei = (p.x, p.y, p.place, p.on_tang, p.at_key)
+                    p.wei_facing = entry.facing or p.wei_facing
                 p.facing = entry.facing or p.facing
                 for d in entry.dress:
                     if d == "袒":

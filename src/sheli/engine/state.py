@@ -153,6 +153,8 @@ class Person(msgspec.Struct):
     on_stair: str | None = None  # the 階 whose top step he stands on (盡階不升堂 xiangshe:190)
     facing: str | None = None
     wei: tuple[float | None, float | None, str | None, bool | None, str | None] | None = None
+    # the facing his 位 or 席 carries (士西方東面 dashe:21; 席 南面 dashe:18): 反位 takes it
+    wei_facing: str | None = None
     bared: bool = False  # 袒 (left arm bared)
     ring_and_guard: bool = False  # 決遂 on
     posture: str = "立"

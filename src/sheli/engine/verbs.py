@@ -150,6 +150,15 @@ def _wei(p: Person) -> tuple[Any, ...]:
     return (p.x, p.y, p.place, p.on_tang, p.at_key)
 
 
+def set_position(ctx: Ctx) -> None:
+    """Make where he now stands his 位, with the facing the act gives it (a 位 or 席 carries
+    its facing: 士西方東面北上 dashe:21; the 席 face south, dashe:18), so that a later 反位
+    the spec leaves unfaced turns him the 位's way."""
+    ctx.p.wei = _wei(ctx.p)
+    if ctx.act.facing:
+        ctx.p.wei_facing = ctx.act.facing
+
+
 # ------------------------------------------------------------------ movement
 
 
@@ -191,7 +200,7 @@ def move(ctx: Ctx) -> None:
             ctx.extra["via"] = ctx.via.desc
         set_place(ctx.p, dest)
         if ctx.act.sets_position:
-            ctx.p.wei = _wei(ctx.p)
+            set_position(ctx)
     set_facing(ctx)
 
 
@@ -204,7 +213,7 @@ def stand(ctx: Ctx) -> None:
         cross_check(ctx, dest)
         set_place(ctx.p, dest)
         if ctx.act.sets_position:
-            ctx.p.wei = _wei(ctx.p)
+            set_position(ctx)
     ctx.p.posture = "坐" if ctx.act.verb == "坐" else "立"
     set_facing(ctx)
 
@@ -224,6 +233,9 @@ def return_to_position(ctx: Ctx) -> None:
     x, y, place, on_tang, key = p.wei
     cross_check(ctx, Pt(x, y, place or "his 位", on_tang, key))
     p.x, p.y, p.place, p.on_tang, p.at_key = x, y, place, on_tang, key
+    if not ctx.act.facing and p.wei_facing:
+        # the spec silent, he faces as his 位 or 席 does (反就席 dashe:236: the 席 南面)
+        p.facing = p.wei_facing
     set_facing(ctx)
 
 
@@ -293,7 +305,7 @@ def ascend(ctx: Ctx) -> None:
     set_place(p, dest)
     p.on_tang = True
     if ctx.act.sets_position:
-        p.wei = _wei(p)
+        set_position(ctx)
     set_facing(ctx)
 
 
@@ -317,7 +329,7 @@ def descend(ctx: Ctx) -> None:
     set_place(p, dest)
     p.on_tang = False
     if ctx.act.sets_position:
-        p.wei = _wei(p)
+        set_position(ctx)
     set_facing(ctx)
 
 
@@ -326,7 +338,15 @@ def descend(ctx: Ctx) -> None:
 
 def _speech(ctx: Ctx) -> None:
     """Speech and courtesy: the actor must be present (in the cast); ``to`` names the person
-    addressed. ``says`` may contain ``{announcement}``, filled from the last 數獲."""
+    addressed. ``says`` may contain ``{announcement}``, filled from the last 數獲.
+
+    ``at`` says where he does it (主人阼階上答拜 xiangshe:41): he is there when he does it,
+    brought there first if the spec has not walked him (same level only)."""
+    if ctx.act.at is not None:
+        dest = ctx.place(ctx.act.at)
+        if (ctx.p.x, ctx.p.y) != (dest.x, dest.y):
+            cross_check(ctx, dest)
+            set_place(ctx.p, dest)
     if ctx.act.to is not None:
         other = ctx.other(ctx.act.to)
         if other is not None:
