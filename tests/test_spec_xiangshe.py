@@ -374,7 +374,9 @@ def test_the_guests_stay_on_the_tang_until_they_shoot() -> None:
     r = default_run()
     for e in step_lines(r):
         n = parse_cite(e["cite"])[1]
-        if e["actor"] in ("賓", "主人", "大夫") and 162 <= n < 187:
+        # in round 3 they take their arrows at the 楅 by the procedure of xiangshe:173–174
+        # (賓主人大夫…及楅揖拾取矢如三耦, xiangshe:236–237), which walks to the 楅 and back
+        if e["actor"] in ("賓", "主人", "大夫") and 162 <= n < 187 and e["round"] < 3:
             assert e["verb"] not in MOVES | {"降", "升"}, e
     archery = [e for e in step_lines(r) if 110 <= parse_cite(e["cite"])[1] <= 258]
     assert not [e for e in archery if e["actor"] == "衆賓"]
