@@ -185,3 +185,74 @@ def test_each_take_at_the_fu_is_walked_and_bowed(rite: str) -> None:
             tail = after[: after.index("揖") + 1] if "揖" in after else after
             assert tail[:1] == ["興"] and "退" in tail and tail[-1:] == ["揖"], (actor, tail)
             assert tail.count("還") == 2, (actor, tail)
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_every_cup_is_washed_empty(rite: str) -> None:
+    """A cup is washed before it is filled (洗觶升酌 xiangshe:206, dashe:226; 實 after 洗
+    xiangshe:30): no 洗 of a cup that is 實 — the 勝者之弟子 of a later round takes up an empty
+    觶, not the full one he set on the 豐 the round before."""
+    washes = [e for e in steps(rite) if e["verb"] == "洗"]
+    assert washes
+    assert [(e["seq"], e["actor"]) for e in washes if any("實" in h for h in e["holds"])] == []
+
+
+def test_the_lesser_targets_keepers_wait_at_their_targets_for_round_three() -> None:
+    """服不復負矦而俟 (dashe:256); 敖繼公: 參侯干侯亦有負侯者，不言者可知也. After the 獻 the
+    參侯 and 干侯 獲者 stand at their 侯 again, so that round 3's 負矦皆許諾 (dashe:145, 269) is
+    answered from the 侯, and the 趨直西及乏 is walked."""
+    calls = [
+        e
+        for e in steps("dashe")
+        if e["cite"] == "dashe:145"
+        and e["verb"] == "許諾"
+        and e["actor"] in ("參侯獲者", "干侯獲者")
+    ]
+    by_round: dict[int, set[str]] = {}
+    for e in calls:
+        by_round.setdefault(e["round"], set()).add(e["place"])
+    assert 3 in by_round
+    # each round's first answer (以宮) is given at the 侯 (its second, 以商, south of the 乏)
+    for e in calls:
+        prev = [c for c in calls if c["actor"] == e["actor"] and c["round"] == e["round"]]
+        assert prev[0]["place"].endswith("侯之北"), prev[0]
+
+
+def test_the_winner_takes_off_his_thimble_and_guard_after_the_forfeit_cup() -> None:
+    """與升飲者相左交于階前相揖適次釋弓襲反位 (dashe:234); 敖繼公: 惟言釋弓襲亦文省 — the 勝者
+    takes off the 決拾 before he 襲, as at xiangshe:213 (敖: 勝者又説決拾而襲也)."""
+    for rite, cite in (("dashe", "dashe:234"), ("xiangshe", "xiangshe:213")):
+        dressed = [
+            e
+            for e in steps(rite)
+            if e["cite"] == cite and e["verb"] == "襲"  # only the 勝者 (the loser is 襲 already)
+        ]
+        assert dressed, rite
+        assert [e["seq"] for e in dressed if "決遂" in e["dress"]] == [], rite
+
+
+def test_the_guests_follow_the_bin_down_and_up_at_the_music() -> None:
+    """賓降 (xiangshe:92); 疏 xiangshe:98: 衆賓卑從降可知，故今從賓升也; 反升就席 (98), 注:
+    亦揖讓以賓升，衆賓皆升."""
+    s = steps("xiangshe")
+    at92 = [(e["actor"], e["verb"]) for e in s if e["cite"] == "xiangshe:92"]
+    at98 = [(e["actor"], e["verb"]) for e in s if e["cite"] == "xiangshe:98"]
+    assert ("衆賓", "降") in at92
+    assert ("衆賓", "升") in at98
+    assert ("主人", "揖") in at98 and ("主人", "讓") in at98
+    # the 揖讓 comes before either goes up
+    assert at98.index(("主人", "讓")) < min(at98.index(("主人", "升")), at98.index(("賓", "升")))
+
+
+def test_the_target_keeper_sacrifices_north_of_the_offerings() -> None:
+    """獲者南面坐…祭 (xiangshe:225); 注 dashe:249 獲者南面於俎北…此薦俎之設如於北面人焉; 注
+    xiangshe:224 籩在東豆在西俎當其北 (敖繼公: 俎在侯北，薦在俎北，獲者又在薦北 — in both
+    readings the 薦俎 are north of the 侯 and the 獲者 north of them, facing south)."""
+    s = steps("xiangshe")
+    target_y = min(e["y"] for e in s if e["place"] in ("侯中", "右个", "左个"))
+    sits = [e for e in s if e["cite"] == "xiangshe:225" and e["verb"] == "坐"]
+    assert sits
+    for e in sits:
+        assert e["facing"] == "S" and e["y"] > target_y + 6, e
+    for e in (e for e in steps("dashe") if e["cite"] == "dashe:249" and e["verb"] == "坐"):
+        assert e["facing"] == "S" and e["place"].endswith("之北"), e

@@ -893,6 +893,10 @@ def put(ctx: Ctx) -> None:
     if obj == "旌":
         w.flag = "倚"
     _put_at(ctx, obj, dest, ctx.count)
+    if obj in SET_DOWN_CUPS and not any(p.items.get(c, 0) for c in SET_DOWN_CUPS):
+        # the full cup left his hand (奠于豐上 xiangshe:206 included): the next cup he takes up
+        # to wash is empty (勝者之弟子洗觶 each round)
+        p.cup_full = False
     if a.verb == "奠" and obj in SET_DOWN_CUPS and dkey is not None and dkey not in ("豐", "豐上"):
         # the feast sets full cups down and takes them up again (主人坐奠觶于薦西 xiangshe:57,
         # 賓…反奠于其所 74; 司正實觶…奠觶…取觶…卒觶 106–107): the place keeps the cup's state
