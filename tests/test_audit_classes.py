@@ -256,3 +256,12 @@ def test_the_target_keeper_sacrifices_north_of_the_offerings() -> None:
         assert e["facing"] == "S" and e["y"] > target_y + 6, e
     for e in (e for e in steps("dashe") if e["cite"] == "dashe:249" and e["verb"] == "坐"):
         assert e["facing"] == "S" and e["place"].endswith("之北"), e
+
+
+def test_the_lord_rises_to_shoot_from_his_seat() -> None:
+    """公以賓及卿大夫皆坐乃安 (yan:114): in the 燕禮 the 公 sits from then on; he rises to shoot
+    (君與射則為下射 yan:177, 興) and sits again on his 席 after (dashe:206 公即席) — each 興 of
+    his is from sitting, round 2 and round 3."""
+    rises = [e for e in steps("yanli") if e["actor"] == "公" and e["verb"] == "興"]
+    assert len([e for e in rises if e["cite"] == "yan:177"]) >= 2
+    assert [f for f in posture_faults("yanli") if f[1] == "公"] == []
