@@ -21,6 +21,9 @@ from loglines import step_lines
 
 from sheli.engine import run
 
+# every test here reads whole runs of the four rites (README: the quick loop)
+pytestmark = pytest.mark.slow
+
 RITES = ("xiangshe", "dashe", "yanshe", "yanli")
 
 
