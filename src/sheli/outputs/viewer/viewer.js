@@ -176,7 +176,6 @@
   // ---- state
   let cur = 0;
   let playing = false;
-  let timer = null;
   let anim = null;
   let chosen = ""; // the role filter: "" | "a:<actor id>" | "r:<role id>"
 
@@ -476,6 +475,7 @@
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     mark(svg, i);
     drawGhosts(svg, i);
+    if (timed) placeMovers();
     fit(svg);
     if (!animate) return;
     // each mover walks his path (in the diagram's own coordinates) into his new place:
@@ -529,8 +529,14 @@
   // ---- moving
   function go(i, opts = {}) {
     i = Math.max(0, Math.min(N - 1, i));
-    const animate = !!opts.animate && i === cur + 1;
+    const animate = !!opts.animate && i === cur + 1 && !opts.keepClock;
     cur = i;
+    if (!opts.keepClock) {
+      // a step chosen: the clock goes to its start, and playing goes on from there
+      clock = START[i];
+      timed = playing;
+    }
+    showClock();
     const st = D.steps[i];
     const shown = showDiagram(i, animate, opts.duration || 500);
     showText(i);
@@ -563,21 +569,209 @@
     for (let k = i + dir; k >= 0 && k < N; k += dir) if (!$("only").checked || matches(k)) return k;
     return i;
   }
-  const interval = () => 900 * Number($("speed").value);
+  // ---- the rite in time (docs/viewer.md, "Playing the rite"): D.time.t and D.time.d are
+  // each step's start and duration (seconds from the rite's start), D.time.w each walker's
+  // walks: [actor (a string of T), [[step, x, y, t, x, y, t …] …]] (尺, seconds). Playing,
+  // the clock runs at 1×, 4× or 16×; the step shown is the latest begun by the clock, and
+  // everyone who walks at that instant is drawn where his path has him, above the plan.
+  const TM = D.time || { t: new Array(N).fill(0), d: new Array(N).fill(0), w: [] };
+  const START = Float64Array.from(TM.t);
+  const ENDS = START.map((t, i) => t + TM.d[i]);
+  const LONGEST = ENDS.reduce((m, e, i) => Math.max(m, e - START[i]), 0);
+  const END = ENDS.reduce((m, e) => Math.max(m, e), 0);
+  // the steps by their start, and by their number among those that start together
+  const byStart = Int32Array.from(START.keys()).sort((a, b) => START[a] - START[b] || a - b);
+  // the number in byStart of the last step begun by time T (-1: none)
+  function begunBy(T) {
+    let lo = 0;
+    let hi = byStart.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (START[byStart[m]] <= T) lo = m + 1;
+      else hi = m;
+    }
+    return lo - 1;
+  }
+  // the step at the clock: the latest begun (the first step before the rite begins)
+  const stepAt = (T) => {
+    const k = begunBy(T);
+    return k < 0 ? byStart[0] : byStart[k];
+  };
+  // the acts under way at T, in the order they began
+  function running(T) {
+    const out = [];
+    for (let k = begunBy(T); k >= 0 && START[byStart[k]] >= T - LONGEST; k--) {
+      const i = byStart[k];
+      if (ENDS[i] > T || START[i] === T) out.push(i);
+    }
+    return out.reverse();
+  }
+  const TRACKS = TM.w.map(([a, walks]) => ({
+    name: D.T[a],
+    walks: walks.map((w) => ({ i: w[0], p: w.slice(1) })),
+  }));
+  // where a walker is at T (尺): along the walk under way, or where the last one left him
+  // (before his first, where it starts); and whether he is walking
+  function trackAt(tr, T) {
+    const ws = tr.walks;
+    let k = -1;
+    while (k + 1 < ws.length && ws[k + 1].p[2] <= T) k++;
+    if (k < 0) return { x: ws[0].p[0], y: ws[0].p[1], walking: false };
+    const p = ws[k].p;
+    const n = p.length;
+    if (T >= p[n - 1]) return { x: p[n - 3], y: p[n - 2], walking: false };
+    for (let j = 0; j + 5 < n; j += 3)
+      if (T <= p[j + 5]) {
+        const u = p[j + 5] > p[j + 2] ? (T - p[j + 2]) / (p[j + 5] - p[j + 2]) : 1;
+        return { x: p[j] + (p[j + 3] - p[j]) * u, y: p[j + 1] + (p[j + 4] - p[j + 1]) * u, walking: true };
+      }
+    return { x: p[n - 3], y: p[n - 2], walking: false };
+  }
+  // where the diagram of step i draws him: where his last walk up to i left him
+  function trackAsOf(tr, i) {
+    let w = null;
+    for (const v of tr.walks) if (v.i <= i) w = v;
+    if (!w) return { x: tr.walks[0].p[0], y: tr.walks[0].p[1] };
+    return { x: w.p[w.p.length - 3], y: w.p[w.p.length - 2] };
+  }
+  let clock = 0;
+  let timed = false; // the diagram shows the instant of the clock (playing, or paused in it)
+  let raf = null;
+  let lastFrame = 0;
+  const speed = () => Number($("speed").value);
+  const pad = (n) => String(n).padStart(2, "0");
+  function clockText(T) {
+    const s = Math.floor(T);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  }
+  let runningKey = "";
+  function showClock() {
+    $("clock").textContent = clockText(clock);
+    document.body.dataset.clock = clock.toFixed(2);
+    const ul = $("running");
+    const acts = timed ? running(clock) : [];
+    const key = acts.join(" ") + lang + script;
+    if (key === runningKey) return;
+    runningKey = key;
+    ul.textContent = "";
+    ul.hidden = acts.length < 2; // one act: the step shown says it
+    if (ul.hidden) return;
+    for (const i of acts) {
+      const st = D.steps[i];
+      const li = el("li", i === cur ? "now" : null, lang === "en" ? EN.t[EN.s[i]] : `${str(st.a)} ${str(st.v)}`);
+      li.dataset.step = String(i);
+      ul.appendChild(li);
+    }
+  }
+  // the walkers of the instant, drawn in a layer above the plan: each a copy of his figure
+  // (his own hidden meanwhile), or a plain one where the diagram has none of him
+  function placeMovers() {
+    const svg = stage.querySelector("svg");
+    if (!svg) return;
+    let layer = svg.querySelector("g.movers");
+    if (!timed) {
+      if (layer) layer.remove();
+      for (const g of svg.querySelectorAll("g.person.moved")) g.classList.remove("moved");
+      return;
+    }
+    const o = (svg.getAttribute("data-origin") || "").split(" ").map(Number);
+    const s = Number(svg.getAttribute("data-scale"));
+    if (o.length < 4 || !(s > 0)) return;
+    const px = (x, y) => [o[0] + (x - o[2]) * s, o[1] + (o[3] - y) * s];
+    if (!layer) {
+      layer = svgEl("g", { class: "movers", "clip-path": "url(#plan-clip)" });
+      svg.appendChild(layer);
+      layer.byName = new Map();
+      layer.here = persons(svg);
+    }
+    const seen = new Set();
+    for (const tr of TRACKS) {
+      const at = trackAt(tr, clock);
+      const drawn = trackAsOf(tr, cur);
+      if (!at.walking && Math.hypot(at.x - drawn.x, at.y - drawn.y) < 0.05) continue;
+      seen.add(tr.name);
+      const own = layer.here.get(tr.name);
+      let g = layer.byName.get(tr.name);
+      if (!g) {
+        if (own) {
+          g = own.cloneNode(true);
+          for (const line of g.querySelectorAll("line.spread")) line.remove();
+          g.classList.add("moving");
+          own.classList.add("moved");
+          // his name walks with him (the diagram's labels stay where it placed them)
+          const body = g.querySelector("circle.body") || g.querySelector("circle");
+          if (body && !g.querySelector("text")) {
+            const r = Number(body.getAttribute("r")) || 6;
+            const t = svgEl("text", { class: "mover-name", x: body.getAttribute("cx"),
+              y: Number(body.getAttribute("cy")) - r - 3, "font-size": 10, "text-anchor": "middle",
+              fill: "#c0392b" });
+            t.textContent = tr.name;
+            g.appendChild(t);
+          }
+        } else {
+          const body = svg.querySelector("g.person circle.body");
+          const r = (body && Number(body.getAttribute("r"))) || 6;
+          const [cx, cy] = px(drawn.x, drawn.y);
+          g = svgEl("g", { class: "person moving", "data-actor": tr.name, "data-x": drawn.x, "data-y": drawn.y });
+          g.appendChild(svgEl("circle", { class: "body", cx, cy, r, fill: "#fff", stroke: "#333" }));
+          const t = svgEl("text", { x: cx, y: cy - r - 3, "font-size": 10, "text-anchor": "middle" });
+          t.textContent = tr.name;
+          g.appendChild(t);
+        }
+        const [x0, y0] = px(Number(g.dataset.x), Number(g.dataset.y));
+        g.x0 = x0;
+        g.y0 = y0;
+        layer.byName.set(tr.name, g);
+        layer.appendChild(g);
+      }
+      const [x, y] = px(at.x, at.y);
+      g.setAttribute("transform", `translate(${(x - g.x0).toFixed(2)} ${(y - g.y0).toFixed(2)})`);
+      g.dataset.at = `${at.x.toFixed(2)} ${at.y.toFixed(2)}`;
+      g.classList.toggle("walking", at.walking);
+    }
+    for (const [name, g] of layer.byName)
+      if (!seen.has(name)) {
+        g.remove();
+        layer.byName.delete(name);
+        const own = layer.here.get(name);
+        if (own) own.classList.remove("moved");
+      }
+  }
+  // the clock set to T: the step it has begun, and everyone where he is at T
+  function setClock(T) {
+    clock = Math.max(0, Math.min(END, T));
+    timed = true;
+    const i = stepAt(clock);
+    const shown = i !== cur ? go(i, { keepClock: true }) : undefined;
+    showClock();
+    placeMovers();
+    return shown;
+  }
   function play(on) {
     playing = on;
     $("play").textContent = on ? "⏸" : "▶";
     $("play").setAttribute("aria-label", on ? "pause" : "play");
-    clearTimeout(timer);
-    if (on) tick();
+    cancelAnimationFrame(raf);
+    raf = null;
+    if (on) {
+      if (clock >= END) clock = 0;
+      timed = true;
+      lastFrame = performance.now();
+      raf = requestAnimationFrame(frame);
+    }
   }
-  function tick() {
+  // the clock on by ms of the reader's time, at the speed chosen
+  function advance(ms) {
+    return setClock(clock + (ms / 1000) * speed());
+  }
+  function frame(now) {
     if (!playing) return;
-    const k = nextIndex(cur, 1);
-    if (k === cur) return play(false);
-    const dur = Math.min(600, interval() * 0.8);
-    go(k, { animate: true, duration: dur });
-    timer = setTimeout(tick, interval());
+    advance(Math.min(now - lastFrame, 250)); // a hidden tab's long frame is not a leap
+    lastFrame = now;
+    if (clock >= END) return play(false);
+    raf = requestAnimationFrame(frame);
   }
 
   // ---- two readings (docs/viewer.md, "Two readings"): with D.diff, this run is B and the
@@ -949,6 +1143,14 @@
       return cur;
     },
     blobs: () => ({ lines: LINES.length, inflated: counts.inflated, kept: cache.size }),
+    // the rite's time: the clock (seconds), setting it (a Promise when a diagram is on its
+    // way), moving it on by ms of the reader's time at the speed chosen, and the rite's end
+    get clock() {
+      return clock;
+    },
+    setClock: async (T) => setClock(T),
+    advance: async (ms) => advance(ms),
+    end: END,
     // what the search box finds for a query: [step index, why] (pid, who, text, words)
     search,
     // the language shown ("en", "zh-Hant", "zh-Hans") and a way to choose it (a Promise)
