@@ -65,9 +65,7 @@ def test_two_walk_at_once_at_xiangshe_146(
     # 司射進與司馬交于階前相左: in the viewer's tracks the 司射 and the 司馬 walk at one instant
     steps, data = logged
     names = data["T"]
-    i = next(
-        k for k, s in enumerate(steps) if s["cite"] == "xiangshe:146" and s["actor"] == "司射"
-    )
+    i = next(k for k, s in enumerate(steps) if s["cite"] == "xiangshe:146" and s["actor"] == "司射")
     tracks = {names[a]: walks for a, walks in data["time"]["w"]}
     mine = next(w for w in tracks["司射"] if w[0] == i)
     start, end = mine[3], mine[-1]

@@ -529,7 +529,8 @@
   // ---- moving
   function go(i, opts = {}) {
     i = Math.max(0, Math.min(N - 1, i));
-    const animate = !!opts.animate && i === cur + 1 && !opts.keepClock;
+    // (playing, the walkers of the instant walk instead)
+    const animate = !!opts.animate && i === cur + 1 && !opts.keepClock && !playing;
     cur = i;
     if (!opts.keepClock) {
       // a step chosen: the clock goes to its start, and playing goes on from there
