@@ -726,15 +726,34 @@
         g.y0 = y0;
         layer.byName.set(tr.name, g);
         layer.appendChild(g);
+        // a group walks as its leading member (the log gives his path): the other members
+        // (衆賓2 …) keep their places about him
+        g.members = [];
+        if (own && !castNames.has(`${tr.name}2`))
+          for (const [name, m] of layer.here)
+            if (name.startsWith(tr.name) && /^\d+$/.test(name.slice(tr.name.length))) {
+              const c = m.cloneNode(true);
+              for (const line of c.querySelectorAll("line.spread")) line.remove();
+              c.classList.add("moving", "member");
+              m.classList.add("moved");
+              layer.appendChild(c);
+              g.members.push([c, m]);
+            }
       }
       const [x, y] = px(at.x, at.y);
-      g.setAttribute("transform", `translate(${(x - g.x0).toFixed(2)} ${(y - g.y0).toFixed(2)})`);
+      const move = `translate(${(x - g.x0).toFixed(2)} ${(y - g.y0).toFixed(2)})`;
+      g.setAttribute("transform", move);
+      for (const [c] of g.members) c.setAttribute("transform", move);
       g.dataset.at = `${at.x.toFixed(2)} ${at.y.toFixed(2)}`;
       g.classList.toggle("walking", at.walking);
     }
     for (const [name, g] of layer.byName)
       if (!seen.has(name)) {
         g.remove();
+        for (const [c, m] of g.members) {
+          c.remove();
+          m.classList.remove("moved");
+        }
         layer.byName.delete(name);
         const own = layer.here.get(name);
         if (own) own.classList.remove("moved");
