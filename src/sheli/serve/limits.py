@@ -48,6 +48,11 @@ CREATE_EVERY_S = 6.0
 #: behind one address, a proxy or a NAT, still gets five answers a second)
 VOTE_BURST = 30
 VOTE_EVERY_S = 0.2
+#: the director's jumps (docs/serve.md, "Moments, jumps, the counter"): a passage id is at
+#: most this long (xiangshe:139 is 12), a round and a 賈疏 section at most these
+MAX_CITE = 40
+MAX_ROUND = 9
+MAX_SECTION = 999
 #: event creations waiting for the worker at once (all clients): more are refused with 503
 CREATE_QUEUE = 8
 

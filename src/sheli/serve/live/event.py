@@ -44,6 +44,15 @@ def marks(shots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+#: the longest a "next moment" plays on the audience screen, in seconds: a moment longer on
+#: the timeline is played faster to fit (an assumption: the hall waits that long, no more; the
+#: default 鄉射禮's moments last 94 s on the timeline at the median, 1153 s at the longest)
+PLAY_CAP_S = 20.0
+#: the acts of a moment played at most (evenly spread; the median moment has 13, the largest
+#: 237, and every screen gets every state)
+PLAY_FRAMES = 30
+
+
 @cache
 def passage(cite: str) -> dict[str, Any]:
     """The passage a step enacts, with its 鄭注 and 賈疏 where the project has them."""
@@ -149,7 +158,7 @@ class LiveEvent(EventState):
         seq = cur.seq
         rnd = cur.round
         step = d.step(i)
-        step.update(index=i, total=len(steps))
+        step.update(index=i, total=len(steps), moments=d.moments)
         # the 筭 fallen so far this round; the count's result once it has been announced
         right = sum(
             1
@@ -265,6 +274,46 @@ class LiveEvent(EventState):
             "wuwu": self.wuwu(d, seq, rnd),
             "stopped": d.stopped,
             "last_step": i == len(steps) - 1,
+            "play": self.play(d, i),
+        }
+
+    def play(self, d: Derived, i: int) -> dict[str, Any] | None:
+        """The acts the last "next moment" passed over, for the audience screen to play
+        before it shows step ``i`` (docs/serve.md, "Moments, jumps, the counter"): each act's
+        ``at`` is seconds after the move, its ``t`` on the timeline less the old step's,
+        divided by ``speed`` (1, real time, unless the moment is longer than
+        :data:`PLAY_CAP_S`: then it is played in that long). At most :data:`PLAY_FRAMES` acts,
+        evenly spread; None when the last move was not a "next moment"."""
+        if self.moved_from is None or self.moved_ms is None:
+            return None
+        j = d.index_of.get(self.moved_from)
+        if j is None or j >= i:
+            return None
+        t0, t1 = d.steps[j].t or 0.0, d.steps[i].t or 0.0
+        span = max(0.0, t1 - t0)
+        speed = max(1.0, span / PLAY_CAP_S)
+        between = list(range(j + 1, i))
+        if len(between) > PLAY_FRAMES:
+            between = [between[k * len(between) // PLAY_FRAMES] for k in range(PLAY_FRAMES)]
+        keep = ("seq", "round", "section", "cite", "jing", "actor", "verb", "says", "moment")
+        frames = []
+        for k in between:
+            s = d.steps[k]
+            f: dict[str, Any] = {key: getattr(s, key) for key in keep}
+            f["at"] = round(max(0.0, (s.t or t0) - t0) / speed, 2)
+            f["en"] = english_step(d.named(k))
+            name = self.names.get(s.actor)
+            if name:
+                f["name"] = name
+            frames.append(f)
+        return {
+            "version": self.moved_version,
+            "t": iso(self.moved_ms),
+            "t_ms": self.moved_ms,
+            "span_s": round(span, 2),
+            "speed": round(speed, 2),
+            "seconds": round(span / speed, 2),
+            "frames": frames,
         }
 
     # ------------------------------------------------------------------ the 五物

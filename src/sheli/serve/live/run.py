@@ -234,6 +234,56 @@ class Derived:
                 return i
         return max(0, min(fallback, len(self.steps) - 1))
 
+    @property
+    def moments(self) -> int:
+        """How many moments (the director's cues, docs/timeline.md) the run has.
+
+        >>> d = compute_derived({"rite": "xiangshe", "pairs": 0, "guests_shoot": False},
+        ...                     1.0, {}, {})
+        >>> d.moments == d.steps[-1].moment == len({s.moment for s in d.steps})
+        True
+        """
+        return max((s.moment or 0) for s in self.steps) if self.steps else 0
+
+    def moment_start(self, i: int, direction: int) -> int | None:
+        """The first step of the moment after step ``i`` (``direction`` 1), or of the one
+        before it (-1: the first step of ``i``'s own moment when ``i`` is not that step, as a
+        slide's "back" goes to its start). None past either end. A step's ``moment`` never
+        decreases along the run (docs/event-log.md).
+
+        >>> d = compute_derived({"rite": "xiangshe", "pairs": 0, "guests_shoot": False},
+        ...                     1.0, {}, {})
+        >>> j = d.moment_start(0, 1)
+        >>> d.steps[j].moment, d.steps[j - 1].moment, d.moment_start(j, -1), d.moment_start(0, -1)
+        (2, 1, 0, None)
+        """
+        m = self.steps[i].moment
+        if direction > 0:
+            return next((j for j in range(i + 1, len(self.steps)) if self.steps[j].moment != m), None)
+        j = i
+        while j > 0 and self.steps[j - 1].moment == m:
+            j -= 1
+        if j < i:
+            return j
+        if j == 0:
+            return None
+        m = self.steps[j - 1].moment
+        j -= 1
+        while j > 0 and self.steps[j - 1].moment == m:
+            j -= 1
+        return j
+
+    def first_where(self, field: str, value: Any) -> int | None:
+        """The first step whose ``field`` (round, section or cite) is ``value``, or None.
+
+        >>> d = compute_derived({"rite": "xiangshe", "pairs": 0, "guests_shoot": False},
+        ...                     1.0, {}, {})
+        >>> i = d.first_where("round", 1)
+        >>> d.steps[i].round, d.steps[i - 1].round, d.first_where("cite", "xiangshe:9999")
+        (1, 0, None)
+        """
+        return next((i for i, s in enumerate(self.steps) if getattr(s, field) == value), None)
+
     def named(self, i: int) -> Step:
         """Step ``i`` with the cast's name of its actor, where the event gives one."""
         s = self.steps[i]

@@ -122,6 +122,11 @@ class EventState:
         self.reached: dict[Anchor, int] = {}  # act → when it first became the current step
         self.started_ms: int | None = None
         self.arrived_ms: int | None = None  # when the current step became current
+        # the last "next moment": the act it moved from, when, and the version it made (the
+        # audience screen plays the acts between at the timeline's pace, docs/serve.md)
+        self.moved_from: Anchor | None = None
+        self.moved_ms: int | None = None
+        self.moved_version: int | None = None
         self.drum = {"interval_ms": DEFAULT_INTERVAL_MS, "t0_ms": None, "running": False}
         self._derived: Derived | None = None
         self._derived_key: Any = None
@@ -167,6 +172,10 @@ class EventState:
             self.anchor = tuple(body["anchor"])
             self.index = body["index"]
             self.arrived_ms = t
+            played = body.get("request", {}).get("moment") == 1 and body.get("from_anchor")
+            self.moved_from = tuple(body["from_anchor"]) if played else None
+            self.moved_ms = t
+            self.moved_version = self.version + 1
             self.reached.setdefault(self.anchor, t)
         elif kind == "tap":
             self.taps[(body["round"], body["pair"], body["seat"], body["arrow"])] = body

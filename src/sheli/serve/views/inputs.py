@@ -11,6 +11,7 @@ The drum's interval a director may set, in milliseconds:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from starlette.requests import Request
@@ -18,36 +19,96 @@ from starlette.responses import Response
 
 from sheli.serve import checks
 from sheli.serve.errors import ApiError, json_response
+from sheli.serve.limits import MAX_CITE, MAX_ROUND, MAX_SECTION
 from sheli.serve.live import DETAIL, INTERVAL_RANGE_MS, iso, judge_tap, tap_tolerance_ms
 from sheli.serve.server import Server
 from sheli.serve.store import now_ms
 
+#: a passage id as the project writes it: the rite's file, a colon, the passage's number
+CITE = re.compile(r"[a-z_]+:[0-9]+")
+
+
+#: the ways the director moves the rite (docs/serve.md, "Moments, jumps, the counter"):
+#: by acts, by moments, to a step index, or to the first step of a round, section or passage
+MOVES = ("delta", "to", "moment", "round", "section", "cite")
+
+
+def move_target(d: Any, cur: int, body: dict[str, Any], origin: int | None) -> int:
+    """The step index a move asks for, or a 400 saying why there is none (nothing changes)."""
+    total = len(d.steps)
+    here = cur if origin is None else origin
+    if "delta" in body:
+        delta = checks.as_int(body, "delta", -total, total)
+        if delta == 0:
+            raise ApiError(400, "delta 0 moves nothing: give 1 or -1 (or to: a step index)")
+        new = here + delta
+        if not 0 <= new < total:
+            where = "first" if new < 0 else "last"
+            raise ApiError(400, f"there is no step beyond the {where} (step {cur + 1} of {total})")
+        return new
+    if "to" in body:
+        return checks.as_int(body, "to", 0, total - 1)
+    if "moment" in body:
+        direction = body["moment"]
+        if direction not in (1, -1) or isinstance(direction, bool):
+            raise ApiError(400, f"moment must be 1 (the next) or -1 (back), not {direction!r}")
+        j = d.moment_start(here, direction)
+        if j is None:
+            where = "last" if direction > 0 else "first"
+            m = d.steps[here].moment
+            raise ApiError(400, f"there is no moment beyond the {where} (moment {m} of {d.moments})")
+        return int(j)
+    if "round" in body:
+        rounds = sorted({s.round for s in d.steps})
+        rnd = checks.as_int(body, "round", 0, MAX_ROUND)
+        j = d.first_where("round", rnd)
+        if j is None:
+            raise ApiError(400, f"round {rnd} is not in this rite (its rounds: {rounds})")
+        return int(j)
+    if "section" in body:
+        sections = sorted({s.section for s in d.steps if s.section is not None})
+        sec = checks.as_int(body, "section", 1, MAX_SECTION)
+        j = d.first_where("section", sec)
+        if j is None:
+            raise ApiError(
+                400, f"section {sec} is not in this rite (its sections: {sections[0]}–{sections[-1]})"
+            )
+        return int(j)
+    cite = body["cite"]
+    if not isinstance(cite, str) or len(cite) > MAX_CITE or not CITE.fullmatch(cite.strip()):
+        shown = cite[:MAX_CITE] if isinstance(cite, str) else cite
+        raise ApiError(400, f"cite must be a passage id like xiangshe:139, not {shown!r}")
+    j = d.first_where("cite", cite.strip())
+    if j is None:
+        raise ApiError(400, f"no step of this rite enacts {cite.strip()}")
+    return int(j)
+
 
 async def advance(srv: Server, request: Request) -> Response:
-    """``{delta: ±1}`` or ``{to: index}``; with ``from`` (the index the page shows), an
-    advance already made (a page reloaded while its advance was on the way, and sent again
-    under a new key) moves nothing: the answer is the step the rite is on."""
+    """One of :data:`MOVES`: ``{delta: ±1}`` (an act), ``{moment: ±1}`` (to the first step of
+    the next moment, or back), ``{to: index}``, or a jump to the first step of ``{round: n}``,
+    ``{section: n}`` or ``{cite: "xiangshe:139"}``; a bad one is a 400 and moves nothing.
+    With ``from`` (the index the page shows), an advance already made (a page reloaded while
+    its advance was on the way, and sent again under a new key) moves nothing: the answer is
+    the step the rite is on."""
     tok, body, ev = await checks.post(srv, request, "advance")
     if (r := checks.replay(srv, ev, "advance", body)) is not None:
         return r
     d = ev.derived()
     cur = ev.current(d)
     total = len(d.steps)
-    if ("delta" in body) == ("to" in body):
-        raise ApiError(400, "give either delta (1 or -1) or to (a step index), not both")
+    given = [k for k in MOVES if k in body]
+    if len(given) != 1:
+        said = f"not both {given[0]} and {given[1]}" if len(given) == 2 else "one only"
+        raise ApiError(
+            400,
+            "give one of delta (1 or -1), moment (1 or -1), to (a step index), round, section "
+            f"or cite (a passage id), {said}",
+        )
     origin = body.get("from")
     if origin is not None:
         origin = checks.as_int(body, "from", 0, total - 1)
-    if "delta" in body:
-        delta = checks.as_int(body, "delta", -total, total)
-        if delta == 0:
-            raise ApiError(400, "delta 0 moves nothing: give 1 or -1 (or to: a step index)")
-        new = (cur if origin is None else origin) + delta
-        if not 0 <= new < total:
-            where = "first" if new < 0 else "last"
-            raise ApiError(400, f"there is no step beyond the {where} (step {cur} of {total})")
-    else:
-        new = checks.as_int(body, "to", 0, total - 1)
+    new = move_target(d, cur, body, origin)
     s = d.steps[cur if origin is not None and cur == new else new]
     if origin is not None and cur != origin:
         if cur == new:  # already done: say where the rite is, change nothing
@@ -55,7 +116,7 @@ async def advance(srv: Server, request: Request) -> Response:
             return json_response({"version": ev.version, "step": step, "already": True})
         raise ApiError(
             409,
-            f"the rite is at step {cur}, not {origin}: reload to see where it is",
+            f"the rite is at step {cur + 1}, not {origin + 1}: reload to see where it is",
             step={"index": cur, "total": total},
         )
     request_ = {k: v for k, v in body.items() if k != "_key"}
@@ -68,7 +129,14 @@ async def advance(srv: Server, request: Request) -> Response:
     s = d.steps[new]
     response = {
         "version": ev.version + 1,
-        "step": {"index": new, "total": total, "seq": s.seq, "cite": s.cite},
+        "step": {
+            "index": new,
+            "total": total,
+            "seq": s.seq,
+            "cite": s.cite,
+            "moment": s.moment,
+            "moments": d.moments,
+        },
     }
     inp = srv.store.append(ev.id, "advance", body["_key"], tok["id"], stored, 200, response)
     ev.apply(inp)
