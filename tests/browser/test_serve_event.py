@@ -204,7 +204,9 @@ def _index(records: list[Any], **want: Any) -> int:
 
 
 def _goto(director: Any, index: int) -> None:
-    director.fill("#goto", str(index))
+    """Go to the step of 0-based ``index``: the director's field counts from 1, as the viewer."""
+    director.select_option("#jump-kind", "to")
+    director.fill("#goto", str(index + 1))
     director.click("#goto-btn")
     director.wait_for_selector(f"body[data-index='{index}']")
 

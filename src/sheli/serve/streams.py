@@ -43,7 +43,7 @@ VIEW_FIELDS: dict[str, tuple[str, ...] | None] = {
     "scorer": None,
     "audience": (
         "version", "server_ms", "event", "step", "round", "tally", "announcements", "drinks",
-        "drum", "passage", "stopped", "last_step", "marks", "question",
+        "drum", "passage", "stopped", "last_step", "marks", "question", "play",
     ),
     "performer": ("version", "server_ms", "event", "step", "round", "drum", "last_step"),
 }  # fmt: skip

@@ -220,5 +220,38 @@ function render(s) {
   document.body.dataset.ready = "1";
 }
 
+// ---- a "next moment": the acts it passed over, played at the timeline's pace before its
+// first step (the state's `play`: each act's `at` in seconds after the move, the whole at most
+// 20 s, docs/serve.md); a state that comes meanwhile is shown at the end, a new move at once
+let played = null; // the version of the move played (or being played)
+let playing = null;
+let timers = [];
+let latest = null;
+function onState(s) {
+  latest = s;
+  const p = s.play;
+  if (p && playing === p.version) return; // shown when the play ends
+  timers.forEach(clearTimeout);
+  timers = [];
+  playing = null;
+  const since = p ? (s.server_ms ?? p.t_ms) - p.t_ms : 0;
+  if (!p || p.version === played || !(p.frames || []).length || since >= p.seconds * 1000) {
+    if (p) played = p.version;
+    document.body.dataset.playing = "";
+    return render(s);
+  }
+  played = playing = p.version;
+  document.body.dataset.playing = "1";
+  for (const f of p.frames) {
+    const wait = f.at * 1000 - since;
+    if (wait >= 0) timers.push(setTimeout(() => render({ ...s, step: f, passage: { cite: f.cite } }), wait));
+  }
+  timers.push(setTimeout(() => {
+    playing = null;
+    document.body.dataset.playing = "";
+    render(latest);
+  }, p.seconds * 1000 - since));
+}
+
 setLang(lang);
-live(render, status);
+live(onState, status);

@@ -1,6 +1,8 @@
 /* The director's view: where the rite is, what comes next and who does it; move it
-   on or back; the time; the round's arrows; the drum; the pack, the exports, the tokens.
-   Keys: → or space advance, ← steps back (not while typing in a field). */
+   on or back by moments or acts, or jump to a step, round, section or passage; the time; the
+   round's arrows; the drum; the pack, the exports, the tokens. The step counter counts from 1,
+   as the viewer does. Keys: Page Down / Page Up a moment on or back, → or space an act on, ←
+   an act back (not while typing in a field). */
 
 import {
   $, el, fill, post, live, statusLine, showError, onKeys, markedPassage, nameOf, fmtDur,
@@ -24,7 +26,9 @@ function who(step) {
 function renderStep(s) {
   const st = s.step || {};
   const total = st.total ?? "?";
-  $("pos").textContent = `步 ${st.index ?? "—"} / ${total}` + (st.seq != null ? ` (#${st.seq})` : "");
+  // counted from 1, as the viewer counts (the API's index is from 0)
+  $("pos").textContent = `步 ${st.index != null ? st.index + 1 : "—"} / ${total}` + (st.seq != null ? ` (#${st.seq})` : "");
+  $("moment-pos").textContent = st.moment != null ? `${st.moment} / ${st.moments ?? "?"}` : "—";
   $("round-name").textContent = roundName(st.round ?? s.round);
   $("section").textContent = st.section != null ? `賈疏 §${st.section}` : "";
   $("cite").textContent = st.cite || "";
@@ -45,9 +49,9 @@ function renderStep(s) {
   document.body.dataset.index = String(st.index ?? "");
   document.body.dataset.seq = String(st.seq ?? "");
   document.body.dataset.round = String(s.round ?? st.round ?? "");
+  document.body.dataset.moment = String(st.moment ?? "");
   const go = $("goto");
-  if (document.activeElement !== go) go.value = st.index ?? "";
-  if (st.total != null) go.max = String(st.total);
+  if (document.activeElement !== go && $("jump-kind").value === "to") go.value = st.index != null ? st.index + 1 : "";
 }
 
 function renderNext(s) {
@@ -174,7 +178,7 @@ let at = null; // the step this page last knew the rite to be on
 async function move(body) {
   msg.textContent = "";
   msg.dataset.kind = "";
-  if (body.delta != null && body.from == null) {
+  if ((body.delta != null || body.moment != null) && body.from == null) {
     const from = at ?? (S && S.step ? S.step.index : null);
     if (from != null) body = { ...body, from };
   }
@@ -202,17 +206,31 @@ async function move(body) {
 }
 const advance = () => move({ delta: 1 });
 const back = () => move({ delta: -1 });
+const nextMoment = () => move({ moment: 1 });
+const prevMoment = () => move({ moment: -1 });
 $("next").addEventListener("click", advance);
 $("prev").addEventListener("click", back);
+$("next-moment").addEventListener("click", nextMoment);
+$("prev-moment").addEventListener("click", prevMoment);
+// a jump: to a step (counted from 1), a round, a 賈疏 section or a passage id; the server
+// says what is wrong with a bad one
 $("goto-btn").addEventListener("click", () => {
-  const n = Number($("goto").value);
-  if (!Number.isInteger(n)) return showError(msg, "步: a step number");
-  move({ to: n });
+  const kind = $("jump-kind").value;
+  const text = $("goto").value.trim();
+  if (kind === "cite") return move({ cite: text });
+  const n = Number(text);
+  if (!text || !Number.isInteger(n)) return showError(msg, `${kind === "to" ? "步 step" : kind}: a whole number`);
+  move(kind === "to" ? { to: n - 1 } : { [kind]: n });
 });
 $("goto").addEventListener("keydown", (e) => {
   if (e.key === "Enter") $("goto-btn").click();
 });
-onKeys({ ArrowRight: advance, " ": advance, Space: advance, ArrowLeft: back });
+$("jump-kind").addEventListener("change", () => {
+  $("goto").value = "";
+  $("goto").focus();
+});
+// a presenter's remote sends Page Down / Page Up
+onKeys({ ArrowRight: advance, " ": advance, Space: advance, ArrowLeft: back, PageDown: nextMoment, PageUp: prevMoment });
 
 // ---------------------------------------------------------------- the drum
 $("pace").addEventListener("input", () => ($("interval").value = $("pace").value));
