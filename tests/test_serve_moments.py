@@ -10,6 +10,7 @@ moment passed over, timed by the timeline.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 from test_serve_helpers import Live, inputs_count, make_client, new_event
@@ -30,6 +31,7 @@ def log_steps(live: Live) -> list[dict]:
 
 
 def move(live: Live, body: dict) -> dict:
+    """The director's move, answered 200; the step it lands on."""
     r = live.post("/api/advance", live.director, body)
     assert r.status_code == 200, r.text
     return r.json()["step"]
@@ -46,13 +48,18 @@ def refused(live: Live, body: dict, words: str) -> None:
     assert (after["version"], after["step"]["index"]) == (state["version"], state["step"]["index"])
 
 
+def moment_starts(steps: list[dict]) -> list[int]:
+    """The index of each moment's first step."""
+    return [i for i, s in enumerate(steps) if i == 0 or s["moment"] != steps[i - 1]["moment"]]
+
+
 def first(steps: list[dict], **where: object) -> int:
     return next(i for i, s in enumerate(steps) if all(s.get(k) == v for k, v in where.items()))
 
 
 def test_next_moment_lands_on_each_moments_first_step(live: Live, log_steps: list[dict]) -> None:
     move(live, {"to": 0})
-    starts = [i for i, s in enumerate(log_steps) if i == 0 or s["moment"] != log_steps[i - 1]["moment"]]
+    starts = moment_starts(log_steps)
     shot = first(log_steps, round=1, verb="射")
     presses = 0
     at = 0
@@ -78,6 +85,23 @@ def test_next_moment_lands_on_each_moments_first_step(live: Live, log_steps: lis
         move(live, {"moment": 1})
         handful += 1
     assert live.state()["step"]["index"] == pair_shot and handful <= 10, handful
+
+
+def test_the_archery_alone_reaches_its_first_shot_in_a_handful(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Without the feast (飲酒之禮 unchecked) the rite begins with the archery: from its very
+    start, a handful of next moments reach the first 射 of round 1."""
+    alone = new_event(make_client(tmp_path_factory.mktemp("alone")), feast=False)
+    r = alone.client.get("/api/export.jsonl", headers={"Authorization": f"Bearer {alone.director}"})
+    steps = [e for e in map(json.loads, r.text.splitlines()) if e["type"] == "step"]
+    shot = first(steps, round=1, verb="射")
+    presses = 0
+    while alone.state()["step"]["index"] < shot:
+        move(alone, {"moment": 1})
+        presses += 1
+    assert alone.state()["step"]["index"] == shot
+    assert presses <= 10 and presses == steps[shot]["moment"] - 1, presses
 
 
 def test_the_whole_rite_is_20_to_200_moments(live: Live, log_steps: list[dict]) -> None:
@@ -152,8 +176,11 @@ def test_the_audience_gets_the_acts_between_at_the_timelines_pace(
     for f, s in zip(play["frames"], between, strict=True):
         assert f["at"] == pytest.approx((s["t"] - log_steps[0]["t"]) / play["speed"], abs=0.01)
     # the longest moment is played faster, in the cap, with at most 30 acts shown
-    starts = [i for i, s in enumerate(log_steps) if i == 0 or s["moment"] != log_steps[i - 1]["moment"]]
-    longest = max(zip(starts, starts[1:]), key=lambda ab: log_steps[ab[1]]["t"] - log_steps[ab[0]]["t"])
+    starts = moment_starts(log_steps)
+    longest = max(
+        pairwise(starts),
+        key=lambda ab: log_steps[ab[1]]["t"] - log_steps[ab[0]]["t"],
+    )
     move(live, {"to": longest[0]})
     move(live, {"moment": 1})
     play = live.state(live.audience)["play"]

@@ -259,7 +259,9 @@ class Derived:
         """
         m = self.steps[i].moment
         if direction > 0:
-            return next((j for j in range(i + 1, len(self.steps)) if self.steps[j].moment != m), None)
+            return next(
+                (j for j in range(i + 1, len(self.steps)) if self.steps[j].moment != m), None
+            )
         j = i
         while j > 0 and self.steps[j - 1].moment == m:
             j -= 1

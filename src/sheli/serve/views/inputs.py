@@ -56,7 +56,9 @@ def move_target(d: Any, cur: int, body: dict[str, Any], origin: int | None) -> i
         if j is None:
             where = "last" if direction > 0 else "first"
             m = d.steps[here].moment
-            raise ApiError(400, f"there is no moment beyond the {where} (moment {m} of {d.moments})")
+            raise ApiError(
+                400, f"there is no moment beyond the {where} (moment {m} of {d.moments})"
+            )
         return int(j)
     if "round" in body:
         rounds = sorted({s.round for s in d.steps})
@@ -71,7 +73,8 @@ def move_target(d: Any, cur: int, body: dict[str, Any], origin: int | None) -> i
         j = d.first_where("section", sec)
         if j is None:
             raise ApiError(
-                400, f"section {sec} is not in this rite (its sections: {sections[0]}–{sections[-1]})"
+                400,
+                f"section {sec} is not in this rite (its sections: {sections[0]}–{sections[-1]})",
             )
         return int(j)
     cite = body["cite"]
