@@ -15,6 +15,8 @@ from itertools import pairwise
 import pytest
 from test_serve_helpers import Live, inputs_count, make_client, new_event
 
+pytestmark = pytest.mark.slow  # each event is an engine run of the whole rite
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Live:
