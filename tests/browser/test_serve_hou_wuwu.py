@@ -61,7 +61,8 @@ def create(base: str) -> dict[str, Any]:
 
 
 def goto(director: Any, index: int) -> None:
-    director.fill("#goto", str(index))
+    """Go to the step of 0-based ``index``: the director's field counts from 1, as the viewer."""
+    director.fill("#goto", str(index + 1))
     director.click("#goto-btn")
     director.wait_for_selector(f"body[data-index='{index}']")
 
