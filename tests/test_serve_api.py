@@ -174,7 +174,7 @@ def test_a_round_without_a_hit_is_announced_and_passed(live: Live) -> None:
 
 @pytest.mark.slow
 def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
-    """The export is `sheli run`'s event log for the recorded outcomes, plus t, pending …"""
+    """The export is `sheli run`'s event log for the recorded outcomes, plus performed_at, pending …"""
     record_all(live)
     live.post("/api/advance", live.director, {"delta": 1})
     live.post("/api/advance", live.director, {"delta": 1})
@@ -189,7 +189,7 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     expected = log_lines(
         run("xiangshe", pairs=0, guests=False, outcomes=outcomes, options={"feast": False})
     )
-    added = {"t", "pending", "corrections", "live", "name"}
+    added = {"performed_at", "pending", "corrections", "live", "name"}
     strip = [{k: v for k, v in e.items() if k not in added} for e in exported]
     scene = dict(expected[0])
     scene["cast"] = [{k: v for k, v in c.items() if k != "name"} for c in scene["cast"]]
@@ -198,11 +198,11 @@ def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
     # names: the spec's (司馬 is the 司正) and the cast's are both added fields
     assert strip[1:] == [{k: v for k, v in e.items() if k != "name"} for e in expected[1:]]
     steps = [e for e in exported if e["type"] == "step"]
-    assert [("t" in s) for s in steps[:4]] == [True, True, True, False]
-    assert steps[0]["t"] <= steps[1]["t"] <= steps[2]["t"]
+    assert [("performed_at" in s) for s in steps[:4]] == [True, True, True, False]
+    assert steps[0]["performed_at"] <= steps[1]["performed_at"] <= steps[2]["performed_at"]
     assert next(s for s in steps if s["actor"] == "司射")["name"] == "王小明"
     shots = [e for e in exported if e["type"] == "shot" and e["pair"] != "誘射"]
-    assert shots and all("t" in e and not e.get("pending") for e in shots)
+    assert shots and all("performed_at" in e and not e.get("pending") for e in shots)
     assert exported[0]["live"]["event_id"] == live.event_id
     # the outcomes file: `sheli run`/`sheli render --outcomes` give the same event again
     from sheli.scoring import load_outcomes

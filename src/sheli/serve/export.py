@@ -95,7 +95,7 @@ class PerformedLog(BaseVisitor["PerformedLog"]):
         if step.actor in self.ev.names:
             e["name"] = self.ev.names[step.actor]
         if step.seq in self.t_of_seq:
-            e["t"] = iso(self.t_of_seq[step.seq])
+            e["performed_at"] = iso(self.t_of_seq[step.seq])
         return e
 
     def shot_line(self, shot: Shot) -> dict[str, Any]:
@@ -106,7 +106,7 @@ class PerformedLog(BaseVisitor["PerformedLog"]):
             if rec is None:
                 e["pending"] = True
             else:
-                e["t"] = iso(rec.t_ms)
+                e["performed_at"] = iso(rec.t_ms)
                 # the run is shared by every set of outcomes that differ only in misses'
                 # marks: the mark is the record's (as `sheli run` would write it)
                 on_beat = self.ev.shot_on_beat(key)
@@ -124,7 +124,7 @@ class PerformedLog(BaseVisitor["PerformedLog"]):
     def tally_line(self, tally: Tally) -> dict[str, Any]:
         e = tally.to_json()
         if tally.seq in self.t_of_seq:
-            e["t"] = iso(self.t_of_seq[tally.seq])
+            e["performed_at"] = iso(self.t_of_seq[tally.seq])
         return e
 
     def begin_run(self, scene: Scene) -> None:
@@ -236,7 +236,7 @@ def results_rows(ev: LiveEvent) -> list[dict[str, Any]]:
                 on_beat="" if e.get("on_beat") is None else str(e["on_beat"]).lower(),
                 counted="" if pending else str(shot.counted).lower(),
                 recorded=str(not pending).lower(),
-                t=e.get("t", ""),
+                t=e.get("performed_at", ""),
                 corrections=e.get("corrections", 0),
                 **_detail(e),
             )
