@@ -174,7 +174,7 @@ def test_a_round_without_a_hit_is_announced_and_passed(live: Live) -> None:
 
 @pytest.mark.slow
 def test_export_is_the_run_log_with_times(live: Live, tmp_path) -> None:
-    """The export is `sheli run`'s event log for the recorded outcomes, plus performed_at, pending …"""
+    """The export is `sheli run`'s log for the recorded outcomes, plus performed_at, pending …"""
     record_all(live)
     live.post("/api/advance", live.director, {"delta": 1})
     live.post("/api/advance", live.director, {"delta": 1})
