@@ -3,7 +3,8 @@ run (:mod:`sheli.engine.timeline`) and by the run-of-show.
 
 The text gives no durations but the music's 節 (xiangshe:248 注); every other number is an
 assumption stated with its reason in the file. The file is checked against the schema below
-(pydantic): a bad file is refused with one line naming the file and the entry.
+(msgspec, cheap to import on every run): a bad file is refused with one line naming the file
+and the entry.
 
 >>> d = load_durations()
 >>> d.base("揖"), d.base("no such verb") == d.default.seconds
@@ -18,8 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DURATIONS_FILE = Path(__file__).with_name("data") / "durations.yaml"
 #: the venue's 尺 in metres when the run says nothing else (the place layer's 周尺, xie.yaml)
@@ -27,43 +28,39 @@ METRE_PER_CHI = 0.231
 
 __all__ = ["DURATIONS_FILE", "Durations", "DurationsError", "load_durations"]
 
-Seconds = Annotated[float, Field(ge=0)]
-Said = Annotated[str, Field(min_length=1)]
+Seconds = Annotated[float, msgspec.Meta(ge=0)]
+Said = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Walk(_Strict):
-    metres_per_second: Annotated[float, Field(gt=0)]
+class Walk(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    metres_per_second: Annotated[float, msgspec.Meta(gt=0)]
     assumption: Said
-    max_seconds: Annotated[float, Field(gt=0)]
+    max_seconds: Annotated[float, msgspec.Meta(gt=0)]
     max_assumption: Said
 
 
-class Hurry(_Strict):
-    factor: Annotated[float, Field(ge=1)]
+class Hurry(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    factor: Annotated[float, msgspec.Meta(ge=1)]
     assumption: Said
 
 
-class Music(_Strict):
-    beat_seconds: Annotated[float, Field(gt=0)]
+class Music(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    beat_seconds: Annotated[float, msgspec.Meta(gt=0)]
     source: Said
     assumption: Said
 
 
-class Speech(_Strict):
+class Speech(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     seconds_per_character: Seconds
     assumption: Said
 
 
-class Default(_Strict):
+class Default(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     seconds: Seconds
     assumption: Said
 
 
-class Durations(_Strict):
+class Durations(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The table: a walking pace and a faster 趨, the music's 節, the speech rate, a default
     and the base seconds of each verb, each with its source or assumption."""
 
@@ -100,17 +97,20 @@ def load_durations(path: Path = DURATIONS_FILE) -> Durations:
     ...     load_durations(bad)
     ... except DurationsError as e:
     ...     print(str(e).split(": ", 1)[1])
-    verbs.揖.0: Input should be greater than or equal to 0 (got -3)
+    verbs.揖: Expected `float` >= 0.0 - at `$[0]`
     """
     try:
         data = yaml.safe_load(Path(path).read_text("utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise DurationsError(f"{path}: cannot read: {' '.join(str(exc).split())}") from None
+    # each verb on its own first: msgspec's path hides a mapping's keys ($.verbs[...])
+    verbs = data.get("verbs") if isinstance(data, dict) else None
+    for verb, entry in verbs.items() if isinstance(verbs, dict) else ():
+        try:
+            msgspec.convert(entry, tuple[Seconds, Said])
+        except msgspec.ValidationError as exc:
+            raise DurationsError(f"{path}: verbs.{verb}: {' '.join(str(exc).split())}") from None
     try:
-        return Durations.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top)"
-        got = first.get("input")
-        shown = f" (got {got!r})" if isinstance(got, int | float | str) and where else ""
-        raise DurationsError(f"{path}: {where}: {first['msg']}{shown}") from None
+        return msgspec.convert(data, Durations)
+    except msgspec.ValidationError as exc:
+        raise DurationsError(f"{path}: {' '.join(str(exc).split())}") from None

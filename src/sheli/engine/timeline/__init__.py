@@ -36,8 +36,8 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
+import msgspec
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sheli.engine.durations import Durations, DurationsError
 from sheli.engine.records import Step
@@ -64,16 +64,12 @@ __all__ = [
 MOMENTS_FILE = Path(__file__).parent.parent / "data" / "moments.yaml"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Moments(_Strict):
+class Moments(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The director's cues (``data/moments.yaml``)."""
 
     sections: bool
-    verbs: dict[str, Annotated[str, Field(min_length=1)]]
-    assumption: Annotated[str, Field(min_length=1)]
+    verbs: dict[str, Annotated[str, msgspec.Meta(min_length=1)]]
+    assumption: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 @cache
@@ -84,13 +80,11 @@ def load_moments(path: Path = MOMENTS_FILE) -> Moments:
     True
     """
     try:
-        return Moments.model_validate(yaml.safe_load(Path(path).read_text("utf-8")))
+        return msgspec.convert(yaml.safe_load(Path(path).read_text("utf-8")), Moments)
     except (OSError, yaml.YAMLError) as exc:
         raise DurationsError(f"{path}: cannot read: {' '.join(str(exc).split())}") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top)"
-        raise DurationsError(f"{path}: {where}: {first['msg']}") from None
+    except msgspec.ValidationError as exc:
+        raise DurationsError(f"{path}: {' '.join(str(exc).split())}") from None
 
 
 @dataclass(frozen=True)
