@@ -929,7 +929,7 @@ class EnglishTable:
     >>> t = EnglishTable()
     >>> st = run("xiangshe").records[1]
     >>> print(t.text(t.sentence(st)))
-    The guest (賓) is at (在) southwest of the gate (門之西南), facing east.
+    The guest (賓) is (在) southwest of the gate (門之西南), facing east.
     """
 
     def __init__(self) -> None:
@@ -1263,7 +1263,7 @@ def viewer_page(data: dict[str, Any]) -> tuple[str, str, str]:
     and after them.
 
     >>> head, mid, tail = viewer_page({"meta": {"titleText": "鄉射禮 <x>"}, "steps": []})
-    >>> "鄉射禮 &lt;x&gt;" in head and head.endswith('aria-label="plan">')
+    >>> "鄉射禮 &lt;x&gt;" in head and head.endswith('aria-label="plan" tabindex="0">')
     True
     >>> mid.endswith('id="sheli-svg">'), tail.startswith("</script>")
     (True, True)
