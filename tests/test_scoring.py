@@ -220,10 +220,14 @@ class RodsInPlay(BaseVisitor):
     """Where the 筭 are at each step from the filling of the 中 on, in the engine's one model
     of them: (in the 中, 委 west of it, on the ground right, left, in the hand of the one who
     fills the 中 — the 釋獲者, 大史 in 大射儀). The 筭 of a count in his left hand are those on
-    the ground (they stay there until 兼歛算 xiangshe:204), so they are not added twice."""
+    the ground (they stay there until 兼歛算 xiangshe:204), so they are not added twice. Rows
+    end when he lays them away with the 中 (退中與筭, xiangshe:258, dashe:277): out of play."""
+
+    PUT_AWAY = frozenset({"xiangshe:258", "dashe:277"})
 
     def __init__(self) -> None:
         self.keeper: str | None = None
+        self.put_away = False
         self.hand = 0
         self.rows: list[tuple[int, int, int, int, int]] = []
         self.released: dict[int, Counter[str]] = {}
@@ -232,9 +236,11 @@ class RodsInPlay(BaseVisitor):
     def visit_step(self, s: Step) -> None:
         if self.keeper is None and s.objects.rods_in_vessel:
             self.keeper = s.actor
+        if s.actor == self.keeper and s.cite in self.PUT_AWAY:
+            self.put_away = True
         if s.actor == self.keeper:
             self.hand = s.holding.count("筭") - s.holding.counting
-        if self.keeper is not None:
+        if self.keeper is not None and not self.put_away:
             o = s.objects
             self.rows.append(
                 (o.rods_in_vessel, o.rods_reserve, o.rods_right, o.rods_left, self.hand)
