@@ -196,7 +196,6 @@ BROKEN = {
     "bad_world_seat_bared.yaml": ("W-seat-dressed", "xiangshe:255", "就 by 賓"),
     "bad_world_end_bared.yaml": ("W-end-dressed", "xiangshe:232", "司射"),
     "bad_world_far_fill.yaml": ("W-fill-at-vessel", "xiangshe:206", "酌 by 勝者之弟子"),
-    "bad_world_self_fill.yaml": ("W-fill-only", "xiangshe:215", "執 by 執爵者"),
     "bad_world_wash_full.yaml": ("W-fill-only", "xiangshe:216", "洗 by 執爵者"),
     "bad_world_take_far.yaml": ("W-take-reach", "xiangshe:232", "取 by 司射"),
 }
