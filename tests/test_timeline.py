@@ -155,6 +155,7 @@ def test_the_third_round_keeps_the_music(xiangshe):
     assert shots and all(tm.dur == beat / 2 for _, tm in shots)
 
 
+@pytest.mark.slow
 def test_the_log_fields_of_a_step(xiangshe):
     walk = next(i for i, tm in enumerate(xiangshe.timed) if tm.path)
     fields = xiangshe.fields(walk)
