@@ -15,7 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_serve_event import CONFIG, Pages, _goto, _index, _submit, pages, serve, server
+from test_serve_event import (
+    CONFIG,
+    Pages,
+    _goto,
+    _index,
+    _submit,
+    fill_short_event,
+    pages,
+    serve,
+    server,
+)
 
 from sheli.serve.live import LiveOutcomes, engine_run
 
@@ -41,11 +51,7 @@ def _grave(page: Any, where: str) -> list[str]:
 def test_no_grave_violation_on_the_live_pages(pages: Pages) -> None:
     home = pages.open("/", 1100, 900)
     found = _grave(home, "home")
-    home.select_option("#venue", CONFIG["venue"])
-    home.fill("#pairs", str(CONFIG["pairs"]))
-    home.uncheck("#guests_shoot")
-    home.uncheck("#feast")
-    home.fill("#dafu", str(CONFIG["dafu"]))
+    fill_short_event(home)
     links = _submit(home)
     found += _grave(home, "home, the event made (its links and QR codes)")
     screens = {

@@ -32,6 +32,7 @@ from test_serve_event import (
     _goto,
     _index,
     _submit,
+    fill_short_event,
     pages,
     serve,
     server,
@@ -140,11 +141,7 @@ def _check(screen: Any, size: tuple[int, int], want: dict[str, str]) -> dict[str
 
 def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> None:
     home = pages.open("/", 1100, 900)
-    home.select_option("#venue", CONFIG["venue"])
-    home.fill("#pairs", str(CONFIG["pairs"]))
-    home.uncheck("#guests_shoot")
-    home.uncheck("#feast")
-    home.fill("#dafu", str(CONFIG["dafu"]))
+    fill_short_event(home)
     links = _submit(home)
     director = pages.open(links["director"], 1280, 860)
     screens = {size: pages.open(links["audience"], *size) for size in SCREENS}

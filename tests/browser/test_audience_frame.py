@@ -12,7 +12,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_serve_event import CONFIG, Pages, _goto, _index, _submit, pages, serve, server
+from test_serve_event import (
+    CONFIG,
+    Pages,
+    _goto,
+    _index,
+    _submit,
+    fill_short_event,
+    pages,
+    serve,
+    server,
+)
 
 from sheli.engine.records import Step
 from sheli.serve.live import LiveOutcomes, engine_run
@@ -33,11 +43,7 @@ def _inside(box: list[float], pts: list[list[float]]) -> bool:
 
 def test_the_audience_frames_the_bodies_that_act(pages: Pages, artifacts: Path) -> None:
     home = pages.open("/", 1100, 900)
-    home.select_option("#venue", CONFIG["venue"])
-    home.fill("#pairs", str(CONFIG["pairs"]))
-    home.uncheck("#guests_shoot")
-    home.uncheck("#feast")
-    home.fill("#dafu", str(CONFIG["dafu"]))
+    fill_short_event(home)
     links = _submit(home)
     director = pages.open(links["director"], 1280, 860)
     audience = pages.open(links["audience"], 1600, 900)

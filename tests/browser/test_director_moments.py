@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_serve_event import CONFIG, Pages, _index, _submit, pages, serve, server
+from test_serve_event import CONFIG, Pages, _index, _submit, fill_short_event, pages, serve, server
 
 from sheli.engine.records import Step
 from sheli.serve.live import LiveOutcomes, engine_run
@@ -37,11 +37,7 @@ def _steps() -> list[Any]:
 
 def test_the_counter_and_the_moment_button(pages: Pages) -> None:
     home = pages.open("/", 1100, 900)
-    home.select_option("#venue", CONFIG["venue"])
-    home.fill("#pairs", str(CONFIG["pairs"]))
-    home.uncheck("#guests_shoot")
-    home.uncheck("#feast")
-    home.fill("#dafu", str(CONFIG["dafu"]))
+    fill_short_event(home)
     links = _submit(home)
     director = pages.open(links["director"], 1280, 860)
     audience = pages.open(links["audience"], 1600, 900)

@@ -187,6 +187,16 @@ def _links(home: Any) -> dict[str, str]:
     return out
 
 
+def fill_short_event(home: Any) -> None:
+    """Fill the home page's form with the short event of ``CONFIG`` (no guests shooting, no
+    feast), the event every live-app browser test makes."""
+    home.select_option("#venue", CONFIG["venue"])
+    home.fill("#pairs", str(CONFIG["pairs"]))
+    home.uncheck("#guests_shoot")
+    home.uncheck("#feast")
+    home.fill("#dafu", str(CONFIG["dafu"]))
+
+
 def _submit(home: Any) -> dict[str, str]:
     """Create the event filled in on the home page; its links (or fail with the server's
     words: the page shows them in #form-error)."""
@@ -244,11 +254,7 @@ def _audience_in_english(audience: Any, step: Any, artifacts: Path) -> None:
 def test_short_event_round_two(pages: Pages, artifacts: Path) -> None:
     # 1. the home page: create the event
     home = pages.open("/", 1100, 900)
-    home.select_option("#venue", CONFIG["venue"])
-    home.fill("#pairs", str(CONFIG["pairs"]))
-    home.uncheck("#guests_shoot")
-    home.uncheck("#feast")
-    home.fill("#dafu", str(CONFIG["dafu"]))
+    fill_short_event(home)
     rows = home.locator("#cast-rows .row")
     rows.nth(0).locator(".role").fill("上耦上射")
     rows.nth(0).locator(".person").fill(MARKUP_NAME)
