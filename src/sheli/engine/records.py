@@ -30,7 +30,7 @@ from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
-from sheli.engine.state import Holding, Objects, holds_words
+from sheli.engine.state import ARROWS_IN_CLOTH, CLOTH, Holding, Objects, holds_words
 
 __all__ = [
     "BaseVisitor",
@@ -691,6 +691,8 @@ def holding_of(words: list[str]) -> Holding:
     ('張', 3, 1, 2, '執')
     >>> holds_words(holding_of(["觶(實)", "筭八", "筭十"]))
     ['觶(實)', '筭八', '筭十']
+    >>> holding_of(["以巾執矢三"]).hand, holding_of(["以巾執矢三"]).count("巾")
+    (3, 1)
     """
     bow: str | None = None
     hand = belt = fingers = counting = side = 0
@@ -708,6 +710,9 @@ def holding_of(words: list[str]) -> Holding:
             side = _number_of(w[2:])
         elif w.startswith("矢") and len(w) > 1:
             hand = _number_of(w[1:])
+        elif w.startswith(ARROWS_IN_CLOTH):
+            hand = _number_of(w[len(ARROWS_IN_CLOTH) :])
+            items.append((CLOTH, 1))
         elif w in ("搢扑", "扑"):
             rod = "搢" if w == "搢扑" else "執"
         elif w.endswith(("(實)", "(虛)")):

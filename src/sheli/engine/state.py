@@ -88,6 +88,11 @@ class Holding(NamedTuple):
 
 _WORDS: dict[Holding, list[str]] = {}
 
+#: the cloth the 君's arrows are handed in (小臣以巾授矢 記 yan:178; dashe:200, 204)
+CLOTH = "巾"
+#: the words of arrows held in it (小臣以巾執矢以授 記 xiangshe:383)
+ARROWS_IN_CLOTH = "以巾執矢"
+
 
 def holds_words(h: Holding) -> list[str]:
     """A holding in the text's words (the ``holds`` of the event log); a shared list.
@@ -98,6 +103,12 @@ def holds_words(h: Holding) -> list[str]:
     ['觶(實)', '筭十']
     >>> holds_words(Holding(bow="張", side=1))
     ['張弓', '執矢一']
+
+    Arrows in hand with a 巾 are held in it, one thing in one hand (小臣以巾執矢以授 記
+    xiangshe:383; 敖繼公 (義疏): 以巾拂之而又藉手以執之):
+
+    >>> holds_words(Holding(bow="張", hand=3, items=(("巾", 1),)))
+    ['張弓', '以巾執矢三']
     """
     got = _WORDS.get(h)
     if got is None:
@@ -109,8 +120,10 @@ def words_of(h: Holding) -> list[str]:
     out: list[str] = []
     if h.bow:
         out.append(f"{h.bow}弓")
+    # arrows held in a 巾 are one thing, named as the text names them (記 xiangshe:383)
+    in_cloth = h.hand > 0 and any(k == CLOTH and n > 0 for k, n in h.items)
     if h.hand:
-        out.append(f"矢{_cn(h.hand)}")
+        out.append(f"{ARROWS_IN_CLOTH if in_cloth else '矢'}{_cn(h.hand)}")
     if h.belt:
         out.append(f"搢矢{_cn(h.belt)}")
     if h.fingers:
@@ -120,7 +133,7 @@ def words_of(h: Holding) -> list[str]:
     if h.discipline_rod:
         out.append("搢扑" if h.discipline_rod == "搢" else "扑")
     for k, n in h.items:
-        if n <= 0:
+        if n <= 0 or (in_cloth and k == CLOTH):
             continue
         if k in ("觶", "爵"):
             out.append(f"{k}({'實' if h.cup_full else '虛'})")

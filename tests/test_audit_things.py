@@ -1,0 +1,160 @@
+"""Classes of error in the things of the rite (what is held, how many, by how many people) that
+a reading of the runs against 經, 注 and 疏 found, each checked wherever its passage is enacted
+in 鄉射禮, 大射儀, 燕射 and 燕禮:
+
+- the 君's arrows are handed in a 巾 (小臣以巾授矢稍屬 記 yan:178; 小臣以巾執矢以授 記
+  xiangshe:383; 小臣師以巾内拂矢而授矢于公 dashe:200, 以巾退反位 204), which is put down once
+  its use is over;
+- the 瑟 are as many as the text counts (工四人二瑟 xiangshe:86, yan:91; 工六人四瑟 dashe:98);
+- the 執冪者 are two, one to each 尊 of the 君 (立于尊南北面東上 dashe:29, yan:20; 執冪二人
+  yan:120);
+- a cup set full on the 豐 is full when it is taken up again, and nobody drinks from an empty
+  one (勝者之弟子洗觶升酌南面坐奠于豐上 xiangshe:206; 不勝者…取豐上之觶…卒觶 211; 執爵者坐
+  取觶實之反奠于豐上 215; dashe:226, 232, 234).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from loglines import step_lines
+
+from sheli.engine.records import Step
+from sheli.engine.state import CLOTH
+
+# every test here reads whole runs (README: the quick loop)
+pytestmark = pytest.mark.slow
+
+RITES = ("xiangshe", "dashe", "yanshe", "yanli")
+_DIGITS = {"": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+
+
+def _steps(run_once: Callable[..., Any], rite: str) -> list[dict[str, Any]]:
+    return step_lines(run_once(rite))
+
+
+def _held(holds: list[str], thing: str) -> int:
+    """How many of ``thing`` the log's ``holds`` words give (瑟, 瑟二, 瑟四)."""
+    return sum(_DIGITS.get(w[len(thing) :], 0) for w in holds if w.startswith(thing))
+
+
+# ------------------------------------------------------------------ 巾
+
+
+@pytest.mark.parametrize("rite", ("dashe", "yanshe", "yanli"))
+def test_the_lords_arrows_are_handed_in_a_cloth(rite: str, run_once: Callable[..., Any]) -> None:
+    """小臣以巾授矢稍屬 (記 yan:178), 小臣師以巾内拂矢而授矢于公 (dashe:200; 敖繼公: 授矢亦以巾
+    也): each arrow handed to the 公 comes from a hand that holds it in the 巾, one thing in one
+    hand (以巾執矢 記 xiangshe:383; 敖繼公: 藉手以執之)."""
+    before: dict[str, list[str]] = {}
+    handed = []
+    for e in _steps(run_once, rite):
+        if e["verb"] in ("授", "屬") and e.get("obj") == "矢" and e.get("to") == "公":
+            handed.append((e["seq"], e["actor"], before.get(e["actor"], [])))
+        before[e["actor"]] = e["holds"]
+    assert len(handed) >= 8  # four arrows in round 2 and four in round 3
+    bare = [(seq, who, h) for seq, who, h in handed if not any(w.startswith("以巾執矢") for w in h)]
+    assert bare == []
+
+
+@pytest.mark.parametrize("rite", ("dashe", "yanshe", "yanli"))
+def test_the_cloth_is_put_down_after_its_use(rite: str, run_once: Callable[..., Any]) -> None:
+    """The 巾 is not held past its use: in the 大射儀 the 小臣師 withdraws with it (以巾退反位
+    dashe:204) and is at his 位 without it; in the 燕射 the 小臣 lays it by the 君's 弓矢 at the
+    end; nobody holds it at his last step."""
+    steps = _steps(run_once, rite)
+    last: dict[str, dict[str, Any]] = {}
+    for e in steps:
+        last[e["actor"]] = e
+    assert [a for a, e in last.items() if any(CLOTH in w for w in e["holds"])] == []
+    laid = [e for e in steps if e["verb"] == "奠" and e.get("obj") == CLOTH]
+    assert laid
+    if rite == "dashe":
+        back = [e for e in steps if e["cite"] == "dashe:204" and e["verb"] == "反位"]
+        assert len(back) == 2  # rounds 2 and 3
+        assert [e["seq"] for e in back if any(CLOTH in w for w in e["holds"])] == []
+        # he withdrew with it: laid down on the way, after the last arrow handed over
+        assert all(e["cite"] == "dashe:204" for e in laid)
+
+
+# ------------------------------------------------------------------ 瑟
+
+# the 燕射 alone has only the 遷樂 (xiangshe:121): the 燕's 工 (工四人二瑟 yan:91)
+ZITHERS = {"xiangshe": 2, "yanshe": 2, "yanli": 2, "dashe": 4}
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_the_zithers_are_as_many_as_the_text_counts(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """工四人二瑟 (xiangshe:86, yan:91; 疏 xiangshe:86 則是二人歌可知), 工六人四瑟 (dashe:98, 注
+    四瑟者禮大樂衆也): whoever carries or holds the 瑟 — the 相者 coming in (相者皆左何瑟), the
+    工 on their 席, the 弟子 at the 遷樂 — holds that many, no more and no fewer."""
+    want = ZITHERS[rite]
+    counts = {
+        (e["seq"], e["actor"], _held(e["holds"], "瑟"))
+        for e in _steps(run_once, rite)
+        if e.get("obj") == "瑟" and e["verb"] in ("取", "執", "受")
+    }
+    assert counts
+    assert {n for _, _, n in counts} == {want}, sorted(counts)
+
+
+# ------------------------------------------------------------------ 執冪者
+
+COVERS = {"dashe": ("dashe:29",), "yanli": ("yan:20", "yan:120")}
+
+
+@pytest.mark.parametrize("rite", sorted(COVERS))
+def test_the_cover_holders_are_two(rite: str, run_once: Callable[..., Any]) -> None:
+    """執冪者升自西階立于尊南北面東上 (dashe:29, yan:20; 注 dashe:29 東上執玄尊之冪為上, 注
+    dashe:28 請士可使執君兩甒之冪); 執冪二人立于觶南東上 (yan:120): two, abreast, facing north,
+    the one of the 玄尊 east."""
+    placed = [
+        e
+        for e in _steps(run_once, rite)
+        if e["actor"] == "執冪者" and e["cite"] in COVERS[rite] and e["verb"] in ("升", "立")
+    ]
+    assert {e["cite"] for e in placed} == set(COVERS[rite])
+    for e in placed:
+        members = e.get("members") or []
+        assert len(members) == 2, e
+        assert {m["facing"] for m in members} == {"N"}
+        head, other = members
+        assert head["y"] == other["y"] and head["x"] > other["x"], members
+
+
+# ------------------------------------------------------------------ cups and the 豐
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_a_cup_keeps_its_fill_on_the_stand(rite: str, run_once: Callable[..., Any]) -> None:
+    """The 豐 keeps the cup as it was set there: set full (勝者之弟子…酌…奠于豐上 xiangshe:206;
+    執爵者…實之反奠于豐上 215; dashe:226, 234), it is full when the next 不勝者 takes it up
+    (取豐上之觶…卒觶 xiangshe:211, dashe:232); and every drink is from a full cup."""
+    r = run_once(rite)
+    prev_holding: dict[str, Any] = {}
+    on_stand: bool | None = None  # the fill of the cup on the 豐, None when there is none
+    puts = takes = drinks = 0
+    wrong = []
+    for s in (x for x in r.records if type(x) is Step):
+        o, h = s.objects, s.holding
+        had = prev_holding.get(s.actor)
+        if s.verb in ("飲", "卒觶", "卒爵"):
+            drinks += 1
+            if had is None or not had.cup_full:
+                wrong.append((s.seq, s.cite, s.actor, "drinks from an empty cup"))
+        if o.cup_on_stand and on_stand is None and s.verb == "奠":
+            puts += 1
+            if o.cup_on_stand_full != bool(had and had.cup_full):
+                wrong.append((s.seq, s.cite, s.actor, "the 豐 changed the cup set on it"))
+        if not o.cup_on_stand and on_stand is not None and s.verb == "取":
+            takes += 1
+            if h.cup_full != on_stand:
+                wrong.append((s.seq, s.cite, s.actor, "the cup taken from the 豐 changed"))
+        on_stand = o.cup_on_stand_full if o.cup_on_stand else None
+        prev_holding[s.actor] = h
+    assert puts >= 8 and takes >= 8 and drinks >= 10
+    assert wrong == []
