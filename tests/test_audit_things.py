@@ -158,3 +158,34 @@ def test_a_cup_keeps_its_fill_on_the_stand(rite: str, run_once: Callable[..., An
         prev_holding[s.actor] = h
     assert puts >= 8 and takes >= 8 and drinks >= 10
     assert wrong == []
+
+
+# ------------------------------------------------------------------ facing at the end of a walk
+
+
+def test_the_target_keepers_face_east_at_their_blinds(run_once: Callable[..., Any]) -> None:
+    """負矦皆許諾以宮趨直西及乏南又諾以商至乏聲止 (dashe:145); 獲者…以至于乏坐東面偃旌
+    (xiangshe:144, 注 dashe:146 引鄉射禮): a 獲者 whose walk ends at his 乏 faces east there, as
+    his place does, not north, the way he walked (乃折而北, 敖繼公)."""
+    arrivals = [
+        e
+        for e in _steps(run_once, "dashe")
+        if e["verb"] in ("適", "退") and e["place"].endswith("侯之乏") and "獲者" in e["actor"]
+    ]
+    assert len(arrivals) >= 6
+    assert [(e["seq"], e["actor"], e["facing"]) for e in arrivals if e["facing"] != "E"] == []
+
+
+def test_the_cup_filler_waits_at_the_end_of_the_west_wall_facing_east(
+    run_once: Callable[..., Any],
+) -> None:
+    """㒒人師…反奠于豐上退俟于序端 (dashe:234): he goes back to wait at the 西序端, his place
+    in the cast, whose facing is east (dashe.yaml: the text gives none), and faces as it does
+    on arriving each time, not north, the way he faced at the 豐."""
+    back = [
+        e
+        for e in _steps(run_once, "dashe")
+        if e["actor"] == "僕人師" and e["verb"] == "退" and e["place"] == "西序端"
+    ]
+    assert len(back) >= 6
+    assert {e["facing"] for e in back} == {"E"}

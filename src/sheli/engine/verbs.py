@@ -146,6 +146,24 @@ def set_facing(ctx: Ctx) -> None:
         ctx.p.facing = ctx.act.facing
 
 
+def face_on_arrival(ctx: Ctx) -> None:
+    """Face as the act says; the act silent, one whose walk ends on his own 位 or 席 faces as
+    it does (士西方東面 dashe:21; 席 南面 dashe:18; 獲者…以至于乏坐東面 xiangshe:144), as a
+    反位 does, not the way he last faced.
+
+    >>> from types import SimpleNamespace as NS
+    >>> p = Person("士", role="士", x=1.0, y=2.0, facing="N")
+    >>> p.wei, p.wei_facing = (1.0, 2.0, "士位", False, None), "E"
+    >>> face_on_arrival(NS(p=p, act=NS(facing=None, sets_position=False))); p.facing
+    'E'
+    """
+    p, a = ctx.p, ctx.act
+    if not a.facing and not a.sets_position and p.wei_facing and p.wei is not None:
+        if (p.x, p.y) == (p.wei[0], p.wei[1]):
+            p.facing = p.wei_facing
+    set_facing(ctx)
+
+
 def _wei(p: Person) -> tuple[Any, ...]:
     return (p.x, p.y, p.place, p.on_tang, p.at_key)
 
@@ -201,6 +219,8 @@ def move(ctx: Ctx) -> None:
         set_place(ctx.p, dest)
         if ctx.act.sets_position:
             set_position(ctx)
+        face_on_arrival(ctx)
+        return
     set_facing(ctx)
 
 
@@ -306,7 +326,7 @@ def ascend(ctx: Ctx) -> None:
     p.on_tang = True
     if ctx.act.sets_position:
         set_position(ctx)
-    set_facing(ctx)
+    face_on_arrival(ctx)
 
 
 @verb("降", kind="descend")
@@ -330,7 +350,7 @@ def descend(ctx: Ctx) -> None:
     p.on_tang = False
     if ctx.act.sets_position:
         set_position(ctx)
-    set_facing(ctx)
+    face_on_arrival(ctx)
 
 
 # ------------------------------------------------------------------ words and courtesy
