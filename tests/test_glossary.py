@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from sheli.glossary import GLOSSARY, KINDS, SECTIONS, english, glossary, parts
+from sheli.glossary import GLOSSARY, KINDS, SECTIONS, english, glossary, parts, title_english
 from sheli.place import load_venue
-from sheli.place.loader import venue_key
+from sheli.place.loader import VENUES, venue_key
 from sheli.rite import list_specs, load_spec
 from sheli.rite.nodes import ActStep, CallStep, ForEachStep, IfStep, Spec
 
@@ -152,7 +152,21 @@ def test_code_names_are_readers_terms_too() -> None:
 
 def test_sections_and_entries() -> None:
     g = glossary()
-    assert set(g) == set(SECTIONS) == {"code", "short", "texts", "holds", "directions", *KINDS}
+    assert set(g) == set(SECTIONS)
+    assert set(g) == {"code", "short", "texts", "titles", "holds", "directions", *KINDS}
     for kind, entries in g.items():
         for term, en in entries.items():
             assert en.strip() and term.strip(), (kind, term)
+
+
+def test_every_rite_and_venue_has_an_english_name() -> None:
+    # the names a reader of English sees in every title bar: the rites as Steele's
+    # translation of the 儀禮 names them (the data file says where), the venues sheli's
+    titles = {load_spec(name).spec.title for name in list_specs()} | {
+        str(t) for t in VENUES.values()
+    }
+    assert None not in titles and len(titles) >= 10
+    assert [t for t in titles if title_english(t) is None] == []
+    assert title_english("鄉射禮") == "The District Archery Meeting"
+    assert title_english("大射儀") == "The Observances of the Great Archery Meeting"
+    assert title_english("燕禮") == "The Banquet"

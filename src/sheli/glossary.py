@@ -37,13 +37,15 @@ __all__ = [
     "label",
     "parts",
     "terms_named",
+    "title_english",
 ]
 
 # The sections of the data file a reader's English comes from, in the order they are searched.
 KINDS = ("roles", "verbs", "places", "objects", "dress", "states")
 # Every section of the data file: the code's names, the drawings' short labels, the texts
-# cited, the words of a holding and the sides of a place, then the readers' kinds.
-SECTIONS = ("code", "short", "texts", "holds", "directions", *KINDS)
+# cited, the names of the rites and venues, the words of a holding and the sides of a place,
+# then the readers' kinds.
+SECTIONS = ("code", "short", "texts", "titles", "holds", "directions", *KINDS)
 
 
 @functools.cache
@@ -72,6 +74,21 @@ def english(term: str, *kinds: str) -> str | None:
         if term in g[k]:
             return g[k][term]
     return None
+
+
+def title_english(title: str) -> str | None:
+    """The English name of a rite or a venue by its title (a spec's or a venue's
+    ``title``), or None: the rites as John Steele's translation of the 儀禮 names them
+    (the data file's ``titles``, which gives the source).
+
+    >>> title_english("鄉射禮"), title_english("大射儀")
+    ('The District Archery Meeting', 'The Observances of the Great Archery Meeting')
+    >>> title_english("州序（榭）— 有堂無室")
+    'The district school (州序), a hall (堂) without a room (室)'
+    >>> title_english("飛鳥") is None
+    True
+    """
+    return glossary()["titles"].get(title)
 
 
 def held_english(word: str) -> str | None:

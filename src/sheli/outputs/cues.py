@@ -36,6 +36,8 @@ from typing import Any
 import jinja2
 
 from sheli.engine.env import chapter_sections
+from sheli.engine.variants import variant_assumptions
+from sheli.engine.verbs import ENGINE_ASSUMPTIONS
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
 from sheli.errors import did_you_mean
@@ -339,6 +341,93 @@ class SectionCues:
         return sum(r.steps for b in self.blocks for r in b.rows)
 
 
+#: an assumption's id as the specs and the engine name it (A-sishe-start, E-youshe)
+ASSUMPTION_ID = re.compile(r"\b[AE]-[a-z0-9]+(?:-[a-z0-9]+)*\b")
+# a step's assumptions as its sentence lists them: [A-rows] or [A-fei,A-rows]
+_ASSUMED = re.compile(r"\[([AE]-[a-z0-9-]+(?:,\s*[AE]-[a-z0-9-]+)*)\]")
+
+
+class AssumptionMarks:
+    """The assumptions a sheet names, numbered in the order it first names them: a reader
+    sees "assumption 2", and the sheet's end says what is assumed and why, never the id the
+    specs file it under (docs/cues.md, "Assumptions").
+
+    >>> m = AssumptionMarks({"A-rows": ("They stand in a row.", "注"), "E-youshe": ("x", "y")})
+    >>> m.mark("He waits. [A-rows,E-youshe] (not counted: A-rows; A-other)")
+    'He waits. [assumptions 1, 2] (not counted: assumption 1; A-other)'
+    >>> m.listed()
+    [(1, 'They stand in a row.', '注'), (2, 'x', 'y')]
+    """
+
+    def __init__(self, known: dict[str, tuple[str, str]]) -> None:
+        self.known = known
+        self.order: dict[str, int] = {}
+
+    def number(self, aid: str) -> int:
+        """The number of assumption ``aid`` on this sheet (given it when first named)."""
+        return self.order.setdefault(aid, len(self.order) + 1)
+
+    def _one(self, m: re.Match[str]) -> str:
+        aid = m.group()
+        return f"assumption {self.number(aid)}" if aid in self.known else aid
+
+    def _group(self, m: re.Match[str]) -> str:
+        ids = [a.strip() for a in m.group(1).split(",")]
+        if not all(a in self.known for a in ids):
+            return ASSUMPTION_ID.sub(self._one, m.group())
+        ns = [str(self.number(a)) for a in ids]
+        return f"[assumption {ns[0]}]" if len(ns) == 1 else f"[assumptions {', '.join(ns)}]"
+
+    def mark(self, text: str) -> str:
+        """``text`` with each assumption's id put as its number on this sheet."""
+        if "-" not in text:
+            return text
+        return ASSUMPTION_ID.sub(self._one, _ASSUMED.sub(self._group, text))
+
+    def listed(self) -> list[tuple[int, str, str]]:
+        """The assumptions named so far: (number, what is assumed, why), in order."""
+        return [(n, *self.known[aid]) for aid, n in self.order.items()]
+
+    def ids(self) -> list[str]:
+        """The ids of the assumptions named so far, in their order."""
+        return list(self.order)
+
+
+def split_assumptions(text: str, known: Iterable[str]) -> tuple[str, list[str]]:
+    """A note without the ids of the assumptions it names, and those ids: the viewer and the
+    sheets give an assumption by what it says, not by the id the specs file it under.
+
+    >>> split_assumptions("主人之吏 (注 xiangshe:111); A-sishe-start", {"A-sishe-start"})
+    ('主人之吏 (注 xiangshe:111)', ['A-sishe-start'])
+    >>> split_assumptions("注: 誘猶教也 (not counted: A-rounds)", {"A-rounds"})
+    ('注: 誘猶教也 (not counted)', ['A-rounds'])
+    >>> split_assumptions("堂上三賓 (A-a, A-b)", {"A-a", "A-b"}), split_assumptions("A-x", {"A-x"})
+    (('堂上三賓', ['A-a', 'A-b']), ('', ['A-x']))
+    """
+    known = set(known)
+    ids = [m.group() for m in ASSUMPTION_ID.finditer(text) if m.group() in known]
+    if not ids:
+        return text, []
+    out = ASSUMPTION_ID.sub(lambda m: "" if m.group() in known else m.group(), text)
+    out = re.sub(r"\(\s*(?:[,;]\s*)*\)", "", out)  # a bracket left empty
+    out = re.sub(r"(?:\s*[;,:]\s*)+(?=\)|$)", "", out)  # a separator left before its end
+    return " ".join(out.split()), list(dict.fromkeys(ids))
+
+
+def known_assumptions(run: Any) -> dict[str, tuple[str, str]]:
+    """Every assumption a run's steps or notes may name: the engine's, the variants' and the
+    spec's, id → (what is assumed, why).
+
+    >>> from sheli.engine import run
+    >>> known_assumptions(run("xiangshe", seed=1))["A-sishe-start"][0].startswith("司射 stands")
+    True
+    """
+    known = {**ENGINE_ASSUMPTIONS, **variant_assumptions()}
+    for a in run.spec.spec.assumptions:
+        known[a.id] = (a.text, a.reason)
+    return known
+
+
 @dataclass
 class RoleSheet:
     """Everything one person needs: their cues by section, and the run they come from."""
@@ -352,6 +441,8 @@ class RoleSheet:
     addressed: int  # steps addressed to the role by others
     first_place: str | None = None
     diagrams: dict[int, str] = field(default_factory=dict)  # seq → SVG
+    # the assumptions it names, numbered (build_book gives it the run's)
+    marks: AssumptionMarks = field(default_factory=lambda: AssumptionMarks({}))
 
     def blocks(self) -> Iterable[Block]:
         for s in self.sections:
@@ -759,6 +850,9 @@ def build_book(
     chapter = run.spec.spec.chapter
     wanted = reader.roles() if roles_wanted is None else [reader.resolve(r) for r in roles_wanted]
     sheets = [reader.sheet(r, chapter, addressed=addressed) for r in wanted]
+    known = known_assumptions(run)
+    for sh in sheets:
+        sh.marks = AssumptionMarks(known)
     style = ("near" if diagrams else "none") if isinstance(diagrams, bool) else diagrams
     if style not in ("near", "plan", "none"):
         raise CuesError(f"diagrams: near, plan or none, not {diagrams!r}")
@@ -927,9 +1021,14 @@ def render_text(book: CueBook, width: int = 100) -> str:
                     else:
                         add(f"{pad}{s.actor} at {s.place or '—'}")
                     for note in row.notes:
-                        add(f"{pad}· {note}")
+                        add(f"{pad}· {sh.marks.mark(note)}")
                 if b.reps > 1:
                     add("  └")
+        if sh.marks.order:
+            add("")
+            add("Assumptions (what the text does not say)")
+            for n, what, why in sh.marks.listed():
+                add(f"  {n}. {what} — {why}")
     if book.floor is not None:
         add("=" * width)
         add(f"Floor plan: {book.title}, {book.venue_title} ({book.venue_key})")

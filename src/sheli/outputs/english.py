@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sheli.engine.records import Record, Scene, Shot, Step, Tally
-from sheli.glossary import directions, english, glossary, parts
+from sheli.glossary import directions, english, glossary, parts, title_english
 from sheli.i18n import translation
 from sheli.outputs.cues import (
     HALL_VIEW,
@@ -58,6 +58,7 @@ __all__ = [
     "english_yizhu_text",
     "step_sentence",
     "term",
+    "title_words",
 ]
 
 FACING_EN = {
@@ -606,6 +607,22 @@ def assumption_english(key: str, what: str, why: str) -> tuple[str, str]:
     return done if done is not None else (gloss(what), gloss(why))
 
 
+def title_words(title: str) -> str:
+    """A rite's or a venue's title in English (the glossary's ``titles``: the rites as
+    Steele's translation of the 儀禮 names them), the text's title in brackets after a name
+    that does not hold its terms already; a title the glossary does not name, glossed.
+
+    >>> title_words("鄉射禮"), title_words("燕射 — 燕禮之射")
+    ('The District Archery Meeting (鄉射禮)', 'The Archery at the Banquet (燕射)')
+    >>> title_words("鄉射")
+    '(鄉射)'
+    """
+    en = title_english(title)
+    if en is None:
+        return gloss(title)
+    return en if CJK_OUTSIDE_BRACKETS.search(en) or "(" in en else f"{en} ({title})"
+
+
 def glossary_texts() -> dict[str, str]:
     """The glossary's names of the texts and commentaries (注, 疏, 記 …).
 
@@ -636,9 +653,9 @@ def english_lines(
     for e in records:
         if isinstance(e, Scene):
             title = e.title or e.rite
-            venue = str(VENUES.get(e.venue, e.venue)).split("—")[0].strip()
-            yield tr("Order of ceremony (儀注) of ({title}) — venue ({venue})").format(
-                title=title, venue=venue
+            venue = str(VENUES.get(e.venue, e.venue))
+            yield tr("Order of ceremony (儀注) of {title} — venue: {venue}").format(
+                title=title_words(title), venue=title_words(venue)
             )
             cast = [
                 term(c["actor"], "roles") + (f" ({c['name']})" if c.get("name") else "")
@@ -793,8 +810,11 @@ def english_cue_text(book: Any, width: int = 100) -> str:
         who = term(sh.role, "roles").removeprefix("the ")
         who = who[0].upper() + who[1:] + (f" ({sh.name})" if sh.name else "")
         add(
-            tr("{who}: cue sheet, ({title}), ({venue}) ({key})").format(
-                who=who, title=book.title, venue=book.venue_title, key=book.venue_key
+            tr("{who}: cue sheet, {title}, {venue} ({key})").format(
+                who=who,
+                title=title_words(book.title),
+                venue=title_words(book.venue_title),
+                key=book.venue_key,
             )
         )
         add(tr("{acts} acts, {n} times addressed (←)").format(acts=sh.acts, n=sh.addressed))
@@ -815,9 +835,13 @@ def english_cue_text(book: Any, width: int = 100) -> str:
                     )
                     indent = "  │ "
                 for row in b.rows:
-                    lines += _row_lines(row, b.reps, sh.role, indent)
+                    lines += _row_lines(row, b.reps, sh, indent)
                 if b.reps > 1:
                     add("  └")
+        if sh.marks.order:
+            add("")
+            add(tr("Assumptions (what the text does not say)"))
+            lines += [f"  {x}" for x in _assumption_lines(sh)]
     return "\n".join(lines) + "\n"
 
 
@@ -855,7 +879,7 @@ def english_cue_html(book: Any) -> str:
     out = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
         '<meta name="generator" content="sheli cues">',
-        "<title>(" + e(book.title) + "): " + e(tr("cue sheets")) + "</title>",
+        "<title>" + e(title_words(book.title)) + ": " + e(tr("cue sheets")) + "</title>",
         f"<style>{_PAGE_CSS}</style>\n</head>\n<body>",
     ]
     add = out.append
@@ -876,7 +900,7 @@ def english_cue_html(book: Any) -> str:
                     rep = tr("repeat ×{reps}: these acts in this order (seq {seqs})")
                     add(f'<div class="block"><b>{e(rep.format(reps=b.reps, seqs=seqs))}</b>')
                 for row in b.rows:
-                    lines = [x.strip() for x in _row_lines(row, b.reps, sh.role, "")]
+                    lines = [x.strip() for x in _row_lines(row, b.reps, sh, "")]
                     pic = sh.diagrams.get(row.last.seq, "") if book.diagrams != "none" else ""
                     add(
                         f'<div class="cue" data-seqs="{" ".join(map(str, row.all_seqs))}">'
@@ -884,10 +908,16 @@ def english_cue_html(book: Any) -> str:
                     )
                 if b.reps > 1:
                     add("</div>")
+        if sh.marks.order:
+            add("<h2>" + e(tr("Assumptions (what the text does not say)")) + "</h2><ol>")
+            for line in _assumption_lines(sh):
+                n, _, text = line.partition(". ")
+                add(f'<li value="{n}">{e(text)}</li>')
+            add("</ol>")
         add("</section>")
     if book.floor is not None:
         add('<section class="floorplan">')
-        add("<h1>" + e(tr("Floor plan")) + f" ({e(book.title)})</h1>")
+        add("<h1>" + e(tr("Floor plan")) + f": {e(title_words(book.title))}</h1>")
         add('<div class="facts">' + "".join(f"<p>{e(x)}</p>" for x in _facts(book)) + "</div>")
         numbered = {f.name: f.number for f in book.floor}
         plans = (
@@ -941,9 +971,11 @@ def _facts(book: Any) -> list[str]:
     ]
 
 
-def _row_lines(row: Any, reps: int, role: str, indent: str = "  ") -> list[str]:
+def _row_lines(row: Any, reps: int, sheet: Any, indent: str = "  ") -> list[str]:
     """One row of a role's sheet in English: the act, the passage, the words, the tape, the
-    holds, the cue (the lines of :func:`english_cue_text` and :func:`english_cue_html`)."""
+    holds, the cue (the lines of :func:`english_cue_text` and :func:`english_cue_html`);
+    an assumption named by its number on the sheet (``sheet.marks``), never by its id."""
+    role = sheet.role
     lines: list[str] = []
     add = lines.append
     s, c, z = row.step, row.first, row.last
@@ -973,7 +1005,16 @@ def _row_lines(row: Any, reps: int, role: str, indent: str = "  ") -> list[str]:
         add(f"{pad}{tr('cue')}: {_after_sentence(row, role)}")
     for n in row.notes:
         add(f"{pad}· ({n})")
-    return lines
+    return [sheet.marks.mark(line) for line in lines]
+
+
+def _assumption_lines(sheet: Any) -> list[str]:
+    """The assumptions a role's sheet names, by their numbers, in English."""
+    out = []
+    for aid, n in sheet.marks.order.items():
+        what, why = assumption_english(aid, *sheet.marks.known[aid])
+        out.append(f"{n}. {what} — {why}")
+    return out
 
 
 def label(name: str, *kinds: str) -> str:

@@ -55,21 +55,27 @@ import msgspec
 from zlib_ng import zlib_ng
 
 from sheli import collector
+from sheli.engine import venue_plan
 from sheli.engine.records import BaseVisitor, Scene, Shot, Step, Tally
 from sheli.engine.state import Holding, Objects, holds_words
 from sheli.files import temp_dir_beside
 from sheli.forked import FORK, Forked, as_child, signals_held
 from sheli.glossary import english as term_english
+from sheli.glossary import glossary
+from sheli.glossary import label as label_en
 from sheli.i18n import DEFAULT, translation
-from sheli.outputs.cues import hold_glosses
+from sheli.outputs.cues import hold_glosses, known_assumptions, split_assumptions
 from sheli.outputs.diagram import render_svg, render_svg_parts
+from sheli.outputs.diagram.words import _hold, _person, _thing
 from sheli.outputs.english import (
     CJK_OUTSIDE_BRACKETS,
     ROUNDS_EN,
     announcement_en,
+    assumption_english,
     gloss,
     label,
     step_sentence,
+    title_words,
 )
 from sheli.outputs.frames import build_frames
 from sheli.outputs.ghosts import ghost_data
@@ -78,6 +84,7 @@ from sheli.outputs.viewer import asset, distinct_notes, words_span
 from sheli.text import get_passage, load_chapter
 from sheli.text.commentary import notes_for
 from sheli.text.english import english as passage_english
+from sheli.text.english import section_english
 from sheli.text.variants import to_simplified
 
 #: a full list of SVG lines every this many steps; the others are differences.
@@ -862,6 +869,7 @@ def viewer_labels() -> dict[str, str]:
         "at": tr("位"),
         "as": tr("如"),
         "step": tr("步"),
+        "assumed": tr("假定"),
         "reading": tr("the reading followed"),
         "lang": tr("中文 / English"),
     }
@@ -974,6 +982,60 @@ class EnglishTable:
         return n
 
 
+class DiagramWords:
+    """The words of the diagrams in English, by the words drawn (docs/viewer.md, "In
+    English"): the diagrams are drawn once, in the text's terms, and the viewer in English
+    puts each label's English in its place (the same English the drawing gives in English:
+    :mod:`sheli.outputs.diagram.words`), whatever it has none for in brackets.
+
+    >>> w = DiagramWords()
+    >>> w.person("司馬", "司正"); w.act("司射", "命", "上耦"); w.held(Holding(bow="張", belt=3))
+    >>> w.words["司馬（司正）"], w.words["司射 命（上耦）"], w.words["張弓·搢三"]
+    ('marshal (overseer)', 'director: order (upper pair)', 'strung bow·3 in belt')
+    """
+
+    def __init__(self) -> None:
+        self.words: dict[str, str] = {}
+        self._held: set[Holding] = set()
+        self._acts: set[tuple[str, str | None, str | None]] = set()
+        tr = translation("en").gettext
+        self.words["北"] = tr("北")
+        for n in (5, 10, 50):
+            self.words[f"{n} 尺"] = tr("{n} 尺").format(n=n)
+
+    def things(self, names: Iterable[str]) -> None:
+        """Fixtures and things set down, by their names."""
+        for n in names:
+            if n not in self.words:
+                self.words[n] = _thing(n, "en")
+
+    def person(self, actor: str, name: str | None = None) -> None:
+        """A person's label: his role and the name the cast gives him."""
+        zh = _person(actor, name, DEFAULT)
+        if zh not in self.words:
+            self.words[zh] = _person(actor, name, "en")
+
+    def held(self, holding: Holding) -> None:
+        """What a person holds, as his label shortens it."""
+        if holding in self._held:
+            return
+        self._held.add(holding)
+        zh = "·".join(_hold(holding, DEFAULT))
+        if zh:
+            self.words.setdefault(zh, "·".join(_hold(holding, "en")))
+
+    def act(self, actor: str, verb: str | None, to: str | None) -> None:
+        """The head of a step's diagram: who acts, and how."""
+        if (actor, verb, to) in self._acts:
+            return
+        self._acts.add((actor, verb, to))
+        who = (_person(actor, None, DEFAULT), _person(actor, None, "en"))
+        zh = f"{who[0]} {verb or ''}" + (f"（{to}）" if to else "")
+        en = f"{who[1]}: {label_en(verb, 'verbs')}" if verb else who[1]
+        en += f" ({label_en(to, 'roles', 'places')})" if to else ""
+        self.words.setdefault(zh, en)
+
+
 def pack_english(data: dict[str, Any]) -> str:
     """The viewer's English as it stands in the page: the JSON of ``data``, gzipped (no
     time in its header, so the same data give the same bytes) and in base64. The viewer
@@ -1023,9 +1085,14 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
     step's record as it goes (its strings numbered in the order the viewer has always had
     them), its tally state once the shots that follow it are read, the rest at the end."""
 
-    def __init__(self, chapter: str, seed: Any = None) -> None:
+    def __init__(
+        self, chapter: str, seed: Any = None, known: dict[str, tuple[str, str]] | None = None
+    ) -> None:
         self.chapter = chapter
         self.seed = seed
+        # the assumptions the steps may name (id → what, why), and those named, in order
+        self.known = known or {}
+        self.assumed: dict[str, int] = {}
         self.strings = Strings()
         self.scene: Scene | None = None
         self.tally = TallyStates()
@@ -1043,6 +1110,7 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
         self.en = EnglishTable()
         self.en_steps: list[int] = []
         self.en_of: dict[int, str] = {}
+        self.diagram_words = DiagramWords()
         # the rite in time (docs/viewer.md, "Playing the rite"): each step's start and
         # duration, and each walker's walks, by the actor's string
         self.starts: list[float] = []
@@ -1063,6 +1131,12 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
 
     def begin_run(self, scene: Scene) -> None:
         self.scene = scene
+        words = self.diagram_words
+        words.things(venue_plan(scene.venue).fixtures)
+        words.things(t for k in ("places", "objects", "dress") for t in glossary()[k])
+        for c in scene.cast:
+            words.person(c["actor"], c.get("name"))
+            words.person(c["actor"])
 
     def _close_step(self) -> None:
         """The tally state of the last step, now that the shots after it are read."""
@@ -1098,19 +1172,30 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "p": sid(st.place),
             "h": sid("、".join(holds_words(st.holding)) or None),
             "d": sid("、".join(dress or []) or None),
-            "n": sid(st.note),
+            "n": -1,
             "t": -1,
         }
+        # the note without the ids of the assumptions it names; they, and the step's own,
+        # are shown by what they say (docs/viewer.md, "Notes and assumptions")
+        note, named = split_assumptions(st.note or "", self.known)
+        rec["n"] = sid(note or None)
+        ids = [a for a in dict.fromkeys([*st.assumes, *named]) if a in self.known]
+        if ids:
+            rec["u"] = [self.assumed.setdefault(a, len(self.assumed)) for a in ids]
         span = words_span(get_passage(st.cite).text, st.jing)
         if span is not None:  # the words in another form (矦/侯): where to mark them
             rec["m"] = span
         self.out_steps.append(rec)
         self.en_steps.append(self.en.sentence(st))
+        self.diagram_words.act(st.actor, st.verb, st.to)
+        self.diagram_words.held(st.holding)
         en_of = self.en_of
         if rec["h"] >= 0 and rec["h"] not in en_of:
             en_of[rec["h"]] = holds_english(st.holding) or ""
         if rec["d"] >= 0 and rec["d"] not in en_of:
             en_of[rec["d"]] = dress_english(dress) or ""
+        if rec["n"] >= 0 and rec["n"] not in en_of:
+            en_of[rec["n"]] = gloss(note)
         if rec["p"] >= 0 and rec["p"] not in en_of:
             en_of[rec["p"]] = label(st.place or "", "places", "objects")
         i = len(self.out_steps) - 1
@@ -1156,6 +1241,9 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             except KeyError:
                 continue
             sections[str(n)] = {"t": sid(sec.topic), "f": sec.first, "l": sec.last}
+            topic_en = section_english(self.chapter, n)
+            if topic_en:
+                self.en_of[sid(sec.topic)] = topic_en
 
         # segments for the menus: contiguous runs of a section, and of a round
         def segments(key: str) -> list[list[int]]:
@@ -1191,7 +1279,7 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
         for k, v in ROUND_NAMES.items():
             en_of[sid(v)] = f"{ROUNDS_EN[k]} ({v})"
         title = scene.title or scene.rite
-        en_of[sid(title)] = gloss(title)  # the rite's name: the glossary's texts section
+        en_of[sid(title)] = title_words(title)  # the rite's name, as Steele gives it
         meta = {
             "rite": scene.rite,
             "title": sid(scene.title or scene.rite),
@@ -1208,6 +1296,8 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "s": self.en_steps,
             "x": {str(k): v for k, v in sorted(en_of.items()) if v},
             "p": {pid: _passage_english(pid) for pid in self.passages},
+            "a": [list(assumption_english(a, *self.known[a])) for a in self.assumed],
+            "g": self.diagram_words.words,
         }
         t, s = self.strings.tables()
         return {
@@ -1222,6 +1312,7 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "roundSegs": segments("r"),
             "rounds": rounds,
             "cast": cast,
+            "A": [[sid(self.known[a][0]), sid(self.known[a][1])] for a in self.assumed],
             "E": pack_english(english),
             "time": {
                 "t": self.starts,
@@ -1247,7 +1338,7 @@ def viewer_data(result: Any) -> dict[str, Any]:
     """
     params = getattr(result, "params", None)
     seed = params.get("seed") if isinstance(params, dict) else None
-    return result.accept(ViewerData(result.spec.spec.chapter, seed))
+    return result.accept(ViewerData(result.spec.spec.chapter, seed, known_assumptions(result)))
 
 
 def _script_json(data: dict[str, Any]) -> str:

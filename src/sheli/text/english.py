@@ -22,7 +22,7 @@ from importlib import resources
 
 from sheli.text.corpus import CHAPTER_KEYS, chapter_key, load_chapter, parse_id
 
-__all__ = ["Translation", "english", "load_english"]
+__all__ = ["Translation", "english", "load_english", "section_english"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,27 @@ def english(pid: str) -> Translation | None:
     """
     key, n = parse_id(pid)
     return _load(key).get(n)
+
+
+@functools.cache
+def _sections() -> dict[tuple[str, int], str]:
+    f = resources.files("sheli.text").joinpath("data", "en", "sections.tsv")
+    lines = [ln for ln in f.read_text("utf-8").splitlines() if ln and not ln.startswith("#")]
+    out: dict[tuple[str, int], str] = {}
+    for ln in lines[1:]:  # the first is the column header
+        chapter, n, text = ln.split("\t")
+        out[chapter, int(n)] = text
+    return out
+
+
+def section_english(chapter: str, n: int) -> str | None:
+    """The topic of 賈疏's section ``n`` of a chapter (by key or name) in English, sheli's
+    translation (``data/en/sections.tsv``), or None where it has none.
+
+    >>> section_english("xiangshe", 13), section_english("鄉射禮", 99)
+    ('The three rounds of shooting', None)
+    """
+    return _sections().get((chapter_key(chapter), n))
 
 
 def missing() -> list[str]:

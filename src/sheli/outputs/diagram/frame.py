@@ -11,6 +11,7 @@ from typing import Any
 
 from sheli.engine.records import Scene
 from sheli.glossary import label as label_en
+from sheli.glossary import title_english
 from sheli.outputs.diagram.memo import _MEMO, _changed
 from sheli.outputs.diagram.plan import (
     _HOU,
@@ -43,7 +44,7 @@ def _header(frame: Frame | _FrameView, scene: Scene, width: int, lang: str = "zh
     tr = _tr(lang)
     en = lang == "en"
     title = scene.title or scene.rite
-    title = f"({title})" if en else tr(title)
+    title = (title_english(title) or f"({title})") if en else tr(title)
     rnd = {0: "", 1: tr("第一番射"), 2: tr("第二番射"), 3: tr("第三番射")}.get(frame.round, "")
     head = tr("{title} {round} 疏§{section}  {cite}  #{seq}").format(
         title=title, round=rnd, section=frame.section, cite=frame.cite, seq=frame.seq

@@ -36,11 +36,11 @@
     t: { section: "賈疏", round: "番", role: "人", only: "只看此人", tally: "獲",
       right: "右", left: "左", hits: "中/發", none: "尚無", notCounted: "獲而未釋獲",
       announce: "釋獲者告", all: "全部", play: "播放", pause: "暫停", holds: "執",
-      dress: "服", at: "位", as: "如", step: "步" },
+      dress: "服", at: "位", as: "如", step: "步", assumed: "假定" },
     s: { section: "贾疏", round: "番", role: "人", only: "只看此人", tally: "获",
       right: "右", left: "左", hits: "中/发", none: "尚无", notCounted: "获而未释获",
       announce: "释获者告", all: "全部", play: "播放", pause: "暂停", holds: "执",
-      dress: "服", at: "位", as: "如", step: "步" },
+      dress: "服", at: "位", as: "如", step: "步", assumed: "假定" },
   };
   const L = (k) => (lang === "en" ? EN.L[k] : LABELS[script][k]);
   const langName = () => (lang === "en" ? "en" : script === "s" ? "zh-Hans" : "zh-Hant");
@@ -295,6 +295,17 @@
     if (st.d >= 0) bits.push(E ? `${L("dress")}: ${en(st.d)}` : `${L("dress")}：${str(st.d)}`);
     $("state").textContent = bits.join(E ? "; " : "　");
     $("stepnote").textContent = st.n >= 0 ? tx(st.n) : "";
+    // what the step rests on that the text does not say (the spec's assumptions), by what
+    // it says: D.A [what, why] in the spec's words, EN.a in English
+    const assumed = $("assumed");
+    assumed.textContent = "";
+    assumed.hidden = !st.u;
+    for (const k of st.u || []) {
+      const [what, why] = E ? EN.a[k] : [str(D.A[k][0]), str(D.A[k][1])];
+      const li = el("li", null, `${L("assumed")}${E ? ": " : "："}${what} `);
+      li.appendChild(el("small", null, why));
+      assumed.appendChild(li);
+    }
 
     const ps = D.passages[st.c];
     $("pid").textContent = st.c;
@@ -466,12 +477,72 @@
     const box = stage.getBoundingClientRect();
     stage.scrollTop += r.top - box.top - (box.height - r.height) / 2;
   }
+  // ---- the diagram in English (docs/viewer.md, "In English"): the diagrams are drawn
+  // once, in the text's terms; in English each of their words is given the English the
+  // drawing in English gives it (EN.g, by the words drawn: a fixture, a person, what he
+  // holds, the act), a member of a role by his role's (衆賓2: other guest 2), and whatever
+  // has none stands in brackets. A person's label is then laid out for its longer words.
+  const CJK = /[\u2e80-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u{20000}-\u{3ffff}]/u;
+  function bracketed(s) {
+    let out = "";
+    let run = "";
+    let depth = 0;
+    for (const ch of s) {
+      if (depth === 0 && CJK.test(ch)) {
+        run += ch;
+        continue;
+      }
+      if (run) out += `(${run})`;
+      run = "";
+      if (ch === "(") depth++;
+      else if (ch === ")" && depth > 0) depth--;
+      out += ch;
+    }
+    return run ? `${out}(${run})` : out;
+  }
+  function wordEn(s) {
+    if (!CJK.test(s)) return s;
+    const g = EN.g[s];
+    if (g != null) return g;
+    const m = /^(.*?)(\d+)$/.exec(s);
+    if (m && EN.g[m[1]] != null) return `${EN.g[m[1]]} ${m[2]}`;
+    return bracketed(s);
+  }
+  function diagramEnglish(svg, i) {
+    const st = D.steps[i];
+    for (const t of svg.querySelectorAll("text")) {
+      if (t.classList.contains("cite")) t.textContent = `${tx(D.meta.title)} §${st.s} ${st.c} #${st.q}`;
+      else t.textContent = wordEn(t.textContent);
+    }
+    // a person's label: each line's words one after another, its box round them
+    for (const g of svg.querySelectorAll("g.person-label")) {
+      const lines = new Map();
+      for (const t of g.querySelectorAll("text")) {
+        const y = t.getAttribute("y");
+        if (!lines.has(y)) lines.set(y, []);
+        lines.get(y).push(t);
+      }
+      const x0 = Number(g.querySelector("text").getAttribute("x"));
+      let wide = 0;
+      for (const ts of lines.values()) {
+        let x = x0;
+        for (const t of ts) {
+          t.setAttribute("x", x.toFixed(2));
+          x += t.getComputedTextLength() + 3;
+        }
+        wide = Math.max(wide, x - 3 - x0);
+      }
+      const box = g.querySelector("rect");
+      if (box) box.setAttribute("width", (wide + 4).toFixed(2));
+    }
+  }
   function drawDiagram(i, markup, animate, duration) {
     stage.classList.remove("loading");
     stage.innerHTML = markup;
     document.body.dataset.drawn = String(D.steps[i].q);
     const svg = stage.querySelector("svg");
     if (!svg) return;
+    if (lang === "en") diagramEnglish(svg, i);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     mark(svg, i);
     drawGhosts(svg, i);

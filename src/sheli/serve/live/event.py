@@ -19,7 +19,7 @@ from typing import Any
 from sheli import text
 from sheli.engine.records import Shot, Step
 from sheli.i18n import translation
-from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label
+from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label, title_words
 from sheli.outputs.render import EnglishTable
 from sheli.serve import wuwu
 from sheli.serve.hou import target_for
@@ -135,7 +135,7 @@ class LiveEvent(EventState):
             "rite": c.get("rite"),
             "title": c.get("title") or d.run.title,
             # a title the director gave is his own words, kept as given; else the rite's name
-            "title_en": c.get("title") or gloss(d.run.title),
+            "title_en": c.get("title") or title_words(d.run.title),
             "venue": d.run.venue,
             "pairs": d.run.params.get("pairs"),
             "guests_shoot": d.run.params.get("guests_shoot"),
