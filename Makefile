@@ -36,7 +36,7 @@ $(STAMP): pyproject.toml
 
 # after changing the interface strings: extract them and update each language's .po
 messages: $(STAMP)
-	$(VENV)/bin/pybabel extract -F babel.cfg -k tr -k ngettext:1,2 --no-location \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k tr -k N_ -k ngettext:1,2 --no-location \
 	  --sort-output --no-wrap --project sheli -o src/sheli/locale/sheli.pot .
 	$(VENV)/bin/pybabel update -i src/sheli/locale/sheli.pot -d src/sheli/locale -D sheli --no-wrap
 

@@ -982,6 +982,21 @@ class EnglishTable:
         return n
 
 
+#: the formats of the diagrams' counts and measures (sheli.outputs.diagram.frame), the most
+#: words first: the viewer in English finds each in a diagram's words and puts its English
+DIAGRAM_FORMATS = (
+    "數獲 右{right} 左{left}：{said}",
+    "中 筭{n}  右獲{right} 左獲{left}",
+    "侯 矢{n}（獲{h}）",
+    "矢{n}（獲{h}）",
+    "楅 矢{n}",
+    "（乘）",
+    "全侯道（{n} 尺）",
+    "（1 尺 = {m} m）",
+    "{n} 尺",
+)
+
+
 class DiagramWords:
     """The words of the diagrams in English, by the words drawn (docs/viewer.md, "In
     English"): the diagrams are drawn once, in the text's terms, and the viewer in English
@@ -1000,8 +1015,9 @@ class DiagramWords:
         self._acts: set[tuple[str, str | None, str | None]] = set()
         tr = translation("en").gettext
         self.words["北"] = tr("北")
-        for n in (5, 10, 50):
-            self.words[f"{n} 尺"] = tr("{n} 尺").format(n=n)
+        # the counts and measures the drawing writes into its words, as formats: [the
+        # drawing's, the English], read back by the viewer
+        self.formats = [[f, tr(f)] for f in DIAGRAM_FORMATS]
 
     def things(self, names: Iterable[str]) -> None:
         """Fixtures and things set down, by their names."""
@@ -1298,6 +1314,7 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "p": {pid: _passage_english(pid) for pid in self.passages},
             "a": [list(assumption_english(a, *self.known[a])) for a in self.assumed],
             "g": self.diagram_words.words,
+            "f": self.diagram_words.formats,
         }
         t, s = self.strings.tables()
         return {

@@ -45,6 +45,7 @@ Handler = Callable[[Server, Request], Awaitable[Response]]
 #: plain ASGI handler taken before the router (:class:`LiveApp`), ``GET /api/stream``.
 ROUTES: list[tuple[str, str, Handler]] = [
     ("GET", "/", pages.home),
+    ("GET", "/english.json", pages.english),
     ("GET", "/v/{token}", pages.view),
     ("GET", "/v/{token}/pack", pages.pack),
     ("GET", "/v/{token}/results", pages.results),

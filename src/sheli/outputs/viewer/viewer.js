@@ -500,13 +500,42 @@
     }
     return run ? `${out}(${run})` : out;
   }
+  // the formats of the counts and measures (EN.f: [the drawing's, the English]) as
+  // patterns, the numbers they hold read back and put into the English
+  let FORMATS = null;
+  function formats() {
+    if (!FORMATS)
+      FORMATS = EN.f.map(([zh, en]) => {
+        const names = [];
+        const src = zh
+          .split(/(\{\w+\})/)
+          .map((p) => {
+            const m = /^\{(\w+)\}$/.exec(p);
+            if (!m) return p.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+            names.push(m[1]);
+            return m[1] === "said" ? "(.+)" : "([\\d.]+)";
+          })
+          .join("");
+        return [new RegExp(src, "g"), names, en];
+      });
+    return FORMATS;
+  }
+  function countsEn(s) {
+    for (const [re, names, en] of formats())
+      s = s.replace(re, (...m) =>
+        names.reduce((out, n, k) => out.replace(`{${n}}`, n === "said" ? `(${m[k + 1]})` : m[k + 1]), en),
+      );
+    return s;
+  }
   function wordEn(s) {
     if (!CJK.test(s)) return s;
     const g = EN.g[s];
     if (g != null) return g;
     const m = /^(.*?)(\d+)$/.exec(s);
     if (m && EN.g[m[1]] != null) return `${EN.g[m[1]]} ${m[2]}`;
-    return bracketed(s);
+    // things together (篚·爵), each its own English
+    if (s.includes("·")) return s.split("·").map(wordEn).join("·");
+    return bracketed(countsEn(s));
   }
   function diagramEnglish(svg, i) {
     const st = D.steps[i];

@@ -67,7 +67,7 @@ function renderNext(s) {
       n.says ? el("span", { class: "says-inline" }, ` 「${n.says}」`) : null,
       el("br"),
       el("small", { class: "cite" }, `${n.cite || ""} `),
-      el("small", {}, n.jing || ""),
+      el("small", { class: "jing" }, n.jing || ""),
     );
   });
   fill($("next-steps"), ...(items.length ? items : [el("li", { class: "soft" }, "— 禮畢 —")]));

@@ -12,9 +12,10 @@ import secrets
 
 import jinja2
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from sheli.serve import auth, checks, export, live
+from sheli.serve.english import page_english
 from sheli.serve.errors import ApiError
 from sheli.serve.events import rite_options, rites, venues
 from sheli.serve.limits import MAX_PAIRS
@@ -47,6 +48,12 @@ async def home(srv: Server, request: Request) -> Response:
     resp = HTMLResponse(html)
     resp.set_cookie(HOME_COOKIE, cookie, httponly=True, samesite="strict", path="/")
     return resp
+
+
+async def english(srv: Server, request: Request) -> Response:
+    """The live pages' English (``static/english.js``): the same for every page and event,
+    kept by the browser for a day."""
+    return JSONResponse(page_english(), headers={"Cache-Control": "public, max-age=86400"})
 
 
 async def view(srv: Server, request: Request) -> Response:
