@@ -5,7 +5,8 @@
    - a string of the interface by its English in the gettext catalogue (GET /english.json:
      "ui", the catalogue's entries for these pages, by their message ids);
    - a label the page gives in both (禮 rite, 設射禮 · create an event) as "rite (禮)";
-   - any other run of the text's script by the glossary's English of its terms ("terms":
+   - any other run of the text's script by the catalogue's English where it is a word of the
+     pages (步 1 / 73: step 1 / 73), else by the glossary's English of its terms ("terms":
      司射 → director of archery (司射)), or alone in brackets where it has none.
    The 經 (.jing) stays as the text gives it. What the scripts write later is put in English
    as it comes (a MutationObserver), so the pages' scripts stay as they are. The switch: the
@@ -50,9 +51,10 @@ function glossed(s) {
   let depth = 0;
   const flush = () => {
     if (!run) return;
-    const q = run[0] === "「";
-    const en = q ? null : termEn(run);
-    out += en ? `${en} (${run})` : `(${run})`;
+    // a word of the interface (步 1 / 73, ⏮ 前節), a term, or the text's words alone
+    const ui = W.ui[run];
+    const en = ui != null || run[0] === "「" ? null : termEn(run);
+    out += ui ?? (en ? `${en} (${run})` : `(${run})`);
     run = "";
   };
   for (const ch of s) {
@@ -93,9 +95,6 @@ export function english(text) {
     const lone = /^[^\p{L}\p{N}]*/u.exec(zh)[0]; // a sign before the words (⏮, ＋) stays first
     return `${lead}${lone}${en} (${zh.slice(lone.length).trim() || zh})${tail}`;
   }
-  // words apart (步 1 / 73, ⏮ 前節, 賈疏 §13): each a string of the interface, or glossed
-  if (/\s/.test(key) && !key.includes("("))
-    return lead + key.split(/(\s+)/).map((w) => (CJK.test(w) ? W.ui[w] ?? glossed(w) : w)).join("") + tail;
   return lead + glossed(key) + tail;
 }
 
