@@ -23,7 +23,19 @@ from sheli.outputs.english import cjk_outside_brackets
 __all__ = ["page", "steps", "tallies"]  # the fixtures of test_viewer_browser.py, used here
 
 # where a reader meets English: none of these may hold the text's script outside brackets
-ENGLISH = ("#who", "#state", "#stepnote", "#announce", "#tally", "#pos", "#jumps", "#jingen")
+ENGLISH = (
+    "#who",
+    "#state",
+    "#stepnote",
+    "#assumed",
+    "#announce",
+    "#tally",
+    "#pos",
+    "#jumps",
+    "#jingen",
+    "#sec",
+    "#stage",
+)
 
 
 def _english(pg: Any) -> None:
@@ -43,7 +55,8 @@ def test_switch_to_english_and_back(
     page.wait_for_selector("body[data-lang='en']")
     assert page.get_attribute("html", "lang") == "en"
     assert _seq(page) == st["seq"]  # the same step
-    assert page.inner_text("#title") == "District Archery (鄉射禮)"  # the rite's name, glossed
+    # the rite's name as Steele's translation of the 儀禮 gives it (glossary: titles)
+    assert page.inner_text("#title") == "The District Archery Meeting (鄉射禮)"
     who = page.inner_text("#who")
     assert who.startswith("The scorer (釋獲者) announces (告)"), who
     assert f"(「{t['announcement']}」)" in who  # his words, in brackets
@@ -150,3 +163,50 @@ def test_role_filter_highlights_every_member(
     assert any(o.startswith("all upper archer") for o in labels), labels
     # the one chosen stays chosen, and highlighted, in English
     assert page.locator("#stage svg g.person.hl").count() == n
+
+
+def _diagram_words(pg: Any) -> list[str]:
+    return pg.eval_on_selector_all("#stage svg text", "ts => ts.map(t => t.textContent)")
+
+
+def test_diagram_menu_and_notes_in_english(
+    page: Any, steps: list[dict[str, Any]], artifacts: Path
+) -> None:
+    # a step of the 司射 with a note that names an assumption (xiangshe:111: 主人之吏 …;
+    # A-sishe-start): the note without the id, the assumption by what it says
+    st = _first(steps, actor="司射", verb="適")
+    _goto(page, st["seq"])
+    _drawn(page)
+    zh_words = _diagram_words(page)
+    assert "司射" in " ".join(zh_words)
+    assumed = page.inner_text("#assumed")
+    assert assumed.startswith("假定：")
+    assert "A-" not in page.inner_text("#side")  # no spec's id, in either language
+    page.click("#lang")
+    page.wait_for_selector("body[data-lang='en']")
+    _drawn(page)
+    words = _diagram_words(page)
+    seen = " ".join(words)
+    # people, fixtures and places by the English the drawing in English gives them
+    assert "director" in words, words
+    assert "west steps" in words and "east steps" in words, words
+    assert words[0].startswith("The District Archery Meeting (鄉射禮) §")
+    assert cjk_outside_brackets(seen) == []
+    # a person's label stays inside its box, laid out for its English
+    for box in page.locator("#stage svg g.person-label").all()[:6]:
+        rect = box.locator("rect").bounding_box()
+        for t in box.locator("text").all():
+            b = t.bounding_box()
+            assert b["x"] + b["width"] <= rect["x"] + rect["width"] + 1, t.text_content()
+    assert page.inner_text("#assumed").startswith("assumed: The director of archery (司射)")
+    # the sections by 賈疏's topics in English (sheli's translation of them)
+    options = page.locator("#section option").all_inner_texts()
+    assert "§13 The three rounds of shooting" in options, options[:14]
+    assert page.inner_text("#sec").startswith("§13 The three rounds of shooting")
+    _english(page)
+    page.screenshot(path=str(artifacts / "viewer-english-diagram.png"))
+    # and back: the diagram in the text's terms again
+    page.click("#lang")
+    page.wait_for_selector("body[data-lang='zh-Hant']")
+    _drawn(page)
+    assert _diagram_words(page) == zh_words
