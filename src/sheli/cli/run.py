@@ -265,7 +265,7 @@ def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
 
         return english_yizhu_text(
             result.records,
-            topics=_topics(result),
+            topics=_topics_english(result),
             drank=result.drank,
             assumptions=result.assumptions,
             width=width or 120,
@@ -287,6 +287,22 @@ def _topics(result: Run) -> Callable[[int], str]:
     from sheli.engine.env import section_topic
 
     return partial(section_topic, result.spec.spec.chapter)
+
+
+def _topics_english(result: Run) -> Callable[[int], str]:
+    """賈疏's topic of each section in sheli's English, the text's topic after it in brackets
+    (where sheli has no English, the text's topic alone)."""
+    from sheli.text.english import section_english
+
+    chapter = result.spec.spec.chapter
+    topic = _topics(result)
+
+    def one(n: int) -> str:
+        zh = topic(n)
+        en = section_english(chapter, n)
+        return f"{en} ({zh})" if en and zh else zh
+
+    return one
 
 
 def _print_yizhu_tty(result: Run) -> None:

@@ -36,10 +36,10 @@ from typing import Any
 import jinja2
 
 from sheli.engine.env import chapter_sections
-from sheli.engine.variants import variant_assumptions
-from sheli.engine.verbs import ENGINE_ASSUMPTIONS
 from sheli.engine.records import BaseVisitor, Scene, Step
 from sheli.engine.state import Holding, holds_words
+from sheli.engine.variants import variant_assumptions
+from sheli.engine.verbs import ENGINE_ASSUMPTIONS
 from sheli.errors import did_you_mean
 from sheli.glossary import english, held_english, terms_named
 from sheli.outputs import diagram
@@ -59,6 +59,7 @@ from sheli.outputs.floorplan import (
 from sheli.outputs.frames import build_frames
 from sheli.outputs.marks import Mark, by_performer, performer_marks
 from sheli.outputs.runofshow import fmt
+from sheli.text.english import section_english
 from sheli.text.variants import fold, to_traditional
 
 TEMPLATES = Path(__file__).with_name("cues_templates")
@@ -334,6 +335,7 @@ class SectionCues:
     rounds: list[int]
     cites: tuple[str, str] | None
     blocks: list[Block]
+    topic_en: str | None = None  # the topic in sheli's English (text/data/en/sections.tsv)
 
     @property
     def cue_count(self) -> int:
@@ -600,6 +602,7 @@ class CueReader(BaseVisitor["CueReader"]):
                     rounds=sorted({c.step.round for b in g for c in b.acts}),
                     cites=(f"{chapter}:{first}", f"{chapter}:{last}") if first else None,
                     blocks=blocks,
+                    topic_en=section_english(chapter, n) if n is not None else None,
                 )
             )
         entry = next((c for c in self.cast if c["actor"] == role), {})

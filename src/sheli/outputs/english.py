@@ -687,9 +687,10 @@ def english_lines(
                 yield ""
                 topic = (e.topic or "") if section[1] else (topic_of(section[0]) or "")
                 base = f" ({section[1]})" if section[1] else ""
-                yield (
-                    tr("Section {n}").format(n=section[0]) + base + (f" ({topic})" if topic else "")
-                )
+                # a topic in English holds the text's in brackets (The three rounds of
+                # shooting (三番射事)); else the text's alone, in brackets
+                shown = (f": {topic}" if "(" in topic else f" ({topic})") if topic else ""
+                yield tr("Section {n}").format(n=section[0]) + base + shown
         call = e.acting_as
         yield f"{e.seq:>5} {step_sentence(e)}  {e.cite}" + (
             f" (as at {call.cite})" if call and call.cite != e.cite else ""
@@ -779,6 +780,14 @@ def _gloss_first(words: str) -> str:
     return ", ".join(out)
 
 
+def _topic(sec: Any) -> str:
+    """A section's topic on an English sheet: sheli's English, then 賈疏's words in brackets
+    (``: The three rounds of shooting (三番射事)``); the words alone where sheli has none."""
+    if sec.topic_en:
+        return f": {sec.topic_en} ({sec.topic})"
+    return f" ({sec.topic})"
+
+
 def _after_sentence(row: Any, role: str) -> str:
     before = [b.acts[0].after for b in row.beats]
     first = before[0]
@@ -822,7 +831,7 @@ def english_cue_text(book: Any, width: int = 100) -> str:
         for sec in sh.sections:
             add("")
             cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
-            add(tr("Section {n}").format(n=sec.section) + f" ({sec.topic}){cites}")
+            add(tr("Section {n}").format(n=sec.section) + f"{_topic(sec)}{cites}")
             add("-" * width)
             for b in sec.blocks:
                 indent = "  "
@@ -893,7 +902,7 @@ def english_cue_html(book: Any) -> str:
         add('<div class="facts">' + "".join(f"<p>{e(x)}</p>" for x in head[1:] if x) + "</div>")
         for sec in sh.sections:
             cites = f" ({sec.cites[0]}–{sec.cites[1].split(':')[1]})" if sec.cites else ""
-            add(f"<h2>{e(tr('Section {n}').format(n=sec.section))} ({e(sec.topic)}){cites}</h2>")
+            add(f"<h2>{e(tr('Section {n}').format(n=sec.section))}{e(_topic(sec))}{cites}</h2>")
             for b in sec.blocks:
                 if b.reps > 1:
                     seqs = ", ".join(map(str, b.rows[0].seqs))
