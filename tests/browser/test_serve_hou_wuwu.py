@@ -117,7 +117,7 @@ def test_five_wu_and_the_hou(screens: Pages, five_server: str, artifacts: Path) 
     for sel in ("#vote", "header.bar h1"):
         text = audience.inner_text(sel)
         assert text and cjk_outside_brackets(text) == [], (sel, text)
-    assert audience.text_content("header.bar h1") == "District Archery (鄉射禮)"
+    assert audience.text_content("header.bar h1") == "The District Archery Meeting (鄉射禮)"
     assert audience.text_content("#vote-q").endswith(": bearing (容)?")
     assert audience.text_content("#vote-yes") == "yes (是)"
     answer(audience, 2, True)

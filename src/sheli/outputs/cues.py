@@ -425,7 +425,8 @@ def known_assumptions(run: Any) -> dict[str, tuple[str, str]]:
     True
     """
     known = {**ENGINE_ASSUMPTIONS, **variant_assumptions()}
-    for a in run.spec.spec.assumptions:
+    # (the live app's run is a lighter record of the spec: its assumptions, where it has them)
+    for a in getattr(getattr(run.spec, "spec", None), "assumptions", None) or ():
         known[a.id] = (a.text, a.reason)
     return known
 

@@ -27,6 +27,7 @@ from sheli.engine.env import VerbError
 from sheli.engine.records import Record, Scene, Shot, Step, Tally, accept
 from sheli.outputs.cues import roles
 from sheli.outputs.runofshow import METRE_PER_CHI, Estimate, estimate
+from sheli.rite import load_spec
 from sheli.rite.loader import SpecError
 from sheli.scoring.outcomes import Outcome
 
@@ -138,8 +139,10 @@ class LiteRun:
 
     @property
     def spec(self) -> Any:
-        """Enough of a ``LoadedSpec`` for the cue sheets (``spec.spec.chapter``)."""
-        return SimpleNamespace(spec=SimpleNamespace(chapter=self.chapter))
+        """Enough of a ``LoadedSpec`` for the cue sheets (``spec.spec.chapter``, and the
+        spec's assumptions, which a sheet names by what they say)."""
+        assumptions = load_spec(self.rite).spec.assumptions
+        return SimpleNamespace(spec=SimpleNamespace(chapter=self.chapter, assumptions=assumptions))
 
 
 def compute_derived(
