@@ -66,7 +66,7 @@ from sheli.glossary import label as label_en
 from sheli.i18n import DEFAULT, translation
 from sheli.outputs.cues import hold_glosses, known_assumptions, split_assumptions
 from sheli.outputs.diagram import render_svg, render_svg_parts
-from sheli.outputs.diagram.words import _hold, _person, _thing
+from sheli.outputs.diagram.words import held_labels, person_label, thing_label
 from sheli.outputs.english import (
     CJK_OUTSIDE_BRACKETS,
     ROUNDS_EN,
@@ -1023,29 +1023,29 @@ class DiagramWords:
         """Fixtures and things set down, by their names."""
         for n in names:
             if n not in self.words:
-                self.words[n] = _thing(n, "en")
+                self.words[n] = thing_label(n, "en")
 
     def person(self, actor: str, name: str | None = None) -> None:
         """A person's label: his role and the name the cast gives him."""
-        zh = _person(actor, name, DEFAULT)
+        zh = person_label(actor, name, DEFAULT)
         if zh not in self.words:
-            self.words[zh] = _person(actor, name, "en")
+            self.words[zh] = person_label(actor, name, "en")
 
     def held(self, holding: Holding) -> None:
         """What a person holds, as his label shortens it."""
         if holding in self._held:
             return
         self._held.add(holding)
-        zh = "·".join(_hold(holding, DEFAULT))
+        zh = "·".join(held_labels(holding, DEFAULT))
         if zh:
-            self.words.setdefault(zh, "·".join(_hold(holding, "en")))
+            self.words.setdefault(zh, "·".join(held_labels(holding, "en")))
 
     def act(self, actor: str, verb: str | None, to: str | None) -> None:
         """The head of a step's diagram: who acts, and how."""
         if (actor, verb, to) in self._acts:
             return
         self._acts.add((actor, verb, to))
-        who = (_person(actor, None, DEFAULT), _person(actor, None, "en"))
+        who = (person_label(actor, None, DEFAULT), person_label(actor, None, "en"))
         zh = f"{who[0]} {verb or ''}" + (f"（{to}）" if to else "")
         en = f"{who[1]}: {label_en(verb, 'verbs')}" if verb else who[1]
         en += f" ({label_en(to, 'roles', 'places')})" if to else ""

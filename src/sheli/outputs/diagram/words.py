@@ -84,6 +84,13 @@ def _hold(h: Holding, lang: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: the words of a drawing, for a reader who puts them into another language afterwards (the
+#: viewer in English: sheli.outputs.render.DiagramWords): a thing, a person, what he holds
+thing_label = _thing
+person_label = _person
+held_labels = _hold
+
+
 @lru_cache(maxsize=4)
 def _tr(lang: str) -> Callable[[str], str]:
     """The drawing's strings (written as the default output reads) in ``lang``: through the
