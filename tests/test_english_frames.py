@@ -109,7 +109,20 @@ def test_a_count_is_a_number_of_things() -> None:
     assert "thrusts (搢) three arrows (矢) into the belt" in said
     assert plural_noun("stand of meat") == "stands of meat"
     assert plural_noun("cup") == "cups"
-    assert "one arrow" not in step_sentence(_step("上射", "取", obj="矢", number=1))
+    # 取一个 (xiangshe:173), 挾一个: one of the four, not "the arrow"
+    assert "takes (取) one arrow (矢)" in step_sentence(_step("上射", "取", obj="矢", number=1))
+
+
+def test_a_frame_says_what_the_step_leaves_unnamed() -> None:
+    # 卒觶 (dashe:232 立卒觶): "drains" alone is not English; the cup is what is drained
+    said = step_sentence(_step("上射", "卒觶", "豐之南"))
+    assert "drains (卒觶) the cup south of the cup stand (豐之南)" in said
+    assert "drains (卒觶) the cup (觶)" in step_sentence(_step("上射", "卒觶", obj="觶"))
+    # 束 (dashe:209 異束之以茅): the arrows of each, not one arrow
+    assert "binds (束) the arrows (矢)" in step_sentence(_step("小臣", "束", obj="矢"))
+    # 進 to a place in front of another: "advances to the front of", not "advances in front of"
+    said = step_sentence(_step("上射", "進", "西階前"))
+    assert "advances (進) to the front of the west steps (西階前)" in said
 
 
 def test_place_phrases_are_composed_by_the_verbs_mode() -> None:

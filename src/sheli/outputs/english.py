@@ -293,7 +293,7 @@ def verb_frames() -> dict[str, str]:
     return {str(k): str(v) for k, v in yaml.safe_load(text).items()}
 
 
-_SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
+_SLOT = re.compile(r"\{(\w+)(?::(\w+))?(?:=([^{}]*))?\}")
 # a relation of one place to another, as the glossary's directions and places say it
 _RELATIONS = (
     "northeast of ",
@@ -357,6 +357,8 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
         said = en
     elif rel.startswith("at the "):  # at the top of: to / from the top of
         said = ("from " if mode == "from" else "to ") + en.removeprefix("at ")
+    elif rel.strip() == "in front of" and mode == "to":  # advances to the front of …
+        said = "to the front of " + en.removeprefix("in front of ")
     elif rel.strip() in ("behind", "between", "below", "above", "level with", "in front of"):
         said = ("from " + en) if mode == "from" else en
     else:  # a compass side: to the south of, from the spot south of
@@ -366,21 +368,27 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     return f"{said} ({name})"
 
 
-def _slot(e: Step, kind: str, mode: str | None) -> str:
-    """One slot of a verb frame filled from the step, or "" where the step has nothing."""
+def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> str:
+    """One slot of a verb frame filled from the step, or ``default`` (the frame's words after
+    ``=``: 卒觶 "drain {object=the cup}") or "" where the step has nothing."""
     if kind == "object":
         if not e.obj:
-            return ""
+            return default or ""
         kinds = ("objects", "dress", "places", "roles")
         count = None if mode == "one" else e.number
         if mode == "from":
             return f"{tr('from')} {term(e.obj, *kinds)}"
-        if isinstance(count, int) and count != 1:
+        if mode == "many" and count is None:  # several, uncounted: 束 the arrows
+            en = _english_name(e.obj, *kinds)
+            if en is not None:
+                return f"the {plural_noun(re.sub(r'^(the|a|an) ', '', en))} ({e.obj})"
+        if isinstance(count, int):
             en = _english_name(e.obj, *kinds)
             if en is None:
                 return f"{number_word(count)} ({e.obj})"
             en = re.sub(r"^(the|a|an) ", "", en)
-            return f"{number_word(count)} {plural_noun(en)} ({e.obj})"
+            # one of several (取一个, 挾一个): "one arrow", not "the arrow"
+            return f"{number_word(count)} {en if count == 1 else plural_noun(en)} ({e.obj})"
         if count not in (None, 1):
             return f"{term(e.obj, *kinds)} ({count})"
         said = term(e.obj, *kinds)
@@ -470,7 +478,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     first = _SLOT.search(frame)
     verb_words = frame[: first.start()].strip() if first else frame.strip()
     rest = frame[len(verb_words) :] if first else ""
-    said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2)), rest)
+    said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
     said = " ".join(said.split())
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
     if e.side and not e.obj and "{side" not in frame:
