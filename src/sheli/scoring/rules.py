@@ -312,11 +312,23 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
     side = _side_check(side)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"a count of 筭 is an int ≥ 0, not {n!r}")
-    layout = count_layout(n)
-    pures = n // PURE
-    acts: list[CountAction] = []
+    acts = _Acts(side)
+    if side == "right":
+        _count_right(n, acts)
+    else:
+        _count_left(n, acts)
+    return acts.done
 
-    def act(
+
+class _Acts:
+    """The acts of one side's count, in order: ``acts(kind, count, …)`` adds one."""
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.done: list[CountAction] = []
+
+    def __call__(
+        self,
         kind: CountKind,
         count: int,
         source: str,
@@ -326,82 +338,108 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
         jing: str,
         desc: str,
     ) -> None:
-        acts.append(CountAction(kind, side, count, source, dest, form, cite, jing, desc))
+        self.done.append(CountAction(kind, self.side, count, source, dest, form, cite, jing, desc))
 
-    if side == "right":
+
+def _more_after(heap: int, layout: CountLayout) -> bool:
+    """Whether anything is laid after the ``heap``-th 委: only then is it set apart from the
+    next (每委異之 xiangshe:196, 十則異之 xiangshe:200)."""
+    return heap < layout.heaps or bool(layout.rest_pures or layout.odd)
+
+
+def _count_right(n: int, act: _Acts) -> None:
+    """右獲 (xiangshe:193–198): the 純 taken from the ground into the left hand one at a time,
+    every ten laid down 縮 as a 委; the 純 left in the hand laid 横, the 奇 from the ground.
+
+    >>> acts = _Acts("right")
+    >>> _count_right(23, acts)
+    >>> [(a.kind, a.dest) for a in acts.done if a.kind != "take"]
+    [('approach', ''), ('lay', 'heap 1'), ('set_apart', 'heap 1'), ('lay', 'rest'), ('lay', 'odd')]
+    """
+    layout = count_layout(n)
+    act(
+        "approach",
+        0,
+        "",
+        "",
+        None,
+        "xiangshe:193",
+        "釋獲者東面于中西坐先數右獲",
+        "東面坐于中西，少南就右獲（注「爲其少南就右獲」）",
+    )
+    in_hand = 0
+    heap = 0
+    for i in range(1, n // PURE + 1):
         act(
-            "approach",
-            0,
-            "",
-            "",
+            "take",
+            PURE,
+            "ground",
+            "hand",
             None,
-            "xiangshe:193",
-            "釋獲者東面于中西坐先數右獲",
-            "東面坐于中西，少南就右獲（注「爲其少南就右獲」）",
+            "xiangshe:195",
+            "一純以取實于左手",
+            f"取第{to_chinese(i)}純（二算）實于左手",
         )
-        in_hand = 0
-        heap = 0
-        for i in range(1, pures + 1):
-            act(
-                "take",
-                PURE,
-                "ground",
-                "hand",
-                None,
-                "xiangshe:195",
-                "一純以取實于左手",
-                f"取第{to_chinese(i)}純（二算）實于左手",
-            )
-            in_hand += 1
-            if in_hand == PURES_PER_HEAP:
-                heap += 1
-                act(
-                    "lay",
-                    PURE * PURES_PER_HEAP,
-                    "hand",
-                    f"heap {heap}",
-                    "縮",
-                    "xiangshe:195",
-                    "十純則縮而委之",
-                    f"十純（二十算）縮而委之，爲第{to_chinese(heap)}委",
-                )
-                if heap < layout.heaps or layout.rest_pures or layout.odd:
-                    act(
-                        "set_apart",
-                        0,
-                        "",
-                        f"heap {heap}",
-                        None,
-                        "xiangshe:196",
-                        "每委異之",
-                        f"第{to_chinese(heap)}委異之（注「易校數」）",
-                    )
-                in_hand = 0
-        if in_hand:
+        in_hand += 1
+        if in_hand == PURES_PER_HEAP:
+            heap += 1
             act(
                 "lay",
-                PURE * in_hand,
+                PURE * PURES_PER_HEAP,
                 "hand",
-                "rest",
-                "横",
-                "xiangshe:197",
-                "有餘純則横於下",
-                f"餘{to_chinese(in_hand)}純（{to_chinese(PURE * in_hand)}算）"
-                "横於下（注「自近爲下」）",
-            )
-        if layout.odd:
-            act(
-                "lay",
-                1,
-                "ground",
-                "odd",
+                f"heap {heap}",
                 "縮",
-                "xiangshe:198",
-                "一算爲奇奇則又縮諸純下",
-                "一算爲奇，縮諸純下",
+                "xiangshe:195",
+                "十純則縮而委之",
+                f"十純（二十算）縮而委之，爲第{to_chinese(heap)}委",
             )
-        return acts
+            if _more_after(heap, layout):
+                act(
+                    "set_apart",
+                    0,
+                    "",
+                    f"heap {heap}",
+                    None,
+                    "xiangshe:196",
+                    "每委異之",
+                    f"第{to_chinese(heap)}委異之（注「易校數」）",
+                )
+            in_hand = 0
+    if in_hand:
+        act(
+            "lay",
+            PURE * in_hand,
+            "hand",
+            "rest",
+            "横",
+            "xiangshe:197",
+            "有餘純則横於下",
+            f"餘{to_chinese(in_hand)}純（{to_chinese(PURE * in_hand)}算）横於下（注「自近爲下」）",
+        )
+    if layout.odd:
+        act(
+            "lay",
+            1,
+            "ground",
+            "odd",
+            "縮",
+            "xiangshe:198",
+            "一算爲奇奇則又縮諸純下",
+            "一算爲奇，縮諸純下",
+        )
 
+
+def _count_left(n: int, act: _Acts) -> None:
+    """左獲 (xiangshe:199–201): every 筭 gathered into the left hand at once, then laid down one
+    純 at a time, 縮 in 委 of ten set apart; the rest 横 and the 奇 (from the hand) as on the
+    right.
+
+    >>> acts = _Acts("left")
+    >>> _count_left(23, acts)
+    >>> [(a.kind, a.dest) for a in acts.done if a.dest != "heap 1"]
+    [('approach', ''), ('gather', 'hand'), ('lay', 'rest'), ('lay', 'odd')]
+    """
+    layout = count_layout(n)
     act(
         "approach",
         0,
@@ -423,38 +461,9 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
             "坐兼歛算實于左手",
             f"兼歛{to_chinese(n)}算實于左手（注「變於右」）",
         )
-    heap = 0
     laid = 0
-    for i in range(1, pures + 1):
-        in_heap = i <= layout.heaps * PURES_PER_HEAP
-        if in_heap:
-            heap = (i - 1) // PURES_PER_HEAP + 1
-            act(
-                "lay",
-                PURE,
-                "hand",
-                f"heap {heap}",
-                "縮",
-                "xiangshe:200",
-                "一純以委",
-                f"一純以委，第{to_chinese(heap)}委之"
-                f"第{to_chinese((i - 1) % PURES_PER_HEAP + 1)}純（縮）",
-            )
-            laid += 1
-            if laid == PURES_PER_HEAP:
-                laid = 0
-                if heap < layout.heaps or layout.rest_pures or layout.odd:
-                    act(
-                        "set_apart",
-                        0,
-                        "",
-                        f"heap {heap}",
-                        None,
-                        "xiangshe:200",
-                        "十則異之",
-                        f"十純爲第{to_chinese(heap)}委，異之",
-                    )
-        else:
+    for i in range(1, n // PURE + 1):
+        if i > layout.heaps * PURES_PER_HEAP:  # past the 委: the 餘純
             act(
                 "lay",
                 PURE,
@@ -465,6 +474,33 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
                 "其餘如右獲",
                 "一純以委，餘純横於下（如右獲，注「謂所縮所横」）",
             )
+            continue
+        heap = (i - 1) // PURES_PER_HEAP + 1
+        act(
+            "lay",
+            PURE,
+            "hand",
+            f"heap {heap}",
+            "縮",
+            "xiangshe:200",
+            "一純以委",
+            f"一純以委，第{to_chinese(heap)}委之"
+            f"第{to_chinese((i - 1) % PURES_PER_HEAP + 1)}純（縮）",
+        )
+        laid += 1
+        if laid == PURES_PER_HEAP:
+            laid = 0
+            if _more_after(heap, layout):
+                act(
+                    "set_apart",
+                    0,
+                    "",
+                    f"heap {heap}",
+                    None,
+                    "xiangshe:200",
+                    "十則異之",
+                    f"十純爲第{to_chinese(heap)}委，異之",
+                )
     if layout.odd:
         act(
             "lay",
@@ -476,7 +512,6 @@ def count_procedure(n: int, side: str) -> list[CountAction]:
             "其餘如右獲",
             "一算爲奇，縮諸純下（如右獲）",
         )
-    return acts
 
 
 @cache
