@@ -316,7 +316,6 @@ def _fixtures(
     c: _Canvas,
     v: View,
     venue: Venue,
-    frame: Frame | None,
     labels: list[Label],
     beast: tuple[str, str] | None = None,
     lang: str = "zh-Hant",
@@ -324,30 +323,53 @@ def _fixtures(
     """The plan: 庭 walls and 門, 堂 with 序, 楹, 階, 棟/楣, the 物, 席, 尊, 洗, 縣, 侯, 乏 …
     Shapes that labels must keep clear of go into ``c.fixture_boxes``; the fixture labels
     are returned in ``labels`` for the placer (they go first). ``beast``: the 獸侯 the
-    venue's one 侯 is (:func:`beast_hou`), named and coloured by its 質."""
+    venue's one 侯 is (:func:`beast_hou`), named and coloured by its 質. Drawn in this order,
+    each over those before it."""
+    d = _Drawing(c, v, labels, lang)
     fx = venue.fixtures
-    s = v.scale
-    e: Extent | None
+    _court(d, fx)
+    _hall(d, fx)
+    _pillars(d, fx)
+    _steps(d, fx)
+    _wu(d, fx)
+    _mats(d, fx)
+    _vessels(d, fx)
+    _targets(d, venue, beast)
+    _fa(d, fx)
 
-    def box_of(x0: float, y0: float, x1: float, y1: float, pad: float = 0.0) -> Box:
-        a, b = v.px(x0, y1), v.px(x1, y0)
-        return Box(a[0] - pad, a[1] - pad, b[0] + pad, b[1] + pad)
 
-    def shape(svg: str, b: Box, name: str) -> None:
-        c.add(f'<g class="fixture" data-name="{escape(name)}" {_box_attr(b)}>{svg}</g>')
-        c.fixture_boxes.append(b)
+class _Drawing:
+    """The plan being drawn: its canvas, view and fixture labels, in the language ``lang``."""
 
-    def lab(name: str, x: float, y: float, r: float = 3.0, text: str | None = None) -> None:
-        ax, ay = v.px(x, y)
-        if v.box.overlaps(Box(ax - 1, ay - 1, ax + 1, ay + 1)):
-            shown = text or _thing(name, lang)
-            labels.append(Label(f"fixture:{name}", [[(shown, FIX_SIZE)]], ax, ay, r))
+    def __init__(self, c: _Canvas, v: View, labels: list[Label], lang: str) -> None:
+        self.c, self.v, self.labels, self.lang = c, v, labels, lang
+        self.names = v.name != "range"  # the range view leaves most of the hall unnamed
 
-    # the 庭: its walls (lines, not obstacles) and the 門
+    def box_of(self, x0: float, y0: float, x1: float, y1: float) -> Box:
+        """The box on the canvas of an extent of the plan."""
+        a, b = self.v.px(x0, y1), self.v.px(x1, y0)
+        return Box(a[0], a[1], b[0], b[1])
+
+    def shape(self, svg: str, b: Box, name: str) -> None:
+        """A fixture drawn, its box one that labels keep clear of."""
+        self.c.add(f'<g class="fixture" data-name="{escape(name)}" {_box_attr(b)}>{svg}</g>')
+        self.c.fixture_boxes.append(b)
+
+    def label(self, name: str, x: float, y: float, r: float = 3.0, text: str | None = None) -> None:
+        """A fixture's label, anchored at (x, y) of the plan, if that is in the view."""
+        ax, ay = self.v.px(x, y)
+        if self.v.box.overlaps(Box(ax - 1, ay - 1, ax + 1, ay + 1)):
+            shown = text or _thing(name, self.lang)
+            self.labels.append(Label(f"fixture:{name}", [[(shown, FIX_SIZE)]], ax, ay, r))
+
+
+def _court(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 庭: its walls (lines, not obstacles) and the 門."""
+    v = d.v
     if "庭" in fx and fx["庭"].extent:
         e = fx["庭"].extent
         a, b2 = v.px(e.x0, 0), v.px(e.x1, e.y0)
-        c.add(
+        d.c.add(
             f'<path class="wall" d="M{_f(a[0])} {_f(a[1])}V{_f(b2[1])}H{_f(b2[0])}V{_f(a[1])}" '
             'fill="none" stroke="#888" stroke-width="1"/>'
         )
@@ -355,14 +377,20 @@ def _fixtures(
         e = fx["門"].extent
         a, b2 = v.px(e.x0, e.y0), v.px(e.x1, e.y0)
         bx = Box(a[0], a[1] - 3, b2[0], b2[1] + 3)
-        shape(
+        d.shape(
             f'<rect x="{_f(a[0])}" y="{_f(a[1] - 3)}" width="{_f(b2[0] - a[0])}" height="6" '
             'fill="#fff" stroke="#555"/>',
             bx,
             "門",
         )
-        lab("門", 0, e.y0, (b2[0] - a[0]) / 2)
-    # the 堂
+        d.label("門", 0, e.y0, (b2[0] - a[0]) / 2)
+
+
+def _hall(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 堂 with its beams (棟, 楣, and 北楣 where drawn), its 序 (walls), and the 室 and 房 of
+    a 庠 where the venue has them: lines and areas, none an obstacle."""
+    v, c = d.v, d.c
+    e: Extent | None
     if "堂" in fx and fx["堂"].extent:
         e = fx["堂"].extent
         a, b2 = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
@@ -370,8 +398,7 @@ def _fixtures(
             f'<rect class="tang" x="{_f(a[0])}" y="{_f(a[1])}" width="{_f(b2[0] - a[0])}" '
             f'height="{_f(b2[1] - a[1])}" fill="#f4ecd8" stroke="#6b5b3e" stroke-width="1.5"/>'
         )
-        # 棟, 楣 (and 北楣, 庪 where drawn): dashed lines across the 堂
-        for n in ("楣", "棟", "北楣"):
+        for n in ("楣", "棟", "北楣"):  # dashed lines across the 堂
             if n in fx:
                 y = fx[n].y
                 p, q = v.px(e.x0, y), v.px(e.x1, y)
@@ -379,11 +406,10 @@ def _fixtures(
                     f'<line class="beam" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
                     f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#b49c6c" stroke-dasharray="4 3"/>'
                 )
-                if v.name != "range" and n != "北楣":
-                    lab(n, e.x1 - 1.0, y, 2.0)
-        if v.name != "range":
-            lab("堂", e.x1 - 2, e.y1 - 3, 2.0)
-    # the 序 (walls)
+                if d.names and n != "北楣":
+                    d.label(n, e.x1 - 1.0, y, 2.0)
+        if d.names:
+            d.label("堂", e.x1 - 2, e.y1 - 3, 2.0)
     for n in ("東序", "西序"):
         if n in fx and (e := fx[n].extent):
             p, q = v.px(e.x0, e.y0), v.px(e.x1, e.y1)
@@ -391,9 +417,8 @@ def _fixtures(
                 f'<line class="xu" data-name="{n}" x1="{_f(p[0])}" y1="{_f(p[1])}" '
                 f'x2="{_f(q[0])}" y2="{_f(q[1])}" stroke="#6b5b3e" stroke-width="3"/>'
             )
-            if v.name != "range":
-                lab(n, e.x0, e.y1 - 2, 2.0)
-    # the 室 and 房 of a 庠, where the venue has them
+            if d.names:
+                d.label(n, e.x0, e.y1 - 2, 2.0)
     for n in ("室", "東房", "西房", "房"):
         if n in fx and (e := fx[n].extent):
             a, b2 = v.px(e.x0, e.y1), v.px(e.x1, e.y0)
@@ -402,86 +427,110 @@ def _fixtures(
                 f'width="{_f(b2[0] - a[0])}" height="{_f(b2[1] - a[1])}" fill="#e6dcc4" '
                 'stroke="#6b5b3e"/>'
             )
-    # 楹
+
+
+def _pillars(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 楹: a disc each, at least 2.5 px across so that it shows in the range view."""
     for n in ("東楹", "西楹"):
         if n in fx:
-            x, y = v.px(fx[n].x, fx[n].y)
-            r = max(0.8 * s, 2.5)
-            shape(
+            x, y = d.v.px(fx[n].x, fx[n].y)
+            r = max(0.8 * d.v.scale, 2.5)
+            d.shape(
                 f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="#6b5b3e"/>',
                 Box(x - r, y - r, x + r, y + r),
                 n,
             )
-            if v.name != "range":
-                lab(n, fx[n].x, fx[n].y, r)
-    # 階
+            if d.names:
+                d.label(n, fx[n].x, fx[n].y, r)
+
+
+def _steps(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 阼階 and 西階: each its extent, with three treads drawn across."""
     for n in ("阼階", "西階"):
         if n in fx and (e := fx[n].extent):
-            b = box_of(e.x0, e.y0, e.x1, e.y1)
+            b = d.box_of(e.x0, e.y0, e.x1, e.y1)
             steps = "".join(
                 f'<line x1="{_f(b.x0)}" x2="{_f(b.x1)}" y1="{_f(b.y0 + k * (b.y1 - b.y0) / 4)}" '
                 f'y2="{_f(b.y0 + k * (b.y1 - b.y0) / 4)}" stroke="#6b5b3e" stroke-width=".6"/>'
                 for k in range(1, 4)
             )
-            shape(
+            d.shape(
                 f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
                 f'height="{_f(b.y1 - b.y0)}" fill="#e8dcc0" stroke="#6b5b3e"/>{steps}',
                 b,
                 n,
             )
-            lab(n, fx[n].x, e.y0, (b.x1 - b.x0) / 2)
-    # the 物 (從畫 and 横畫)
+            d.label(n, fx[n].x, e.y0, (b.x1 - b.x0) / 2)
+
+
+def _wu(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 物 where the archers stand: each a cross of its 從畫 and 横畫."""
+    v = d.v
     for n in ("右物", "左物"):
         if n in fx and (e := fx[n].extent):
             f = fx[n]
             p, q = v.px(f.x, e.y0), v.px(f.x, e.y1)
             h0, h1 = v.px(e.x0, f.y), v.px(e.x1, f.y)
             b = Box(h0[0] - 1, q[1] - 1, h1[0] + 1, p[1] + 1)
-            shape(
+            d.shape(
                 f'<path d="M{_f(p[0])} {_f(p[1])}V{_f(q[1])}M{_f(h0[0])} {_f(h0[1])}'
                 f'H{_f(h1[0])}" stroke="#333" stroke-width="1.2"/>',
                 b,
                 n,
             )
-            if v.name != "range":
-                lab(n, f.x, e.y1, 2.0)
-    # 席 and 尊
+            if d.names:
+                d.label(n, f.x, e.y1, 2.0)
+
+
+def _mats(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The 席 (every fixture of kind mat with an extent): areas people sit on, no obstacle."""
     for n, f in fx.items():
         if f.kind == "mat" and (e := f.extent):
-            b = box_of(e.x0, e.y0, e.x1, e.y1)
-            c.add(
+            b = d.box_of(e.x0, e.y0, e.x1, e.y1)
+            d.c.add(
                 f'<rect class="mat" data-name="{escape(n)}" x="{_f(b.x0)}" y="{_f(b.y0)}" '
                 f'width="{_f(b.x1 - b.x0)}" height="{_f(b.y1 - b.y0)}" fill="#efe3b8" '
                 'stroke="#a08850" stroke-width=".6"/>'
             )
-    # vessels and the rest on the ground, by their points (sizes are presentation, not text,
-    # except the 楅's, 記 xiangshe:348)
-    small = {"尊": 1.5, "洗": 1.5, "水": 1.0, "下篚": 1.0, "上篚": 0.8}
-    for n, half in small.items():
+
+
+#: The vessels and the rest on the ground, drawn about their points: half their width in 尺
+#: (sizes are presentation, not text, except the 楅's, 記 xiangshe:348).
+_SMALL = {"尊": 1.5, "洗": 1.5, "水": 1.0, "下篚": 1.0, "上篚": 0.8}
+
+
+def _vessels(d: _Drawing, fx: dict[str, Any]) -> None:
+    """The vessels (``_SMALL``), at least 4 px each way, and the 縣."""
+    for n, half in _SMALL.items():
         if n in fx:
             f = fx[n]
-            b = box_of(f.x - half, f.y - half * 0.7, f.x + half, f.y + half * 0.7)
+            b = d.box_of(f.x - half, f.y - half * 0.7, f.x + half, f.y + half * 0.7)
             b = _min_box(b, 4)
-            shape(
+            d.shape(
                 f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(b.x1 - b.x0)}" '
                 f'height="{_f(b.y1 - b.y0)}" fill="#ddd" stroke="#555" stroke-width=".8"/>',
                 b,
                 n,
             )
-            if v.name != "range" or n == "洗":
-                lab(n, f.x, f.y, (b.x1 - b.x0) / 2)
+            if d.names or n == "洗":
+                d.label(n, f.x, f.y, (b.x1 - b.x0) / 2)
     if "縣" in fx:
         f = fx["縣"]
-        x, y = v.px(f.x, f.y)
-        w = max(3 * s, 8)
+        x, y = d.v.px(f.x, f.y)
+        w = max(3 * d.v.scale, 8)
         b = Box(x - w / 2, y - 2, x + w / 2, y + 2)
-        shape(
+        d.shape(
             f'<rect x="{_f(b.x0)}" y="{_f(b.y0)}" width="{_f(w)}" height="4" fill="#777"/>',
             b,
             "縣",
         )
-        lab("縣", f.x, f.y, w / 2)
-    # every 侯, with its 中 (and the 植 of the one 侯 of a 序 or 庠); every 乏
+        d.label("縣", f.x, f.y, w / 2)
+
+
+def _targets(d: _Drawing, venue: Venue, beast: tuple[str, str] | None) -> None:
+    """Every 侯 in the view, with its 中, and the 植 of the one 侯 of a 序 or 庠; that one 侯,
+    where ``beast`` is given, named and coloured as that 獸侯 and its 質."""
+    v, fx = d.v, venue.fixtures
     for h in targets(venue.key):
         if not v.contains(h.x, h.y):
             continue
@@ -499,42 +548,57 @@ def _fixtures(
             else ""
         )
         mid = "#fff" if colour != QUALITY["白質"] else "#a33"
-        shape(
+        d.shape(
             f'{edge}<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b2[0])}" y2="{_f(b2[1])}" '
             f'stroke="{colour}" stroke-width="4"/><line x1="{_f(m0[0])}" y1="{_f(m0[1])}" '
             f'x2="{_f(m1[0])}" y2="{_f(m1[1])}" stroke="{mid}" stroke-width="2"/>',
             bx,
             h.name,
         )
-        shown = None
-        if one and beast:  # 麋侯（赤質）
-            shown = _thing(beast[0], lang)
-            if beast[1]:
-                quality = _thing(beast[1], lang)
-                shown += f" ({quality})" if lang == "en" else f"（{quality}）"
-        lab(h.name, h.x, y, (b2[0] - a[0]) / 2, text=shown)
+        d.label(
+            h.name, h.x, y, (b2[0] - a[0]) / 2, text=_beast_name(beast, d.lang) if one else None
+        )
         if h.name not in ("侯", "矦"):
             continue
         for n in ("右植", "左植"):
             if n in fx:
                 px, py = v.px(fx[n].x, fx[n].y)
-                shape(
+                d.shape(
                     f'<circle cx="{_f(px)}" cy="{_f(py)}" r="2" fill="#555"/>',
                     Box(px - 2, py - 2, px + 2, py + 2),
                     n,
                 )
+
+
+def _beast_name(beast: tuple[str, str] | None, lang: str) -> str | None:
+    """The label of a 獸侯 with its 質: 麋侯（赤質）, or ``elk target (red ground)`` in English.
+
+    >>> _beast_name(("麋侯", ""), "zh-Hant"), _beast_name(None, "zh-Hant")
+    ('麋侯', None)
+    """
+    if not beast:
+        return None
+    shown = _thing(beast[0], lang)
+    if beast[1]:
+        quality = _thing(beast[1], lang)
+        shown += f" ({quality})" if lang == "en" else f"（{quality}）"
+    return shown
+
+
+def _fa(d: _Drawing, fx: dict[str, Any]) -> None:
+    """Every 乏 in the view (the fixtures whose name ends in 乏)."""
     for n, f in fx.items():
-        if not n.endswith("乏") or not v.contains(f.x, f.y):
+        if not n.endswith("乏") or not d.v.contains(f.x, f.y):
             continue
-        a, b2 = v.px(f.x - 3, f.y), v.px(f.x + 3, f.y)
+        a, b2 = d.v.px(f.x - 3, f.y), d.v.px(f.x + 3, f.y)
         bx = Box(a[0], a[1] - 2.5, b2[0], a[1] + 2.5)
-        shape(
+        d.shape(
             f'<rect x="{_f(a[0])}" y="{_f(a[1] - 2.5)}" width="{_f(b2[0] - a[0])}" height="5" '
             'fill="#8a6d3b"/>',
             bx,
             n,
         )
-        lab(n, f.x, f.y, (b2[0] - a[0]) / 2)
+        d.label(n, f.x, f.y, (b2[0] - a[0]) / 2)
 
 
 @lru_cache(maxsize=256)
@@ -550,7 +614,7 @@ def _static_plan(
     ``View`` is frozen and compared by value, so the key is everything that is drawn."""
     c = _Canvas()
     labels: list[Label] = []
-    _fixtures(c, v, _venue(venue_key), None, labels, beast, lang)
+    _fixtures(c, v, _venue(venue_key), labels, beast, lang)
     return (
         "\n".join(c.parts),
         tuple(c.fixture_boxes),
