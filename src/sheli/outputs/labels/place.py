@@ -115,96 +115,207 @@ def place_labels(
     >>> out[0].box.overlaps(out[1].box)
     False
     """
-    # The placement is greedy: each label takes the first free candidate, in a fixed
-    # order, of those round its anchor. So its place is decided by the boxes that took the
-    # candidates before the one it took (kept as runs: a candidate, and the box that took
-    # it and those after it up to the next run), and by that one being free. Consecutive
-    # steps differ little, so the placement made last time with the same fixed obstacles is
-    # the reference: a label whose size and anchor are the same as there takes the same
-    # box again if every box that took a candidate then is here now (an obstacle, or a
-    # label placed before it) and no box here now and not then (an obstacle, or a label
-    # placed before it) meets the box it took. Where some box that took candidates is gone,
-    # only those candidates are tried again; where the box it took is no longer free, the
-    # search goes on from there. Each candidate before the one taken is taken as the plain
-    # greedy finds it, so the choice is the same: the result is exactly that of placing
-    # everything anew (the tests check it on every step of a run).
-    c: _T | None  # a box that took a candidate, or None where it is free
     bt = (bounds.x0, bounds.y0, bounds.x1, bounds.y1)
     ot = (overflow.x0, overflow.y0, overflow.x1, overflow.y1) if overflow else None
     params = (bt, ot, gap, rings, ring_step)
-    if passing and keep is None:
-        obstacles = [*obstacles, *passing]
     if keep is not None:
-        last = None  # the first with this memory: every label searched for, as the plain greedy
-        for k, kp in enumerate(keep.kept):
-            if kp.params == params and (
-                kp.base is base
-                or (kp.base is not None and base is not None and kp.base.set == base.set)
-            ):
-                last = keep.kept.pop(k)
-                break
+        last = _last_kept(keep, params, base)
         where = (bounds, overflow, gap, rings, ring_step, base)
         return _place_kept(labels, obstacles, passing, *where, keep, last, params)
-    ref: _Ref | None = None
+    if passing:
+        obstacles = [*obstacles, *passing]
+    greedy = _Greedy(labels, obstacles, bounds, overflow, gap, rings, ring_step, base, params)
+    for i in range(greedy.start, len(labels)):
+        greedy.place(i)
+    _REFS.insert(0, greedy.done())
+    del _REFS[_REFS_MAX:]
+    return labels
+
+
+def _last_kept(keep: LabelMemory, params: Any, base: Obstacles | None) -> Any:
+    """The last placement made with ``keep`` with these parameters and fixed obstacles (the
+    same ``base``, or one with the same boxes), taken out of it; None for the first, in which
+    every label is searched for, as by the plain greedy."""
+    for k, kp in enumerate(keep.kept):
+        if kp.params == params and (
+            kp.base is base
+            or (kp.base is not None and base is not None and kp.base.set == base.set)
+        ):
+            return keep.kept.pop(k)
+    return None
+
+
+def _reference(base: Obstacles | None, params: Any) -> _Ref | None:
+    """The last placement made with these fixed obstacles and parameters, taken out of
+    ``_REFS`` (the placement made now takes its place), or None."""
     for k, rf in enumerate(_REFS):
         if rf.base is base and rf.params == params:
-            ref = _REFS.pop(k)
-            break
-    obst = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
-    obst_set = set(obst)
-    new = _Ref(base, params, obst, obst_set)
-    rmap: dict[str, tuple[Any, ...]] = {}
-    added: list[tuple[_T, list[_T]]] = []  # obstacles there now and not then
-    ref_boxes: list[_T] = []
-    same = False  # everything so far as in the reference (obstacles, labels, boxes)
-    # the fixed boxes and obstacles by cell (made at the first search, or the reference's,
-    # brought up to date), and the labels placed so far
-    still: _Grid | None = None
-    if ref is not None:
-        rmap, ref_boxes = ref.map, ref.boxes
-        if obst == ref.obst_list:
-            same = True
-            still = ref.still
+            return _REFS.pop(k)
+    return None
+
+
+def _still_after(
+    ref: _Ref | None, obst: list[_T], obst_set: set[_T]
+) -> tuple[bool, _Grid | None, list[tuple[_T, list[_T]]]]:
+    """What the obstacles ``obst`` have in common with the reference's: whether they are the
+    very same, the grid of the fixed boxes and obstacles (the reference's, brought up to date;
+    None where it has none, made at the first search), and the obstacles there now and not
+    then (in runs, :func:`_chunks`)."""
+    if ref is None:
+        return False, None, []
+    if obst == ref.obst_list:
+        return True, ref.still, []
+    ro = ref.obst
+    new_obst = [t for t in obst if t not in ro]
+    still = ref.still
+    if still is not None and len(obst_set) == len(obst) and len(ro) == len(ref.obst_list):
+        # each obstacle there once: the reference's grid, less the obstacles gone and with
+        # those new (what it files is the same; the reference is dropped)
+        still.remove_all([t for t in ref.obst_list if t not in obst_set])
+        still.add_all(new_obst)
+    elif still is not None:
+        # some obstacle there twice (two bodies' boxes alike): the same, by how many times
+        # each is there now and was then
+        now, then = Counter(obst), Counter(ref.obst_list)
+        still.remove_all(list((then - now).elements()))
+        still.add_all(list((now - then).elements()))
+    return False, still, _chunks(new_obst)
+
+
+def _first_free(
+    geom: tuple[float, float, float, float, float],
+    qs: range,
+    runs: list[tuple[int, _T]],
+    cands: list[tuple[int, float, float]],
+    ring_step: float,
+    bt: _T,
+    gap: float,
+    blocked: Any,
+    lg: _Grid,
+) -> tuple[int, Box] | None:
+    """The first candidate of those numbered ``qs`` that is in the bounds ``bt`` and free, and
+    its box; None if none is. Each candidate found taken extends ``runs`` (a new run where the
+    box that took it is not the last run's). A candidate is tried against the box of the last
+    run first, then those of the last few runs (the boxes round the label), then the grids:
+    ``blocked`` of the fixed boxes' grid, with ``lg`` the labels'."""
+    w, h, ax, ay, r = geom
+    bx0, by0, bx1, by1 = bt
+    c: _T | None  # a box that took a candidate, or None where it is free
+    # the obstacles first: a box that took a candidate is kept as a reason for the verdict,
+    # and an obstacle (a figure, a fixture) moves less than a label
+    block = runs[-1][1] if runs else None
+    for q in qs:
+        ring, dx, dy = cands[q]
+        # inline _at: this loop runs for every candidate of every label
+        dist = r + 2.0 + ring * ring_step
+        cx, cy = ax + dx * dist, ay + dy * dist
+        x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+        y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
+        x1, y1 = x0 + w, y0 + h
+        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+            continue
+        if block is not None:
+            c = block
+            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                if c[1] < y1 + gap:
+                    continue
+        for _, c in runs[-_RECENT:]:
+            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
+                if c[1] < y1 + gap:
+                    break
         else:
-            ro = ref.obst
-            new_obst = [t for t in obst if t not in ro]
-            added = _chunks(new_obst)
-            if (
-                ref.still is not None
-                and len(obst_set) == len(obst)
-                and len(ro) == len(ref.obst_list)
-            ):
-                # each obstacle there once: the reference's grid, less the obstacles gone
-                # and with those new (what it files is the same; the reference is dropped)
-                still = ref.still
-                still.remove_all([t for t in ref.obst_list if t not in obst_set])
-                still.add_all(new_obst)
-            elif ref.still is not None:
-                # some obstacle there twice (two bodies' boxes alike): the same, by how
-                # many times each is there now and was then
-                now, then = Counter(obst), Counter(ref.obst_list)
-                still = ref.still
-                still.remove_all(list((then - now).elements()))
-                still.add_all(list((now - then).elements()))
-    fixed = base.boxes if base is not None else ()
-    lgrid: _Grid | None = None
-    gridded = 0  # the labels placed so far that are in ``lgrid``
-    low: list[_T] | None = None  # the boxes that may meet the overflow column from here
-    lowed = 0  # the labels placed so far looked at for ``low``
-    placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
-    fixed_set = base.set if base is not None else frozenset()
-    out_map = new.map
-    # a label is known by its key (person:…, fixture:…) and matched by its geometry
-    keys = new.keys = [lab.key for lab in labels]
-    geoms = new.geoms = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
-    rows = new.rows
-    ov_y = overflow.y0 if overflow else 0.0
-    start = 0
-    if same and ref is not None:
-        # the labels that begin as the reference's began, with the same obstacles, are
-        # placed as there (the greedy is the same up to the first that differs)
-        rk, rg, rr = ref.keys, ref.geoms, ref.rows
+            c = blocked(x0, y0, x1, y1, lg)
+        if c is None:
+            return q, Box(x0, y0, x1, y1)
+        runs.append((q, c))
+        block = c
+    return None
+
+
+class _Greedy:
+    """One placement by the greedy, the last made with the same fixed obstacles and
+    parameters (``_REFS``) its reference.
+
+    The placement is greedy: each label takes the first free candidate, in a fixed order, of
+    those round its anchor. So its place is decided by the boxes that took the candidates
+    before the one it took (kept as runs: a candidate, and the box that took it and those
+    after it up to the next run), and by that one being free. Consecutive steps differ
+    little, so the placement made last time with the same fixed obstacles is the reference:
+    a label whose size and anchor are the same as there takes the same box again if every box
+    that took a candidate then is here now (an obstacle, or a label placed before it) and no
+    box here now and not then (an obstacle, or a label placed before it) meets the box it
+    took (:meth:`as_then`). Where some box that took candidates is gone, only those
+    candidates are tried again (:meth:`retry`); where the box it took is no longer free, the
+    search goes on from there. Each candidate before the one taken is taken as the plain
+    greedy finds it, so the choice is the same: the result is exactly that of placing
+    everything anew (the tests check it on every step of a run).
+    """
+
+    def __init__(
+        self,
+        labels: list[Label],
+        obstacles: Sequence[Box | tuple[float, float, float, float]],
+        bounds: Box,
+        overflow: Box | None,
+        gap: float,
+        rings: int,
+        ring_step: float,
+        base: Obstacles | None,
+        params: Any,
+    ) -> None:
+        self.labels, self.overflow, self.gap, self.ring_step = labels, overflow, gap, ring_step
+        self.bt = params[0]
+        ref = self.ref = _reference(base, params)
+        obst = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
+        self.obst, self.obst_set = obst, set(obst)
+        self.new = new = _Ref(base, params, obst, self.obst_set)
+        self.rmap: dict[str, tuple[Any, ...]] = ref.map if ref is not None else {}
+        same, self.still, self.added = _still_after(ref, obst, self.obst_set)
+        self.fixed = base.boxes if base is not None else ()
+        self.fixed_set = base.set if base is not None else frozenset()
+        # the labels' grid (made at the first search) and how many of those placed it holds
+        self.lgrid: _Grid | None = None
+        self.gridded = 0
+        self.low: list[_T] | None = None  # the boxes that may meet the overflow column from here
+        self.lowed = 0  # the labels placed so far looked at for ``low``
+        self.ov_y = overflow.y0 if overflow else 0.0  # the overflow column's next place
+        self.placed: list[_T] = new.boxes  # the boxes of the labels placed so far, in order
+        # a label is known by its key (person:…, fixture:…) and matched by its geometry
+        self.keys = new.keys = [lab.key for lab in labels]
+        self.geoms = new.geoms = [(*lab.size, lab.ax, lab.ay, lab.r) for lab in labels]
+        self.start = self._as_reference_up_to_a_change() if same and ref is not None else 0
+        self.placed_set = set(self.placed)  # and by value
+        # the labels placed so far, by the identity of their box tuples: a label that takes
+        # its box from the reference shares the reference's tuple, so the two sets differ
+        # only by labels placed differently (or anew: a conservative difference, never a
+        # missed one, as the reference keeps its tuples alive and no two live objects share
+        # an id)
+        self.byid = {id(t): t for t in self.placed}
+        self.placed_ids = set(self.byid)
+        self.rbyid = ref.byid if ref is not None else {}
+        self.ref_ids = ref.ids if ref is not None else []
+        self.aligned = ref is not None  # every label so far placed as the reference's, in its order
+        # ``diff`` is the symmetric difference of ``placed_ids`` and the first ``dj`` of
+        # ``ref_ids``, kept up to date as labels are placed and ``dj`` moves on (labels mostly
+        # keep their order, so this costs a few steps a label instead of a set of all of them)
+        self.diff: set[int] = set()
+        self.dj = self.start
+        self.cands = _candidates(rings)
+
+    def _as_reference_up_to_a_change(self) -> int:
+        """The labels that begin as the reference's began, with the same obstacles, placed as
+        there (the greedy is the same up to the first that differs): how many."""
+        assert self.ref is not None
+        keys, geoms, labels, rows, out_map = (
+            self.keys,
+            self.geoms,
+            self.labels,
+            self.new.rows,
+            self.new.map,
+        )
+        rk, rg, rr = self.ref.keys, self.ref.geoms, self.ref.rows
         m = min(len(keys), len(rk))
+        start = 0
         while (
             start < m
             and keys[start] == rk[start]
@@ -213,189 +324,176 @@ def place_labels(
         ):
             box, leader, _, _, ov, _ = row = rr[start]
             if ov is not None:  # in the overflow column: the column's next place after it
-                ov_y = ov
+                self.ov_y = ov
             lab = labels[start]
             lab.box, lab.leader = box, leader
             rows.append(row)
             out_map.setdefault(keys[start], (geoms[start], start, *row))
             start += 1
-        placed.extend(ref_boxes[:start])
-    placed_set = set(placed)  # and by value
-    # the labels placed so far, by the identity of their box tuples: a label that takes its
-    # box from the reference shares the reference's tuple, so the two sets differ only by
-    # labels placed differently (or anew: a conservative difference, never a missed one,
-    # as the reference keeps its tuples alive and no two live objects share an id)
-    byid = {id(t): t for t in placed}
-    placed_ids = set(byid)
-    rbyid = ref.byid if ref is not None else {}
-    ref_ids = ref.ids if ref is not None else []
-    aligned = ref is not None  # every label so far placed as the reference's, in its order
-    # ``diff`` is the symmetric difference of ``placed_ids`` and the first ``dj`` of
-    # ``ref_ids``, kept up to date as labels are placed and ``dj`` moves on (labels mostly
-    # keep their order, so this costs a few steps a label instead of a set of all of them)
-    diff: set[int] = set()
-    dj = start
-    bx0, by0, bx1, by1 = bt
-    cands = _candidates(rings)
-    ncand = len(cands)
+        self.placed.extend(self.ref.boxes[:start])
+        return start
 
-    def grids() -> tuple[_Grid, _Grid]:
+    def grids(self) -> tuple[_Grid, _Grid]:
         """The grids, the labels' holding every label placed so far."""
-        nonlocal still, lgrid, gridded
-        if still is None:
-            still = _Grid(gap, len(fixed) + len(obst) <= LINEAR_UP_TO)
-            still.add_all(fixed)
-            still.add_all(obst)
-        if lgrid is None:
-            lgrid = _Grid(gap, len(labels) <= LINEAR_UP_TO)
-        if gridded < len(placed):
-            lgrid.add_all(placed[gridded:])
-            gridded = len(placed)
-        return still, lgrid
+        if self.still is None:
+            self.still = _Grid(self.gap, len(self.fixed) + len(self.obst) <= LINEAR_UP_TO)
+            self.still.add_all(self.fixed)
+            self.still.add_all(self.obst)
+        if self.lgrid is None:
+            self.lgrid = _Grid(self.gap, len(self.labels) <= LINEAR_UP_TO)
+        if self.gridded < len(self.placed):
+            self.lgrid.add_all(self.placed[self.gridded :])
+            self.gridded = len(self.placed)
+        return self.still, self.lgrid
 
-    for i in range(start, len(labels)):
-        lab = labels[i]
-        key = keys[i]
-        geom = geoms[i]
-        w, h, ax, ay, r = geom
-        hit = rmap.get(key) if key not in out_map else None  # (a twin label: anew)
-        chosen: Box | None = None
-        leader = False
+    def place(self, i: int) -> None:
+        """Place the ``i``-th label: as in the reference where that holds, else by the
+        search (from where the reference's left off, where it can), else in the overflow
+        column, else at its anchor."""
+        lab, key, geom = self.labels[i], self.keys[i], self.geoms[i]
+        hit = self.rmap.get(key) if key not in self.new.map else None  # (a twin label: anew)
+        found: tuple[int, Box] | None = None
         # the candidates found taken, as runs (the first candidate of a run, the box that
         # takes it and those after it up to the next run's), and where the search goes on
         runs: list[tuple[int, _T]] = []
         k = 0
         if hit is not None and hit[4] is not None and hit[0] == geom:
-            _, j, box, leader, blk, t, ov, kc = hit
-            gone = False  # some box that took a candidate then is not here now
-            for _, b in blk:
-                if b not in obst_set and b not in placed_set and b not in fixed_set:
-                    gone = True
-                    break
-            if not gone and ov is None:  # the one it took: free now?
-                ok = _clear_of(t, added, gap)
-                f0, f1, f2, f3 = t
-                if ok and not (aligned and j == i):  # of the labels before it, as then
-                    if j >= dj:
-                        for q in ref_ids[dj:j]:
-                            if q in diff:
-                                diff.remove(q)
-                            else:
-                                diff.add(q)
-                    else:
-                        diff = placed_ids.symmetric_difference(ref_ids[:j])
-                    dj = j
-                    for q in diff:
-                        b = byid.get(q) or rbyid[q]
-                        if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
-                            if b[1] < f3 + gap:
-                                ok = False
-                                break
-                if ok:
-                    if j != i:
-                        aligned = False
-                    lab.box, lab.leader = box, leader
-                    placed.append(t)
-                    placed_set.add(t)
-                    byid[id(t)] = t
-                    placed_ids.add(id(t))
-                    _toggle(diff, id(t))
-                    row = (box, leader, blk, t, None, kc)
-                    rows.append(row)
-                    out_map[key] = (geom, i, *row)
-                    continue
-            leader = False
+            blk, kc = hit[4], hit[7]
+            gone = self.gone(blk)
+            if not gone and hit[6] is None and self.as_then(i, lab, key, geom, hit):
+                return
             if not gone:  # every candidate before ``kc`` is taken as then
                 runs, k = list(blk), kc
             else:
-                # only the candidates whose box is gone are tried again, in order
-                sg, lg = grids()
-                blocked = sg.blocked
-                block: _T | None = None
-                for n, (k0, b) in enumerate(blk):
-                    if b in obst_set or b in placed_set or b in fixed_set:
-                        runs.append((k0, b))
-                        block = b
-                        continue
-                    for q in range(k0, blk[n + 1][0] if n + 1 < len(blk) else kc):
-                        ring, dx, dy = cands[q]
-                        dist = r + 2.0 + ring * ring_step
-                        cx, cy = ax + dx * dist, ay + dy * dist
-                        x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
-                        y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
-                        x1, y1 = x0 + w, y0 + h
-                        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
-                            continue
-                        if block is not None:
-                            c = block
-                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
-                                if c[1] < y1 + gap:
-                                    continue
-                        for _, c in runs[-_RECENT:]:
-                            if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
-                                if c[1] < y1 + gap:
-                                    break
-                        else:
-                            c = blocked(x0, y0, x1, y1, lg)
-                        if c is None:
-                            chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
-                            break
-                        runs.append((q, c))
-                        block = c
-                    if chosen is not None:
-                        break
-                else:
-                    k = kc
-        if chosen is None and k < ncand:
+                found = self.retry(geom, blk, kc, runs)
+                k = found[0] if found is not None else kc
+        if found is None and k < len(self.cands):
             # the search, from candidate ``k`` on: each against the boxes in its cells
-            sg, lg = grids()
-            blocked = sg.blocked
-            # the obstacles first: a box that took a candidate is kept as a reason for the
-            # verdict, and an obstacle (a figure, a fixture) moves less than a label
-            block = runs[-1][1] if runs else None
-            for q in range(k, ncand):
-                ring, dx, dy = cands[q]
-                # inline _at: this loop runs for every candidate of every label
-                dist = r + 2.0 + ring * ring_step
-                cx, cy = ax + dx * dist, ay + dy * dist
-                x0 = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
-                y0 = cy if dy > 0 else cy - h if dy < 0 else cy - h / 2
-                x1, y1 = x0 + w, y0 + h
-                if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
-                    continue
-                if block is not None:
-                    c = block
-                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
-                        if c[1] < y1 + gap:
-                            continue
-                for _, c in runs[-_RECENT:]:
-                    if x0 < c[2] + gap and c[0] < x1 + gap and y0 < c[3] + gap:
-                        if c[1] < y1 + gap:
-                            break
-                else:
-                    c = blocked(x0, y0, x1, y1, lg)
-                if c is None:
-                    chosen, leader, k = Box(x0, y0, x1, y1), ring > 0, q
-                    break
-                runs.append((q, c))
-                block = c
+            sg, lg = self.grids()
+            qs = range(k, len(self.cands))
+            found = _first_free(
+                geom, qs, runs, self.cands, self.ring_step, self.bt, self.gap, sg.blocked, lg
+            )
         blockers: tuple[tuple[int, _T], ...] | None = tuple(runs)
-        if chosen is None:
-            k = ncand
         ov = None
-        if chosen is None and overflow is not None:
-            # the column: stacked under the labels put there before, clear of every box;
-            # the boxes that end above where it is now can meet nothing further down
-            if low is None:
-                low = [o for o in (*fixed, *obst) if o[3] + gap > ov_y]
-            low.extend(o for o in placed[lowed:] if o[3] + gap > ov_y)
-            lowed = len(placed)
-            low = [o for o in low if o[3] + gap > ov_y]
-            b, ov_y = _column_slot(overflow.x0, ov_y, w, h, gap, low)
-            chosen, leader, ov = b, True, ov_y
-        if chosen is None:  # no overflow column: the last resort is the anchor itself
-            chosen = _at(lab, 1, 0, lab.r + 2.0)
+        if found is not None:
+            k, chosen = found
+            leader = self.cands[k][0] > 0
+        elif self.overflow is not None:
+            k = len(self.cands)
+            chosen, ov = self.column(geom[0], geom[1])
+            leader = True
+        else:  # no overflow column: the last resort is the anchor itself
+            k = len(self.cands)
+            chosen, leader = _at(lab, 1, 0, lab.r + 2.0), False
             blockers = None  # (never reused)
+        self.record(i, lab, key, geom, hit, (chosen, leader, blockers, ov, k))
+
+    def gone(self, blk: Sequence[tuple[int, _T]]) -> bool:
+        """Whether some box that took a candidate in the reference is not here now."""
+        obst_set, placed_set, fixed_set = self.obst_set, self.placed_set, self.fixed_set
+        for _, b in blk:
+            if b not in obst_set and b not in placed_set and b not in fixed_set:
+                return True
+        return False
+
+    def as_then(self, i: int, lab: Label, key: str, geom: Any, hit: tuple[Any, ...]) -> bool:
+        """Whether the box the label took in the reference (its ``hit``, every box that took
+        a candidate before it there being here now) is free now: if so it takes it again.
+        It is free if no obstacle new since then meets it, nor a label before it placed
+        differently than then (``diff``)."""
+        _, j, box, leader, blk, t, _, kc = hit
+        gap = self.gap
+        ok = _clear_of(t, self.added, gap)
+        f0, f1, f2, f3 = t
+        if ok and not (self.aligned and j == i):  # of the labels before it, as then
+            ref_ids = self.ref_ids
+            if j >= self.dj:
+                diff = self.diff
+                for q in ref_ids[self.dj : j]:
+                    if q in diff:
+                        diff.remove(q)
+                    else:
+                        diff.add(q)
+            else:
+                self.diff = self.placed_ids.symmetric_difference(ref_ids[:j])
+            self.dj = j
+            byid, rbyid = self.byid, self.rbyid
+            for q in self.diff:
+                b = byid.get(q) or rbyid[q]
+                if f0 < b[2] + gap and b[0] < f2 + gap and f1 < b[3] + gap:
+                    if b[1] < f3 + gap:
+                        ok = False
+                        break
+        if not ok:
+            return False
+        if j != i:
+            self.aligned = False
+        lab.box, lab.leader = box, leader
+        self.take(t)
+        row = (box, leader, blk, t, None, kc)
+        self.new.rows.append(row)
+        self.new.map[key] = (geom, i, *row)
+        return True
+
+    def retry(
+        self,
+        geom: tuple[float, float, float, float, float],
+        blk: Sequence[tuple[int, _T]],
+        kc: int,
+        runs: list[tuple[int, _T]],
+    ) -> tuple[int, Box] | None:
+        """The candidates before ``kc`` whose box in the reference (its runs ``blk``) is gone
+        tried again, in order, the others taken as then; the first free, or None (the search
+        goes on from ``kc``). ``runs`` gets the runs found."""
+        sg, lg = self.grids()
+        obst_set, placed_set, fixed_set = self.obst_set, self.placed_set, self.fixed_set
+        for n, (k0, b) in enumerate(blk):
+            if b in obst_set or b in placed_set or b in fixed_set:
+                runs.append((k0, b))
+                continue
+            qs = range(k0, blk[n + 1][0] if n + 1 < len(blk) else kc)
+            found = _first_free(
+                geom, qs, runs, self.cands, self.ring_step, self.bt, self.gap, sg.blocked, lg
+            )
+            if found is not None:
+                return found
+        return None
+
+    def column(self, w: float, h: float) -> tuple[Box, float]:
+        """A place in the overflow column, stacked under the labels put there before, clear of
+        every box, and the column's next place; the boxes that end above where it is now can
+        meet nothing further down."""
+        assert self.overflow is not None
+        gap, ov_y = self.gap, self.ov_y
+        if self.low is None:
+            self.low = [o for o in (*self.fixed, *self.obst) if o[3] + gap > ov_y]
+        self.low.extend(o for o in self.placed[self.lowed :] if o[3] + gap > ov_y)
+        self.lowed = len(self.placed)
+        self.low = [o for o in self.low if o[3] + gap > ov_y]
+        b, self.ov_y = _column_slot(self.overflow.x0, ov_y, w, h, gap, self.low)
+        return b, self.ov_y
+
+    def take(self, t: _T) -> None:
+        """The box ``t`` of the next label placed."""
+        self.placed.append(t)
+        self.placed_set.add(t)
+        self.byid[id(t)] = t
+        self.placed_ids.add(id(t))
+        _toggle(self.diff, id(t))
+
+    def record(
+        self,
+        i: int,
+        lab: Label,
+        key: str,
+        geom: Any,
+        hit: tuple[Any, ...] | None,
+        where: tuple[Box, bool, tuple[tuple[int, _T], ...] | None, float | None, int],
+    ) -> None:
+        """The label placed where the search put it (its box, leader, runs, place in the
+        column, candidate), kept for the next placement."""
+        chosen, leader, blockers, ov, k = where
         lab.box, lab.leader = chosen, leader
         t = (chosen.x0, chosen.y0, chosen.x1, chosen.y1)
         if hit is not None and hit[5] == t:
@@ -403,18 +501,16 @@ def place_labels(
             # after it do not see it as changed
             t = hit[5]
         if hit is None or t is not hit[5] or hit[1] != i:
-            aligned = False
-        placed.append(t)
-        placed_set.add(t)
-        byid[id(t)] = t
-        placed_ids.add(id(t))
-        _toggle(diff, id(t))
+            self.aligned = False
+        self.take(t)
         row = (chosen, leader, blockers, t, ov, k)
-        rows.append(row)
-        out_map.setdefault(key, (geom, i, *row))
-    new.byid = byid
-    new.still = still
-    new.ids = [id(t) for t in placed]
-    _REFS.insert(0, new)
-    del _REFS[_REFS_MAX:]
-    return labels
+        self.new.rows.append(row)
+        self.new.map.setdefault(key, (geom, i, *row))
+
+    def done(self) -> _Ref:
+        """The placement made, to be the reference of the next."""
+        new = self.new
+        new.byid = self.byid
+        new.still = self.still
+        new.ids = [id(t) for t in self.placed]
+        return new
