@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from sharing import same_run
 
-from sheli.engine import run
 from sheli.engine.records import Step
 from sheli.engine.state import Holding, Objects
 from sheli.outputs.english import (
@@ -24,6 +26,9 @@ from sheli.outputs.english import (
 from sheli.rite import list_specs
 
 RITES = ("xiangshe", "dashe", "yanli")
+# the run of each rite made once (tests/conftest.py, run_once), on the worker that reads them
+# for tests/test_glossary_runs.py too
+pytestmark = same_run("glossary")
 SLOTS = {"object", "whom", "at", "place", "count", "side"}
 
 # The patterns of the patched English, each with what it was.
@@ -39,10 +44,16 @@ DOUBLE_DIRECTION = re.compile(r"\b(?:north|south|east|west) of the (?:north|sout
 
 
 @pytest.fixture(scope="module")
-def step_lines() -> dict[str, list[str]]:
+def runs(run_once: Callable[..., Any]) -> dict[str, Any]:
+    """Every rite shipped, run with its defaults (shared, only read)."""
+    return {rite: run_once(rite) for rite in sorted(list_specs())}
+
+
+@pytest.fixture(scope="module")
+def step_lines(runs: dict[str, Any]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for rite in RITES:
-        lines = english_lines(run(rite).records, None, defaultdict(list), [])
+        lines = english_lines(runs[rite].records, None, defaultdict(list), [])
         out[rite] = [ln for ln in lines if re.match(r"\s*\d+ ", ln)]
     return out
 
@@ -76,13 +87,8 @@ def test_no_patched_english_in_a_run(rite: str, step_lines: dict[str, list[str]]
     assert not [ln for ln in lines for m in unnamed.finditer(ln) if m.group(1) not in verbs]
 
 
-def test_a_frame_for_every_verb_the_runs_use() -> None:
-    used = {
-        rec.verb
-        for rite in sorted(list_specs())
-        for rec in run(rite).records
-        if isinstance(rec, Step)
-    }
+def test_a_frame_for_every_verb_the_runs_use(runs: dict[str, Any]) -> None:
+    used = {rec.verb for r in runs.values() for rec in r.records if isinstance(rec, Step)}
     without = sorted(used - set(verb_frames()))
     assert not without, f"verbs without a frame in verb_frames.yaml: {without}"
 
