@@ -6,7 +6,14 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from test_serve_helpers import Live, inputs_count, make_client, new_event
+from test_serve_helpers import (
+    Live,
+    inputs_count,
+    make_client,
+    new_event,
+    prime_event_runs,
+    share_event_runs,
+)
 
 from sheli.serve.limits import RateLimit
 from sheli.serve.store import SCHEMA_1, SCHEMA_2, SCHEMA_VERSION, Store
@@ -15,8 +22,14 @@ from sheli.serve.views.wuwu import VOTER_COOKIE
 ARROW = {"round": 2, "pair": "上耦", "seat": "上射", "arrow": 1}
 
 
+@pytest.fixture(scope="module")
+def event_runs(once) -> None:
+    prime_event_runs(once)
+
+
 @pytest.fixture()
-def client(tmp_path):
+def client(tmp_path, monkeypatch, once, event_runs):
+    share_event_runs(monkeypatch, once)
     with make_client(tmp_path) as c:
         yield c
 

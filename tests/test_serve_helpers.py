@@ -13,11 +13,27 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2; httpx is what we have
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from sheli.serve import create_app
+from sharing import Once
+
+from sheli.serve import create_app, events
+from sheli.serve.events import prepare_event
+from sheli.serve.live import LiveEvent, plan_run, state
+from sheli.serve.live.run import _run_args, compute_derived
+
+#: The form of the event :func:`new_event` creates unless told otherwise.
+EVENT_FORM: dict[str, Any] = {
+    "rite": "xiangshe",
+    "venue": "xie",
+    "pairs": 0,
+    "guests_shoot": False,
+    "feast": False,
+}
 
 
 def csrf_of(page: str) -> str:
@@ -93,14 +109,7 @@ class Live:
 
 
 def new_event(client: Any, **body: Any) -> Live:
-    payload = {
-        "rite": "xiangshe",
-        "venue": "xie",
-        "pairs": 0,
-        "guests_shoot": False,
-        "feast": False,
-        **body,
-    }
+    payload = {**EVENT_FORM, **body}
     r = client.post("/api/events", json=payload, headers={"X-CSRF-Token": home_csrf(client)})
     assert r.status_code == 201, r.text
     data = r.json()
@@ -114,3 +123,41 @@ def make_client(tmp_path: Any) -> TestClient:
 def inputs_count(client: Any) -> int:
     store = client.app.state.server.store
     return store.db.execute("SELECT COUNT(*) FROM inputs").fetchone()[0]
+
+
+def share_event_runs(monkeypatch: pytest.MonkeyPatch, once: Once) -> None:
+    """The runs of the live app made once per session for each set of what they depend on
+    (tests/conftest.py's ``once``), for tests that create many alike events: the run with
+    which the app checks a new event (:func:`prepare_event`, which reads only its roles), and
+    each run for the outcomes recorded (``compute_derived``: the rite and its arguments, the
+    factor of the distance, the cast's names and the outcomes; the views only read it)."""
+
+    def check_run(rite: str, **kw: Any) -> Any:
+        return once(("run", rite, repr(sorted(kw.items()))), lambda: events_run(rite, **kw))
+
+    def derived(config: dict[str, Any], factor: float, names: dict[str, str], outcomes: Any) -> Any:
+        key = (
+            "derived",
+            config.get("rite"),
+            repr(sorted(_run_args(config).items())),
+            factor,
+            repr(sorted(names.items())),
+            repr(sorted(outcomes.items())),
+        )
+        return once(key, lambda: compute_derived(config, factor, names, outcomes))
+
+    events_run = events.run
+    monkeypatch.setattr(events, "run", check_run)
+    monkeypatch.setattr(state, "compute_derived", derived)
+
+
+def prime_event_runs(once: Once) -> None:
+    """The runs that every event of :data:`EVENT_FORM` needs, made now (from a module's fixture:
+    made for all its tests, not by the first): the run that checks it and its first run, before
+    any arrow (with :func:`share_event_runs`), and the whole run the app estimates its times
+    from (``plan_run``, which the app keeps)."""
+    with pytest.MonkeyPatch.context() as mp:
+        share_event_runs(mp, once)
+        config, _ = prepare_event(EVENT_FORM)
+        LiveEvent({"id": "primed", **config}).derived()
+    plan_run(config)
