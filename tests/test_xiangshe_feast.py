@@ -11,7 +11,7 @@ conserved and drunk only full; a few places are checked by hand against the 經 
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +30,11 @@ FEAST = {"feast": True}
 CUPS = ("爵", "觶")
 
 
-@cache
-def whole(seed: int | None = None) -> Any:
-    return run("xiangshe", seed=seed, options=FEAST)
+@pytest.fixture(scope="module")
+def whole(run_once: Callable[..., Any]) -> Any:
+    """The whole rite of the default seed (shared, only read): made before the tests that read
+    it, not by the first."""
+    return run_once("xiangshe", options=FEAST)
 
 
 def n_of(cite: str) -> int:
@@ -90,9 +92,9 @@ def test_the_whole_rite_runs_from_first_to_last(kw: dict[str, Any]) -> None:
     assert not r.warnings, r.warnings
 
 
-def test_the_yizhu_has_the_thirty_sections_in_order() -> None:
+def test_the_yizhu_has_the_thirty_sections_in_order(whole: Any) -> None:
     secs: list[int] = []
-    for e in step_lines(whole()):
+    for e in step_lines(whole):
         if not secs or secs[-1] != e["section"]:
             secs.append(e["section"])
     assert secs == list(range(1, 31))
@@ -216,10 +218,10 @@ def test_everyone_is_where_the_archery_starts(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.slow
-def test_a_cup_from_the_fei_is_empty_and_one_laid_down_full_stays_full() -> None:
+def test_a_cup_from_the_fei_is_empty_and_one_laid_down_full_stays_full(whole: Any) -> None:
     """The 賓 drinks the 觶 of 一人舉觶 at xiangshe:261, which he laid at the 薦西 full (74);
     the 司正 drinks the 觶 he laid in the 中庭 full (106–107). Every drink's cup was filled."""
-    r = whole()
+    r = whole
     holds: dict[tuple[str, str, str], list[str]] = {}
     for e in step_lines(r):  # the first act of its kind at each passage
         holds.setdefault((e["cite"], e["actor"], e["verb"]), e["holds"])
@@ -263,10 +265,10 @@ def test_drinking_from_an_empty_cup_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_zhuren_xian_bin_at_the_xi_jie() -> None:
+def test_zhuren_xian_bin_at_the_xi_jie(whole: Any) -> None:
     """主人…賓之席前西北面獻賓; 賓西階上北面拜; 賓進受爵于席前復位 (xiangshe:30–32);
     注 xiangshe:32 「復位，西階上位」."""
-    r = whole()
+    r = whole
     (bow,) = steps_at(r, "xiangshe:31", "賓", "拜")
     assert bow["place"] == "西階上" and bow["facing"] == "N"
     (zh,) = steps_at(r, "xiangshe:30", "主人", "適")[-1:]
@@ -277,10 +279,10 @@ def test_zhuren_xian_bin_at_the_xi_jie() -> None:
 
 
 @pytest.mark.slow
-def test_bin_zuo_zhuren() -> None:
+def test_bin_zuo_zhuren(whole: Any) -> None:
     """賓…實爵主人之席前東南面酢主人; 主人進受爵復位 (xiangshe:46–47); the 主人 drinks at the
     阼階上 (49), and 不告旨 (48: no 告 by the 主人)."""
-    r = whole()
+    r = whole
     assert steps_at(r, "xiangshe:46", "賓", "適")[-1]["facing"] == "SE"
     (got,) = steps_at(r, "xiangshe:47", "主人", "受")
     assert got["holds"] == ["爵(實)"]
@@ -292,10 +294,10 @@ def test_bin_zuo_zhuren() -> None:
 
 
 @pytest.mark.slow
-def test_yuezheng_and_gong() -> None:
+def test_yuezheng_and_gong(whole: Any) -> None:
     """樂正先升北面立于其西 (85); 工…升自西階北面東上 (86); 樂正…乃降 (90), 注
     「降立西階東北面」; 笙入立于縣中西面 (87)."""
-    r = whole()
+    r = whole
     (up,) = steps_at(r, "xiangshe:85", "樂正", "立")
     assert up["place"] == "工席之西" and up["facing"] == "N"
     assert steps_at(r, "xiangshe:86", "大師", "適")[0]["place"] == "工席"
@@ -315,10 +317,10 @@ def test_yuezheng_and_gong() -> None:
 
 
 @pytest.mark.slow
-def test_sizheng_in_the_zhongting() -> None:
+def test_sizheng_in_the_zhongting(whole: Any) -> None:
     """司正…中庭北面坐奠觶 (106); 興少退北面立于觶南 (108), where the archery's cast has the
     司馬 (司正爲司馬 xiangshe:117); 敖繼公's reading puts the 觶 before the 阼階."""
-    r = whole()
+    r = whole
     (lay,) = [e for e in steps_at(r, "xiangshe:106", "司馬", "奠")]
     assert lay["at"] == "中庭" and lay["facing"] == "N"
     last = steps_at(r, "xiangshe:108", "司馬", "退")[-1]
@@ -329,10 +331,10 @@ def test_sizheng_in_the_zhongting() -> None:
 
 
 @pytest.mark.slow
-def test_lvchou_bin_chou_zhuren_at_the_zuo_jie() -> None:
+def test_lvchou_bin_chou_zhuren_at_the_zuo_jie(whole: Any) -> None:
     """賓北面坐取俎西之觶…阼階上北面酬主人，主人降席立于賓東 (261); 主人進受觶 (263);
     凡旅不洗, 不洗者不祭 (記 367–368)."""
-    r = whole()
+    r = whole
     assert steps_at(r, "xiangshe:261", "賓", "卒觶")[0]["place"] == "阼階上"
     assert steps_at(r, "xiangshe:261", "主人", "適")[0]["place"] == "阼階上之東"
     assert steps_at(r, "xiangshe:263", "主人", "受")[0]["holds"] == ["觶(實)"]
@@ -341,9 +343,9 @@ def test_lvchou_bin_chou_zhuren_at_the_zuo_jie() -> None:
 
 
 @pytest.mark.slow
-def test_bin_chu_zou_gai() -> None:
+def test_bin_chu_zou_gai(whole: Any) -> None:
     """賓興，樂正命奏陔 (295); 賓降及階，陔作，賓出…主人送于門外再拜 (296); 大夫後出 (記 370)."""
-    r = whole()
+    r = whole
     (cmd,) = steps_at(r, "xiangshe:295", "樂正", "命")
     assert cmd["says"] == "奏陔"
     seq = {e["verb"] + e["actor"]: e["seq"] for e in steps_at(r, "xiangshe:296")}
@@ -354,9 +356,9 @@ def test_bin_chu_zou_gai() -> None:
 
 
 @pytest.mark.slow
-def test_no_one_enters_after_the_lv_until_bin_chu() -> None:
+def test_no_one_enters_after_the_lv_until_bin_chu(whole: Any) -> None:
     """既旅士不入 (記 369); 樂作大夫不入 (記 327: the 大夫 enters at 75, before 合樂 at 88)."""
-    r = whole()
+    r = whole
     # only those who went out on an errand of the rite come back in (司正 and 弟子 hand the 俎
     # to the 從者 outside the 門, xiangshe:279, 281)
     lv = [e for e in step_lines(r) if 259 <= n_of(e["cite"]) < 296]
@@ -369,11 +371,11 @@ def test_no_one_enters_after_the_lv_until_bin_chu() -> None:
 
 
 @pytest.mark.slow
-def test_xian_uses_the_jue_the_rest_the_zhi() -> None:
+def test_xian_uses_the_jue_the_rest_the_zhi(whole: Any) -> None:
     """獻用爵，其他用觶 (記 317): the 獻 of 賓 (40), 主人's 酢 (49), 衆賓 (63), 大夫 (80), 工 (95)
     and 笙 (97) are drunk from the 爵; the 酬 (54), 舉觶 (70), 司正 (107) and 旅 (261) from the
     觶; 凡舉爵三作而不徒爵 (記 322, 注 獻賓獻大夫獻工皆有薦): 賓, 大夫 and 工 get a 薦."""
-    r = whole()
+    r = whole
     drinks = {
         (e["cite"], e["actor"]): e["holds"]
         for e in step_lines(r)
