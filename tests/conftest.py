@@ -218,3 +218,18 @@ def run_once(once: Once) -> Callable[..., Any]:
         return once(("run", rite, repr(sorted(kw.items()))), lambda: run(rite, **kw))
 
     return made
+
+
+@pytest.fixture()
+def shared_command_runs(monkeypatch: pytest.MonkeyPatch, run_once: Callable[..., Any]) -> None:
+    """The runs the commands a test invokes make (``sheli.engine.run``, where no ``sink`` takes
+    its records) taken from ``run_once``: for a test of what a command does with a run (a
+    file written, a language), not of the run. The choices a command leaves unset (None, or
+    no reading) are the engine's defaults, left out of the key."""
+
+    def shared(rite: Any, *, sink: Any = None, walks_apart: bool = False, **kw: Any) -> Any:
+        if sink is not None:
+            return run(rite, sink=sink, walks_apart=walks_apart, **kw)
+        return run_once(rite, **{k: v for k, v in kw.items() if v is not None and v != []})
+
+    monkeypatch.setattr("sheli.engine.run", shared)

@@ -67,7 +67,15 @@ def test_lang_is_shared_by_the_table_commands() -> None:
     assert "乡射之礼" in out and "鄉射之禮" not in out
 
 
-def test_a_file_written_in_simplified_characters(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def default_run(run_once):  # type: ignore[no-untyped-def]
+    """The default 鄉射禮, made before the test that writes it (shared, only read)."""
+    return run_once("xiangshe")
+
+
+def test_a_file_written_in_simplified_characters(  # type: ignore[no-untyped-def]
+    tmp_path, default_run, shared_command_runs
+) -> None:
     from sheli.cli.run import run
 
     out = tmp_path / "yizhu.txt"
