@@ -6,6 +6,7 @@ after every act instead, it must be the same at every step (nothing changed unse
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -46,8 +47,8 @@ def test_snapshots_equal_a_fresh_look_at_every_step(
 
 
 @pytest.mark.slow
-def test_records_are_the_log_and_carry_numbers() -> None:
-    r = run("xiangshe", seed=1)
+def test_records_are_the_log_and_carry_numbers(run_once: Callable[..., Any]) -> None:
+    r = run_once("xiangshe", seed=1)
     assert [x.to_json() for x in r.records] == log_lines(r)
     assert isinstance(r.records[0], Scene)
     steps = [x for x in r.records if type(x) is Step]
@@ -62,7 +63,7 @@ def test_records_are_the_log_and_carry_numbers() -> None:
 
 
 @pytest.mark.slow
-def test_a_visitor_reads_the_run_in_order() -> None:
+def test_a_visitor_reads_the_run_in_order(run_once: Callable[..., Any]) -> None:
     class Order(BaseVisitor):
         def __init__(self) -> None:
             self.seen: list[str] = []
@@ -85,15 +86,20 @@ def test_a_visitor_reads_the_run_in_order() -> None:
         def result(self) -> list[str]:
             return self.seen
 
-    r = run("xiangshe", seed=1)
+    r = run_once("xiangshe", seed=1)
     seen = r.accept(Order())
     assert seen[0] == "begin" and seen[-1] == "end"
     assert seen[1:-1] == [e["type"] for e in log_lines(r)[1:]]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_shot_lines_carry_the_release_decision(seed: int) -> None:
-    r = run("xiangshe", seed=seed)
+@pytest.fixture(scope="module", params=[1, 2], ids=lambda seed: f"seed{seed}")
+def seeded(request: pytest.FixtureRequest, run_once: Callable[..., Any]) -> Any:
+    """鄉射禮 of seeds 1 and 2 (shared, only read), made before the tests that read them."""
+    return run_once("xiangshe", seed=request.param)
+
+
+def test_shot_lines_carry_the_release_decision(seeded: Any) -> None:
+    r = seeded
     shots = [x for x in r.records if type(x) is Shot and x.pair != "誘射"]
     assert shots
     for s in shots:

@@ -16,6 +16,7 @@ from sheli.cli import main
 from sheli.engine import run
 
 
+@pytest.mark.slow  # a whole run of its own, under the patch
 def test_the_run_makes_no_near_name_message(monkeypatch: pytest.MonkeyPatch) -> None:
     # the venue's message for an unknown name (with its near names) is made only for an
     # error; a run asks the venue whether it has a name, it does not provoke the error
@@ -26,6 +27,7 @@ def test_the_run_makes_no_near_name_message(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(run("xiangshe", seed=1).records) > 4000
 
 
+@pytest.mark.slow  # a whole run of its own, the command's
 def test_run_gives_the_collector_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     out = tmp_path / "log.jsonl"
     monkeypatch.setattr(
