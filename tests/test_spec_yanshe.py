@@ -30,6 +30,16 @@ def yan(seed: int = 0, readings: tuple[str, ...] = (), **kw: Any) -> Any:
     return run("yanshe", seed=seed, readings=list(readings) or None, **kw)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def quick_runs() -> None:
+    """The runs the tests not marked slow read, made before them (not by the first to ask):
+    the default, and the two readings of the 君's shooting."""
+    yan()
+    yan(0, ("R-jun-shougong-zushe",))
+    if hasattr(verbs, "LOWER_FIRST_ROLES"):
+        yan(0, ("R-jun-xianfa",))
+
+
 def steps_of(r: Any, actor: str | None = None, verb: str | None = None) -> list[dict[str, Any]]:
     return [
         e
