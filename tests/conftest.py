@@ -196,14 +196,6 @@ def xiangshe_render(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def xiangshe_seed1_frames() -> tuple[Any, list[Any]]:
-    """The default 鄉射禮 of seed 1: its scene and its frames, once per session, for the
-    diagram and label tests, which only read them."""
-    r = run("xiangshe", seed=1)
-    return r.scene, build_frames(r)
-
-
-@pytest.fixture(scope="session")
 def once() -> Once:
     """A session's :class:`Once`: ``once(key, make)``."""
     return Once()
@@ -218,6 +210,14 @@ def run_once(once: Once) -> Callable[..., Any]:
         return once(("run", rite, repr(sorted(kw.items()))), lambda: run(rite, **kw))
 
     return made
+
+
+@pytest.fixture(scope="session")
+def xiangshe_seed1_frames(run_once: Callable[..., Any]) -> tuple[Any, list[Any]]:
+    """The default 鄉射禮 of seed 1 (``run_once``'s): its scene and its frames, once per
+    session, for the diagram and label tests, which only read them."""
+    r = run_once("xiangshe", seed=1)
+    return r.scene, build_frames(r)
 
 
 @pytest.fixture()

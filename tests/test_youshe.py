@@ -5,19 +5,25 @@ The event log says so, and docs/event-log.md says what the log does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from loglines import log_lines, step_lines
 
-from sheli.engine import run
-
 DOC = Path(__file__).resolve().parents[1] / "docs" / "event-log.md"
 
 
+@pytest.fixture(scope="module")
+def seed1(run_once: Callable[..., Any]) -> Any:
+    """鄉射禮 of seed 1 (shared, only read), made before the tests that read it."""
+    return run_once("xiangshe", seed=1)
+
+
 @pytest.mark.slow
-def test_youshe_shot_lines() -> None:
-    r = run("xiangshe", seed=1)
+def test_youshe_shot_lines(seed1: Any) -> None:
+    r = seed1
     shots = [e for e in log_lines(r) if e["type"] == "shot" and e["pair"] == "誘射"]
     assert [s["arrow"] for s in shots] == [1, 2, 3, 4]  # 將乘矢 (xiangshe:132)
     for s in shots:
@@ -38,11 +44,11 @@ def test_event_log_doc_says_round_1() -> None:
     assert "誘射 is in round 1" in text and "第一番直司射與三耦誘射不釋算" in text
 
 
-def test_the_sishe_goes_out_south_of_his_own_wei() -> None:
+def test_the_sishe_goes_out_south_of_his_own_wei(seed1: Any) -> None:
     """降出于其位南適堂西 (xiangshe:134): 敖繼公 「見是時未有司馬西方之位也」, 楊復 「不從階西徑過
     堂西，必出于其位南而後向北以適堂西」: his walk passes south of his own 位 (所設中之西南,
     xiangshe:127), where the 司馬 does not stand yet (he is at the 西階前, 記 xiangshe:335)."""
-    r = run("xiangshe", seed=1)
+    r = seed1
     steps = [e for e in r.records if getattr(e, "verb", None) is not None]
     wei = next(e for e in steps if e.cite == "xiangshe:127" and e.actor == "司射")
     (out,) = [e for e in steps if e.cite == "xiangshe:134" and e.verb == "出"]
