@@ -23,6 +23,7 @@ from sheli.outputs.diagram.layout import _label_svg, _layout_all, _movers, _path
 from sheli.outputs.diagram.memo import _CHANGED, _MEMO
 from sheli.outputs.diagram.plan import (
     _VIEW_INTERN,
+    View,
     _flights,
     _range,
     _static_plan,
@@ -54,6 +55,7 @@ from sheli.outputs.diagram.things import (
 from sheli.outputs.diagram.words import _person, _tr
 from sheli.outputs.frames import Frame
 from sheli.outputs.labels import (
+    Label,
     LabelMemory,
     clear_placements,
     size_of,
@@ -170,39 +172,83 @@ def render_svg_parts(
     b = v.box
     ov = [lab.box.y1 for lab in labels if lab.box is not None]
     height = max(b.y1 + 40, *ov, 0) + MARGIN
-    if lang == "en":
-        title = f"({scene.title or ''}) {fv.cite} #{fv.seq} " + (
-            f"{_person(fv.actor or '', None, lang)}: {label_en(fv.verb or '', 'verbs')}"
-        )
-        title += f" (「{fv.says}」)" if fv.says else ""
-    else:
-        title = f"{scene.title or ''} {fv.cite} #{fv.seq} {fv.actor}{fv.verb}"
-        title = _tr(lang)(title + (f"「{fv.says}」" if fv.says else ""))
     bounds_attrs, view_parts, north = _view_parts(v, lang)
     out = [
         f'<svg xmlns="{SVG_NS}" width="{width}" height="{_f(height)}" '
         f'viewBox="0 0 {width} {_f(height)}" font-family="{FONT}" class="sheli-step" '
         f'data-seq="{fv.seq}" {bounds_attrs}>',
-        f"<title>{escape(title)}</title>",
+        f"<title>{escape(_title(fv, scene, lang))}</title>",
         f'<rect width="{width}" height="{_f(height)}" fill="#fff"/>',
+        '<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
+        f'markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
+        f'fill="{_PATH}"/></marker></defs>',
         _header(fv, scene, width, lang),
         *view_parts,
         *c.parts,
         "</g>",
         north,
     ]
-    # paths: the actor's walk in this act, bold; others who moved in this group of acts
-    # (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
-    # from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of
+    out += _walks(fv, v, where, actor)
+    out += _arrows_in_flight(fv, venue.key, v, where)
+    # figures (clipped to the plan: a crowd's block may reach beyond it)
+    out.append('<g clip-path="url(#plan-clip)">')
+    raised = fv.objects.jing_raised
+    # everyone in the view, as the layout found them (the same people, in order)
+    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, fv.people)
+    out.append("</g>")
+    out += _labels_drawn(labels, v.name, actor)
+    out.append("</g>")
+    out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
+    if v.name == "hall" and _inset_w(width):
+        venue_key = scene.venue or "xie"
+        out.extend(
+            _inset(
+                fv,
+                venue_key,
+                b.x1 + 8,
+                b.y0,
+                INSET_W - 8,
+                b.y1 - b.y0,
+                beast_hou(scene),
+                lang,
+            )
+        )
+    out.append("</svg>")
+    return out
+
+
+def _title(fv: _FrameView, scene: Scene, lang: str) -> str:
+    """The diagram's title: the rite, the passage, the step's number, who does what (and
+    says what), in ``lang``."""
+    if lang == "en":
+        title = f"({scene.title or ''}) {fv.cite} #{fv.seq} " + (
+            f"{_person(fv.actor or '', None, lang)}: {label_en(fv.verb or '', 'verbs')}"
+        )
+        return title + (f" (「{fv.says}」)" if fv.says else "")
+    title = f"{scene.title or ''} {fv.cite} #{fv.seq} {fv.actor}{fv.verb}"
+    return _tr(lang)(title + (f"「{fv.says}」" if fv.says else ""))
+
+
+def _walks(fv: _FrameView, v: View, where: dict[str, tuple[float, float]], actor: str) -> list[str]:
+    """The paths: the actor's walk in this act, bold; others who moved in this group of acts
+    (the same passage, e.g. each of the 三耦 進), faint; clipped to the plan, which a walk
+    from beyond the view (to the 中 from the 司馬之南, on a near view) would run out of."""
     paths = []
     for p in _movers(fv.plist_people, fv.group_from):
         me = p.actor == actor and p.moved_at == fv.seq
         paths.append(_path_svg(p.actor, p.path, v, where.get(p.actor), me))
-    if paths:
-        out += ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
-    # the flight of an arrow loosed in this step, to where it is drawn at the 侯; with the
-    # 侯 beyond the view (an archer on the hall view), as far as the view's edge
-    for archer, hou, hit, k in _flights(fv, venue.key):
+    if not paths:
+        return []
+    return ['<g class="paths" clip-path="url(#plan-clip)">', *paths, "</g>"]
+
+
+def _arrows_in_flight(
+    fv: _FrameView, venue_key: str, v: View, where: dict[str, tuple[float, float]]
+) -> list[str]:
+    """The flight of each arrow loosed in this step, to where it is drawn at the 侯; with the
+    侯 beyond the view (an archer on the hall view), as far as the view's edge."""
+    out = []
+    for archer, hou, hit, k in _flights(fv, venue_key):
         if archer not in where:
             continue
         tx, ty = v.px(*_arrow_spot(k, hit, hou.y, hou.x, hou.width / 40.0))
@@ -214,23 +260,18 @@ def render_svg_parts(
         )
         inside = v.contains(hou.x, hou.y)
         out.append(line if inside else f'<g clip-path="url(#plan-clip)">{line}</g>')
-    out.insert(
-        3,
-        '<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" '
-        f'markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" '
-        f'fill="{_PATH}"/></marker></defs>',
-    )
-    # figures (clipped to the plan: a crowd's block may reach beyond it)
-    out.append('<g clip-path="url(#plan-clip)">')
-    raised = fv.objects.jing_raised
-    # everyone in the view, as the layout found them (the same people, in order)
-    out += _figures(_MEMO.people[v.name][5][_VISIBLE], where, v, r, actor, raised, fv.people)
-    out.append("</g>")
-    # labels (fixtures' and people's), with leader lines where displaced
+    return out
+
+
+def _labels_drawn(labels: list[Label], view_name: str, actor: str) -> list[str]:
+    """The labels (fixtures' and people's), with leader lines where displaced, the actor's
+    marked; a label drawn as last time in this view (the same lines in the same box) is the
+    same string again."""
+    out = []
     actor_key = f"person:{actor}"
-    memo = _MEMO.labels.get(v.name)
+    memo = _MEMO.labels.get(view_name)
     if memo is None:
-        memo = _MEMO.labels[v.name] = {}
+        memo = _MEMO.labels[view_name] = {}
     for lab in labels:
         assert lab.box is not None
         bx = lab.box
@@ -264,21 +305,4 @@ def render_svg_parts(
         )
         memo[lab.key] = (lab.lines, bx, lab.leader, lab.ax, lab.ay, is_actor, svg)
         out.append(svg)
-    out.append("</g>")
-    out.append(_scale_bar(v, venue.metre_per_chi.value, b.y1 + 6, lang))
-    if v.name == "hall" and _inset_w(width):
-        venue_key = scene.venue or "xie"
-        out.extend(
-            _inset(
-                fv,
-                venue_key,
-                b.x1 + 8,
-                b.y0,
-                INSET_W - 8,
-                b.y1 - b.y0,
-                beast_hou(scene),
-                lang,
-            )
-        )
-    out.append("</svg>")
     return out
