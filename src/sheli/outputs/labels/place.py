@@ -125,8 +125,9 @@ def place_labels(
     if passing:
         obstacles = [*obstacles, *passing]
     greedy = _Greedy(labels, obstacles, bounds, overflow, gap, rings, ring_step, base, params)
+    place = greedy.place
     for i in range(greedy.start, len(labels)):
-        greedy.place(i)
+        place(i)
     _REFS.insert(0, greedy.done())
     del _REFS[_REFS_MAX:]
     return labels
@@ -251,6 +252,44 @@ class _Greedy:
     everything anew (the tests check it on every step of a run).
     """
 
+    # (slots: the placement of each label reads many of them)
+    __slots__ = (
+        "added",
+        "aligned",
+        "bt",
+        "byid",
+        "cands",
+        "diff",
+        "dj",
+        "fixed",
+        "fixed_set",
+        "gap",
+        "geoms",
+        "gridded",
+        "keys",
+        "labels",
+        "lgrid",
+        "low",
+        "lowed",
+        "new",
+        "obst",
+        "obst_set",
+        "out_map",
+        "ov_y",
+        "overflow",
+        "placed",
+        "placed_ids",
+        "placed_set",
+        "rbyid",
+        "ref",
+        "ref_ids",
+        "ring_step",
+        "rmap",
+        "rows",
+        "start",
+        "still",
+    )
+
     def __init__(
         self,
         labels: list[Label],
@@ -269,6 +308,7 @@ class _Greedy:
         obst = [o if isinstance(o, tuple) else (o.x0, o.y0, o.x1, o.y1) for o in obstacles]
         self.obst, self.obst_set = obst, set(obst)
         self.new = new = _Ref(base, params, obst, self.obst_set)
+        self.out_map, self.rows = new.map, new.rows
         self.rmap: dict[str, tuple[Any, ...]] = ref.map if ref is not None else {}
         same, self.still, self.added = _still_after(ref, obst, self.obst_set)
         self.fixed = base.boxes if base is not None else ()
@@ -310,8 +350,8 @@ class _Greedy:
             self.keys,
             self.geoms,
             self.labels,
-            self.new.rows,
-            self.new.map,
+            self.rows,
+            self.out_map,
         )
         rk, rg, rr = self.ref.keys, self.ref.geoms, self.ref.rows
         m = min(len(keys), len(rk))
@@ -351,7 +391,7 @@ class _Greedy:
         search (from where the reference's left off, where it can), else in the overflow
         column, else at its anchor."""
         lab, key, geom = self.labels[i], self.keys[i], self.geoms[i]
-        hit = self.rmap.get(key) if key not in self.new.map else None  # (a twin label: anew)
+        hit = self.rmap.get(key) if key not in self.out_map else None  # (a twin label: anew)
         found: tuple[int, Box] | None = None
         # the candidates found taken, as runs (the first candidate of a run, the box that
         # takes it and those after it up to the next run's), and where the search goes on
@@ -430,10 +470,14 @@ class _Greedy:
         if j != i:
             self.aligned = False
         lab.box, lab.leader = box, leader
-        self.take(t)
+        self.placed.append(t)
+        self.placed_set.add(t)
+        self.byid[id(t)] = t
+        self.placed_ids.add(id(t))
+        _toggle(self.diff, id(t))
         row = (box, leader, blk, t, None, kc)
-        self.new.rows.append(row)
-        self.new.map[key] = (geom, i, *row)
+        self.rows.append(row)
+        self.out_map[key] = (geom, i, *row)
         return True
 
     def retry(
@@ -474,14 +518,6 @@ class _Greedy:
         b, self.ov_y = _column_slot(self.overflow.x0, ov_y, w, h, gap, self.low)
         return b, self.ov_y
 
-    def take(self, t: _T) -> None:
-        """The box ``t`` of the next label placed."""
-        self.placed.append(t)
-        self.placed_set.add(t)
-        self.byid[id(t)] = t
-        self.placed_ids.add(id(t))
-        _toggle(self.diff, id(t))
-
     def record(
         self,
         i: int,
@@ -502,10 +538,14 @@ class _Greedy:
             t = hit[5]
         if hit is None or t is not hit[5] or hit[1] != i:
             self.aligned = False
-        self.take(t)
+        self.placed.append(t)
+        self.placed_set.add(t)
+        self.byid[id(t)] = t
+        self.placed_ids.add(id(t))
+        _toggle(self.diff, id(t))
         row = (chosen, leader, blockers, t, ov, k)
-        self.new.rows.append(row)
-        self.new.map.setdefault(key, (geom, i, *row))
+        self.rows.append(row)
+        self.out_map.setdefault(key, (geom, i, *row))
 
     def done(self) -> _Ref:
         """The placement made, to be the reference of the next."""
