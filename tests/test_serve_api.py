@@ -12,7 +12,14 @@ import json
 
 import pytest
 from loglines import log_lines
-from test_serve_helpers import Live, inputs_count, make_client, new_event
+from test_serve_helpers import (
+    Live,
+    inputs_count,
+    make_client,
+    new_event,
+    prime_event_runs,
+    share_event_runs,
+)
 
 from sheli.engine import run
 from sheli.scoring.outcomes import Outcome, RecordedOutcomes
@@ -55,8 +62,14 @@ def outcome_of(rnd: int, pair: str, seat: str, n: int) -> tuple[bool, bool | Non
     return False, True
 
 
+@pytest.fixture(scope="module")
+def event_runs(once) -> None:
+    prime_event_runs(once)
+
+
 @pytest.fixture()
-def client(tmp_path):
+def client(tmp_path, monkeypatch, once, event_runs):
+    share_event_runs(monkeypatch, once)
     with make_client(tmp_path) as c:
         yield c
 

@@ -17,7 +17,14 @@ import weakref
 from pathlib import Path
 
 import pytest
-from test_serve_helpers import home_csrf, inputs_count, make_client, new_event
+from test_serve_helpers import (
+    home_csrf,
+    inputs_count,
+    make_client,
+    new_event,
+    prime_event_runs,
+    share_event_runs,
+)
 
 from sheli.serve.limits import MAX_BODY, read_body
 from sheli.serve.live import compute_derived_pickled
@@ -26,8 +33,14 @@ from sheli.serve.store import SCHEMA_1, SCHEMA_VERSION, Store, StoreError
 from sheli.serve.streams import Subscriber
 
 
-@pytest.fixture
-def client(tmp_path):
+@pytest.fixture(scope="module")
+def event_runs(once) -> None:
+    prime_event_runs(once)
+
+
+@pytest.fixture()
+def client(tmp_path, monkeypatch, once, event_runs):
+    share_event_runs(monkeypatch, once)
     with make_client(tmp_path) as c:
         yield c
 
@@ -188,6 +201,7 @@ def test_creation_is_rate_limited_per_client(client) -> None:
     assert int(got[-1].headers["retry-after"]) >= 1 and "error" in got[-1].json()
 
 
+@pytest.mark.slow  # the run that checks a 大射儀 event, its own
 def test_dashe_from_the_home_page_defaults(client) -> None:
     """The home form's 大射儀 with nothing else changed: its own venue, the 射宮."""
     csrf = home_csrf(client)
@@ -229,11 +243,14 @@ def test_host_allow_list_and_csp(tmp_path) -> None:
         assert r.status_code == 421 and "host" in r.json()["error"]
 
 
-def test_a_link_and_its_log_entry_are_one_transaction(tmp_path, monkeypatch) -> None:
+def test_a_link_and_its_log_entry_are_one_transaction(
+    tmp_path, monkeypatch, once, event_runs
+) -> None:
     from starlette.testclient import TestClient
 
     from sheli.serve import create_app
 
+    share_event_runs(monkeypatch, once)
     app = create_app(tmp_path / "db.sqlite3", hosts=["testserver"])
     client = TestClient(app, raise_server_exceptions=False)
     live = new_event(client)
@@ -329,11 +346,14 @@ def test_head_of_the_stream_holds_nothing_open(client) -> None:
     assert client.app.state.server.subs == {}  # its stream is gone with the answer
 
 
-def test_a_full_disk_is_a_507_and_the_server_writes_again_after(tmp_path) -> None:
+def test_a_full_disk_is_a_507_and_the_server_writes_again_after(
+    tmp_path, monkeypatch, once, event_runs
+) -> None:
     from starlette.testclient import TestClient
 
     from sheli.serve import create_app
 
+    share_event_runs(monkeypatch, once)
     path = tmp_path / "db.sqlite3"
     client = TestClient(create_app(path, hosts=["testserver"]), raise_server_exceptions=False)
     live = new_event(client)
@@ -357,6 +377,7 @@ def test_a_full_disk_is_a_507_and_the_server_writes_again_after(tmp_path) -> Non
     other.close()
 
 
+@pytest.mark.slow  # a run of its own, pickled
 def test_a_run_from_the_worker_holds_no_reference_cycle() -> None:
     """unpickle_derived freezes a run out of the collector's sight on the ground that its
     reference counts free it when it is dropped: with a cycle anywhere in it, each run the

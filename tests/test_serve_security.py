@@ -6,13 +6,27 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_serve_helpers import Live, home_csrf, inputs_count, make_client, new_event
+from test_serve_helpers import (
+    Live,
+    home_csrf,
+    inputs_count,
+    make_client,
+    new_event,
+    prime_event_runs,
+    share_event_runs,
+)
 
 ARROW = {"round": 2, "pair": "上耦", "seat": "上射", "arrow": 1, "hit": True}
 
 
+@pytest.fixture(scope="module")
+def event_runs(once) -> None:
+    prime_event_runs(once)
+
+
 @pytest.fixture()
-def client(tmp_path):
+def client(tmp_path, monkeypatch, once, event_runs):
+    share_event_runs(monkeypatch, once)
     with make_client(tmp_path) as c:
         yield c
 
