@@ -62,9 +62,14 @@ def outcome_of(rnd: int, pair: str, seat: str, n: int) -> tuple[bool, bool | Non
     return False, True
 
 
+#: The cast of the event of ``live``.
+CAST = [{"role": "司射", "name": "王小明"}]
+
+
 @pytest.fixture(scope="module")
 def event_runs(once) -> None:
     prime_event_runs(once)
+    prime_event_runs(once, cast=CAST)
 
 
 @pytest.fixture()
@@ -76,7 +81,7 @@ def client(tmp_path, monkeypatch, once, event_runs):
 
 @pytest.fixture()
 def live(client) -> Live:
-    return new_event(client, cast=[{"role": "司射", "name": "王小明"}])
+    return new_event(client, cast=CAST)
 
 
 def record_all(live: Live) -> None:

@@ -151,13 +151,14 @@ def share_event_runs(monkeypatch: pytest.MonkeyPatch, once: Once) -> None:
     monkeypatch.setattr(state, "compute_derived", derived)
 
 
-def prime_event_runs(once: Once) -> None:
-    """The runs that every event of :data:`EVENT_FORM` needs, made now (from a module's fixture:
-    made for all its tests, not by the first): the run that checks it and its first run, before
-    any arrow (with :func:`share_event_runs`), and the whole run the app estimates its times
-    from (``plan_run``, which the app keeps)."""
+def prime_event_runs(once: Once, **body: Any) -> None:
+    """The runs that every event of :data:`EVENT_FORM` (with ``body``, as :func:`new_event`
+    takes it) needs, made now (from a module's fixture: made for all its tests, not by the
+    first): the run that checks it and its first run, before any arrow (with
+    :func:`share_event_runs`), and the whole run the app estimates its times from
+    (``plan_run``, which the app keeps)."""
     with pytest.MonkeyPatch.context() as mp:
         share_event_runs(mp, once)
-        config, _ = prepare_event(EVENT_FORM)
+        config, _ = prepare_event({**EVENT_FORM, **body})
         LiveEvent({"id": "primed", **config}).derived()
     plan_run(config)
