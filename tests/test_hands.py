@@ -25,6 +25,14 @@ def steps_of(rite: str) -> list[dict[str, Any]]:
     return step_lines(run(rite, seed=1))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def runs_read() -> None:
+    """The runs the tests read, each by several (seed 1 of every rite), made before them and
+    not by the first to ask."""
+    for rite in RITES:
+        steps_of(rite)
+
+
 def in_hand(step: dict[str, Any]) -> list[str]:
     """What the actor holds in his hands: not what is 搢 in his belt."""
     return [h for h in step.get("holds") or [] if not h.startswith("搢")]
