@@ -286,6 +286,7 @@ def test_every_step_quotes_its_dashe_passage() -> None:
     )
 
 
+@pytest.mark.slow  # a run of its own (seed 3)
 def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
     # 公樂作而后就物 (dashe:273): the 公 steps onto the 下物 after 奏貍首
     r = run(SPEC, seed=3)

@@ -242,6 +242,12 @@ def default_run() -> Any:
     return run("xiangshe")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def default_run_made() -> None:
+    """The default run, which many tests read, made before them and not by the first to ask."""
+    default_run()
+
+
 @pytest.mark.parametrize(
     "kw",
     [

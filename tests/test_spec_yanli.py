@@ -20,6 +20,14 @@ def yanli(seed: int = 0, **options: Any) -> Any:
     return run("yanli", seed=seed, options=options or None)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def runs_read() -> None:
+    """The runs several tests read (with and without the archery), made before them and not
+    by the first to ask."""
+    yanli()
+    yanli(she=False)
+
+
 def _no_seq(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in e.items() if k != "seq"} for e in lines]
 
