@@ -50,6 +50,11 @@ class Music(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     assumption: Said
 
 
+class Stairs(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    step_seconds: Annotated[float, msgspec.Meta(gt=0)]
+    assumption: Said
+
+
 class Speech(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     seconds_per_character: Seconds
     assumption: Said
@@ -61,12 +66,13 @@ class Default(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class Durations(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """The table: a walking pace and a faster 趨, the music's 節, the speech rate, a default
-    and the base seconds of each verb, each with its source or assumption."""
+    """The table: a walking pace and a faster 趨, the music's 節, one 等 of a 階, the speech
+    rate, a default and the base seconds of each verb, each with its source or assumption."""
 
     walk: Walk
     hurry: Hurry
     music: Music
+    stairs: Stairs
     speech: Speech
     default: Default
     verbs: dict[str, tuple[Seconds, Said]]

@@ -226,6 +226,7 @@ ACT_FIELDS = (
 class TimeLink(Node):
     cite: str
     verb: str
+    behind: int = 0
     file = None
 
 

@@ -223,6 +223,14 @@ class TimeLink(_Model):
 
     cite: str = Field(description="the passage id of the other act (xiangshe:152)")
     verb: str = Field(description="its verb (降)")
+    behind: int = Field(
+        default=0,
+        ge=0,
+        description=(
+            "with `alongside`: this act starts so many 等 (steps of a 階) after that act, "
+            "at the table's seconds for one 等 (下射從之中等: 2, one 等 left between them)"
+        ),
+    )
 
 
 class _ActFields(_Model):

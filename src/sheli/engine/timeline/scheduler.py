@@ -282,10 +282,12 @@ class Scheduler:
         log: list[tuple[Any, ...]] = []
         self.logs[n] = (self.chain, self.last_shot_pair, log)
         gate = self.chain
+        lag = 0.0  # so many 等 behind the act named, on the 階 (下射從之中等)
         if along is not None:
+            lag = along.behind * table.stairs.step_seconds
             j = self.finder.find(g[0], along.cite, along.verb, True)
             if j is not None:
-                gate = timed[j][0]
+                gate = timed[j][0] + lag
             for p in names:
                 self._set(log, self.alongside, p, j is not None)
         elif joint is None:
@@ -299,7 +301,7 @@ class Scheduler:
             j = self.finder.find(g[0], joint.cite, joint.verb, False)
             if j is not None:
                 partner = [k for k in self.groups[self.group_of[j]] if not names & self.names[k]]
-                gate = min(gate, timed[partner[0]][0])  # with it, not after it
+                gate = min(gate, timed[partner[0]][0] + lag)  # with it, not after it
         ready = max([gate, *(self.free.get(p, 0.0) for p in names)])
         start = max(ready, self.floor.get(g[0], 0.0))
         if partner is not None:

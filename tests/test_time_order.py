@@ -1,0 +1,72 @@
+"""Order in time where the text puts people's acts at once or one just behind another, read
+from the event log's ``t`` and ``dur`` over 鄉射禮, 大射儀 and 燕禮 (whose 燕射 is run 如鄉射之禮):
+
+- 上射先升三等，下射從之中等 (xiangshe:139, dashe:141; 注: 中猶閒也): the 下射 goes up two 等
+  behind his 上射, one 等 left empty between them, and comes down the same way
+  (上射降三等，下射少右從之中等 xiangshe:152, dashe:154);
+- 竝行上射於左 … 由司馬之南適堂西 (xiangshe:152–153; 皆釋弓于堂西 188): the pair set off together;
+- 上射既發挾弓矢 (xiangshe:147, dashe:149): an archer takes his next arrow as soon as he has
+  loosed, not after the 獲者 and the 釋獲者 have done;
+- 負矦皆許諾以宮 … 至乏聲止 (dashe:145–146): the three 負侯者 answer and go together, and one who
+  居乏 himself sits as he comes to it (注 引鄉射禮 坐東面偃旌);
+- 後者遂取誘射之矢兼乘矢而取之，以授有司于次中，皆襲反位 (dashe:178): the last 下射 takes the
+  誘射之矢 at the 楅 within his own 拾取矢, before he takes off 決拾 and puts his coat on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from loglines import step_lines
+
+from sheli.engine.durations import load_durations
+
+# every test here reads whole scheduled runs
+pytestmark = pytest.mark.slow
+
+RITES = ("xiangshe", "dashe", "yanli")
+Steps = list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def steps(run_once: Callable[..., Any]) -> Callable[[str], Steps]:
+    return lambda rite: step_lines(run_once(rite))
+
+
+def _end(e: dict[str, Any]) -> float:
+    return float(e["t"] + e["dur"])
+
+
+def _pairs(lines: Steps, cites: tuple[str, ...], verb: str) -> list[tuple[Any, Any]]:
+    """Each 上射's act of ``verb`` at ``cites`` with his 下射's that follows it."""
+    out = []
+    for i, e in enumerate(lines):
+        if e["verb"] != verb or e["cite"] not in cites or not e["actor"].endswith("上射"):
+            continue
+        partner = e["actor"][: -len("上射")] + "下射"
+        out += [(e, f) for f in lines[i + 1 : i + 3] if f["verb"] == verb and f["actor"] == partner]
+    return out
+
+
+@pytest.mark.parametrize("rite", RITES)
+@pytest.mark.parametrize(
+    ("verb", "cites"),
+    [("升", ("xiangshe:139", "dashe:141")), ("降", ("xiangshe:152", "dashe:154"))],
+)
+def test_the_xiashe_follows_one_step_between_them(
+    steps: Callable[[str], Steps], rite: str, verb: str, cites: tuple[str, ...]
+) -> None:
+    """從之中等: the 下射 sets foot on the 階 two 等 (the table's seconds of one 等) after his 上射,
+    to the schedule's half second (or a little later, where another's body is in his way):
+    not once the 上射 is at the top (12–13.5 s later, before), nor at the same moment (0.26 s
+    on the way down, before); the 上射 is still on the 階 as the 下射 sets off, and the two
+    name each other."""
+    two = 2 * load_durations().stairs.step_seconds
+    pairs = _pairs(steps(rite), cites, verb)
+    assert len(pairs) >= 9
+    lags = {round(f["t"] - e["t"], 1) for e, f in pairs}
+    assert all(two <= lag <= two + 2.0 for lag in lags), lags
+    assert all(f["t"] < _end(e) for e, f in pairs)
+    assert all(e["actor"] in f.get("with", ()) for e, f in pairs)
