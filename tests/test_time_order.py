@@ -70,3 +70,21 @@ def test_the_xiashe_follows_one_step_between_them(
     assert all(two <= lag <= two + 2.0 for lag in lags), lags
     assert all(f["t"] < _end(e) for e, f in pairs)
     assert all(e["actor"] in f.get("with", ()) for e, f in pairs)
+
+
+@pytest.mark.parametrize("rite", ("xiangshe", "yanli"))
+def test_a_pair_walking_abreast_sets_off_together(steps: Callable[[str], Steps], rite: str) -> None:
+    """竝行上射於左 … 由司馬之南適堂西 (xiangshe:152–153), and the 大夫 with his 耦 (皆釋弓于堂西
+    xiangshe:188): the two set off together (before, the 下射 left when his 上射 arrived, 21–25
+    s later, each pair passing one point south of the 司馬) and arrive together."""
+    lines = steps(rite)
+    pairs = _pairs(lines, ("xiangshe:153",), "適")
+    pairs += [
+        (e, f)
+        for e, f in zip(lines, lines[1:], strict=False)
+        if e["cite"] == f["cite"] == "xiangshe:188" and e["verb"] == f["verb"] == "適"
+        if (e["actor"], f["actor"]) == ("大夫之耦", "大夫")
+    ]
+    assert len(pairs) >= 9
+    assert [(e["seq"], f["t"] - e["t"]) for e, f in pairs if f["t"] - e["t"] > 1.0] == []
+    assert all(abs(_end(f) - _end(e)) < 3.0 for e, f in pairs)
