@@ -88,3 +88,29 @@ def test_a_pair_walking_abreast_sets_off_together(steps: Callable[[str], Steps],
     assert len(pairs) >= 9
     assert [(e["seq"], f["t"] - e["t"]) for e, f in pairs if f["t"] - e["t"] > 1.0] == []
     assert all(abs(_end(f) - _end(e)) < 3.0 for e, f in pairs)
+
+
+def test_the_three_fuhou_answer_and_go_together(steps: Callable[[str], Steps]) -> None:
+    """負矦皆許諾以宮，趨直西及乏南，又諾以商，至乏聲止 (dashe:145): at each 命去侯 the three
+    負侯者 answer as the order ends (before, the 參侯's 35 s and the 干侯's 70 s later) and come
+    to their 乏 at once; the 參侯 and 干侯's, who 居乏 themselves (徒負矦居乏不相代 注 dashe:146),
+    sit as they arrive (注 引鄉射禮 坐東面偃旌; before, up to 50 s later), and the 服不 hands his
+    旌 over as he arrives (before, 70 s later)."""
+    lines = steps("dashe")
+    orders = [i for i, e in enumerate(lines) if e["cite"] == "dashe:144" and e["verb"] == "命"]
+    assert len(orders) >= 3
+    for i in orders:
+        after = lines[i + 1 : i + 40]
+        answers = [e for e in after if e["cite"] == "dashe:145" and e["verb"] == "許諾"]
+        assert len(answers) == 6
+        assert all(abs(e["t"] - _end(lines[i])) < 0.05 for e in answers[:3])
+        came = {
+            e["actor"]: _end(e)
+            for e in after
+            if e["cite"] == "dashe:145" and e["verb"] == "適" and e["place"].endswith("之乏")
+        }
+        assert len(came) == 3 and max(came.values()) - min(came.values()) < 1.0
+        sat = {e["actor"]: e["t"] for e in after if e["cite"] == "dashe:146" and e["verb"] == "坐"}
+        assert all(abs(sat[a] - came[a]) < 0.05 for a in ("參侯獲者", "干侯獲者"))
+        (hand,) = [e for e in after if e["cite"] == "dashe:146" and e["verb"] == "授"]
+        assert abs(hand["t"] - came["服不"]) < 0.05
