@@ -114,3 +114,27 @@ def test_the_three_fuhou_answer_and_go_together(steps: Callable[[str], Steps]) -
         assert all(abs(sat[a] - came[a]) < 0.05 for a in ("參侯獲者", "干侯獲者"))
         (hand,) = [e for e in after if e["cite"] == "dashe:146" and e["verb"] == "授"]
         assert abs(hand["t"] - came["服不"]) < 0.05
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_an_archer_takes_his_next_arrow_as_soon_as_he_has_loosed(
+    steps: Callable[[str], Steps], rite: str
+) -> None:
+    """上射既發，挾弓矢，而后下射射 (xiangshe:147; 上射既發挾矢 dashe:149): the 挾 follows the
+    archer's own shot, while the 獲者 calls a hit (疏 xiangshe:144 待射者發矢當坐) and the 釋獲者
+    lays his 筭; the text makes him wait for neither (before, 32–33 of the 挾 of each rite
+    waited 12–55 s after a hit). The 燕射's 賓, the 君's 耦, first 退于物一笴 and 答君 (yan:181),
+    and he does so at once too."""
+    lines = steps(rite)
+    waits, hits = [], 0
+    for i, e in enumerate(lines):
+        if e["verb"] != "挾" or e["cite"] not in ("xiangshe:147", "dashe:149", "dashe:203"):
+            continue
+        mine = [f for f in lines[max(0, i - 20) : i] if f["actor"] == e["actor"]]
+        shot = [k for k, f in enumerate(mine) if f["verb"] == "射"][-1]
+        hits += any(f["verb"] == "獲" for f in lines[max(0, i - 20) : i] if f["seq"] > mine[shot]["seq"])
+        # his own acts between (the 賓's 退 and 答) follow one another from the shot on
+        between = sum(f["dur"] for f in mine[shot + 1 :])
+        waits.append(round(e["t"] - _end(mine[shot]) - between, 1))
+    assert len(waits) >= 60 and hits >= 20
+    assert [w for w in waits if abs(w) > 0.1] == []
