@@ -138,3 +138,23 @@ def test_an_archer_takes_his_next_arrow_as_soon_as_he_has_loosed(
         waits.append(round(e["t"] - _end(mine[shot]) - between, 1))
     assert len(waits) >= 60 and hits >= 20
     assert [w for w in waits if abs(w) > 0.1] == []
+
+
+def test_the_last_xiashe_takes_the_youshe_arrows_before_he_puts_his_coat_on(
+    steps: Callable[[str], Steps],
+) -> None:
+    """後者遂取誘射之矢，兼乘矢而取之，以授有司于次中，皆襲反位 (dashe:178; 注 xiangshe:178 取誘射之矢
+    挾五个; 疏 xiangshe:352 反位東西望訖乃更向前兼取): the last pair's 下射 takes the four at the
+    楅 still 袒決遂 with his bow and his own arrows, hands them to the 有司 in the 次, and takes
+    off 決拾 and goes back to his 位 once (before, he first went to the 次, took off 決拾, put
+    his coat on, came back to his 位, and then walked back to the 楅 empty-handed)."""
+    lines = steps("dashe")
+    (take,) = [e for e in lines if e["cite"] == "dashe:178" and e.get("count") == 4 and e["verb"] in ("取", "挾")]
+    assert take["dress"] == ["袒", "決遂"] and "張弓" in take["holds"]
+    assert "挾矢五" in take["holds"]
+    his = [e for e in lines if e["actor"] == take["actor"] and e["round"] == take["round"]]
+    later = [e["verb"] for e in his if e["seq"] > take["seq"] and e["cite"] == "dashe:178"]
+    earlier = [e["verb"] for e in his if e["seq"] < take["seq"] and e["cite"] == "dashe:178"]
+    assert "襲" not in earlier and "反位" not in earlier
+    assert later.index("授") < later.index("説決拾") < later.index("襲") < later.index("反位")
+    assert later.count("反位") == 1
