@@ -158,3 +158,34 @@ def test_the_last_xiashe_takes_the_youshe_arrows_before_he_puts_his_coat_on(
     assert "襲" not in earlier and "反位" not in earlier
     assert later.index("授") < later.index("説決拾") < later.index("襲") < later.index("反位")
     assert later.count("反位") == 1
+
+
+@pytest.mark.parametrize(
+    ("rite", "cites"),
+    [
+        ("xiangshe", ("xiangshe:26", "xiangshe:44")),
+        ("dashe", ("dashe:37", "dashe:48")),
+        ("yanli", ("yan:28", "yan:40")),
+    ],
+)
+def test_the_ci_xi_interrupts_the_washing(
+    steps: Callable[[str], Steps], rite: str, cites: tuple[str, ...]
+) -> None:
+    """賓進東北面辭洗，主人坐奠爵于篚興對 … 主人卒洗 (xiangshe:25–28; 注 xiangshe:44 主人辭洗進也;
+    the same at dashe:37–38, 47–48, yan:28–29, 39–41): the one who declines comes forward as
+    the washing begins, the 洗 stops as his words are said, and 卒洗 does the rest; no cup is
+    washed whole before the 辭 and then again (before: 20 s, then 20 s more)."""
+    lines = steps(rite)
+    full = load_durations().base("洗")
+    found = 0
+    for i, e in enumerate(lines):
+        if e["verb"] != "辭" or e["cite"] not in cites or "辭洗" not in e["jing"]:
+            continue
+        found += 1
+        washer = e["to"]
+        (begun,) = [f for f in lines[max(0, i - 8) : i] if f["actor"] == washer and f["verb"] == "洗"]
+        done = next(f for f in lines[i + 1 :] if f["actor"] == washer and f["verb"] == "洗")
+        assert begun["t"] <= e["t"] and abs(_end(begun) - _end(e)) < 0.05
+        assert abs(begun["dur"] + done["dur"] - full) < 0.05
+        assert begun["dur"] < full and done["t"] >= _end(e)
+    assert found >= len(cites)

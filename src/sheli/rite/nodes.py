@@ -227,6 +227,7 @@ class TimeLink(Node):
     cite: str
     verb: str
     behind: int = 0
+    cuts: bool = False
     file = None
 
 

@@ -231,6 +231,13 @@ class TimeLink(_Model):
             "at the table's seconds for one 等 (下射從之中等: 2, one 等 left between them)"
         ),
     )
+    cuts: bool = Field(
+        default=False,
+        description=(
+            "with `joint`: that act stops as this one ends (賓進辭洗 interrupts the 洗), and its "
+            "doer's next act of the same verb does the rest (卒洗)"
+        ),
+    )
 
 
 class _ActFields(_Model):

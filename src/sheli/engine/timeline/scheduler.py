@@ -221,6 +221,9 @@ class Scheduler:
         # who is acting alongside (True) or came to no act to go with (False), since his
         # last act that the spec does not link
         self.alongside: dict[str, bool] = {}
+        # the seconds left of an act another's act cut short (辭洗: the 洗), by its doer and
+        # verb: his next act of that verb does them (卒洗)
+        self.left: dict[tuple[str, str], float] = {}
         # the log of each act placed and not yet forgotten: (chain, last pair shot) before
         # it, and its changes to undo
         self.logs: dict[int, tuple[float, str | None, list[tuple[Any, ...]]]] = {}
@@ -347,8 +350,23 @@ class Scheduler:
                     if steps[b].actor not in timed[a][3]:
                         timed[a][3].append(steps[b].actor)
                         log.append(("with", timed[a][3], steps[b].actor))
+            if joint.cuts:
+                self._cut(partner, end_all, log)
         self.chain = end_all
         return None
+
+    def _cut(self, partner: list[int], end: float, log: list[tuple[Any, ...]]) -> None:
+        """The steps ``partner``, still going at ``end``, stop then (the 辭 interrupts the
+        洗): their doers are free, and each one's next act of the verb does the rest."""
+        for k in partner:
+            t0, dur = self.timed[k][0], self.timed[k][1]
+            if t0 + dur <= end:
+                continue
+            log.append(("set", self.timed[k], 1, dur))
+            self.timed[k][1] = round(end - t0, 3)
+            who = self.steps[k].actor
+            self._set(log, self.free, who, end)
+            self._set(log, self.left, (who, self.steps[k].verb), round(t0 + dur - end, 3))
 
     def _place_step(self, i: int, start: float, log: list[tuple[Any, ...]]) -> float:
         """Place step ``i`` of an act starting at ``start``: it waits, if it must, until its
@@ -360,6 +378,11 @@ class Scheduler:
         if s.verb == "射" and s.round == 3:
             base = self.beat / 2  # one 拾發 to a 節
         rest = base + self.words[i]
+        left = self.left.get((s.actor, s.verb))
+        if left is not None:  # the rest of an act cut short: 卒洗 (see _cut)
+            log.append(("set", self.left, (s.actor, s.verb), left))
+            del self.left[(s.actor, s.verb)]
+            rest = left
         goes: list[tuple[str, Point, Point]] = []
         for p, end in self.people[i]:
             old = self.where.get(p)
