@@ -15,6 +15,7 @@ from the event log's ``t`` and ``dur`` over 鄉射禮, 大射儀 and 燕禮 (who
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -81,7 +82,7 @@ def test_a_pair_walking_abreast_sets_off_together(steps: Callable[[str], Steps],
     pairs = _pairs(lines, ("xiangshe:153",), "適")
     pairs += [
         (e, f)
-        for e, f in zip(lines, lines[1:], strict=False)
+        for e, f in itertools.pairwise(lines)
         if e["cite"] == f["cite"] == "xiangshe:188" and e["verb"] == f["verb"] == "適"
         if (e["actor"], f["actor"]) == ("大夫之耦", "大夫")
     ]
@@ -132,7 +133,9 @@ def test_an_archer_takes_his_next_arrow_as_soon_as_he_has_loosed(
             continue
         mine = [f for f in lines[max(0, i - 20) : i] if f["actor"] == e["actor"]]
         shot = [k for k, f in enumerate(mine) if f["verb"] == "射"][-1]
-        hits += any(f["verb"] == "獲" for f in lines[max(0, i - 20) : i] if f["seq"] > mine[shot]["seq"])
+        hits += any(
+            f["verb"] == "獲" for f in lines[max(0, i - 20) : i] if f["seq"] > mine[shot]["seq"]
+        )
         # his own acts between (the 賓's 退 and 答) follow one another from the shot on
         between = sum(f["dur"] for f in mine[shot + 1 :])
         waits.append(round(e["t"] - _end(mine[shot]) - between, 1))
@@ -143,13 +146,18 @@ def test_an_archer_takes_his_next_arrow_as_soon_as_he_has_loosed(
 def test_the_last_xiashe_takes_the_youshe_arrows_before_he_puts_his_coat_on(
     steps: Callable[[str], Steps],
 ) -> None:
-    """後者遂取誘射之矢，兼乘矢而取之，以授有司于次中，皆襲反位 (dashe:178; 注 xiangshe:178 取誘射之矢
-    挾五个; 疏 xiangshe:352 反位東西望訖乃更向前兼取): the last pair's 下射 takes the four at the
-    楅 still 袒決遂 with his bow and his own arrows, hands them to the 有司 in the 次, and takes
-    off 決拾 and goes back to his 位 once (before, he first went to the 次, took off 決拾, put
-    his coat on, came back to his 位, and then walked back to the 楅 empty-handed)."""
+    """後者遂取誘射之矢，兼乘矢而取之，以授有司于次中，皆襲反位 (dashe:178; 注 xiangshe:178
+    取誘射之矢挾五个; 疏 xiangshe:352 反位東西望訖乃更向前兼取): the last pair's 下射 takes the
+    four at the 楅 still 袒決遂 with his bow and his own arrows, hands them to the 有司 in
+    the 次, and takes off 決拾 and goes back to his 位 once (before, he first went to the 次,
+    took off 決拾, put his coat on, came back to his 位, and then walked back to the 楅
+    empty-handed)."""
     lines = steps("dashe")
-    (take,) = [e for e in lines if e["cite"] == "dashe:178" and e.get("count") == 4 and e["verb"] in ("取", "挾")]
+    (take,) = [
+        e
+        for e in lines
+        if e["cite"] == "dashe:178" and e.get("count") == 4 and e["verb"] in ("取", "挾")
+    ]
     assert take["dress"] == ["袒", "決遂"] and "張弓" in take["holds"]
     assert "挾矢五" in take["holds"]
     his = [e for e in lines if e["actor"] == take["actor"] and e["round"] == take["round"]]
@@ -183,7 +191,9 @@ def test_the_ci_xi_interrupts_the_washing(
             continue
         found += 1
         washer = e["to"]
-        (begun,) = [f for f in lines[max(0, i - 8) : i] if f["actor"] == washer and f["verb"] == "洗"]
+        (begun,) = [
+            f for f in lines[max(0, i - 8) : i] if f["actor"] == washer and f["verb"] == "洗"
+        ]
         done = next(f for f in lines[i + 1 :] if f["actor"] == washer and f["verb"] == "洗")
         assert begun["t"] <= e["t"] and abs(_end(begun) - _end(e)) < 0.05
         assert abs(begun["dur"] + done["dur"] - full) < 0.05
