@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Sequence
@@ -20,10 +21,14 @@ from sheli.engine.paths.model import Via, waypoints
 
 __all__ = [
     "CLEARANCE",
+    "MARGIN",
+    "Leg",
     "Point",
     "TimedPoint",
     "Walks",
     "closest",
+    "legs",
+    "nearest",
     "walk_points",
     "ways",
 ]
@@ -248,9 +253,10 @@ def _keys(path: Sequence[TimedPoint], grow: float) -> set[tuple[int, int, int]]:
 
 
 class Entry:
-    """A body placed in the index: whose, his path (walking, then standing), its box, the
-    boxes of its legs and the cells it is in (kept to take it out again);
-    ``live`` false once the schedule has gone back before it (:meth:`Walks.drop`)."""
+    """A body placed in the index: whose, his path (walking, then standing), its box, its
+    legs (:func:`legs`) and the cells it is in (kept to take it out again); ``live`` false
+    once the schedule has gone back before it (:meth:`Walks.drop`), ``cells`` empty once it
+    has left them for good (:meth:`Walks.forget`)."""
 
     __slots__ = ("box", "cells", "legs", "live", "path", "seen", "who")
 
@@ -259,7 +265,7 @@ class Entry:
         self.path = path
         self.box = box(path)
         self.legs = legs(path)
-        self.cells = _keys(path, CLEARANCE)
+        self.cells: set[tuple[int, int, int]] | tuple[()] = _keys(path, CLEARANCE)
         self.live = True
         self.seen = 0  # the last look (:meth:`Walks.near`) that met it
 
@@ -276,6 +282,9 @@ class Walks:
         self.looks = 0
         self.measured = 0
         self.examined = 0  # bodies looked at in the cells (then by their boxes)
+        self.placed = 0
+        # the bodies in the cells by when they end, the first first (:meth:`forget`)
+        self.ending: list[tuple[float, int, Entry]] = []
 
     def add(self, who: str, path: tuple[TimedPoint, ...]) -> Entry:
         w = Entry(who, path)
@@ -286,16 +295,39 @@ class Walks:
                 cells[key] = [w]
             else:
                 got.append(w)
+        self.placed += 1
+        heapq.heappush(self.ending, (w.box[5], self.placed, w))
         return w
 
-    def drop(self, w: Entry) -> None:
-        """Take a body out again (the schedule goes back before it was placed)."""
-        w.live = False
+    def forget(self, before: float) -> None:
+        """Take out of the cells, for good, the bodies that end before ``before``: when no
+        walk to come starts before it, none would pass the test of time in :meth:`near`, so
+        the answers are the same, the cells shorter and the index no bigger than the
+        bodies of the last minutes (docs/timeline.md, "The cost").
+
+        >>> index = Walks()
+        >>> _ = index.add("甲", ((0.0, 0.0, 0.0), (10.0, 0.0, 10.0)))
+        >>> index.forget(20.0); index.cells, index.blocked("乙", ((10.0, 0.5, 30.0), (0.0, 0.5, 40.0)))
+        ({}, None)
+        """
+        ending = self.ending
+        while ending and ending[0][0] < before:
+            w = heapq.heappop(ending)[2]
+            if w.live:
+                self._leave(w)
+
+    def _leave(self, w: Entry) -> None:
         for key in w.cells:
             cell = self.cells[key]
             cell.remove(w)
             if not cell:
                 del self.cells[key]
+        w.cells = ()
+
+    def drop(self, w: Entry) -> None:
+        """Take a body out again (the schedule goes back before it was placed)."""
+        w.live = False
+        self._leave(w)
 
     def near(self, path: Sequence[TimedPoint]) -> list[Entry]:
         """The bodies in the cells ``path`` passes through, whose boxes come within

@@ -30,10 +30,14 @@ from sheli.engine.paths.model import Via
 from sheli.engine.records import Step
 from sheli.engine.timeline.geometry import (
     CLEARANCE,
+    MARGIN,
+    Leg,
     Point,
     TimedPoint,
     Walks,
     closest,
+    legs,
+    nearest,
     walk_points,
     ways,
 )
@@ -53,6 +57,8 @@ ONE_BY_ONE = frozenset(("射", "數獲", "釋獲"))
 LOOK_BACK = 600
 #: how often an act may be made to wait for one who joins it late
 MOVES = 3
+#: so many acts placed between two clearings of the bodies no walk to come can meet
+FORGET_EVERY = 64
 #: one who walks off from where he stood is a body there for (at most) so many seconds
 #: before, in the index of bodies: a body standing longer is not looked for (the cost)
 STAND = 30.0
@@ -242,6 +248,8 @@ class Scheduler:
                 while oldest < n and self.groups[oldest][-1] < first - LOOK_BACK:
                     self.logs.pop(oldest, None)
                     oldest += 1
+                if n % FORGET_EVERY == 0:
+                    self.index.forget(self._earliest(oldest, first) - 1.0)
                 continue
             self.work["back"] += 1
             for k in range(n, back - 1, -1):
@@ -249,6 +257,18 @@ class Scheduler:
             n = back
         self.index.cells.clear()  # (the bodies' index is of no use once all are placed)
         self.work["measured"] = self.index.measured
+
+    def _earliest(self, oldest: int, upto: int) -> float:
+        """A time before which no walk to come starts (the oldest act the schedule may still
+        go back to being ``oldest``): an act starts no sooner than the act before it ended,
+        or than the act it goes ``alongside`` or ``joint`` with (an act of at most
+        ``LOOK_BACK`` steps before it) starts, both placed already or to be placed no
+        sooner than these; so, no sooner than the earliest start of the steps from
+        ``LOOK_BACK`` before the oldest act on (to ``upto``, the next act's first step),
+        and than the end of the act before."""
+        first = self.groups[oldest][0]
+        placed = self.timed[max(0, first - LOOK_BACK) : upto]
+        return min((tm[0] for tm in placed if tm is not None), default=self.chain)
 
     def _undo(self, k: int) -> None:
         if self.timed[self.groups[k][0]] is not None:
@@ -513,7 +533,14 @@ class Scheduler:
         best: tuple[float, float] | None = None
         first = round(there - secs - own, 1)
         start = max(first, first + math.ceil((ready - first) / WAIT) * WAIT)
+        # (the legs of what each one he meets does, for the bound below)
+        their_legs = [legs(pts) for _, _, pts in meets]
         while start <= until:
+            # no way of one of them comes within REACH of the one he meets, or as near as the
+            # best start so far: this start cannot be the best (the bound by legs)
+            if self._out_of_reach(meets, their_legs, start, own, best):
+                start = round(start + WAIT, 3)
+                continue
             far, near = 0.0, math.inf  # of each two, how near they come: the farthest, nearest
             for who, w, pts in meets:
                 d = self._nearest(who, w, pts, start, own, first)
@@ -524,6 +551,37 @@ class Scheduler:
         if best is not None:
             return best[1], True
         return first, False  # he comes too late: the other must wait for him
+
+    def _out_of_reach(
+        self,
+        meets: list[tuple[str, list[list[Point]], tuple[TimedPoint, ...]]],
+        their_legs: list[tuple[Leg, ...] | None],
+        start: float,
+        own: float,
+        best: tuple[float, float] | None,
+    ) -> bool:
+        """Whether, setting off at ``start``, one of ``meets`` comes by none of his ways
+        within ``REACH`` of the one he meets (nor as near as ``best``, the best start's
+        farthest): then that start is not the one :meth:`_meeting` looks for, whatever the
+        walks placed let him do. A bound by legs (:func:`nearest`), so no look at the
+        index; where it cannot tell, False."""
+        reach = REACH if best is None else min(REACH, best[0])
+        for (_, options, _), theirs in zip(meets, their_legs, strict=True):
+            if theirs is None:
+                return False
+            least = math.inf
+            for way in options:
+                mine, took = walk_points(way, start, self.pace, self.cap)
+                mine.append((way[-1][0], way[-1][1], start + took + own))
+                got = legs(mine)
+                if got is None:
+                    return False
+                least = min(least, nearest(got, theirs, reach))
+                if least <= reach + MARGIN:
+                    break
+            if least > reach + MARGIN:
+                return True
+        return False
 
     def _nearest(
         self,
