@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from sheli.engine.paths.model import Via, waypoints
 
@@ -27,6 +27,7 @@ __all__ = [
     "TimedPoint",
     "Walks",
     "closest",
+    "each_way",
     "legs",
     "nearest",
     "walk_points",
@@ -81,8 +82,18 @@ def ways(start: Point, via: Via | None, end: Point) -> list[list[Point]]:
     >>> [w[1] for w in ways((0.0, 0.0), None, (0.0, 10.0))][:3]  # north: his right is east
     [(0.0, 10.0), (1.5, 5.0), (3.0, 5.0)]
     """
+    return list(each_way(start, via, end))
+
+
+def each_way(start: Point, via: Via | None, end: Point) -> Iterator[list[Point]]:
+    """:func:`ways` one by one: the ways round are made only if the straight one is not
+    taken (it mostly is).
+
+    >>> next(each_way((0.0, 0.0), None, (0.0, 10.0)))
+    [(0.0, 0.0), (0.0, 10.0)]
+    """
     pts = [start, *(w for w in waypoints(via) if w not in (start, end)), end]
-    out = [pts]
+    yield pts
     k = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
     (ax, ay), (bx, by) = pts[k], pts[k + 1]
     n = math.dist(pts[k], pts[k + 1])
@@ -91,8 +102,7 @@ def ways(start: Point, via: Via | None, end: Point) -> list[list[Point]]:
         for m in (1, 2, 3, -1, -2, -3):
             d = m * CLEARANCE
             mid = ((ax + bx) / 2 + rx * d, (ay + by) / 2 + ry * d)
-            out.append([*pts[: k + 1], mid, *pts[k + 1 :]])
-    return out
+            yield [*pts[: k + 1], mid, *pts[k + 1 :]]
 
 
 def closest(a: Sequence[TimedPoint], b: Sequence[TimedPoint]) -> float | None:
@@ -227,28 +237,39 @@ def _keys(path: Sequence[TimedPoint], grow: float) -> set[tuple[int, int, int]]:
     """
     out: set[tuple[int, int, int]] = set()
     add = out.add
-    for a, b in itertools.pairwise(path):
-        ax, ay, at = a
-        dx, dy, dt = b[0] - ax, b[1] - ay, b[2] - at
-        n = max(1, math.ceil(max(abs(dx), abs(dy)) / CELL), math.ceil(dt / BUCKET))
-        for k in range(n):
-            f0, f1 = k / n, (k + 1) / n
-            xa, xb = ax + f0 * dx, ax + f1 * dx
-            ya, yb = ay + f0 * dy, ay + f1 * dy
-            if xa > xb:
-                xa, xb = xb, xa
-            if ya > yb:
-                ya, yb = yb, ya
-            ix0, ix1 = int((xa - grow) // CELL), int((xb + grow) // CELL)
-            iy0, iy1 = int((ya - grow) // CELL), int((yb + grow) // CELL)
-            it0, it1 = int((at + f0 * dt) // BUCKET), int((at + f1 * dt) // BUCKET)
-            if ix0 == ix1 and iy0 == iy1 and it0 == it1:
-                add((ix0, iy0, it0))
-                continue
-            for it in range(it0, it1 + 1):
+    for (ax, ay, at), (bx, by, bt) in itertools.pairwise(path):
+        dx, dy, dt = bx - ax, by - ay, bt - at
+        if dx == 0 and dy == 0:
+            # standing: the same cells, bucket after bucket (the cells of its pieces in turn)
+            ix0, ix1 = int((ax - grow) // CELL), int((ax + grow) // CELL)
+            iy0, iy1 = int((ay - grow) // CELL), int((ay + grow) // CELL)
+            for it in range(int(at // BUCKET), int((at + dt) // BUCKET) + 1):
                 for ix in range(ix0, ix1 + 1):
                     for iy in range(iy0, iy1 + 1):
                         add((ix, iy, it))
+            continue
+        n = max(1, math.ceil(max(abs(dx), abs(dy)) / CELL), math.ceil(dt / BUCKET))
+        # each piece from where the one before ended: (k + 1) / n of the one is k / n of the next
+        xa, ya, ta = ax, ay, int(at // BUCKET)
+        for k in range(1, n + 1):
+            f = k / n
+            xb, yb, tb = ax + f * dx, ay + f * dy, int((at + f * dt) // BUCKET)
+            if dx >= 0:
+                ix0, ix1 = int((xa - grow) // CELL), int((xb + grow) // CELL)
+            else:
+                ix0, ix1 = int((xb - grow) // CELL), int((xa + grow) // CELL)
+            if dy >= 0:
+                iy0, iy1 = int((ya - grow) // CELL), int((yb + grow) // CELL)
+            else:
+                iy0, iy1 = int((yb - grow) // CELL), int((ya + grow) // CELL)
+            if ix0 == ix1 and iy0 == iy1 and ta == tb:
+                add((ix0, iy0, ta))
+            else:
+                for it in range(ta, tb + 1):
+                    for ix in range(ix0, ix1 + 1):
+                        for iy in range(iy0, iy1 + 1):
+                            add((ix, iy, it))
+            xa, ya, ta = xb, yb, tb
     return out
 
 
@@ -364,11 +385,14 @@ class Walks:
         ``every`` the last of all those it comes too near (one who waits in a queue waits
         for those ahead of him at once, not one by one)."""
         until: float | None = None
-        mine = legs(path)
+        mine: tuple[Leg, ...] | None = None  # (its legs, once there is one to measure)
+        legged = False
         for w in self.near(path):
             if w.who == who:
                 continue
             self.measured += 1
+            if not legged:
+                mine, legged = legs(path), True
             if mine is not None and w.legs is not None:
                 d: float | None = nearest(mine, w.legs, CLEARANCE - MARGIN)
                 if d is not None and CLEARANCE - MARGIN <= d < CLEARANCE + MARGIN:

@@ -36,6 +36,7 @@ from sheli.engine.timeline.geometry import (
     TimedPoint,
     Walks,
     closest,
+    each_way,
     legs,
     nearest,
     walk_points,
@@ -58,7 +59,7 @@ LOOK_BACK = 600
 #: how often an act may be made to wait for one who joins it late
 MOVES = 3
 #: so many acts placed between two clearings of the bodies no walk to come can meet
-FORGET_EVERY = 64
+FORGET_EVERY = 256
 #: one who walks off from where he stood is a body there for (at most) so many seconds
 #: before, in the index of bodies: a body standing longer is not looked for (the cost)
 STAND = 30.0
@@ -463,7 +464,7 @@ class Scheduler:
         longest = 0.0
         for p, old, end in own:
             again = math.inf
-            for way in ways(old, via if len(own) == 1 else None, end):
+            for way in each_way(old, via if len(own) == 1 else None, end):
                 pts, secs = walk_points(way, t0, self.pace, self.cap)
                 body = (*pts, (pts[-1][0], pts[-1][1], pts[-1][2] + rest))
                 until = None if index is None else index.blocked(p, body, every)
