@@ -534,12 +534,13 @@ class Scheduler:
         best: tuple[float, float] | None = None
         first = round(there - secs - own, 1)
         start = max(first, first + math.ceil((ready - first) / WAIT) * WAIT)
-        # (the legs of what each one he meets does, for the bound below)
-        their_legs = [legs(pts) for _, _, pts in meets]
+        # (for the bound below: the legs of what each one he meets does, and of each of his
+        # ways set off at 0 s, to be put off to each start)
+        bounds = [self._shapes(w, own, pts) for _, w, pts in meets]
         while start <= until:
             # no way of one of them comes within REACH of the one he meets, or as near as the
             # best start so far: this start cannot be the best (the bound by legs)
-            if self._out_of_reach(meets, their_legs, start, own, best):
+            if _out_of_reach(bounds, start, best):
                 start = round(start + WAIT, 3)
                 continue
             far, near = 0.0, math.inf  # of each two, how near they come: the farthest, nearest
@@ -553,36 +554,27 @@ class Scheduler:
             return best[1], True
         return first, False  # he comes too late: the other must wait for him
 
-    def _out_of_reach(
-        self,
-        meets: list[tuple[str, list[list[Point]], tuple[TimedPoint, ...]]],
-        their_legs: list[tuple[Leg, ...] | None],
-        start: float,
-        own: float,
-        best: tuple[float, float] | None,
-    ) -> bool:
-        """Whether, setting off at ``start``, one of ``meets`` comes by none of his ways
-        within ``REACH`` of the one he meets (nor as near as ``best``, the best start's
-        farthest): then that start is not the one :meth:`_meeting` looks for, whatever the
-        walks placed let him do. A bound by legs (:func:`nearest`), so no look at the
-        index; where it cannot tell, False."""
-        reach = REACH if best is None else min(REACH, best[0])
-        for (_, options, _), theirs in zip(meets, their_legs, strict=True):
-            if theirs is None:
-                return False
-            least = math.inf
-            for way in options:
-                mine, took = walk_points(way, start, self.pace, self.cap)
-                mine.append((way[-1][0], way[-1][1], start + took + own))
-                got = legs(mine)
-                if got is None:
-                    return False
-                least = min(least, nearest(got, theirs, reach))
-                if least <= reach + MARGIN:
-                    break
-            if least > reach + MARGIN:
-                return True
-        return False
+    def _shapes(
+        self, options: list[list[Point]], own: float, theirs: tuple[TimedPoint, ...]
+    ) -> tuple[list[tuple[Leg, ...]], tuple[Leg, ...], float] | None:
+        """For :func:`_out_of_reach`: the legs of each of ``options`` walked from 0 s and
+        standing ``own`` seconds after, the legs of ``theirs``, and how far the legs put off
+        to a start may be from the walk worked out at that start (its times are rounded to
+        the thousandth: so many thousandths at the speed of the fastest leg of either, and
+        the millionth of :func:`closest`); None if one's legs cannot tell."""
+        their_legs = legs(theirs)
+        if their_legs is None:
+            return None
+        shapes = []
+        for way in options:
+            mine, took = walk_points(way, 0.0, self.pace, self.cap)
+            mine.append((way[-1][0], way[-1][1], took + own))
+            got = legs(mine)
+            if got is None:
+                return None
+            shapes.append(got)
+        fastest = max(math.hypot(g[8], g[9]) for leg in (*shapes, their_legs) for g in leg)
+        return shapes, their_legs, fastest * 0.004 + MARGIN
 
     def _nearest(
         self,
@@ -612,6 +604,40 @@ class Scheduler:
             if d is None:
                 got = None
         return got
+
+
+def _out_of_reach(
+    bounds: list[tuple[list[tuple[Leg, ...]], tuple[Leg, ...], float] | None],
+    start: float,
+    best: tuple[float, float] | None,
+) -> bool:
+    """Whether, setting off at ``start``, one of a joint act's walkers comes by none of his
+    ways within ``REACH`` of the one he meets (nor as near as ``best``, the best start's
+    farthest, so far): then that start is not the one :meth:`Scheduler._meeting` looks for,
+    whatever the walks placed let him do. A bound by legs (:func:`nearest`, the ways'
+    legs of :meth:`Scheduler._shapes` put off to ``start``), with no look at the index;
+    where it cannot tell (no legs, or no time the two walk together), False.
+
+    >>> mine = legs([(0.0, 0.0, 0.0), (10.0, 0.0, 10.0)])
+    >>> far = [([mine], legs([(10.0, 20.0, 0.0), (0.0, 20.0, 20.0)]), 0.1)]  # 20 尺 off
+    >>> near = [([mine], legs([(10.0, 5.0, 0.0), (0.0, 5.0, 20.0)]), 0.1)]  # 5 尺 off
+    >>> _out_of_reach(far, 0.0, None), _out_of_reach(near, 0.0, None)
+    (True, False)
+    >>> _out_of_reach(near, 0.0, (4.0, 1.0))  # a start that brought them 4 尺 apart: better
+    True
+    """
+    reach = REACH if best is None else min(REACH, best[0])
+    for bound in bounds:
+        if bound is None:
+            return False
+        shapes, theirs, slack = bound
+        for mine in shapes:
+            d = nearest(mine, theirs, reach, later=start)
+            if d == math.inf or d <= reach + slack:
+                break
+        else:
+            return True
+    return False
 
 
 def _facing(mine: list[int], theirs: list[int]) -> list[tuple[int, int]]:
