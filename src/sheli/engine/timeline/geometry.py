@@ -346,7 +346,8 @@ class Walks:
 
         >>> index = Walks()
         >>> _ = index.add("甲", ((0.0, 0.0, 0.0), (10.0, 0.0, 10.0)))
-        >>> index.forget(20.0); index.cells, index.blocked("乙", ((10.0, 0.5, 30.0), (0.0, 0.5, 40.0)))
+        >>> index.forget(20.0)
+        >>> index.cells, index.blocked("乙", ((10.0, 0.5, 30.0), (0.0, 0.5, 40.0)))
         ({}, None)
         """
         ending = self.ending
