@@ -166,7 +166,7 @@ def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
     >>> from sheli.rite import load_spec
     >>> found = links(load_spec("xiangshe"))
     >>> sorted({a.verb for a, _ in found.values() if a is not None})
-    ['升', '命', '揖', '降']
+    ['升', '命', '坐', '揖', '洗', '降']
     """
     out: dict[tuple[str | None, int], tuple[Any, Any]] = {}
     main = loaded.file
