@@ -75,6 +75,8 @@ class RuleSet(msgspec.Struct, frozen=True):
     take_reach: float
     vessels: tuple[str, ...]
     cups: tuple[str, ...]
+    # vessel → the way its filler faces (W-fill-facing)
+    fill_facing: dict[str, str]
     fill_verbs: frozenset[str]
     drink_verbs: frozenset[str]
     take_verbs: frozenset[str]
@@ -105,6 +107,7 @@ def load_world_rules(path: Path | None = None) -> RuleSet:
         take_reach=float(raw["take_reach"]),
         vessels=tuple(raw["vessels"]),
         cups=tuple(raw["cups"]),
+        fill_facing={str(k): str(v) for k, v in (raw.get("fill_facing") or {}).items()},
         fill_verbs=frozenset(raw["fill_verbs"]),
         drink_verbs=frozenset(raw["drink_verbs"]),
         take_verbs=frozenset(raw["take_verbs"]),
@@ -269,6 +272,18 @@ class WorldRules(msgspec.Struct, dict=True):
                 ctx.cite,
                 f"{p.name} fills the {ctx.act.obj} at {p.place}, {d:.0f} 尺 from the nearest "
                 f"vessel ({name} at {vx:g}, {vy:g}): he goes to it first",
+            )
+        side = self.ruleset.fill_facing.get(name)
+        if side is None:
+            return
+        if ctx.act.facing is None:
+            p.facing = side  # he faces the vessel from its side, whatever he faced coming
+        elif ctx.act.facing != side:
+            self._fail(
+                "W-fill-facing",
+                ctx.cite,
+                f"{p.name} fills the {ctx.act.obj} at the {name} facing {ctx.act.facing}, "
+                f"not {side}",
             )
 
     def _near_place(self, ctx: Ctx, p: Person, ref: Any) -> None:
