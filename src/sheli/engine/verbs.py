@@ -1382,6 +1382,10 @@ def cup(ctx: Ctx) -> None:
     a, p, w = ctx.act, ctx.p, ctx.world
     obj = a.obj or ("爵" if a.verb == "卒爵" else "觶")
     if a.verb in ("祭", "薦"):
+        if a.verb == "薦" and a.obj and a.obj in p.items:
+            # what he carried to offer leaves his hands (膳宰…薦脯醢, carried 由左房 注 yan:48)
+            p.let_go[a.obj] = (a.verb, ctx.cite, ctx.line)
+            del p.items[a.obj]
         set_facing(ctx)
         return
     if p.items.get(obj, 0) < 1:
