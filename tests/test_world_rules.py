@@ -196,6 +196,7 @@ BROKEN = {
     "bad_world_seat_bared.yaml": ("W-seat-dressed", "xiangshe:255", "就 by 賓"),
     "bad_world_end_bared.yaml": ("W-end-dressed", "xiangshe:232", "司射"),
     "bad_world_far_fill.yaml": ("W-fill-at-vessel", "xiangshe:206", "酌 by 勝者之弟子"),
+    "bad_world_fill_facing.yaml": ("W-fill-facing", "xiangshe:206", "酌 by 勝者之弟子"),
     "bad_world_wash_full.yaml": ("W-fill-only", "xiangshe:216", "洗 by 執爵者"),
     "bad_world_take_far.yaml": ("W-take-reach", "xiangshe:232", "取 by 司射"),
 }
@@ -298,6 +299,24 @@ def test_cups_are_filled_at_the_zun(xiangshe, dashe) -> None:
         for s in fills:
             d = min(math.hypot(s["x"] - p.x, s["y"] - p.y) for p in pts)
             assert d <= REACH, (s["seq"], s["cite"], s["actor"], d)
+
+
+def test_cups_are_filled_facing_the_vessel_from_its_side(xiangshe, dashe) -> None:
+    """注 xiangshe:7 設尊者北面 (疏 yan:5 此等皆據酌者北面而言): the 鄉射's 尊 is filled facing
+    north; 疏 yan:5 酌者不得背君…當尊西東面: the 方壺 and 膳尊 facing east; 注 dashe:244 洗酌皆
+    西面: the 獲者之尊 facing west (W-fill-facing)."""
+    assert RULES.fill_facing == {"尊": "N", "方壺": "E", "膳尊": "E", "獲者之尊": "W"}
+    for steps, rite in ((xiangshe, "xie"), (dashe, "shegong")):
+        v = load_venue(rite)
+        pts = {n: v.point(n) for n in RULES.vessels if n in v.fixtures}
+        fills = [s for s in steps if s["verb"] in RULES.fill_verbs and s.get("obj") in RULES.cups]
+        faced = set()
+        for s in fills:
+            name = min(pts, key=lambda n: math.hypot(s["x"] - pts[n].x, s["y"] - pts[n].y))
+            if name in RULES.fill_facing:
+                assert s["facing"] == RULES.fill_facing[name], (s["seq"], s["cite"], s["actor"])
+                faced.add(name)
+        assert faced == ({"尊"} if rite == "xie" else {"方壺", "膳尊", "獲者之尊"})
 
 
 def test_an_empty_zhi_is_taken_up_empty(xiangshe) -> None:
