@@ -3,7 +3,7 @@ say it and the runs had it otherwise: the pair level at the 楅 (疏 xiangshe:17
 its 篚 (注 xiangshe:220), the bows of the 息司正 (xiangshe:303), the 釋獲者 at the 薦右
 (xiangshe:231), the 揖 of the 大射's descent off the 物 (dashe:153), the 臣 of the 燕 on the
 西階 (疏 yan:112) with the 脯醢 from the 左房 (注 yan:48), and the 公's 賜 as a 酬 at all three
-places the 大射儀 says it (dashe:93, 278, 296).
+places the 大射儀 says it (dashe:93, 278, 296), and the 燕禮's 唯公所酬 as its first 酬 (yan:85).
 """
 
 from __future__ import annotations
@@ -206,11 +206,29 @@ def test_the_gongs_ci_is_a_chou_at_all_three_places(ci: str) -> None:
         assert (who, "酌", ["觶(實)"]) in cup
 
 
-def test_no_cup_is_filled_that_is_full() -> None:
+@pytest.mark.parametrize("ci", ["賓", "長"])
+def test_the_gongs_chou_of_the_yan_is_received_as_the_first(ci: str) -> None:
+    # yan:85 唯公所酬 … 以旅于西階上如初 (疏 yan:86 一如上為賓舉旅之節; A-chou-ruchu): as at
+    # yan:64–66 the 公 drinks and the 受者 takes the 觶 empty; he 酬s the other with the 膳
+    lines = _lines("yanli", ci)
+    who, other = ("賓", "衆賓") if ci == "賓" else ("衆賓", "賓")
+    cup = [(e["actor"], e["verb"], e["holds"]) for e in _section(lines, "yan:85") if e.get("obj")]
+    assert cup[:3] == [
+        ("公", "取", ["觶(實)"]),
+        ("公", "卒觶", ["觶(虛)"]),
+        (who, "受", ["觶(虛)"]),
+    ]
+    toast = [(e["actor"], e["verb"]) for e in _section(lines, "yan:86")]
+    assert toast.index((who, "卒觶")) < toast.index((other, "受")) < toast.index((other, "卒觶"))
+
+
+@pytest.mark.parametrize("rite", ["dashe", "yanli"])
+def test_no_cup_is_filled_that_is_full(rite: str) -> None:
     # a full cup is not filled again (W-fill-only: it turns full only by 酌 or 實): before the
-    # fix the 賓 of dashe:93 took the 公's full 觶 and filled it at the 方壺
+    # fix the 賓 of dashe:93 and of yan:85 took the 公's full 觶 and filled it at the 方壺, and
+    # the 執爵者 of dashe:299 and yan:131 filled the 受者's full 觶 (坐行之, 注 若今坐相勸酒)
     for ci in ("賓", "長"):
-        lines = _lines("dashe", ci)
+        lines = _lines(rite, ci)
         last: dict[str, list[str]] = {}
         for e in lines:
             if e["verb"] in ("實", "酌") and e.get("obj") in ("觶", "爵"):

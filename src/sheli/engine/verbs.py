@@ -1390,8 +1390,10 @@ def cup(ctx: Ctx) -> None:
         return
     if p.items.get(obj, 0) < 1:
         if a.verb in ("洗", "酌") and obj in ("觶", "爵"):
-            # 洗觶: he takes the cup to wash it (勝者之弟子洗觶 xiangshe:206).
+            # 洗觶: he takes the cup to wash it (勝者之弟子洗觶 xiangshe:206), empty, whatever
+            # the cup he last let go held
             p.items[obj] = 1
+            p.cup_full = False
         else:
             raise VerbError(f"{p.name} {a.verb} with no {obj} in hand (xiangshe:211, 217)")
     if a.verb == "酌":
