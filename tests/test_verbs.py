@@ -18,7 +18,7 @@ from loglines import shot_lines, step_lines, tally_lines
 
 from sheli.engine import VERBS, run
 from sheli.engine.state import Person
-from sheli.engine.verbs import own_marks
+from sheli.engine.verbs_shooting import own_marks
 from sheli.rite.loader import SpecError
 
 ARCHER = {"dress": ["袒", "決遂"], "holds": ["弓", "搢矢:3", "挾矢:1"]}

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 # the verbs of each part of the rites register themselves on import
-from sheli.engine import verbs_court, verbs_dashe, verbs_feast, verbs_jun  # noqa: F401
+from sheli.engine import (  # noqa: F401
+    verbs_court,
+    verbs_dashe,
+    verbs_feast,
+    verbs_jun,
+    verbs_shooting,
+)
 from sheli.engine.check import check_loaded
 from sheli.engine.env import Env, passage_info, section_topic
 from sheli.engine.interpreter import Interpreter, build_world

@@ -27,6 +27,7 @@ from sheli.engine import verbs as _verbs
 from sheli.engine.state import Person
 from sheli.engine.variants import JUN_ROLES, jun_release
 from sheli.engine.verbs import VERBS, Ctx, VerbError, verb
+from sheli.engine.verbs_shooting import own_marks
 
 __all__ = ["JUN_ROLES", "VERBS", "jun_release"]
 
@@ -55,7 +56,7 @@ def go_to_mark(ctx: Ctx) -> None:
         )
     if not p.bared:
         raise VerbError(f"{p.name} goes to his 物 not 袒: 袒朱襦樂作而后就物 (記 yan:177)")
-    mark = _verbs.own_marks(p)[0]
+    mark = own_marks(p)[0]
     dest = ctx.place(mark)
     _verbs.cross_check(ctx, dest)
     _verbs.set_place(p, dest)
