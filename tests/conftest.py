@@ -87,7 +87,7 @@ SLOW_DOCTESTS = {
     "sheli.outputs.pdf.shadow_fonts",
     "sheli.outputs.pdf.subset_font",
     "sheli.outputs.render",
-    "sheli.outputs.render.EnglishTable",
+    "sheli.outputs.viewer_english.EnglishTable",
     "sheli.outputs.render.chunk_svgs",
     "sheli.outputs.render.draw_packed",
     "sheli.outputs.render.iter_svgs",

@@ -85,7 +85,7 @@ def _hold(h: Holding, lang: str) -> tuple[str, ...]:
 
 
 #: the words of a drawing, for a reader who puts them into another language afterwards (the
-#: viewer in English: sheli.outputs.render.DiagramWords): a thing, a person, what he holds
+#: viewer in English: sheli.outputs.viewer_english.DiagramWords): a thing, a person, what he holds
 thing_label = _thing
 person_label = _person
 held_labels = _hold

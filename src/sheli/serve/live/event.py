@@ -20,7 +20,7 @@ from sheli import text
 from sheli.engine.records import Shot, Step
 from sheli.i18n import translation
 from sheli.outputs.english import ROUNDS_EN, announcement_en, gloss, label, title_words
-from sheli.outputs.render import EnglishTable
+from sheli.outputs.viewer_english import EnglishTable
 from sheli.serve import wuwu
 from sheli.serve.hou import target_for
 from sheli.serve.live.run import Derived
