@@ -1,0 +1,69 @@
+"""Joint acts in time, as the text has them (docs/timeline.md, "The crossings modelled"): the
+two 媵爵者 who cross north of the 西楹, each with his own walk."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from sheli.engine.records import Step
+from sheli.place import load_venue
+
+
+def _at(path, t):
+    """Where one walking ``path`` (``[x, y, t]`` points) is at time ``t``, and his heading."""
+    if t <= path[0][2]:
+        a, b = path[0], path[1]
+        return (a[0], a[1]), (b[0] - a[0], b[1] - a[1])
+    for a, b in itertools.pairwise(path):
+        if t <= b[2]:
+            f = 0.0 if b[2] == a[2] else (t - a[2]) / (b[2] - a[2])
+            here = (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
+            return here, (b[0] - a[0], b[1] - a[1])
+    a, b = path[-2], path[-1]
+    return (b[0], b[1]), (b[0] - a[0], b[1] - a[1])
+
+
+def _on_left(heading, here, other):
+    """Whether ``other`` is on the left of one at ``here`` walking ``heading``."""
+    left = (-heading[1], heading[0])
+    return left[0] * (other[0] - here[0]) + left[1] * (other[1] - here[1]) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rite", "cite"), [("dashe", "dashe:67"), ("yanli", "yan:60")])
+def test_the_two_who_present_the_cup_cross_north_of_the_west_pillar(run_once, rite, cite):
+    """序進酌散交于楹北 (dashe:67, yan:60): the 後者 sets off to pour as the 先者 comes back,
+    and they pass each other north of the 西楹 (注 yan:60 楹北西楹之北也), left side to left
+    side, the 後者 to the south going east and the 先者 to the north going west (注 dashe:67
+    與後酌者交於西楹北相左; 疏 dashe:70 後者南相東向先者北相西向). Both times: the 媵爵 and
+    its 如初 (dashe:89, yan:82)."""
+    r = run_once(rite, seed=1)
+    pillar = load_venue(r.venue).fixtures["西楹"]
+    steps = [s for s in r.records if type(s) is Step]
+    crossed = 0
+    for k, s in enumerate(steps):
+        if s.cite != cite or s.actor != "媵爵者二" or s.verb != "進":
+            continue
+        back = next(q for q in reversed(steps[:k]) if q.actor == "媵爵者一" and q.path)
+        assert back.cite == cite and back.verb == "適"
+        assert s.joined_with == ("媵爵者一",) and back.joined_with == ("媵爵者二",)
+        assert s.path and back.path
+        lo, hi = max(s.t, back.t), min(s.path[-1][2], back.path[-1][2])
+        assert lo < hi  # both walking at once
+        d, t = min(
+            (math.dist(_at(s.path, u)[0], _at(back.path, u)[0]), u)
+            for u in (lo + (hi - lo) * n / 400 for n in range(401))
+        )
+        assert 1.0 <= d <= 9.5, (s.seq, d)
+        (late, late_heading), (first, first_heading) = _at(s.path, t), _at(back.path, t)
+        # north of the 西楹, and by it
+        assert late[1] > pillar.y and first[1] > pillar.y, (late, first)
+        assert abs(late[0] - pillar.x) <= 3.0 and abs(first[0] - pillar.x) <= 3.0
+        # 相左, the 後者 to the south
+        assert _on_left(late_heading, late, first) and _on_left(first_heading, first, late)
+        assert late[1] < first[1]
+        crossed += 1
+    assert crossed == 2
