@@ -67,3 +67,45 @@ def test_the_two_who_present_the_cup_cross_north_of_the_west_pillar(run_once, ri
         assert late[1] < first[1]
         crossed += 1
     assert crossed == 2
+
+
+#: a bow that another answers
+BOWS = ("拜", "拜受", "拜送")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+def test_a_return_bow_is_not_held_by_another_s_walk(run_once, rite):
+    """A 答拜 follows the 拜 it answers (the latest 拜 before it, by another): what comes
+    between is the text's (執爵興, 奠爵遂答拜, the answerer coming to his place, a 辭), never
+    the walk of a third party, which the schedule would wait for. 公…拜執爵興主人答拜
+    (dashe:57–58, yan:49–50): the 主人 answers as the 公 rises, while the 庶子 (膳宰 and 羞膳者)
+    who served him go back down, which the text does not give."""
+    steps = [s for s in run_once(rite, seed=1).records if type(s) is Step]
+    answered = 0
+    for i, s in enumerate(steps):
+        if s.verb != "答拜":
+            continue
+        j = next(k for k in range(i - 1, -1, -1) if steps[k].verb in BOWS and steps[k].actor != s.actor)
+        bow = steps[j]
+        assert s.t >= bow.t + bow.dur - 1e-6, (s.seq, bow.seq)
+        held = [
+            (q.seq, q.actor, q.verb)
+            for q in steps[j + 1 : i]
+            if q.actor not in (s.actor, bow.actor) and q.path and q.t + q.dur <= s.t + 1e-6
+        ]
+        assert s.t - (bow.t + bow.dur) <= 0.5 or not held, (s.seq, s.cite, s.actor, held)
+        answered += 1
+    assert answered >= 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rite", "bow", "answer"), [("dashe", "dashe:57", "dashe:58"), ("yanli", "yan:49", "yan:50")])
+def test_the_host_answers_the_lord_as_he_rises(run_once, rite, bow, answer):
+    """坐奠爵拜執爵興主人答拜 (dashe:57–58, yan:49–50): the 主人's 答拜 starts as the 公's 興
+    after his 拜 ends, not after the one who served him has gone back to his place."""
+    steps = [s for s in run_once(rite, seed=1).records if type(s) is Step]
+    k = next(i for i, s in enumerate(steps) if s.cite == answer and s.verb == "答拜")
+    rise = next(s for s in reversed(steps[:k]) if s.actor == "公" and s.verb == "興")
+    assert rise.cite == bow
+    assert abs(steps[k].t - (rise.t + rise.dur)) <= 0.5
