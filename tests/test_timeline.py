@@ -195,10 +195,8 @@ def _met_within(tl, i, name):
 @pytest.mark.slow
 def test_a_joint_act_names_only_those_it_meets(rite):
     """相左, 交于 and 竝行 (xiangshe:139, 146, 153, 177, 213 and 大射儀's likewise): the other
-    party named in `with` is there at the same time, within 10 尺 and never nearer than one.
-    In the 燕射 the plan sends the next pair to the very spot at the 楅 where the last still
-    stands (xiangshe:175 注 楅南鄉當楅之位): where the two cannot meet there before the
-    last leaves, neither names the other (it named him at 18 尺)."""
+    party named in `with` is there at the same time, within 10 尺 and never nearer than one
+    (the 媵爵者's 交于楹北, dashe:67 and yan:60, included)."""
     tl = schedule(run(rite, seed=1))
     named = 0
     for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):

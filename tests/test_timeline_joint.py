@@ -109,3 +109,38 @@ def test_the_host_answers_the_lord_as_he_rises(run_once, rite, bow, answer):
     rise = next(s for s in reversed(steps[:k]) if s.actor == "公" and s.verb == "興")
     assert rise.cite == bow
     assert abs(steps[k].t - (rise.t + rise.dur)) <= 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rite", ["xiangshe", "yanli"])
+def test_the_pairs_bow_where_they_pass_at_the_arrows(run_once, rite):
+    """與進者相左相揖反位 (xiangshe:177, 拾取矢; the 燕射 of 燕禮 likewise): the pair going back
+    bows to the pair coming forward where they meet, on the way between the 楅 and the 位, the
+    pair going back to the north (注: 相左皆由進者之北), not as it sets off from the 楅 where
+    the next pair is bound. Every pair but the last of a round meets the next (敖繼公: 下耦
+    無與進者相左相揖之事)."""
+    steps = [s for s in run_once(rite, seed=1).records if type(s) is Step]
+    bound = next(s for s in steps if s.cite == "xiangshe:172" and s.verb == "進" and s.joined_with)
+    bows = [i for i, s in enumerate(steps) if s.cite == "xiangshe:177" and s.verb == "揖"]
+    met = 0
+    for i in bows:
+        s = steps[i]
+        # he has walked from the 楅 towards his 位 (west) and bows there
+        came = next(q for q in reversed(steps[:i]) if q.actor == s.actor and q.path)
+        assert came.cite == "xiangshe:177" and came.path[-1][0] < came.path[0][0] - 5.0
+        assert math.dist((s.x, s.y), bound.path[-1][:2]) >= 5.0
+        for name in s.joined_with:
+            other = next(
+                q
+                for q in steps[i:]
+                if q.actor == name and q.path and q.t <= s.t + s.dur and s.t <= q.t + q.dur
+            )
+            d, u = min(
+                (math.dist((s.x, s.y), _at(other.path, u)[0]), u)
+                for u in (s.t + s.dur * n / 20 for n in range(21))
+            )
+            assert 1.0 <= d <= 9.5, (s.seq, name, d)
+            assert _at(other.path, u)[0][1] < s.y  # he passes to the north of the one coming
+            met += 1
+    rounds = {steps[i].round for i in bows}
+    assert met == len(bows) - 2 * len(rounds)  # all but the last pair's two, each round
