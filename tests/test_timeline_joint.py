@@ -1,5 +1,7 @@
 """Joint acts in time, as the text has them (docs/timeline.md, "The crossings modelled"): the
-two 媵爵者 who cross north of the 西楹, each with his own walk."""
+two 媵爵者 who cross north of the 西楹, each with his own walk; a return bow right after the
+bow it answers; the pairs that bow where they pass (拾取矢, the 階前 of 大射儀); no joint bow
+with nobody where the text has a partner."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import math
 import pytest
 
 from sheli.engine.records import Step
+from sheli.engine.timeline import links
+from sheli.engine.timeline.scheduler import pair_of
 from sheli.place import load_venue
 
 
@@ -144,3 +148,40 @@ def test_the_pairs_bow_where_they_pass_at_the_arrows(run_once, rite):
             met += 1
     rounds = {steps[i].round for i in bows}
     assert met == len(bows) - 2 * len(rounds)  # all but the last pair's two, each round
+
+
+#: the pairs whose bow to the pair coming meets nobody: the last of a round (敖繼公 on
+#: xiangshe:153, the 義疏 agreeing: 下耦無與升射者相左相揖之事); in 大射儀 the 下耦 of every
+#: round (the 公 and the 賓 shoot after it, going up by no 階前 crossing; the 卿大夫 drink on
+#: the 堂, dashe:235) and the 士御耦, last of the 卿大夫
+ALONE = {"xiangshe": {"下耦"}, "yanli": {"下耦"}, "dashe": {"下耦", "士御耦"}}
+#: joint acts: bows and handings
+JOINT_VERBS = {"揖", "拜", "相揖", "相左", "交", "授", "受"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
+def test_a_joint_bow_names_nobody_only_where_the_text_has_nobody(run_once, rite):
+    """A bow the spec links as joint (an act marked `joint`, or the act such a mark names)
+    names the other party wherever the text has one: in 大射儀 the 卿, 大夫 and 士御 pairs
+    揖如三耦 … 降如三耦 (dashe:206), so each bows to the pair going up as the 三耦 do
+    (dashe:154), and every pair does so where the two cross in front of the 階 (交于階前), the
+    下射 as the 上射 (they bowed 10–13 尺 apart at the 階's side, too far to meet)."""
+    r = run_once(rite, seed=1)
+    marked, named = set(), set()
+    for (f, line), (_along, joint) in links(r.spec).items():
+        if joint is not None:
+            marked.add((f, line))
+            named.add((joint.cite, joint.verb))
+    alone, met = set(), 0
+    for s in (s for s in r.records if type(s) is Step):
+        if s.verb not in JOINT_VERBS:
+            continue
+        if (s.source_file or r.spec.file, s.line) not in marked and (s.cite, s.verb) not in named:
+            continue
+        if s.joined_with:
+            met += 1
+        else:
+            alone.add(pair_of(s.actor))
+    assert alone <= ALONE[rite], alone - ALONE[rite]
+    assert met >= 30
