@@ -100,7 +100,9 @@ def test_a_return_bow_is_not_held_by_another_s_walk(run_once, rite):
     for i, s in enumerate(steps):
         if s.verb != "答拜":
             continue
-        j = next(k for k in range(i - 1, -1, -1) if steps[k].verb in BOWS and steps[k].actor != s.actor)
+        j = next(
+            k for k in range(i - 1, -1, -1) if steps[k].verb in BOWS and steps[k].actor != s.actor
+        )
         bow = steps[j]
         assert s.t >= bow.t + bow.dur - 1e-6, (s.seq, bow.seq)
         held = [
@@ -114,7 +116,9 @@ def test_a_return_bow_is_not_held_by_another_s_walk(run_once, rite):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rite", "bow", "answer"), [("dashe", "dashe:57", "dashe:58"), ("yanli", "yan:49", "yan:50")])
+@pytest.mark.parametrize(
+    ("rite", "bow", "answer"), [("dashe", "dashe:57", "dashe:58"), ("yanli", "yan:49", "yan:50")]
+)
 def test_the_host_answers_the_lord_as_he_rises(run_once, rite, bow, answer):
     """坐奠爵拜執爵興主人答拜 (dashe:57–58, yan:49–50): the 主人's 答拜 starts as the 公's 興
     after his 拜 ends, not after the one who served him has gone back to his place."""
