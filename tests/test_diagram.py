@@ -723,7 +723,7 @@ def test_english_labels_read_the_glossary(default_run) -> None:
     assert text["fixture:阼階"] == "east steps"
     assert text["person:上耦上射"] == "1st pair upper"
     svg = render_svg(f, scene, lang="en")
-    assert ">director: bare the arm</text>" in svg  # the step, in the header
+    assert ">director: bare the left arm</text>" in svg  # the step, in the header
     words = passage_english(f.cite).text.split()[:4]  # the passage in sheli's English
     assert f'font-size="15">{" ".join(words)} ' in svg
 

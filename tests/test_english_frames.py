@@ -147,3 +147,17 @@ def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
     assert place_phrase("東堂下西上") == (
         "below the east side of the hall, the west at the head (東堂下西上)"
     )
+
+
+def test_where_he_stands_is_said_apart_from_where_the_thing_goes() -> None:
+    # 奠觶于篚 (dashe:89), standing west of it: not "at the basket west of the basket"
+    step = Step(
+        1, 0, 1, "dashe:89", None, "媵爵者", "奠", None, None, "W", Holding(), None, "下篚之西",
+        [], 0, Objects(), obj="觶", at="下篚",
+    )  # fmt: skip
+    said = step_sentence(step)
+    assert "at the lower basket (下篚), standing west of the lower basket (下篚之西)" in said
+    # 委矢 (dashe:161) lays down the arrows gathered, not one arrow; 袒 bares the left arm
+    # (注 xiangshe:111 袒左免衣也)
+    assert "lays down (委) the arrows (矢)" in step_sentence(_step("小臣", "委", obj="矢"))
+    assert "bares the left arm (袒)" in step_sentence(_step("上射", "袒"))

@@ -8,7 +8,7 @@ glossary does not give stands alone in brackets: nothing Chinese is printed outs
 >>> from sheli.engine.state import Holding, Objects
 >>> print(step_sentence(Step(7, 0, 9, "xiangshe:96", None, "司射", "袒", None, None, "W",
 ...     Holding(), None, "堂西", [], 0, Objects())))
-The director of archery (司射) bares the arm (袒) west of the hall (堂西), facing west.
+The director of archery (司射) bares the left arm (袒) west of the hall (堂西), facing west.
 >>> announcement_en(19, 14)
 'The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).'
 """
@@ -378,7 +378,7 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         count = None if mode == "one" else e.number
         if mode == "from":
             return f"{tr('from')} {term(e.obj, *kinds)}"
-        if mode == "many" and count is None:  # several, uncounted: 束 the arrows
+        if mode == "many" and count is None and e.obj in _SETS:  # 束, 委 the arrows
             en = _english_name(e.obj, *kinds)
             if en is not None:
                 return f"the {plural_noun(re.sub(r'^(the|a|an) ', '', en))} ({e.obj})"
@@ -419,8 +419,18 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     if kind == "place":
         if not e.place or e.place == e.at:
             return ""
-        return place_phrase(e.place, mode or "at", "places", "objects")
+        said = place_phrase(e.place, mode or "at", "places", "objects")
+        if e.at and e.place.startswith(e.at) and "{at" in verb_frames().get(e.verb, ""):
+            # where he stands to do it, named from the thing he does it at: "sets the cup
+            # down at the basket, standing west of the basket", not "at … west of …"
+            return f", standing {said}"
+        return said
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
+
+
+#: things the text handles as a set, read in the plural where a frame says so and no count
+#: is given: the arrows laid down or bound (委矢, 束矢), the tally rods (委筭)
+_SETS = frozenset(("矢", "筭"))
 
 
 def _same_kind(obj: str | None, at: str) -> bool:
@@ -479,7 +489,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     verb_words = frame[: first.start()].strip() if first else frame.strip()
     rest = frame[len(verb_words) :] if first else ""
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
-    said = " ".join(said.split())
+    said = " ".join(said.split()).replace(" ,", ",")
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
     if e.side and not e.obj and "{side" not in frame:
         sentence += f" ({e.side})"
