@@ -226,14 +226,18 @@ def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
     not the bow names them in `with`. A bow with nobody of another pair within 15 尺 as it
     begins is one that nobody comes to: no other archer comes forward (進) to the place in
     the minute after it (the last pair; before, 大射儀's pairs bowed 12-30 s before the next
-    pair came out of the 次 to the 階前, 50-60 尺 away as they bowed)."""
+    pair came out of the 次 to the 階前, 50-60 尺 away as they bowed). A bow that names
+    another pair's archer in `with` is met: the schedule names him only when the two come
+    within reach of each other during the bow (docs/timeline.md), though he may be still
+    coming, farther than 15 尺, as it begins."""
     tl = schedule(run(rite, seed=1))
     met = 0
     for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
         if s.cite not in STAIR_BOWS[rite] or s.verb != "揖" or "相揖" not in (s.note or ""):
             continue
         here, pair = _where(tl, i, tm.t), pair_of(s.actor)
-        near = False  # another pair's archer is there as he bows
+        # another pair's archer is there as he bows (or comes within reach during it)
+        near = any("射" in w and pair_of(w) != pair for w in tm.with_)
         late: tuple[object, ...] | None = None  # one comes forward to the place after it
         for j, (q, qm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
             if "射" not in q.actor or pair_of(q.actor) in (pair, q.actor):
