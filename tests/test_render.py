@@ -594,6 +594,28 @@ def test_a_drawing_process_packs_a_few_chunks_a_blob(result, jobs: int) -> None:
     assert R.unpack_svgs(blobs) == R.chunk_svgs(frames, result.scene)
 
 
+@pytest.mark.slow
+def test_a_short_last_chunk_drawn_early_does_not_overfill_a_blob(
+    result, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that draws the run with the short last chunk first (as the second of two
+    processes may, helping from the end) still begins a new blob before one would hold more
+    than BLOB_STEPS steps: the check is on the chunk to come, not on the mark reached."""
+    from sheli.outputs.frames import build_frames
+
+    frames = build_frames(result)[: 2 * R.BLOB_STEPS + 100]
+    monkeypatch.setattr(R, "_FRAMES", frames)
+    monkeypatch.setattr(R, "_SCENE", result.scene)
+    runs = -(-len(frames) // R.label_run(len(frames)))
+    order = iter([runs - 1, *range(runs - 1)])  # the short run first, then the rest
+    blobs, _ = R._draw_chunks(lambda: next(order, None), lambda n: None)
+    for b in blobs:
+        k = int.from_bytes(b[4:8], "big")
+        head = [int.from_bytes(b[8 + 4 * j : 12 + 4 * j], "big") for j in range(2 * k)]
+        assert sum(head[1::2]) <= R.BLOB_STEPS
+    assert R.unpack_svgs(blobs) == R.chunk_svgs(frames, result.scene)
+
+
 def test_no_steps_no_diagrams() -> None:
     assert R.draw_packed([], {}, jobs=2) == ([], 0)
     assert R.unpack_svgs([]) == []

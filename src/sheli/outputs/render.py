@@ -685,11 +685,13 @@ def _draw_chunks(
         while (c := claim()) is not None:
             memory = LabelMemory()  # each run's labels begin afresh (chunk_svgs)
             for start in range(c * run, min((c + 1) * run, len(_FRAMES)), KEYFRAME):
-                if pk.steps >= BLOB_STEPS:
+                frames = _FRAMES[start : start + KEYFRAME]
+                # a run's last chunk may be short, and the runs come in any order: the
+                # packing is full when the next chunk would not fit, not when it is at the mark
+                if pk.steps and pk.steps + len(frames) > BLOB_STEPS:
                     blobs.append(pk.blob())
                     pk = PartPacker(docs=dfd is not None)
                 pk.chunk(start)
-                frames = _FRAMES[start : start + KEYFRAME]
                 for f in frames:
                     doc = pk.add(
                         render_svg_parts(f, _SCENE, highlight=f.actor, label_memory=memory)
