@@ -124,6 +124,10 @@ def _params_hold(c: Any, params: dict[str, Any]) -> bool:
 #: Roles whose arrows are bound with 茅 on the 楅 and who 説矢束 before taking them: the 大夫
 #: (xiangshe:191, 242) and, in 大射儀, the 諸公 and 卿 (賓諸公卿大夫之矢皆異束之以茅 dashe:209).
 DAFU_ROLES: frozenset[str] = frozenset({"大夫", "卿", "諸公"})
+#: the archers who, 不勝, drink at their 席 and do not go up the 西階 from below: 賓主人大夫
+#: (xiangshe:216 執爵者…授于席前), 賓諸公卿大夫 (dashe:235 不降不執弓), and the 公 or 君, served
+#: by the 夾爵 (yan:181)
+DRINK_AT_SEAT: frozenset[str] = DAFU_ROLES | {"賓", "主人", "公", "君"}
 
 
 def build_world(spec: Spec, params: dict[str, Any]) -> World:
@@ -467,6 +471,8 @@ class Interpreter:
             return False
         if c.last_pair is not None and (len(self.pairs_to_shoot()) == 1) != c.last_pair:
             return False
+        if c.next_pair is not None and self.next_pair(frame, line, cite) != c.next_pair:
+            return False
         if c.hit is not None or c.counted is not None or c.struck is not None:
             s = w.last_shot
             if s is None:
@@ -511,6 +517,45 @@ class Interpreter:
             for pair in w.groups["射耦"]
             if min(w.shots.get((w.round, pair), {}).get(s, 0) for s in ("上射", "下射")) < 4
         ]
+
+    def next_pair(self, frame: Frame, line: int, cite: str | None) -> bool:
+        """Whether another pair goes up the 西階 after the bound ``{耦}`` in the part under
+        way (condition ``next_pair``), to cross the bound pair coming down (與升射者相左交于階前
+        相揖 xiangshe:153, 與升飲者… 213): while the round's shooting lasts, the next pair of
+        射耦 yet to shoot, unless the 三耦 are done and the 賓, 主人 or 大夫 are next (they come
+        down from the 堂 only then, xiangshe:187); once the round's 數獲 is done (the 罰爵), a
+        pair after it in 射耦 whose 不勝者 goes up from below to drink. Nobody crosses the
+        last (敖繼公, the 義疏 agreeing: 下耦無與升射者相左相揖之事), nor comes up for the 賓,
+        主人, 公 or a 大夫, who drink at their 席 (xiangshe:216 授于席前, 218 大夫飲則耦不升;
+        dashe:235 賓諸公卿大夫不勝則不降), while the 耦 of a 大夫 goes up alone (特升飲
+        xiangshe:219, dashe:241).
+        """
+        w = self.world
+        pair = frame.bind.get("耦")
+        if pair is None or pair not in w.pairs:
+            raise self.error("if: next_pair needs a bound pair {耦}", line, cite)
+        order = w.groups["射耦"]
+        later = order[order.index(pair) + 1 :] if pair in order else []
+        t = w.last_tally
+        if t is None or t.round != w.round:
+            if w.round <= 1:  # the first 番 is the 三耦's alone (xiangshe:128–153)
+                later = [p for p in later if p in w.groups["三耦"]]
+            left = set(self.pairs_to_shoot())
+            nxt = next((p for p in later if p in left), None)
+            if nxt is None:
+                return False
+            # after the 三耦 卒射 the 賓, 主人 and 大夫 come down from the 堂 (xiangshe:187):
+            # the 下耦 is at the 堂西 by then: only another of the 三耦 or the 衆耦 (衆賓繼射
+            # xiangshe:189) follow one of the 三耦 at once
+            return pair not in w.groups["三耦"] or w.pairs[nxt].kind in ("三耦", "衆耦")
+        if t.winner == "tie":
+            return False  # 鈞: nobody drinks (xiangshe:203)
+        seat = "上射" if t.winner == "left" else "下射"
+        for p in later:
+            pr = w.pairs[p]
+            if w.people[pr.upper if seat == "上射" else pr.lower].role not in DRINK_AT_SEAT:
+                return True
+        return False
 
     def loser_rank(self, frame: Frame, line: int, cite: str | None) -> str | None:
         """The rank of the bound pair's 不勝者 (xiangshe:216–219).

@@ -162,8 +162,8 @@ class Condition(Node):
     line = 0
     file = None
     venue = guests_shoot = option = reading = arrows_short = winner = no_hits = None
-    loser_is = has_dafu = last_pair = hit = counted = struck = fault = bout_tie = round = None
-    last = first = bound = all = any = not_ = None
+    loser_is = has_dafu = last_pair = next_pair = hit = counted = struck = fault = None
+    bout_tie = round = last = first = bound = all = any = not_ = None
 
 
 class PairDecl(Node):

@@ -192,6 +192,13 @@ class Condition(_Model):
         description="every pair of 射耦 but one has shot its 乘矢 this round: the next to "
         "shoot is the last (箭籌八十, 注 xiangshe:378 略以十耦爲正)",
     )
+    next_pair: bool | None = Field(
+        default=None,
+        description="another pair goes up the 西階 after the bound {耦} in the part under way: "
+        "while the round's shooting lasts, a pair of 射耦 yet to shoot; once its 數獲 is done, "
+        "a later pair whose 不勝者 goes up to drink (xiangshe:213, 219); none after the last "
+        "(敖繼公, 義疏: 下耦無與升射者相左相揖之事)",
+    )
     hit: bool | None = None
     counted: bool | None = None
     struck: Literal["人", "維綱", "揚觸", "梱復", ""] | None = Field(

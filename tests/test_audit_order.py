@@ -1,0 +1,55 @@
+"""Classes of error in the order and the partners of acts in 鄉射禮's archery (and in the 燕射
+of 燕禮, which runs its blocks) that a reading of the runs against 經, 注 and 疏 found, each
+checked wherever its passage is enacted:
+
+- the pair coming down 相揖s with the pair going up (與升射者相左交于階前相揖 xiangshe:153;
+  與升飲者… 213) only where one is going up: after the last pair nobody is (敖繼公 on
+  xiangshe:153 and 178, the 義疏 agreeing: 下耦無與升射者相左相揖之事), and every such 揖 that is
+  staged names its partner (``with``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from loglines import step_lines
+
+# every test here reads whole runs (README: the quick loop)
+pytestmark = pytest.mark.slow
+
+CROSSINGS = ("xiangshe:153", "xiangshe:213")
+
+
+def _steps(run_once: Callable[..., Any], rite: str, **kw: Any) -> list[dict[str, Any]]:
+    return step_lines(run_once(rite, seed=1, **kw))
+
+
+# ------------------------------------------------------------------ 相揖 at the 階前
+
+
+@pytest.mark.parametrize(
+    ("rite", "kw"),
+    [
+        ("xiangshe", {}),
+        ("xiangshe", {"pairs": 2}),
+        ("xiangshe", {"dafu": 1, "pairs": 1}),
+        ("yanli", {}),
+    ],
+)
+def test_a_crossing_bow_has_someone_to_bow_to(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """與升射者相左交于階前相揖 (xiangshe:153), 與升飲者相左交于階前相揖 (213): each staged
+    揖 names the one he crosses; the last pair of the 三耦 in a round, after whom the 賓, 主人
+    and 大夫 come down from the 堂 only once the 三耦 卒射 (xiangshe:187), bows to nobody and
+    so does not bow (敖繼公, 義疏: 下耦無與升射者相左相揖之事)."""
+    bows = [e for e in _steps(run_once, rite, **kw) if e["verb"] == "揖" and e["cite"] in CROSSINGS]
+    assert bows
+    alone = [(e["seq"], e["actor"]) for e in bows if not e.get("with")]
+    assert alone == []
+    shot = {(e["round"], e["actor"][:2]) for e in bows if e["cite"] == "xiangshe:153"}
+    for rnd in (1, 2, 3):
+        assert {(rnd, "上耦"), (rnd, "次耦")} <= shot
+        assert (rnd, "下耦") not in shot
