@@ -5,7 +5,10 @@ checked wherever its passage is enacted:
 - the pair coming down 相揖s with the pair going up (與升射者相左交于階前相揖 xiangshe:153;
   與升飲者… 213) only where one is going up: after the last pair nobody is (敖繼公 on
   xiangshe:153 and 178, the 義疏 agreeing: 下耦無與升射者相左相揖之事), and every such 揖 that is
-  staged names its partner (``with``).
+  staged names its partner (``with``);
+- those who wait for a pair (而俟) are ready before its first arrow: the 釋獲者 has put back
+  the 餘算, refilled the 中 and risen (若有餘算則反委之…興執而俟 xiangshe:186–187), the 獲者 is at
+  his 乏 (偃旌興而俟 144), the 司馬 back at his 位 (反位 145).
 """
 
 from __future__ import annotations
@@ -53,3 +56,36 @@ def test_a_crossing_bow_has_someone_to_bow_to(
     for rnd in (1, 2, 3):
         assert {(rnd, "上耦"), (rnd, "次耦")} <= shot
         assert (rnd, "下耦") not in shot
+
+
+# ------------------------------------------------------------------ 而俟 before the first arrow
+
+
+@pytest.mark.parametrize(
+    ("rite", "kw"), [("xiangshe", {}), ("xiangshe", {"dafu": 1, "pairs": 1}), ("yanli", {})]
+)
+def test_a_pair_shoots_once_those_who_wait_for_it_are_ready(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """若有餘算則反委之，又取中之八算改實八算于中，興執而俟 (xiangshe:186–187): the 釋獲者's
+    work between pairs is done before the next pair's first 射, which he awaits; so is the
+    獲者's 偃旌興而俟 (144) and the 司馬's 反位 (145) before the first pair's."""
+    waits = {
+        ("xiangshe:187", "釋獲者", "興"),
+        ("xiangshe:144", "獲者", "興"),
+        ("xiangshe:145", "司馬", "反位"),
+    }
+    ready: dict[str, float] = {}  # the end of the latest such act, by passage
+    checked = early = 0
+    shooter = None
+    for e in _steps(run_once, rite, **kw):
+        if (e["cite"], e["actor"], e["verb"]) in waits:
+            ready[e["cite"]] = e["t"] + e["dur"]
+        if e["verb"] != "射":
+            continue
+        if e["actor"][:2] != shooter and e["actor"] != "公":  # a pair's first arrow
+            checked += 1
+            early += any(e["t"] < end - 0.01 for end in ready.values())
+            ready.clear()
+        shooter = e["actor"][:2]
+    assert checked >= 9 and early == 0

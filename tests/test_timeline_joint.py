@@ -183,7 +183,7 @@ def test_a_joint_bow_names_nobody_only_where_the_text_has_nobody(run_once, rite)
     下射 as the 上射 (they bowed 10–13 尺 apart at the 階's side, too far to meet)."""
     r = run_once(rite, seed=1)
     marked, named = set(), set()
-    for (f, line), (_along, joint) in links(r.spec).items():
+    for (f, line), (_along, joint, _after) in links(r.spec).items():
         if joint is not None:
             marked.add((f, line))
             named.add((joint.cite, joint.verb))

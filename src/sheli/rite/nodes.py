@@ -220,6 +220,7 @@ ACT_FIELDS = (
     "note",
     "alongside",
     "joint",
+    "after",
 )
 
 
@@ -255,6 +256,7 @@ class _ActFields:
     note: str | None = None
     alongside: TimeLink | None = None
     joint: TimeLink | None = None
+    after: list[TimeLink] | None = None
 
 
 class Act(Node, _ActFields):

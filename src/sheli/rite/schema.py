@@ -293,6 +293,14 @@ class _ActFields(_Model):
             "start at once, and each names the other in the log's `with`"
         ),
     )
+    after: list[TimeLink] | None = Field(
+        default=None,
+        description=(
+            "the text has this act wait for those (each the latest of its passage and verb, in "
+            "this round, by others): it starts no sooner than they end (興執而俟: the next pair "
+            "shoots once the 釋獲者 has refilled the 中 and risen, xiangshe:187)"
+        ),
+    )
 
 
 class Act(_ActFields):

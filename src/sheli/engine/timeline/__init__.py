@@ -159,16 +159,18 @@ def schedule(run: Any, durations: Durations | None = None) -> Timeline:
     return schedule_steps(steps, links(run.spec), durations)
 
 
-def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
-    """The ``alongside`` and ``joint`` of the spec's acts, by (file, line) of the act: how a
-    step of the run (its ``file`` and ``line``) finds them.
+def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any, Any]]:
+    """The ``alongside``, ``joint`` and ``after`` of the spec's acts, by (file, line) of the
+    act: how a step of the run (its ``file`` and ``line``) finds them.
 
     >>> from sheli.rite import load_spec
     >>> found = links(load_spec("xiangshe"))
-    >>> sorted({a.verb for a, _ in found.values() if a is not None})
+    >>> sorted({a.verb for a, _, _ in found.values() if a is not None})
     ['升', '命', '坐', '揖', '洗', '降']
+    >>> sorted({(w.cite, w.verb) for _, _, ws in found.values() for w in ws or ()})
+    [('xiangshe:144', '興'), ('xiangshe:145', '反位'), ('xiangshe:187', '興')]
     """
-    out: dict[tuple[str | None, int], tuple[Any, Any]] = {}
+    out: dict[tuple[str | None, int], tuple[Any, Any, Any]] = {}
     main = loaded.file
 
     def visit(node: Any) -> None:
@@ -183,11 +185,11 @@ def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
         d = getattr(node, "__dict__", None)
         if d is None:
             return
-        along, joint = d.get("alongside"), d.get("joint")
-        if along is not None or joint is not None:
-            out[(d.get("file") or main, d.get("line", 0))] = (along, joint)
+        along, joint, after = d.get("alongside"), d.get("joint"), d.get("after")
+        if along is not None or joint is not None or after is not None:
+            out[(d.get("file") or main, d.get("line", 0))] = (along, joint, after)
         for k, v in d.items():
-            if k not in ("alongside", "joint"):
+            if k not in ("alongside", "joint", "after"):
                 visit(v)
 
     visit(loaded.spec)
@@ -196,7 +198,7 @@ def links(loaded: Any) -> dict[tuple[str | None, int], tuple[Any, Any]]:
 
 def schedule_steps(
     steps: Sequence[Step],
-    link: dict[tuple[str | None, int], tuple[Any, Any]] | None = None,
+    link: dict[tuple[str | None, int], tuple[Any, Any, Any]] | None = None,
     durations: Durations | None = None,
 ) -> Timeline:
     """The timeline of ``steps`` (a run's, in order) with the spec's ``link`` (:func:`links`).

@@ -64,7 +64,7 @@ FORGET_EVERY = 256
 #: before, in the index of bodies: a body standing longer is not looked for (the cost)
 STAND = 30.0
 
-Link = dict[tuple[str | None, int], tuple[Any, Any]]
+Link = dict[tuple[str | None, int], tuple[Any, Any, Any]]
 People = tuple[tuple[str, Point | None], ...]
 _MISSING = object()
 
@@ -302,7 +302,7 @@ class Scheduler:
         g = self.groups[n]
         first = steps[g[0]]
         names = frozenset().union(*(self.names[i] for i in g))
-        along, joint = self.link.get((first.source_file, first.line), (None, None))
+        along, joint, after = self.link.get((first.source_file, first.line), (None, None, None))
         log: list[tuple[Any, ...]] = []
         self.logs[n] = (self.chain, self.last_shot_pair, log)
         gate = self.chain
@@ -326,6 +326,10 @@ class Scheduler:
             if j is not None:
                 partner = [k for k in self.groups[self.group_of[j]] if not names & self.names[k]]
                 gate = min(gate, timed[partner[0]][0] + lag)  # with it, not after it
+        for wait in after or ():  # 興執而俟: it waits for those acts to end (docs/timeline.md)
+            j = self.finder.find(g[0], wait.cite, wait.verb, False)
+            if j is not None:
+                gate = max(gate, timed[j][0] + timed[j][1])
         ready = max([gate, *(self.free.get(p, 0.0) for p in names)])
         start = max(ready, self.floor.get(g[0], 0.0))
         if partner is not None:
