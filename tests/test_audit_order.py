@@ -8,7 +8,10 @@ checked wherever its passage is enacted:
   staged names its partner (``with``);
 - those who wait for a pair (而俟) are ready before its first arrow: the 釋獲者 has put back
   the 餘算, refilled the 中 and risen (若有餘算則反委之…興執而俟 xiangshe:186–187), the 獲者 is at
-  his 乏 (偃旌興而俟 144), the 司馬 back at his 位 (反位 145).
+  his 乏 (偃旌興而俟 144), the 司馬 back at his 位 (反位 145);
+- a cup offered (獻) passes at the receiver's 受, after his 拜 (獻獲者于矦 … 拜受爵
+  xiangshe:221–223; 獻釋獲者 … 拜受爵 230–231; 獻公 … 公拜受爵 dashe:54–55): nobody bows
+  holding a full cup he has not yet received.
 """
 
 from __future__ import annotations
@@ -89,3 +92,33 @@ def test_a_pair_shoots_once_those_who_wait_for_it_are_ready(
             ready.clear()
         shooter = e["actor"][:2]
     assert checked >= 9 and early == 0
+
+
+# ------------------------------------------------------------------ 獻 … 拜受
+
+
+@pytest.mark.parametrize("rite", ("xiangshe", "dashe", "yanli"))
+def test_an_offered_cup_passes_at_the_receivers_shou(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """獲者負矦北面拜受爵 (xiangshe:223), 釋獲者薦右東面拜受爵 (231), 公拜受爵 (dashe:55):
+    after the 獻 the giver still holds the cup, and the receiver holds it only from his 受;
+    his 拜 before it is made with empty hands."""
+    steps = _steps(run_once, rite)
+    offers = 0
+    for i, e in enumerate(steps):
+        if e["verb"] != "獻":
+            continue
+        offers += 1
+        cup, giver, taker = e["obj"], e["actor"], e["to"]
+        assert any(h.startswith(cup) for h in e["holds"]), (e["seq"], "the giver keeps it")
+        for later in steps[i + 1 :]:
+            if later["actor"] == taker and later["verb"] == "受" and later["obj"] == cup:
+                break
+            if later["actor"] == taker:
+                assert not any(h.startswith(cup) for h in later["holds"]), (e["seq"], later["seq"])
+            if later["actor"] == giver:
+                assert any(h.startswith(cup) for h in later["holds"]), (e["seq"], later["seq"])
+        else:
+            pytest.fail(f"{rite} {e['seq']}: {taker} never 受s the {cup} offered")
+    assert offers >= 2

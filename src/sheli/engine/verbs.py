@@ -761,7 +761,13 @@ def receive(ctx: Ctx) -> None:
 
 @verb("授", "獻", kind="object")
 def give(ctx: Ctx) -> None:
-    """授/獻: hand ``obj`` to a person (``to``). Precondition: he holds it (xiangshe:124, 216)."""
+    """授/獻: hand ``obj`` to a person (``to``). Precondition: he holds it (xiangshe:124, 216).
+
+    獻 offers it and keeps it: the text gives the hand-over after it, at the receiver's
+    拜受 (獻獲者于矦 … 獲者負矦北面拜受爵 xiangshe:221–223; 獻釋獲者 … 釋獲者薦右東面拜受爵
+    230–231; 主人…獻公, 公拜受爵 dashe:54–55), so the cup passes at his 受, and nobody bows
+    holding a full cup he has not yet received.
+    """
     a, p = ctx.act, ctx.p
     obj = a.obj or ("爵" if a.verb == "獻" else "")
     recv = ctx.other(a.to)
@@ -773,7 +779,7 @@ def give(ctx: Ctx) -> None:
         raise VerbError(
             f"{p.name} does not hold the {obj} he offers (洗爵升實之以降獻 xiangshe:221)"
         )
-    if obj:
+    if obj and a.verb == "授":
         _drop(ctx, obj, ctx.count)
         _give(recv, obj, ctx.count, a.state or (bow if obj in ("弓", "弓矢") else None))
         if obj in CUPS:
