@@ -11,7 +11,10 @@ checked wherever its passage is enacted:
   his 乏 (偃旌興而俟 144), the 司馬 back at his 位 (反位 145);
 - a cup offered (獻) passes at the receiver's 受, after his 拜 (獻獲者于矦 … 拜受爵
   xiangshe:221–223; 獻釋獲者 … 拜受爵 230–231; 獻公 … 公拜受爵 dashe:54–55): nobody bows
-  holding a full cup he has not yet received.
+  holding a full cup he has not yet received;
+- one who goes down to wash a cup for the 酢 first puts it down at the 西階前 and 辭降, which
+  the 主人, come down with him, answers; the 主人's 辭洗 comes before 卒洗 (xiangshe:43–45 for
+  the 賓; 主人復阼階降辭如初卒洗主人盥 82 for the 大夫).
 """
 
 from __future__ import annotations
@@ -122,3 +125,35 @@ def test_an_offered_cup_passes_at_the_receivers_shou(
         else:
             pytest.fail(f"{rite} {e['seq']}: {taker} never 受s the {cup} offered")
     assert offers >= 2
+
+
+# ------------------------------------------------------------------ 降辭如初 before 卒洗
+
+
+@pytest.mark.parametrize(
+    ("washer", "passages"),
+    [
+        ("賓", ("xiangshe:42", "xiangshe:43", "xiangshe:44", "xiangshe:45")),
+        ("大夫", ("xiangshe:81", "xiangshe:82")),
+    ],
+)
+def test_the_host_comes_down_and_declines_before_the_wash_ends(
+    washer: str, passages: tuple[str, ...], run_once: Callable[..., Any]
+) -> None:
+    """賓西階前東面坐奠爵興辭降主人對 … 適洗 … 盥洗; 主人阼階之東南面辭洗 … 賓卒洗 (xiangshe:
+    43–45); 大夫降洗，主人復阼階降辭如初，卒洗主人盥 (81–82): the washer 奠爵 and 辭降 at the
+    西階前 before he washes, the 主人 is down and has answered by then, and his 辭洗 comes
+    before the washing is done."""
+    part = [e for e in _steps(run_once, "xiangshe", dafu=1) if e["cite"] in passages]
+    washes = [e for e in part if e["actor"] == washer and e["verb"] == "洗"]
+    first, last = washes[0]["t"], washes[-1]["t"] + washes[-1]["dur"]
+    put = [e for e in part if e["actor"] == washer and e["verb"] == "奠" and e["place"] == "西階前"]
+    declines = [e for e in part if e["actor"] == washer and e["verb"] == "辭"]
+    host_down = [e for e in part if e["actor"] == "主人" and e["verb"] == "降"]
+    host_says = [e for e in part if e["actor"] == "主人" and e["verb"] in ("對", "辭")]
+    assert put and declines and host_down and len(host_says) == 2
+    assert put[0]["t"] < declines[0]["t"] < first
+    assert host_down[0]["t"] + host_down[0]["dur"] <= declines[0]["t"] + 0.01
+    answer, decline_wash = host_says
+    assert answer["verb"] == "對" and answer["t"] < first
+    assert decline_wash["verb"] == "辭" and decline_wash["t"] < last
