@@ -14,7 +14,9 @@ checked wherever its passage is enacted:
   holding a full cup he has not yet received;
 - one who goes down to wash a cup for the 酢 first puts it down at the 西階前 and 辭降, which
   the 主人, come down with him, answers; the 主人's 辭洗 comes before 卒洗 (xiangshe:43–45 for
-  the 賓; 主人復阼階降辭如初卒洗主人盥 82 for the 大夫).
+  the 賓; 主人復阼階降辭如初卒洗主人盥 82 for the 大夫);
+- the 主人 拜辱 at the 賓's gate, once the 賓 has gone in unseen, and then goes home
+  (主人不見，如賓服，遂從之，拜辱于門外，乃退 xiangshe:298; 敖繼公: 主人拜辱亦如之).
 """
 
 from __future__ import annotations
@@ -157,3 +159,20 @@ def test_the_host_comes_down_and_declines_before_the_wash_ends(
     answer, decline_wash = host_says
     assert answer["verb"] == "對" and answer["t"] < first
     assert decline_wash["verb"] == "辭" and decline_wash["t"] < last
+
+
+# ------------------------------------------------------------------ 拜辱 at the 賓's gate
+
+
+def test_the_host_bows_at_the_guests_gate_unseen(run_once: Callable[..., Any]) -> None:
+    """主人不見，如賓服，遂從之，拜辱于門外，乃退 (xiangshe:298): the 賓 has gone to his own gate
+    before the 主人 comes out; the 主人 bows outside the 賓's gate, not his own, and goes back
+    in at his own."""
+    part = [e for e in _steps(run_once, "xiangshe") if e["cite"] == "xiangshe:298"]
+    guest = [e for e in part if e["actor"] == "賓"]
+    host = [e for e in part if e["actor"] == "主人"]
+    bow = next(e for e in host if e["verb"] == "拜")
+    assert guest and guest[-1]["place"] == "賓之門"
+    assert host[0]["t"] >= guest[-1]["t"] + guest[-1]["dur"] - 0.01  # 不見: he is gone
+    assert bow["place"].startswith("賓之門") and bow["y"] < guest[-1]["y"] + 20
+    assert host[-1]["verb"] == "入" and not host[-1]["place"].startswith("賓之門")
