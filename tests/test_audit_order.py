@@ -16,7 +16,9 @@ checked wherever its passage is enacted:
   the 主人, come down with him, answers; the 主人's 辭洗 comes before 卒洗 (xiangshe:43–45 for
   the 賓; 主人復阼階降辭如初卒洗主人盥 82 for the 大夫);
 - the 主人 拜辱 at the 賓's gate, once the 賓 has gone in unseen, and then goes home
-  (主人不見，如賓服，遂從之，拜辱于門外，乃退 xiangshe:298; 敖繼公: 主人拜辱亦如之).
+  (主人不見，如賓服，遂從之，拜辱于門外，乃退 xiangshe:298; 敖繼公: 主人拜辱亦如之);
+- the 大夫 and his 耦 go forward (進) to the 楅 before they sit to take their arrows (耦揖進坐
+  兼取乘矢 xiangshe:243; 大夫進坐亦兼取乘矢 244; 大夫進坐説矢束 242), as in every 拾取 (173–174).
 """
 
 from __future__ import annotations
@@ -176,3 +178,27 @@ def test_the_host_bows_at_the_guests_gate_unseen(run_once: Callable[..., Any]) -
     assert host[0]["t"] >= guest[-1]["t"] + guest[-1]["dur"] - 0.01  # 不見: he is gone
     assert bow["place"].startswith("賓之門") and bow["y"] < guest[-1]["y"] + 20
     assert host[-1]["verb"] == "入" and not host[-1]["place"].startswith("賓之門")
+
+
+# ------------------------------------------------------------------ 進坐 at the 楅
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {"dafu": 1}), ("yanli", {})])
+def test_the_officer_and_his_partner_go_forward_to_the_rack(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """大夫進坐説矢束 (xiangshe:242), 耦揖進坐兼取乘矢 (243), 大夫進坐亦兼取乘矢 (244): each
+    sits nearer the 楅 than where he stood and bowed beside it, as at 173 上射揖進坐."""
+    steps = _steps(run_once, rite, **kw)
+    cites = ("xiangshe:242", "xiangshe:243", "xiangshe:244", "xiangshe:364")
+    checked = 0
+    beside: dict[str, float] = {}  # each one's distance from the 楅's line when he bowed there
+    for e in steps:
+        if e["cite"] not in cites:
+            continue
+        if e["verb"] == "揖" and e["place"] in ("楅之西", "楅之東"):
+            beside[e["actor"]] = abs(e["x"])
+        if e["verb"] in ("取", "説") and e["actor"] in beside:
+            checked += 1
+            assert abs(e["x"]) < beside[e["actor"]] - 0.5, (e["seq"], e["actor"], e["x"])
+    assert checked >= 3
