@@ -18,7 +18,9 @@ checked wherever its passage is enacted:
 - the 主人 拜辱 at the 賓's gate, once the 賓 has gone in unseen, and then goes home
   (主人不見，如賓服，遂從之，拜辱于門外，乃退 xiangshe:298; 敖繼公: 主人拜辱亦如之);
 - the 大夫 and his 耦 go forward (進) to the 楅 before they sit to take their arrows (耦揖進坐
-  兼取乘矢 xiangshe:243; 大夫進坐亦兼取乘矢 244; 大夫進坐説矢束 242), as in every 拾取 (173–174).
+  兼取乘矢 xiangshe:243; 大夫進坐亦兼取乘矢 244; 大夫進坐説矢束 242), as in every 拾取 (173–174);
+- the 罰爵 of a 賓, 主人 or 大夫 is handed in front of his 席 (以授于席前 xiangshe:216): south
+  of a south-facing 席, west of the 主人's west-facing one.
 """
 
 from __future__ import annotations
@@ -202,3 +204,19 @@ def test_the_officer_and_his_partner_go_forward_to_the_rack(
             checked += 1
             assert abs(e["x"]) < beside[e["actor"]] - 0.5, (e["seq"], e["actor"], e["x"])
     assert checked >= 3
+
+
+# ------------------------------------------------------------------ 授于席前
+
+
+def test_the_forfeit_cup_is_handed_in_front_of_the_seat(run_once: Callable[..., Any]) -> None:
+    """執爵者取觶降洗升實之以授于席前 (xiangshe:216; 注: 優尊也): the 執爵者 stands before the
+    drinker's 席, on the side it faces (賓席, 大夫席 南面 xiangshe:4, 78; 主人席 西面 6), beyond
+    its 薦, not beside it."""
+    front = {"賓": "賓席之南", "大夫": "大夫席之南", "主人": "主人席之西"}
+    handed = []
+    for e in step_lines(run_once("xiangshe", seed=3)):
+        if e["cite"] == "xiangshe:216" and e["verb"] == "授":
+            handed.append(e)
+            assert e["place"].startswith(front[e["to"]]), (e["seq"], e["to"], e["place"])
+    assert {e["to"] for e in handed} == set(front)
