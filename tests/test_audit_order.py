@@ -20,7 +20,9 @@ checked wherever its passage is enacted:
 - the 大夫 and his 耦 go forward (進) to the 楅 before they sit to take their arrows (耦揖進坐
   兼取乘矢 xiangshe:243; 大夫進坐亦兼取乘矢 244; 大夫進坐説矢束 242), as in every 拾取 (173–174);
 - the 罰爵 of a 賓, 主人 or 大夫 is handed in front of his 席 (以授于席前 xiangshe:216): south
-  of a south-facing 席, west of the 主人's west-facing one.
+  of a south-facing 席, west of the 主人's west-facing one;
+- the 司正's 薦 is laid between his 觶 and where he stands (司正既舉觶而薦諸其位 xiangshe:332;
+  注: 薦於觶南; 疏: 觶南位北).
 """
 
 from __future__ import annotations
@@ -220,3 +222,17 @@ def test_the_forfeit_cup_is_handed_in_front_of_the_seat(run_once: Callable[..., 
             handed.append(e)
             assert e["place"].startswith(front[e["to"]]), (e["seq"], e["to"], e["place"])
     assert {e["to"] for e in handed} == set(front)
+
+
+# ------------------------------------------------------------------ 薦於觶南
+
+
+def test_the_overseers_relish_lies_between_his_cup_and_him(run_once: Callable[..., Any]) -> None:
+    """司正既舉觶而薦諸其位 (xiangshe:332); 注: 薦於觶南; 疏: 以司正觶南北面立…故知觶南位北也:
+    the 贊者 sets it north of the 司正's 位 and south of the 觶 he put down in the 中庭, not
+    level with him."""
+    steps = _steps(run_once, "xiangshe")
+    cup = next(e for e in steps if e["cite"] == "xiangshe:107" and e["verb"] == "奠")
+    stand = next(e for e in steps if e["cite"] == "xiangshe:108" and e["verb"] == "退")
+    lay = next(e for e in steps if e["cite"] == "xiangshe:332" and e["verb"] == "設")
+    assert lay["obj"] == "薦" and stand["y"] < lay["y"] < cup["y"]
