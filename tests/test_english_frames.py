@@ -29,7 +29,7 @@ RITES = ("xiangshe", "dashe", "yanli")
 # the run of each rite made once (tests/conftest.py, run_once), on the worker that reads them
 # for tests/test_glossary_runs.py too
 pytestmark = same_run("glossary")
-SLOTS = {"object", "whom", "at", "place", "count", "side"}
+SLOTS = {"object", "whom", "at", "place", "count", "side", "words"}
 
 # The patterns of the patched English, each with what it was.
 BAD = {
@@ -138,9 +138,9 @@ def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
     assert step_sentence(_step("上射", "升", "西階")).startswith(
         "The upper archer (上射) goes up (升) the west steps (西階)"
     )
-    assert place_phrase("階西之東") == "east of the spot west of the steps (階西之東)"
-    assert (
-        place_phrase("西階上之東", "to") == "to the east of the top of the west steps (西階上之東)"
+    assert place_phrase("階西之東") == "west of the steps, nearer to them (階西之東)"
+    assert place_phrase("西階上之東", "to") == (
+        "to the top of the west steps, to the east (西階上之東)"
     )
     assert place_phrase("西階盡階") == "at the top step of the west steps (西階盡階)"
     assert place_phrase("賓之位", "to") == "to the place of the guest (賓之位)"
@@ -160,4 +160,4 @@ def test_where_he_stands_is_said_apart_from_where_the_thing_goes() -> None:
     # 委矢 (dashe:161) lays down the arrows gathered, not one arrow; 袒 bares the left arm
     # (注 xiangshe:111 袒左免衣也)
     assert "lays down (委) the arrows (矢)" in step_sentence(_step("小臣", "委", obj="矢"))
-    assert "bares the left arm (袒)" in step_sentence(_step("上射", "袒"))
+    assert "bares his left arm (袒)" in step_sentence(_step("上射", "袒"))

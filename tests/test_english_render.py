@@ -57,7 +57,7 @@ def test_html_cue_sheet_in_english(tmp_path: Path) -> None:
     page = out.read_text("utf-8")
     seen = _seen(page)
     assert "Director of archery (司射): cue sheet" in seen
-    assert "The director of archery (司射) bares the left arm (袒)" in seen
+    assert "The director of archery (司射) bares his left arm (袒)" in seen
     assert cjk_outside_brackets(seen) == []
     # the near diagrams beside the cues are drawn in English too
     pics = re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", page)

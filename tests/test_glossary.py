@@ -153,7 +153,9 @@ def test_code_names_are_readers_terms_too() -> None:
 def test_sections_and_entries() -> None:
     g = glossary()
     assert set(g) == set(SECTIONS)
-    assert set(g) == {"code", "short", "texts", "titles", "holds", "directions", *KINDS}
+    assert set(g) == {
+        "code", "short", "texts", "titles", "holds", "directions", "sets", "words", *KINDS
+    }  # fmt: skip
     for kind, entries in g.items():
         for term, en in entries.items():
             assert en.strip() and term.strip(), (kind, term)

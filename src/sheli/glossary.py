@@ -43,9 +43,9 @@ __all__ = [
 # The sections of the data file a reader's English comes from, in the order they are searched.
 KINDS = ("roles", "verbs", "places", "objects", "dress", "states")
 # Every section of the data file: the code's names, the drawings' short labels, the texts
-# cited, the names of the rites and venues, the words of a holding and the sides of a place,
-# then the readers' kinds.
-SECTIONS = ("code", "short", "texts", "titles", "holds", "directions", *KINDS)
+# cited, the names of the rites and venues, the words of a holding, the sides of a place, the
+# things handled as a set and the words said, then the readers' kinds.
+SECTIONS = ("code", "short", "texts", "titles", "holds", "directions", "sets", "words", *KINDS)
 
 
 @functools.cache

@@ -261,6 +261,7 @@ def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
     if lang == "en":
         # only here: the English 儀注 shares the cue sheets' terms, and with them the
         # drawing's imports (pydantic, Babel), which the Chinese 儀注 does without
+        from sheli.outputs.cues import known_assumptions
         from sheli.outputs.english import english_yizhu_text
 
         return english_yizhu_text(
@@ -269,6 +270,7 @@ def _yizhu_text(result: Run, width: int | None, lang: str = "zh-Hant") -> str:
             drank=result.drank,
             assumptions=result.assumptions,
             width=width or 120,
+            known=known_assumptions(result),
         )
     from sheli.outputs.yizhu import yizhu_text
 

@@ -8,7 +8,7 @@ glossary does not give stands alone in brackets: nothing Chinese is printed outs
 >>> from sheli.engine.state import Holding, Objects
 >>> print(step_sentence(Step(7, 0, 9, "xiangshe:96", None, "司射", "袒", None, None, "W",
 ...     Holding(), None, "堂西", [], 0, Objects())))
-The director of archery (司射) bares the left arm (袒) west of the hall (堂西), facing west.
+The director of archery (司射) bares his left arm (袒) west of the hall (堂西), facing west.
 >>> announcement_en(19, 14)
 'The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).'
 """
@@ -19,7 +19,7 @@ import functools
 import html
 import io
 import re
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import Any
@@ -32,7 +32,9 @@ from sheli.engine.records import Record, Scene, Shot, Step, Tally
 from sheli.glossary import directions, english, glossary, parts, title_english
 from sheli.i18n import translation
 from sheli.outputs.cues import (
+    ASSUMPTION_ID,
     HALL_VIEW,
+    AssumptionMarks,
     dress_words,
     hold_words,
     metres_words,
@@ -99,6 +101,10 @@ _PREPOSITIONS = (
     "in front",
     "at the top",
     "at the foot",
+    "among ",
+    "round ",
+    "farther ",
+    "still farther ",
 )
 
 
@@ -126,6 +132,20 @@ def announcement_en(right: int, left: int) -> str:
     win = winner(right, left)
     if win is None:
         return tr("Left and right are equal ({words}).").format(words=words)
+    side = tr("right") if win == "right" else tr("left")
+    said = _surplus_words(right, left)
+    return tr("The {side} wins: {said} ({words}).").format(side=side, said=said, words=words)
+
+
+def _surplus_words(right: int, left: int) -> str:
+    """What the scorer says of the winner's surplus, in English (the text's 以純數告).
+
+    >>> _surplus_words(19, 14), _surplus_words(4, 4)
+    ('the right exceeds the left by two pairs and a single', 'left and right are equal')
+    """
+    win = winner(right, left)
+    if win is None:
+        return tr("left and right are equal")
     pure, odd = pure_odd(abs(right - left))
     amount = []
     if pure:
@@ -133,9 +153,37 @@ def announcement_en(right: int, left: int) -> str:
     if odd:
         amount.append(tr("a single"))
     side, other = (tr("right"), tr("left")) if win == "right" else (tr("left"), tr("right"))
-    return tr("The {side} wins: the {side} exceeds the {other} by {amount} ({words}).").format(
-        side=side, other=other, amount=tr(" and ").join(amount), words=words
+    return tr("the {side} exceeds the {other} by {amount}").format(
+        side=side, other=other, amount=tr(" and ").join(amount)
     )
+
+
+@functools.cache
+def _announcements() -> dict[str, tuple[int, int]]:
+    """The scorer's announcements (左賢於右一純一奇) → a count that gives them: the words said
+    are read back into English by their count (a surplus of up to 400 rods)."""
+    out: dict[str, tuple[int, int]] = {}
+    for d in range(400, -1, -1):
+        out[announce(d, 0)] = (d, 0)
+        out[announce(0, d)] = (0, d)
+    return out
+
+
+def words_said(words: str) -> str:
+    """Words said (a step's ``says``) in English, the text's words in brackets after them:
+    the glossary's ``words``, or a count announced read by its parts; the text's words alone
+    where sheli has no English for them.
+
+    >>> words_said("左右卒射")
+    '"Left and right have finished shooting" (「左右卒射」)'
+    >>> words_said("左賢於右一純一奇")
+    '"The left exceeds the right by one pair and a single" (「左賢於右一純一奇」)'
+    """
+    en = glossary()["words"].get(words)
+    if en is None and words in _announcements():
+        said = _surplus_words(*_announcements()[words])
+        en = said[0].upper() + said[1:]
+    return f'"{en}" (「{words}」)' if en else f"(「{words}」)"
 
 
 def term(name: str, *kinds: str, article: bool = True) -> str:
@@ -171,21 +219,10 @@ def _english_name(name: str, *kinds: str) -> str | None:
         base = _english_name(ranked.group(1), *kinds) or _english_name(ranked.group(1))
         if base is not None:
             return f"{base}, {english(ranked.group(2) + '上', 'places')}"
-    sides = directions()
-    for direction in sorted(sides, key=len, reverse=True):
-        # a place named from another: 中之西南, 階西
-        base = name[: -len(direction)].removesuffix("之")
-        if name.endswith(direction) and base:
-            of = _english_name(base, *kinds) or _english_name(base)
-            if of is not None:
-                # 中之西之北: north of a spot that is itself named from the 中
-                if of.startswith(("at the top of ", "at the foot of ")):
-                    spot = of.removeprefix("at ")  # east of the top of the west steps
-                elif _relation(of):
-                    spot = f"the spot {of}"
-                else:
-                    spot = _the(of)
-                return f"{sides[direction]} {spot}"
+    chain = _place_chain(name, kinds)
+    if chain is not None:
+        head, tail = chain_words(chain)
+        return head + tail
     owner, sep, seat = name.rpartition("之")
     if sep and seat == "位" and owner:
         # 大夫之耦之位, 工之位: a person's place, named by the person
@@ -195,12 +232,140 @@ def _english_name(name: str, *kinds: str) -> str | None:
     pieces = parts(name, *kinds)
     if not pieces:
         return None
-    words = [english(p, *kinds) or p for p in pieces]
+    words = [_counted(name, p, english(p, *kinds) or p) for p in pieces]
     # 大侯之乏, 大夫耦下射: the last is the thing, the ones before it what it belongs to
     out = words[-1]
     for w in reversed(words[:-1]):
         out = f"{out} of {_the(w)}"
     return out
+
+
+#: a place said from another: (the English of the first relation, its compass side or None,
+#: the compass sides taken after it, in order): 中之西之南 is ("west of the tally vessel",
+#: "西", ("南",)), said "west of the tally vessel, to the south"
+PlaceChain = tuple[str, str | None, tuple[str, ...]]
+_COMPASS_SIDES = ("東北", "東南", "西北", "西南", "東", "西", "南", "北")
+_OPPOSITE = {"東": "西", "西": "東", "南": "北", "北": "南"}
+_TERM_AFTER = re.compile(r" \([^()]*[\u3400-\u9fff][^()]*\)$")
+
+
+@functools.lru_cache(maxsize=8192)
+def _place_chain(name: str, kinds: tuple[str, ...]) -> PlaceChain | None:
+    """A place named from another by its sides (中之西南, 西階上之東, 西階前之南之南), as a
+    :data:`PlaceChain`; None for a name that is not one.
+
+    >>> _place_chain("中之西之南", ("places", "objects"))
+    ('west of the tally vessel', '西', ('南',))
+    >>> _place_chain("西階上之東", ("places",))
+    ('at the top of the west steps', None, ('東',))
+    """
+    if english(name, *kinds) is not None:
+        return None  # listed whole (堂東南: round the south-east corner of the hall)
+    sides = directions()
+    for direction in sorted(sides, key=len, reverse=True):
+        base = name[: -len(direction)].removesuffix("之")
+        if not (name.endswith(direction) and base):
+            continue
+        inner = _place_chain(base, kinds)
+        if inner is None:
+            of = english(base, *kinds) or _english_name(base, *kinds) or _english_name(base)
+            if of is None:
+                continue
+            of = _TERM_AFTER.sub("", of)  # the tamer of beasts (服不): the term is said once
+            inner = (of, _side_of(of), ())
+        head, side, rest = inner
+        if direction not in _COMPASS_SIDES:
+            # 上, 下, 前, 後 of a place that is itself a relation: rare; said in full
+            if rest or _relation(head):
+                return (f"{sides[direction]} the spot {head}{chain_words(inner)[1]}", None, ())
+            return (f"{sides[direction]} {_the(head)}", None, ())
+        if _relation(head) is None and not rest:  # a thing: south of the tally vessel
+            return (f"{sides[direction]} {_the(head)}", direction, ())
+        return (head, side, (*rest, direction))
+    return None
+
+
+def _side_of(en: str) -> str | None:
+    """The compass side an English place begins with (north of the robing tent: 北)."""
+    sides = directions()
+    return next((d for d in _COMPASS_SIDES if en.startswith(sides[d] + " ")), None)
+
+
+def _side_word(d: str) -> str:
+    return directions()[d].removesuffix(" of")
+
+
+_FURTHER = ("", "farther ", "still farther ")
+
+
+def chain_words(chain: PlaceChain) -> tuple[str, str]:
+    """A place said from another, as one natural phrase: its first relation (the head,
+    which a verb's mode may turn: "to the top of …") and what follows it, each side
+    taken after it said once, not as "south of the spot south of …".
+
+    >>> chain_words(("in front of the west steps", None, ("南", "南")))
+    ('in front of the west steps', ', farther to the south')
+    >>> chain_words(("south of the tally vessel", "南", ("南",)))
+    ('farther south of the tally vessel', '')
+    >>> chain_words(("north of the robing tent", "北", ("南",)))
+    ('north of the robing tent', ', nearer to it')
+    >>> chain_words(("south of the guest's mat", "南", ("西", "南")))
+    ("south of the guest's mat", ', to the southwest')
+    """
+    head, side, rest = chain
+    # the same side again: farther that way (中之南之南: farther south of the tally vessel)
+    same = 0
+    while same < len(rest) and rest[same] == side and same < len(_FURTHER) - 1:
+        same += 1
+    if same:
+        head = _FURTHER[same] + head
+    rest = rest[same:]
+    runs: list[tuple[str, int]] = []
+    for d in rest:
+        if runs and runs[-1][0] == d:
+            runs[-1] = (d, runs[-1][1] + 1)
+        else:
+            runs.append((d, 1))
+    if len(runs) == 2 and runs[0][1] == runs[1][1] == 1:
+        a, b = runs[0][0], runs[1][0]
+        if len(a) == len(b) == 1 and a not in (b, _OPPOSITE[b]):
+            # west, then south of that: the spot to the southwest (南北 named first)
+            pair = "".join(sorted((a, b), key="東西".find))[::-1]
+            return head, f", to the {_side_word(pair)}"
+    said = []
+    for n, (d, k) in enumerate(runs):
+        before = side if n == 0 else runs[n - 1][0]
+        if before is not None and len(d) == 1 and _OPPOSITE.get(d) == before:
+            # north of the robing tent, then south of that: back towards the thing
+            it = "them" if _plural(head.split(" of ", 1)[-1]) else "it"
+            said.append(f"nearer to {it}" + (" still" if k > 1 else ""))
+        else:
+            said.append(f"{_FURTHER[min(k, 3) - 1]}to the {_side_word(d)}")
+    return head, "".join(f", {w}" for w in said)
+
+
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+_NUMERAL = re.compile(r"[0-9]+|[一二三四五六七八九十]")
+
+
+def _counted(name: str, piece: str, en: str) -> str:
+    """The English of one part of a name, made the ordinal the name gives it: 大夫耦1上射 is
+    the upper archer of the first great officer's pair, 小射正二 the second assistant
+    archery officer (a run numbers the people of one role; several stay as they are).
+
+    >>> _counted("大夫耦1上射", "大夫耦", "a great officer's pair")
+    "the first great officer's pair"
+    >>> _counted("小射正二", "小射正", "assistant archery officer")
+    'the second assistant archery officer'
+    """
+    at = name.find(piece)
+    m = _NUMERAL.match(name, at + len(piece)) if at >= 0 else None
+    if m is None or _plural(en):
+        return en
+    n = int(m.group()) if m.group().isdigit() else "一二三四五六七八九十".index(m.group()) + 1
+    if not 1 <= n <= len(_ORDINALS):
+        return en
+    return f"the {_ORDINALS[n - 1]} {re.sub(r'^(the|a|an) ', '', en)}"
 
 
 def _the(en: str) -> str:
@@ -235,10 +400,14 @@ def agree(verb: str, many: bool) -> str:
 
     >>> agree("be at", True), agree("be at", False), agree("bow", True), agree("bow", False)
     ('are at', 'is at', 'bow', 'bows')
+    >>> agree("bare his left arm", True)
+    'bare their left arms'
     """
     if not many:
         return third_person(verb)
     first, sep, rest = verb.partition(" ")
+    rest = re.sub(r"\bhis\b", "their", rest)  # they bare their left arms
+    rest = re.sub(r"\b(arm|hand)\b", r"\1s", rest) if rest != verb.partition(" ")[2] else rest
     return ("are" if first == "be" else first) + sep + rest
 
 
@@ -313,7 +482,13 @@ _RELATIONS = (
     "above ",
     "level with ",
     "in line with ",
+    "among ",
+    "round ",
 )
+
+
+# relations a verb of motion goes to as they are: "goes between the pillars"
+_BESIDE = ("behind", "between", "below", "above", "level with", "in front of", "among", "round")
 
 
 def _relation(en: str) -> str | None:
@@ -330,7 +505,9 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     >>> place_phrase("西階", "up"), place_phrase("西階上", "up")
     ('the west steps (西階)', 'to the top of the west steps (西階上)')
     >>> place_phrase("中之西之北")
-    'north of the spot west of the tally vessel (中之西之北)'
+    'west of the tally vessel, to the north (中之西之北)'
+    >>> place_phrase("中之南之南", "to")
+    'to the spot farther south of the tally vessel (中之南之南)'
     >>> place_phrase("右物", "from"), place_phrase("堂西", "at")
     ('from the right shooting mark (右物)', 'west of the hall (堂西)')
     """
@@ -338,34 +515,52 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     if en is None:
         # no English for the place: the term alone, still in its phrase
         en = f"the place ({name})"
-        return {"at": "at ", "to": "to ", "from": "from ", "by": "by way of "}.get(mode, "to ") + en
+        return {"at": "at ", "to": "to ", "from": "from ", "by": ""}.get(mode, "to ") + en
     ranked = _RANKED.fullmatch(name)
     if ranked and english(name, *(kinds or ("places", "objects"))) is None:
         row = english(ranked.group(2) + "上", "places")
         head = place_phrase(ranked.group(1), mode, *kinds).removesuffix(f" ({ranked.group(1)})")
         if row is not None and "the place (" not in head:
             return f"{head}, {row} ({name})"
+    chain = _place_chain(name, kinds or ("places", "objects"))
+    tail = ""
+    if chain is not None:
+        en, tail = chain_words(chain)
+    farther, en = _split_farther(en)
     rel = _relation(en)
+    if farther and rel is not None and mode != "at":
+        # farther south of the tally vessel: a spot, gone to or stood on
+        spot = f"the spot {farther}{en}"
+        said = {"to": "to ", "up": "to ", "from": "from ", "by": ""}[mode] + spot
+        return f"{said}{tail} ({name})"
+    en = farther + en
     if rel is None:
         thing = _the(en)
         if mode == "up" and thing.endswith(("steps", "stairs")):
             said = thing
         else:
-            prep = {"at": "at", "to": "to", "up": "to", "from": "from", "by": "by way of"}
-            said = f"{prep.get(mode, 'at')} {thing}"
+            prep = {"at": "at ", "to": "to ", "up": "to ", "from": "from ", "by": ""}
+            said = f"{prep.get(mode, 'at ')}{thing}"
     elif mode == "at":
         said = en
     elif rel.startswith("at the "):  # at the top of: to / from the top of
         said = ("from " if mode == "from" else "to ") + en.removeprefix("at ")
     elif rel.strip() == "in front of" and mode == "to":  # advances to the front of …
         said = "to the front of " + en.removeprefix("in front of ")
-    elif rel.strip() in ("behind", "between", "below", "above", "level with", "in front of"):
+    elif rel.strip() in _BESIDE:
         said = ("from " + en) if mode == "from" else en
     else:  # a compass side: to the south of, from the spot south of
         said = ("from the spot " if mode == "from" else "to the ") + en
-        if mode == "by":
-            said = "by way of the spot " + en
-    return f"{said} ({name})"
+        if mode == "by":  # the frame says "by way of"
+            said = "the spot " + en
+    return f"{said}{tail} ({name})"
+
+
+def _split_farther(en: str) -> tuple[str, str]:
+    for f in reversed(_FURTHER[1:]):
+        if en.startswith(f):
+            return f, en.removeprefix(f)
+    return "", en
 
 
 def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> str:
@@ -378,10 +573,9 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         count = None if mode == "one" else e.number
         if mode == "from":
             return f"{tr('from')} {term(e.obj, *kinds)}"
-        if mode == "many" and count is None and e.obj in _SETS:  # 束, 委 the arrows
-            en = _english_name(e.obj, *kinds)
-            if en is not None:
-                return f"the {plural_noun(re.sub(r'^(the|a|an) ', '', en))} ({e.obj})"
+        sets = glossary()["sets"]
+        if mode == "many" and count is None and e.obj in sets:  # 束, 委 the arrows
+            return f"the {sets[e.obj]} ({e.obj})"
         if isinstance(count, int):
             en = _english_name(e.obj, *kinds)
             if en is None:
@@ -398,12 +592,16 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         if not e.side:
             return ""
         side = {"右": tr("the right"), "左": tr("the left")}.get(e.side)
-        return f"{tr('for')} {side} ({e.side})" if side else f"({e.side})"
+        said = f"{tr('for')} {side} ({e.side})" if side else f"({e.side})"
+        # "for the left, west of the tally vessel", not "for the left west of …"
+        return said + ("," if e.place and e.place != e.at and not e.obj else "")
+    if kind == "words":  # the piece sung or played
+        return words_said(e.says) if e.says else ""
     if kind == "count":
         return number_word(e.number) if isinstance(e.number, int) else str(e.number or "")
     if kind == "whom":
         if not e.to:
-            return ""
+            return default or ""
         whom = term(e.to, "roles", "places")
         if mode == "direct":
             return whom
@@ -420,17 +618,12 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         if not e.place or e.place == e.at:
             return ""
         said = place_phrase(e.place, mode or "at", "places", "objects")
-        if e.at and e.place.startswith(e.at) and "{at" in verb_frames().get(e.verb, ""):
-            # where he stands to do it, named from the thing he does it at: "sets the cup
+        if e.at and e.at != e.obj and "{at" in verb_frames().get(e.verb, ""):
+            # where he stands to do it, apart from the thing he does it at: "sets the cup
             # down at the basket, standing west of the basket", not "at … west of …"
             return f", standing {said}"
         return said
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
-
-
-#: things the text handles as a set, read in the plural where a frame says so and no count
-#: is given: the arrows laid down or bound (委矢, 束矢), the tally rods (委筭)
-_SETS = frozenset(("矢", "筭"))
 
 
 def _same_kind(obj: str | None, at: str) -> bool:
@@ -470,14 +663,20 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     many = _plural(actor)
     actor = actor[0].upper() + actor[1:]
     if e.name and f"({e.name})" not in actor:
-        # the person who plays the role, named beside it: the marshal (司馬), the archery
-        # officer (射人); a name whose English is the role's own stands in brackets alone
+        # the person who plays the role, the subject, the role after him: the archery
+        # officer (射人), acting as marshal (司馬); a name without English of its own, or
+        # with the role's, stands in the role's brackets
         named = _english_name(e.name, "roles")
         if named is not None and _the(named) != actor.split(" (")[0].lower():
             named = plural_noun(named) if many and not _plural(named) else named
-            actor += f", {_the(named)} ({e.name}),"
+            named = _the(_TERM_AFTER.sub("", named))
+            role = actor.split(" (")[0]
+            role = role[0].lower() + role[1:]
+            role = role if many else re.sub(r"^the ", "", role)
+            actor = f"{named[0].upper()}{named[1:]} ({e.name}), {tr('acting as')} "
+            actor += f"{role} ({e.actor}),"
         else:
-            actor += f" ({e.name})"
+            actor = actor.removesuffix(")") + f", {e.name})"
     if subject is not None:
         actor = subject
         many = False
@@ -489,15 +688,15 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     verb_words = frame[: first.start()].strip() if first else frame.strip()
     rest = frame[len(verb_words) :] if first else ""
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
-    said = " ".join(said.split()).replace(" ,", ",")
+    said = " ".join(said.split()).replace(" ,", ",").replace(",,", ",").rstrip(",")
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
     if e.side and not e.obj and "{side" not in frame:
         sentence += f" ({e.side})"
     if e.facing:
         facing = FACING_EN.get(e.facing)
         sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e.facing})")
-    if e.says:
-        sentence += ", " + tr("and says ({words})").format(words=f"「{e.says}」")
+    if e.says and "{words" not in frame:
+        sentence += ", " + tr("and says {words}").format(words=words_said(e.says))
     sentence += "."
     if e.shot:
         mark = tr("hit") if e.shot.hit else tr("miss")
@@ -650,6 +849,25 @@ def glossary_texts() -> dict[str, str]:
     return glossary()["texts"]
 
 
+def leader(step: Step, before: Iterable[Step]) -> str | None:
+    """Whom ``step`` follows (從) where its spec names no one: the last one before it, in the
+    steps of its own passage, who does something other than follow (the 獲者 whom the 薦俎
+    follow, xiangshe:224 使人執其薦與俎從之; the 公 whom the 大射正 follows, dashe:196); None
+    where its passage has no one else (the frame then says "follows behind").
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> def act(actor, verb):
+    ...     return Step(1, 0, 1, "xiangshe:224", None, actor, verb, None, None, "N", Holding(),
+    ...         None, "右个", [], 0, Objects())
+    >>> leader(act("贊者", "從"), [act("獲者", "執"), act("獲者", "適")])
+    '獲者'
+    """
+    for b in reversed(list(before)):
+        if b.cite == step.cite and b.actor != step.actor and b.verb != "從":
+            return b.actor
+    return None
+
+
 def english_lines(
     records: Iterable[Record],
     topics: dict[int, str] | Callable[[int], str] | None,
@@ -666,6 +884,7 @@ def english_lines(
     The right wins: the right exceeds the left by two pairs and a single (右賢於左二純一奇).
     """
     topic_of = topics if callable(topics) else (topics or {}).get
+    recent: deque[Step] = deque(maxlen=12)  # the steps just before: whom one follows (從)
     section: tuple[Any, Any] = (-1, None)
     rnd: int | None = None
     for e in records:
@@ -709,6 +928,9 @@ def english_lines(
                 # shooting (三番射事)); else the text's alone, in brackets
                 shown = (f": {topic}" if "(" in topic else f" ({topic})") if topic else ""
                 yield tr("Section {n}").format(n=section[0]) + base + shown
+        if e.verb == "從" and not e.to:
+            e = e._replace(to=leader(e, recent))
+        recent.append(e)
         call = e.acting_as
         yield f"{e.seq:>5} {step_sentence(e)}  {e.cite}" + (
             f" (as at {call.cite})" if call and call.cite != e.cite else ""
@@ -721,8 +943,10 @@ def english_yizhu_text(
     drank: dict[int, list[str]] | None = None,
     assumptions: dict[str, tuple[str, str]] | None = None,
     width: int = 120,
+    known: dict[str, tuple[str, str]] | None = None,
 ) -> str:
-    """The English 儀注 as plain text, with the round summaries and the assumptions.
+    """The English 儀注 as plain text, with the round summaries and the assumptions the
+    steps rest on (``assumptions``) or name in a note (any of ``known``), each by its number.
 
     >>> from sheli.engine.state import Holding, Objects
     >>> print(english_yizhu_text([Step(1, 0, 14, "xiangshe:127", None, "司射", "立", None, None,
@@ -734,16 +958,37 @@ def english_yizhu_text(
     """
     shots: dict[int, list[Shot]] = defaultdict(list)
     tallies: list[Tally] = []
-    out = list(english_lines(records, topics, shots, tallies))
+    # an assumption is named by its number, as on the cue sheets, never by the id the specs
+    # file it under: numbered in the order the steps first name it, the others after
+    marks = AssumptionMarks({**(known or {}), **(assumptions or {})})
+    out = [_unknown_ids(marks.mark(ln)) for ln in english_lines(records, topics, shots, tallies)]
     tail = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     _summary(tail, shots, tallies, drank or {})
-    if assumptions:
+    for key in assumptions or {}:
+        marks.number(key)
+    if marks.order:
         tail.print()
         tail.print(tr("Assumptions (what the text does not say)"), markup=False)
-        for key, (what, why) in assumptions.items():
-            what, why = assumption_english(key, what, why)
-            tail.print(f"  [{key}] {what} — {why}", markup=False, highlight=False)
+        listed = 0
+        while listed < len(marks.order):  # an assumption may name another: it is listed too
+            key = list(marks.order)[listed]
+            listed += 1
+            what, why = assumption_english(key, *marks.known[key])
+            line = _unknown_ids(marks.mark(f"  {marks.number(key)}. {what} — {why}"))
+            tail.print(line, markup=False, highlight=False)
     return "\n".join(out) + "\n" + tail.export_text()
+
+
+def _unknown_ids(line: str) -> str:
+    """A line with the id of an assumption this run does not make (another rite's, named in
+    passing) said as such, not by the id the specs file it under.
+
+    >>> _unknown_ids("read the same way (A-ci-chou).")
+    "read the same way (another rite's assumption)."
+    """
+    if "-" not in line:
+        return line
+    return ASSUMPTION_ID.sub(tr("another rite's assumption"), line)
 
 
 def _summary(

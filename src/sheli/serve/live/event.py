@@ -90,7 +90,7 @@ def english_step(step: Step) -> str:
     >>> from sheli.engine.state import Holding, Objects
     >>> english_step(Step(7, 0, 9, "xiangshe:96", None, "司射", "袒", None, None, "W",
     ...     Holding(), None, "堂西", [], 0, Objects()))
-    'The director of archery (司射) bares the left arm (袒) west of the hall (堂西), facing west.'
+    'The director of archery (司射) bares his left arm (袒) west of the hall (堂西), facing west.'
     """
     return _SENTENCES.text(_SENTENCES.sentence(step))
 
