@@ -145,7 +145,7 @@ def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
     assert place_phrase("西階盡階") == "at the top step of the west steps (西階盡階)"
     assert place_phrase("賓之位", "to") == "to the place of the guest (賓之位)"
     assert place_phrase("東堂下西上") == (
-        "below the east side of the hall, the west at the head (東堂下西上)"
+        "below the east side of the hall, the west as the place of honour (東堂下西上)"
     )
 
 
@@ -161,3 +161,100 @@ def test_where_he_stands_is_said_apart_from_where_the_thing_goes() -> None:
     # (注 xiangshe:111 袒左免衣也)
     assert "lays down (委) the arrows (矢)" in step_sentence(_step("小臣", "委", obj="矢"))
     assert "bares his left arm (袒)" in step_sentence(_step("上射", "袒"))
+
+
+# What the blind readers of the English 儀注 marked wrong or stiff, each as a run says it now.
+# A place said from a place, read as two nested relations ("south of the spot south of …",
+# "east of the top of the west steps"), an actor named twice over, a bare "follows".
+NESTED = re.compile(
+    r"\b(?:north|south|east|west)(?:east|west)? of the (?:spot|top of|foot of|front of) "
+)
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_a_place_from_a_place_is_one_phrase(rite: str, step_lines: dict[str, list[str]]) -> None:
+    nested = [ln for ln in step_lines[rite] if NESTED.search(ln)]
+    assert not nested, f"{len(nested)} lines, e.g. {nested[:2]}"
+
+
+def test_places_from_places_as_the_runs_say_them(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    for line in (
+        # 中之西之南 (xiangshe:186): west of the tally vessel, then south of that spot
+        "The cadet (庶子) goes (適) to a spot west of the tally vessel, to the south (中之西之南)",
+        # 西階上之東 (dashe:77): the top of the west steps, to its east
+        "The chief archery officer (大射正) advances (進) to the top of the west steps, to the "
+        "east (西階上之東)",
+        # 中之西南之西南 (xiangshe:206): the same side again, farther that way
+        "advances (進) to a spot farther southwest of the tally vessel (中之西南之西南)",
+        # 次北之南 (dashe:179): south of a spot north of the 次 is nearer to it
+        "The director of archery (司射) calls up (作) the upper pair (上耦) north of the robing "
+        "tent, nearer to it (次北之南)",
+        # 階西之東 (dashe:37): nearer to the steps, which are several
+        "to a spot west of the steps, nearer to them (階西之東)",
+    ):
+        assert line in said, line
+
+
+def test_the_one_followed_is_named(step_lines: dict[str, list[str]]) -> None:
+    follows = [ln for r in RITES for ln in step_lines[r] if "(從)" in ln]
+    assert len(follows) > 20
+    # xiangshe:224 使人執其薦與俎從之: whom they follow is the 獲者 of the passage
+    assert any(
+        "The assistant (贊者) follows (從) the target attendant (獲者) north of the right wing"
+        in ln
+        for ln in follows
+    )
+    # where his passage names no one else, "follows behind", never a bare "follows north of"
+    bare = [ln for ln in follows if not re.search(r"\(從\) (?:the |behind, )", ln)]
+    assert not bare, bare[:2]
+
+
+def test_a_side_tallied_is_set_off_from_the_place(step_lines: dict[str, list[str]]) -> None:
+    lines = [ln for r in RITES for ln in step_lines[r]]
+    # "for the left west of the tally vessel" read as "left west": a comma after the side
+    run_on = [ln for ln in lines if re.search(r"for the (?:left|right) \([左右]\) [a-z]", ln)]
+    assert not run_on, run_on[:2]
+    assert any(
+        "The scorer (釋獲者) tallies the hits (釋獲) for the left (左), west of the tally vessel "
+        "(中之西), facing east." in ln
+        for ln in lines
+    )
+
+
+def test_an_actor_is_named_once_with_who_plays_him(step_lines: dict[str, list[str]]) -> None:
+    lines = [ln for r in RITES for ln in step_lines[r]]
+    # not "The marshal (司馬), the overseer (司正), …" nor "(參侯獲者) (參侯之徒)"
+    twice = re.compile(r"^\s*\d+ [A-Z][^()]* \([^()]+\)(?:, the [^()]+ \([^()]+\),| \()")
+    assert not [ln for ln in lines if twice.match(ln)], [ln for ln in lines if twice.match(ln)][:2]
+    assert any(
+        re.match(r"\s*\d+ The overseer \(司正\), acting as marshal \(司馬\), goes out \(出\)", ln)
+        for ln in step_lines["xiangshe"]
+    )
+    # 大夫耦1上射: the engine's index said as an ordinal
+    assert any(
+        "The upper archer of the first great officer's pair (大夫耦1上射) goes down (降)" in ln
+        for ln in step_lines["dashe"]
+    )
+
+
+def test_words_said_and_pieces_played_are_in_english(step_lines: dict[str, list[str]]) -> None:
+    lines = [ln for r in RITES for ln in step_lines[r]]
+    # "and says (「…」)": the words in Chinese only
+    assert not [ln for ln in lines if "says (「" in ln]
+    said = "\n".join(lines)
+    assert 'facing north, and says "Left and right have finished shooting" (「左右卒射」).' in said
+    # a piece played is what is played, not something the players say
+    assert 'The grand master of music (大師) plays (奏) "Zou yu" (「騶虞」)' in said
+    assert 'The musicians (工) drum (鼓) "Gai" (「陔」)' in said
+    # 負侯 (dashe:139): his back to the target, not "stands with the back turned"
+    assert (
+        "The tamer of beasts (服不) stands (負) with his back to the target, north of the great "
+        "target (大侯之北), facing north." in said
+    )
+
+
+def test_a_set_is_read_from_the_glossary() -> None:
+    # the glossary's sets (矢 arrows, 筭 tally rods): 委筭 lays the rods down as a set
+    assert "lays down (委) the tally rods (筭)" in step_sentence(_step("釋獲者", "委", obj="筭"))
+    assert "lays down (委) the stand of meat (俎)" in step_sentence(_step("庶子", "委", obj="俎"))

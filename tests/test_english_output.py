@@ -11,6 +11,7 @@ from sheli.cli.cues import cues
 from sheli.cli.run import run
 from sheli.engine.records import Step
 from sheli.engine.state import Holding, Objects
+from sheli.outputs.cues import ASSUMPTION_ID
 from sheli.outputs.english import cjk_outside_brackets, step_sentence, term
 
 
@@ -23,6 +24,15 @@ def run_en() -> str:
 
 def test_run_in_english_has_no_cjk_outside_brackets(run_en: str) -> None:
     assert cjk_outside_brackets(run_en) == []
+
+
+def test_assumptions_are_numbered_never_named_by_id(run_en: str) -> None:
+    # as on the cue sheets: "[assumption 1]" after a step, "1. …" in the list at the end
+    assert not ASSUMPTION_ID.findall(run_en)
+    assert re.search(r"facing east\. \[assumptions? 1\b", run_en)
+    tail = run_en.split("Assumptions (what the text does not say)", 1)[1]
+    numbers = [int(n) for n in re.findall(r"^  (\d+)\. ", tail, flags=re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 20
 
 
 def test_run_in_english_reads_as_sentences(run_en: str) -> None:
@@ -84,3 +94,4 @@ def test_dashe_in_english_has_no_cjk_outside_brackets() -> None:
     assert result.exit_code == 0, result.output
     assert "The palace keeper (司宮) goes (適) to the target attendants' wine jars" in result.output
     assert cjk_outside_brackets(result.output) == []
+    assert not ASSUMPTION_ID.findall(result.output)

@@ -204,7 +204,7 @@ def term(name: str, *kinds: str, article: bool = True) -> str:
     return en if en.endswith(f"({name})") else f"{en} ({name})"
 
 
-# a row's head: 北上, the north end the first (the glossary's "the north at the head")
+# a row's head: 北上, the north end the first (the glossary's "the north as the place of honour")
 _RANKED = re.compile(r"(.+?)([東西南北])上")
 
 
@@ -507,7 +507,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     >>> place_phrase("中之西之北")
     'west of the tally vessel, to the north (中之西之北)'
     >>> place_phrase("中之南之南", "to")
-    'to the spot farther south of the tally vessel (中之南之南)'
+    'to a spot farther south of the tally vessel (中之南之南)'
     >>> place_phrase("右物", "from"), place_phrase("堂西", "at")
     ('from the right shooting mark (右物)', 'west of the hall (堂西)')
     """
@@ -530,13 +530,13 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     rel = _relation(en)
     if farther and rel is not None and mode != "at":
         # farther south of the tally vessel: a spot, gone to or stood on
-        spot = f"the spot {farther}{en}"
+        spot = f"a spot {farther}{en}"
         said = {"to": "to ", "up": "to ", "from": "from ", "by": ""}[mode] + spot
         return f"{said}{tail} ({name})"
     en = farther + en
     if rel is None:
         thing = _the(en)
-        if mode == "up" and thing.endswith(("steps", "stairs")):
+        if mode == "up" and thing.endswith(("steps", "stairs")) and " step of " not in thing:
             said = thing
         else:
             prep = {"at": "at ", "to": "to ", "up": "to ", "from": "from ", "by": ""}
@@ -550,7 +550,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     elif rel.strip() in _BESIDE:
         said = ("from " + en) if mode == "from" else en
     else:  # a compass side: to the south of, from the spot south of
-        said = ("from the spot " if mode == "from" else "to the ") + en
+        said = ("from the spot " if mode == "from" else "to a spot " if tail else "to the ") + en
         if mode == "by":  # the frame says "by way of"
             said = "the spot " + en
     return f"{said}{tail} ({name})"
@@ -661,22 +661,17 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     """
     actor = term(e.actor, "roles")
     many = _plural(actor)
-    actor = actor[0].upper() + actor[1:]
-    if e.name and f"({e.name})" not in actor:
+    named = _player(e.actor, e.name, many)
+    if named is not None:
         # the person who plays the role, the subject, the role after him: the archery
-        # officer (射人), acting as marshal (司馬); a name without English of its own, or
-        # with the role's, stands in the role's brackets
-        named = _english_name(e.name, "roles")
-        if named is not None and _the(named) != actor.split(" (")[0].lower():
-            named = plural_noun(named) if many and not _plural(named) else named
-            named = _the(_TERM_AFTER.sub("", named))
-            role = actor.split(" (")[0]
-            role = role[0].lower() + role[1:]
-            role = role if many else re.sub(r"^the ", "", role)
-            actor = f"{named[0].upper()}{named[1:]} ({e.name}), {tr('acting as')} "
-            actor += f"{role} ({e.actor}),"
-        else:
-            actor = actor.removesuffix(")") + f", {e.name})"
+        # officer (射人), acting as marshal (司馬)
+        role = actor.split(" (")[0]
+        role = role if many else re.sub(r"^the ", "", role)
+        actor = f"{named} ({e.name}), {tr('acting as')} {role} ({e.actor}),"
+    elif e.name and f"({e.name})" not in actor:
+        # a name without English of its own, or with the role's: in the role's brackets
+        actor = actor.removesuffix(")") + f", {e.name})"
+    actor = actor[0].upper() + actor[1:]
     if subject is not None:
         actor = subject
         many = False
@@ -708,6 +703,36 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     if e.assumes:
         sentence += " [" + ",".join(e.assumes) + "]"
     return sentence
+
+
+def _player(role: str, name: str | None, many: bool) -> str | None:
+    """The English of the person who plays ``role`` (a step's or the cast's name), where it
+    is his own and not the role's; else None.
+
+    >>> _player("司馬", "射人", False), _player("小射正二", "一小射正", False)
+    ('the archery officer', None)
+    """
+    if not name:
+        return None
+    named = _english_name(name, "roles")
+    if named is None or _the(named) == term(role, "roles").split(" (")[0]:
+        return None
+    named = plural_noun(named) if many and not _plural(named) else named
+    return _the(_TERM_AFTER.sub("", named))
+
+
+def _cast_words(role: str, name: str | None) -> str:
+    """One of the cast in English: the role, and who plays it.
+
+    >>> _cast_words("大侯獲者", "服不之徒"), _cast_words("小射正二", "一小射正")
+    ('the attendant of the great target (大侯獲者), played by the follower of the tamer of \
+beasts (服不之徒)', 'the second assistant archery officer (小射正二, 一小射正)')
+    """
+    said = term(role, "roles")
+    named = _player(role, name, _plural(said))
+    if named is not None:
+        return f"{said}, {tr('played by')} {named} ({name})"
+    return said.removesuffix(")") + f", {name})" if name and f"({name})" not in said else said
 
 
 _CJK = re.compile(
@@ -894,10 +919,7 @@ def english_lines(
             yield tr("Order of ceremony (儀注) of {title} — venue: {venue}").format(
                 title=title_words(title), venue=title_words(venue)
             )
-            cast = [
-                term(c["actor"], "roles") + (f" ({c['name']})" if c.get("name") else "")
-                for c in e.cast
-            ]
+            cast = [_cast_words(c["actor"], c.get("name")) for c in e.cast]
             if cast:
                 yield tr("cast") + ": " + "; ".join(cast)
             continue
