@@ -188,8 +188,8 @@ def test_places_from_places_as_the_runs_say_them(step_lines: dict[str, list[str]
         # 中之西南之西南 (xiangshe:206): the same side again, farther that way
         "advances (進) to a spot farther southwest of the tally vessel (中之西南之西南)",
         # 次北之南 (dashe:179): south of a spot north of the 次 is nearer to it
-        "The director of archery (司射) calls up (作) the upper pair (上耦) north of the robing "
-        "tent, nearer to it (次北之南)",
+        "The director of archery (司射) goes (適) to a spot north of the robing tent, nearer to "
+        "it (次北之南)",
         # 階西之東 (dashe:37): nearer to the steps, which are several
         "to a spot west of the steps, nearer to them (階西之東)",
     ):
@@ -258,3 +258,17 @@ def test_a_set_is_read_from_the_glossary() -> None:
     # the glossary's sets (矢 arrows, 筭 tally rods): 委筭 lays the rods down as a set
     assert "lays down (委) the tally rods (筭)" in step_sentence(_step("釋獲者", "委", obj="筭"))
     assert "lays down (委) the stand of meat (俎)" in step_sentence(_step("庶子", "委", obj="俎"))
+
+
+def test_one_who_orders_is_where_he_stands(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    # "orders the tamer of beasts between the marks" read as the tamer's place (dashe:144)
+    ordered = "The director of archery (司射) orders (命) the scorer (釋獲者), standing"
+    assert f"{ordered} southwest of the tally vessel (中之西南), facing east." in said
+    # 命 naming no one (dashe:2 宰命戒): "gives the order", not "orders, and says"
+    assert 'The chief steward (宰) gives the order (命), and says "Give notice" (「戒」).' in said
+    # 拜送 names no thing: what he handed over just before (xiangshe:47)
+    assert "The guest (賓) bows (拜送) to the host (主人) on handing over the goblet (爵)" in said
+    # 乘 (xiangshe:197 乘之), 比 (xiangshe:116 比三耦): the things sorted, the pairs matched
+    assert "sorts (乘) the arrows in fours south of the arrow rest (楅之南)" in said
+    assert "matches (比) the pairs south of the upper archer of the upper pair" in said

@@ -617,6 +617,9 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     if kind == "place":
         if not e.place or e.place == e.at:
             return ""
+        if mode == "standing":  # he orders someone: where he stands, not where that one is
+            said = place_phrase(e.place, "at", "places", "objects")
+            return f", {tr('standing')} {said}" if e.to else said
         said = place_phrase(e.place, mode or "at", "places", "objects")
         if e.at and e.at != e.obj and "{at" in verb_frames().get(e.verb, ""):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
@@ -676,6 +679,8 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         actor = subject
         many = False
     frame = verb_frames().get(e.verb)
+    if frame is not None and " | " in frame:  # a frame for a step that names no one
+        frame = frame.split(" | ")[0 if e.to else 1]
     if frame is None:
         verb_en = english(e.verb, "verbs")
         frame = f"{verb_en or 'do'} {_DEFAULT_FRAME}"
@@ -893,6 +898,24 @@ def leader(step: Step, before: Iterable[Step]) -> str | None:
     return None
 
 
+def handed(step: Step, before: Iterable[Step]) -> str | None:
+    """What ``step`` (a 拜送, which names no thing) bows on handing over: the thing its actor
+    last handed over, presented or filled in the steps just before (獻爵 … 拜送, xiangshe:26),
+    or None.
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> def act(verb, obj=None):
+    ...     return Step(1, 0, 1, "xiangshe:26", None, "主人", verb, None, None, "N", Holding(),
+    ...         None, "賓席之前", [], 0, Objects(), obj=obj)
+    >>> handed(act("拜送"), [act("實", "爵"), act("獻", "爵"), act("退")])
+    '爵'
+    """
+    for b in reversed(list(before)):
+        if b.actor == step.actor and b.obj and b.verb in ("授", "獻", "奉", "實"):
+            return b.obj
+    return None
+
+
 def english_lines(
     records: Iterable[Record],
     topics: dict[int, str] | Callable[[int], str] | None,
@@ -952,6 +975,8 @@ def english_lines(
                 yield tr("Section {n}").format(n=section[0]) + base + shown
         if e.verb == "從" and not e.to:
             e = e._replace(to=leader(e, recent))
+        if e.verb == "拜送" and not e.obj:
+            e = e._replace(obj=handed(e, recent))
         recent.append(e)
         call = e.acting_as
         yield f"{e.seq:>5} {step_sentence(e)}  {e.cite}" + (
