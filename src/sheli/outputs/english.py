@@ -178,12 +178,18 @@ def words_said(words: str) -> str:
     '"Left and right have finished shooting" (「左右卒射」)'
     >>> words_said("左賢於右一純一奇")
     '"The left exceeds the right by one pair and a single" (「左賢於右一純一奇」)'
+    >>> words_said("闋")
+    'the close (「闋」)'
     """
     en = glossary()["words"].get(words)
     if en is None and words in _announcements():
         said = _surplus_words(*_announcements()[words])
         en = said[0].upper() + said[1:]
-    return f'"{en}" (「{words}」)' if en else f"(「{words}」)"
+    if en is None:
+        return f"(「{words}」)"
+    # words said, or a piece named, are quoted; what describes them ("the close") is not
+    return f"{en} (「{words}」)" if en[0].islower() else f'"{en}" (「{words}」)'
+
 
 
 def term(name: str, *kinds: str, article: bool = True) -> str:
@@ -338,7 +344,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
         if before is not None and len(d) == 1 and _OPPOSITE.get(d) == before:
             # north of the robing tent, then south of that: back towards the thing
             it = "them" if _plural(head.split(" of ", 1)[-1]) else "it"
-            said.append(f"nearer to {it}" + (" still" if k > 1 else ""))
+            said.append(("nearer still to " if k > 1 else "nearer to ") + it)
         else:
             said.append(f"{_FURTHER[min(k, 3) - 1]}to the {_side_word(d)}")
     return head, "".join(f", {w}" for w in said)
