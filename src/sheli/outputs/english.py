@@ -1125,7 +1125,7 @@ def english_cue_text(book: Any, width: int = 100) -> str:
     >>> from sheli.engine import run
     >>> from sheli.outputs.cues import build_book
     >>> t = english_cue_text(build_book(run("xiangshe", seed=1), ["釋獲者"], floor=False))
-    >>> "say (「左右鈞」)" in t, cjk_outside_brackets(t)
+    >>> 'say "Left and right are equal" (「左右鈞」)' in t, cjk_outside_brackets(t)
     (True, [])
     """
     lines: list[str] = []
@@ -1319,7 +1319,7 @@ def _row_lines(row: Any, reps: int, sheet: Any, indent: str = "  ") -> list[str]
     text = f"{t.text} " if t else ""
     add(f"{pad}{tr('Text')}: {text}({s.jing})")
     for w in row.says:
-        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} (「{w}」)")
+        add(f"{pad}{tr('say') if not c.addressed else tr('hear')} {words_said(w)}")
     if not c.addressed:
         where = metres_words(z.x_m, z.y_m)
         add(f"{pad}{tr('tape')}: {where}")
