@@ -191,7 +191,6 @@ def words_said(words: str) -> str:
     return f"{en} (「{words}」)" if en[0].islower() else f'"{en}" (「{words}」)'
 
 
-
 def term(name: str, *kinds: str, article: bool = True) -> str:
     """A term of the text in English with the term itself in brackets; a term without
     English in brackets alone.
@@ -627,6 +626,9 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             said = place_phrase(e.place, "at", "places", "objects")
             return f", {tr('standing')} {said}" if e.to else said
         said = place_phrase(e.place, mode or "at", "places", "objects")
+        if e.to and e.place == f"{e.to}之位":  # hands it to him at his place, not "at the
+            # place of the upper archer of the first great officer's pair" said twice over
+            said = f"{'to' if mode == 'to' else 'at'} {tr('his place')} ({e.place})"
         if e.at and e.at != e.obj and "{at" in verb_frames().get(e.verb, ""):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
             # down at the basket, standing west of the basket", not "at … west of …"
