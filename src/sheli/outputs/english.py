@@ -614,8 +614,15 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     if kind == "at":
         if not e.at or e.at == e.obj:
             return ""
+        if mode != "as":
+            return _own(place_phrase(e.at, mode or "at", "places", "objects"), e.actor)
         if mode == "as" and _same_kind(e.obj, e.at):  # the basket as the lower basket
-            return f"{tr('as')} {term(e.at, 'places', 'objects')}"
+            said = term(e.at, "places", "objects")
+            n = re.search(r"([0-9]+)$", e.at)
+            if n and _plural(said) and 1 <= int(n.group(1)) <= len(_ORDINALS):
+                # a mat as 衆賓席2: the second of the mats of the other guests
+                said = f"the {_ORDINALS[int(n.group(1)) - 1]} of {said}"
+            return f"{tr('as')} {said}"
         if mode == "as":  # the dishes at the left wing of the target
             mode = "at"
         return place_phrase(e.at, mode or "at", "places", "objects")
@@ -625,16 +632,38 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         if mode == "standing":  # he orders someone: where he stands, not where that one is
             said = place_phrase(e.place, "at", "places", "objects")
             return f", {tr('standing')} {said}" if e.to else said
-        said = place_phrase(e.place, mode or "at", "places", "objects")
+        said = _own(place_phrase(e.place, mode or "at", "places", "objects"), e.actor)
         if e.to and e.place == f"{e.to}之位":  # hands it to him at his place, not "at the
             # place of the upper archer of the first great officer's pair" said twice over
-            said = f"{'to' if mode == 'to' else 'at'} {tr('his place')} ({e.place})"
+            his = "their" if _plural(term(e.to, "roles")) else "his"
+            said = f"{'to' if mode == 'to' else 'at'} {his} place ({e.place})"
+        if re.match(r"at (?:his|their) place \(", said) and "his place" in verb_frames().get(
+            e.verb, ""
+        ):
+            return ""  # returns to his place, not "to his place at his place"
         if e.at and e.at != e.obj and "{at" in verb_frames().get(e.verb, ""):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
             # down at the basket, standing west of the basket", not "at … west of …"
             return f", standing {said}"
         return said
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
+
+
+def _own(said: str, actor: str) -> str:
+    """A place phrase with the actor's own place said as his: "goes to his mat", not "The
+    guest goes to the guest's mat"; "their mats" for the other guests (衆賓席1).
+
+    >>> _own("to the guest's mat (賓席)", "賓")
+    'to his mat (賓席)'
+    >>> _own("at the mats of the other guests (衆賓席1)", "衆賓")
+    'at their mats (衆賓席1)'
+    """
+    who = term(actor, "roles").split(" (")[0]
+    if not who.startswith("the "):
+        return said
+    his = "their" if _plural(who) else "his"
+    owned = re.sub(rf"\bthe ([a-z' -]+?) of {re.escape(who)} \(", rf"{his} \1 (", said)
+    return re.sub(rf"\b{re.escape(who)}'s? ", f"{his} ", owned) if owned == said else owned
 
 
 def _same_kind(obj: str | None, at: str) -> bool:
