@@ -833,7 +833,9 @@ commentary (注) xiangshe:33 (「薦進」))."
         return en if en.endswith(f"({t})") else f"{en} ({t})"
 
     out = _TERM_RUN.sub(one, text)
-    # "the the three pairs": the prose's article before an English that has its own
+    # "the the three pairs": the prose's article before an English that has its own; "in the
+    # at the foot of the north hall": before a place said with its preposition (北堂下)
+    out = re.sub(r"\bthe at the ", "the ", out)
     return re.sub(r"\b(the|a|an) (the|a|an) ", r"\2 ", out, flags=re.IGNORECASE)
 
 
