@@ -258,6 +258,10 @@ def test_a_set_is_read_from_the_glossary() -> None:
     # the glossary's sets (矢 arrows, 筭 tally rods): 委筭 lays the rods down as a set
     assert "lays down (委) the tally rods (筭)" in step_sentence(_step("釋獲者", "委", obj="筭"))
     assert "lays down (委) the stand of meat (俎)" in step_sentence(_step("庶子", "委", obj="俎"))
+    # 實八筭于中 (xiangshe:183): rods put in the vessel; 實觶: a cup filled
+    said = step_sentence(_step("釋獲者", "實", "中之西", obj="筭", number=8))
+    assert "puts (實) eight tally rods (筭) in the tally vessel, standing west of the" in said
+    assert "fills (實) the cup (觶)" in step_sentence(_step("主人", "實", obj="觶"))
 
 
 def test_one_who_orders_is_where_he_stands(step_lines: dict[str, list[str]]) -> None:

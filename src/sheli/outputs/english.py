@@ -629,9 +629,10 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     if kind == "place":
         if not e.place or e.place == e.at:
             return ""
-        if mode == "standing":  # he orders someone: where he stands, not where that one is
+        if mode in ("standing", "beside"):  # he orders someone: where he stands, not
+            # where that one is; he puts the rods in the vessel standing beside it
             said = place_phrase(e.place, "at", "places", "objects")
-            return f", {tr('standing')} {said}" if e.to else said
+            return f", {tr('standing')} {said}" if e.to or mode == "beside" else said
         said = _own(place_phrase(e.place, mode or "at", "places", "objects"), e.actor)
         if e.to and e.place == f"{e.to}之位":  # hands it to him at his place, not "at the
             # place of the upper archer of the first great officer's pair" said twice over
@@ -715,7 +716,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     if subject is not None:
         actor = subject
         many = False
-    frame = verb_frames().get(e.verb)
+    frame = verb_frames().get(f"{e.verb}/{e.obj}") or verb_frames().get(e.verb)
     if frame is not None and " | " in frame:  # a frame for a step that names no one
         frame = frame.split(" | ")[0 if e.to else 1]
     if frame is None:
