@@ -228,6 +228,12 @@ def _english_name(name: str, *kinds: str) -> str | None:
     if chain is not None:
         head, tail = chain_words(chain)
         return head + tail
+    two = re.fullmatch(r"(.+?)之?[閒間]", name)
+    pair = parts(two.group(1)) if two else None
+    if pair is not None and len(pair) == 2:
+        # 中庭司馬之閒: between two things or people, each named (xiangshe:332)
+        a, b = (_TERM_AFTER.sub("", english(p) or p) for p in pair)
+        return f"between {_the(a)} and {_the(b)}"
     owner, sep, seat = name.rpartition("之")
     if sep and seat == "位" and owner:
         # 大夫之耦之位, 工之位: a person's place, named by the person
