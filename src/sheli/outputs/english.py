@@ -188,7 +188,8 @@ def words_said(words: str) -> str:
     if en is None:
         return f"(「{words}」)"
     # words said, or a piece named, are quoted; what describes them ("the close") is not
-    return f"{en} (「{words}」)" if en[0].islower() else f'"{en}" (「{words}」)'
+    plain = en[0].islower() or '"' in en  # "Lu ming", three times through
+    return f"{en} (「{words}」)" if plain else f'"{en}" (「{words}」)'
 
 
 def term(name: str, *kinds: str, article: bool = True) -> str:
