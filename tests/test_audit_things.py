@@ -10,7 +10,9 @@ in 鄉射禮, 大射儀, 燕射 and 燕禮:
   yan:120);
 - a cup set full on the 豐 is full when it is taken up again, and nobody drinks from an empty
   one (勝者之弟子洗觶升酌南面坐奠于豐上 xiangshe:206; 不勝者…取豐上之觶…卒觶 211; 執爵者坐
-  取觶實之反奠于豐上 215; dashe:226, 232, 234).
+  取觶實之反奠于豐上 215; dashe:226, 232, 234);
+- whoever sets out a dish he brought holds it on his way (宰夫有司薦庶子設折俎 dashe:247, 薦俎
+  從之 248, 設薦俎 252; 宰胥薦脯醢由左房，庶子設折俎升自西階 dashe:56; 膳宰薦脯醢由左房 yan:48).
 """
 
 from __future__ import annotations
@@ -189,3 +191,47 @@ def test_the_cup_filler_waits_at_the_end_of_the_west_wall_facing_east(
     ]
     assert len(back) >= 6
     assert {e["facing"] for e in back} == {"E"}
+
+
+# ------------------------------------------------------------------ things carried
+
+DISH_WORDS = ("薦", "俎", "脯醢", "羞", "庶羞")
+WALKS = ("適", "進", "升", "降", "就", "從", "由", "出", "入")
+
+
+@pytest.mark.parametrize("rite", ("dashe", "yanli"))
+def test_a_dish_is_held_on_the_way_to_where_it_is_set(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """宰夫有司薦庶子設折俎 (dashe:247), 卒錯獲者適右个薦俎從之 (248), 設薦俎立卒爵 (252);
+    宰胥薦脯醢由左房，庶子設折俎升自西階 (dashe:56); 膳宰薦脯醢由左房 (yan:48); 使人執其薦與
+    俎從之 (xiangshe:224): one who 設s or 薦s a dish holds it on each walk that leads him there
+    (back to his last act that is not a walk), not empty-handed until it appears."""
+    mine: dict[str, list[dict[str, Any]]] = {}
+    empty, walked = [], 0
+    for e in _steps(run_once, rite):
+        before = mine.setdefault(e["actor"], [])
+        if e["verb"] in ("設", "薦") and e.get("obj") in DISH_WORDS:
+            for leg in reversed(before):
+                if leg["verb"] not in WALKS:
+                    break
+                walked += 1
+                if not any(w.startswith(e["obj"]) for w in leg["holds"]):
+                    empty.append((leg["seq"], leg["cite"], e["actor"], leg["verb"], e["obj"]))
+        before.append(e)
+    assert walked >= 20
+    assert empty == []
+
+
+def test_the_dishes_follow_the_target_keeper_in_hand(run_once: Callable[..., Any]) -> None:
+    """薦俎從之 (dashe:248): the 宰夫有司 and the 庶子 take up the 薦 and the 俎 they set at the
+    獻 and carry them after the 獲者 to the 右个, the 左个 and the 中, then set them at his 卒爵
+    place (設薦俎 252), for each 獲者 (皆如大矦之禮 253)."""
+    follows = [
+        e
+        for e in _steps(run_once, "dashe")
+        if e["verb"] == "從" and e["cite"] in ("dashe:248", "dashe:250")
+    ]
+    assert len(follows) >= 2 * 3 * 6  # two carriers, three places, six 獲者
+    carried = {"宰夫有司": "薦", "庶子": "俎"}
+    assert [(e["seq"], e["actor"]) for e in follows if carried[e["actor"]] not in e["holds"]] == []

@@ -20,6 +20,7 @@ import msgspec
 
 from sheli import collector
 from sheli.engine.bodies import Bodies
+from sheli.engine.carrying import DISHES, carried_in
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.paths import Paths, Via, load_paths, route_words
 from sheli.engine.records import Shared, Step
@@ -252,6 +253,8 @@ class Interpreter:
         self._group_people: dict[str, list[Person]] = {}
         self._actors: dict[str, list[Person]] = {}  # an actor who is one of the cast
         self._act_info: dict[int, tuple[Any, ...]] = {}
+        # the walks on which their doer carries the dishes he then sets out (carrying.py)
+        self._carried = carried_in(spec)
         # each person → the body he was last walked to (_walked)
         self._walked_body: dict[str, Any] = {}
         self._shared = Shared()  # the steps' optional fields, once for each value
@@ -670,6 +673,7 @@ class Interpreter:
             if info is None or info[0] is not act:
                 info = self._prepare_act(act, step, cite)
             _, fn, vname, line, base_tail, static_assumes, at, cups, ruled = info
+            carried = self._carried.get(id(act))
             # the parts of the step line that are the same for every person of a group
             anchor = frame.anchor or cite
             sec, sec_topic = self.section_of(anchor)
@@ -714,6 +718,8 @@ class Interpreter:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
                     # what he holds before, for the rules of cups (only an act with a cup)
                     pre = before(p) if cups else None
+                    if carried is not None or w.just_set:
+                        self._carry(p, act, carried)
                     fn(ctx)
                     if ruled:
                         after(ctx, p, pre, file)
@@ -792,6 +798,23 @@ class Interpreter:
                 if ctx.sub or ctx.shots or ctx.tallies:
                     self.emit_more(ctx, p, act, line, frame, seq)
                     ctx.sub, ctx.shots, ctx.tallies = [], [], []
+
+    def _carry(self, p: Person, act: Any, carried: tuple[str, ...] | None) -> None:
+        """Things carried are held (carrying.py): on a walk that ends in setting dishes out he
+        holds them; following (從) right after setting dishes down, he takes them up again."""
+        w = self.world
+        just_set = w.just_set.pop(p.name, None)
+        if act.verb == "從" and just_set:
+            for dish, key in just_set:
+                if not p.items.get(dish):
+                    p.items[dish] = 1
+                    if w.places.get((dish, key), 0) > 0:
+                        w.add_at(dish, key, -1)
+        elif act.verb == "設" and act.obj in DISHES and just_set:
+            w.just_set[p.name] = just_set  # (a run of 設: 設薦…設俎)
+        for dish in carried or ():
+            if not p.items.get(dish):
+                p.items[dish] = 1
 
     def _walked(
         self,

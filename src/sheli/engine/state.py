@@ -351,6 +351,9 @@ class World(msgspec.Struct, dict=True):
     last_tally: Any = None  # the last Tally record (sheli.engine.records)
     drank: dict[int, list[str]] = msgspec.field(default_factory=dict)  # 罰爵, by round
     drinks: list[tuple[int, str, str]] = msgspec.field(default_factory=list)  # round, who, cite
+    # who has just set dishes down, and where (設薦, 設俎): he takes them up if he follows on
+    # (薦俎從之 dashe:248; sheli.engine.carrying)
+    just_set: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
     #: the objects' last snapshot, and whether an object changed since it was taken (these
     #: and the cups kept for it are bookkeeping: shown and compared as the others are)
     snapshot: Objects | None = None

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from sheli.engine.carrying import DISHES
 from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.records import Shot, Tally
 from sheli.engine.state import Pair, Person, World
@@ -953,6 +954,9 @@ def set_up(ctx: Ctx) -> None:
         w.stand_set = True
     elif obj and dest is not None:
         _put_at(ctx, obj, dest, 1)
+        if obj in DISHES:
+            # he may follow on with it (薦俎從之 dashe:248; sheli.engine.carrying)
+            w.just_set.setdefault(ctx.p.name, []).append((obj, _place_key(ctx, dest)))
     set_facing(ctx)
 
 
