@@ -235,3 +235,28 @@ def test_the_dishes_follow_the_target_keeper_in_hand(run_once: Callable[..., Any
     assert len(follows) >= 2 * 3 * 6  # two carriers, three places, six 獲者
     carried = {"宰夫有司": "薦", "庶子": "俎"}
     assert [(e["seq"], e["actor"]) for e in follows if carried[e["actor"]] not in e["holds"]] == []
+
+
+# ------------------------------------------------------------------ the last pair's crossing
+
+
+def test_the_last_pair_walks_to_no_crossing(run_once: Callable[..., Any]) -> None:
+    """與升射者相左交于階前相揖 (dashe:154), 與升飲者相左交于階前相揖 (234), 退者與進者相左
+    相揖 (178): 敖繼公 (the 義疏 agreeing) on xiangshe:153 and 178, 下耦無與升射者相左相揖之事,
+    下耦亦無與進者相左相揖之事. The last pair to come down — the 下耦 of the 三耦, whom the
+    公's shooting follows in rounds 2 and 3, and the 士御耦, last of the 卿大夫 — neither walks
+    to the crossing point nor bows there; every other pair does, both rounds."""
+    crossing: dict[str, set[tuple[int, str]]] = {"dashe:154": set(), "dashe:234": set()}
+    bowed_178: set[tuple[int, str]] = set()
+    for e in _steps(run_once, "dashe"):
+        pair = e["actor"][:-2]
+        if e["cite"] in crossing and e["verb"] in ("適", "揖") and "階前" in e["place"]:
+            crossing[e["cite"]].add((e["round"], pair))
+        if e["cite"] == "dashe:178" and e["verb"] == "揖":
+            bowed_178.add((e["round"], pair))
+    shooting = crossing["dashe:154"]
+    assert {p for r, p in shooting if r == 1} == {"上耦", "次耦"}
+    for r in (2, 3):
+        assert {p for q, p in shooting if q == r} == {"上耦", "次耦", "卿耦", "大夫耦1"}
+        assert {p for q, p in crossing["dashe:234"] if q == r} == {"上耦", "次耦"}
+    assert bowed_178 and {p for _, p in bowed_178} == {"上耦", "次耦"}
