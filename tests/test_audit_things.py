@@ -260,3 +260,26 @@ def test_the_last_pair_walks_to_no_crossing(run_once: Callable[..., Any]) -> Non
         assert {p for q, p in shooting if q == r} == {"上耦", "次耦", "卿耦", "大夫耦1"}
         assert {p for q, p in crossing["dashe:234"] if q == r} == {"上耦", "次耦"}
     assert bowed_178 and {p for _, p in bowed_178} == {"上耦", "次耦"}
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_the_cup_is_taken_from_the_stand_once_filled_again(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """僕人師繼酌射爵取觶實之反奠于豐上 (dashe:234), 執爵者坐取觶實之反奠于豐上 (xiangshe:215):
+    the next 不勝者 takes the 觶 from the 豐 (取豐上之觶 dashe:232, xiangshe:211) only once it is
+    set there again, full: in time, after the 奠 on the 豐 has ended, not while its filler still
+    holds it."""
+    put: dict[str, Any] | None = None
+    early, taken = [], 0
+    for e in _steps(run_once, rite):
+        if e["verb"] == "奠" and e.get("obj") == "觶" and e.get("at") in ("豐", "豐上"):
+            put = e
+        elif e["verb"] == "取" and e.get("obj") == "觶" and e["place"].startswith("豐之南"):
+            if put is None or put["actor"] == e["actor"]:
+                continue
+            taken += 1
+            if e["t"] < put["t"] + put["dur"] - 0.01:
+                early.append((e["seq"], e["actor"], e["t"], put["seq"], put["actor"]))
+    assert taken >= 6
+    assert early == []

@@ -120,6 +120,30 @@ def groups_of(steps: Sequence[Step], link: Link, people: Sequence[People]) -> li
     return out
 
 
+def cups_on_stand(steps: Sequence[Step]) -> dict[int, int]:
+    """Each step that takes the cup up from the 豐, and the step that set it there (the
+    objects' ``cup_on_stand`` before and after each step): the one who takes it waits for it
+    (僕人師繼酌射爵取觶實之反奠于豐上 dashe:234, then the next 不勝者取豐上之觶 232; 執爵者
+    坐取觶實之反奠于豐上 xiangshe:215).
+
+    >>> from types import SimpleNamespace as S
+    >>> on = lambda b: S(objects=S(cup_on_stand=b))
+    >>> cups_on_stand([on(False), on(True), on(True), on(False), on(True), on(False)])
+    {3: 1, 5: 4}
+    """
+    out: dict[int, int] = {}
+    put: int | None = None
+    before = False
+    for i, s in enumerate(steps):
+        now = bool(getattr(s.objects, "cup_on_stand", False))
+        if now and not before:
+            put = i
+        elif before and not now and put is not None:
+            out[i] = put
+        before = now
+    return out
+
+
 class Finder:
     """The act an ``alongside`` or ``joint`` act names, found from indexes of the steps
     (by passage and verb, by person, the cues and the rounds) rather than by reading back
@@ -203,6 +227,8 @@ class Scheduler:
         self.groups = groups_of(steps, link, self.people)
         self.group_of = {i: n for n, g in enumerate(self.groups) for i in g}
         self.finder = Finder(steps, self.names, cues)
+        # the cup on the 豐: each step that takes it up, and the step that set it there
+        self.set_on_stand = cups_on_stand(steps)
         # what is learnt, kept when the schedule goes back
         self.floor: dict[int, float] = {}  # a joint act's partner's earliest start
         self.unmet: set[int] = set()  # joint acts that cannot be met: the other is late
@@ -331,6 +357,10 @@ class Scheduler:
             if j is not None:
                 gate = max(gate, timed[j][0] + timed[j][1])
         ready = max([gate, *(self.free.get(p, 0.0) for p in names)])
+        put = self.set_on_stand.get(g[0])
+        if put is not None and timed[put] is not None:
+            # the cup is taken from the 豐 once it is there: filled again (繼酌 dashe:234)
+            ready = max(ready, timed[put][0] + timed[put][1])
         start = max(ready, self.floor.get(g[0], 0.0))
         if partner is not None:
             there = timed[partner[0]][0]
