@@ -283,3 +283,24 @@ def test_the_cup_is_taken_from_the_stand_once_filled_again(
                 early.append((e["seq"], e["actor"], e["t"], put["seq"], put["actor"]))
     assert taken >= 6
     assert early == []
+
+
+# ------------------------------------------------------------------ who brings the 薦
+
+
+def test_the_lesser_cook_brings_the_dishes_of_the_ministers(
+    run_once: Callable[..., Any],
+) -> None:
+    """羞卿者小膳宰也 (記 yan:165; 注 膳宰之佐也), 凡薦與羞者小膳宰也 (記 yan:175; 注 謂於卿大夫
+    以下也…羞賓者亦士): the 薦 and 羞 of the 卿 (yan:78), the 大夫 (89), the 工 (94), the 司正
+    and the 士 (120–123) are the 小膳宰's; the 膳宰 sets the 賓's (yan:34), a 士 (the 羞膳者)
+    the 公's (48) and the 庶羞 of the 公 and the 賓 (115), the 胥 the 主人's (胥薦主人 88)."""
+    by_cite: dict[str, list[str]] = {}
+    for e in _steps(run_once, "yanli"):
+        if e["verb"] == "薦" and e.get("obj") in ("脯醢", "庶羞"):
+            by_cite.setdefault(e["cite"], []).append(e["actor"])
+    lesser = ("yan:78", "yan:89", "yan:94", "yan:120", "yan:121", "yan:122", "yan:123")
+    assert {c: set(by_cite[c]) for c in lesser} == {c: {"小膳宰"} for c in lesser}
+    assert sorted(by_cite["yan:115"]) == ["小膳宰", "小膳宰", "羞膳者", "羞膳者"]
+    assert by_cite["yan:34"] == ["膳宰"] and by_cite["yan:88"] == ["胥"]
+    assert by_cite["yan:48"] == ["羞膳者"]
