@@ -304,3 +304,25 @@ def test_the_lesser_cook_brings_the_dishes_of_the_ministers(
     assert sorted(by_cite["yan:115"]) == ["小膳宰", "小膳宰", "羞膳者", "羞膳者"]
     assert by_cite["yan:34"] == ["膳宰"] and by_cite["yan:88"] == ["胥"]
     assert by_cite["yan:48"] == ["羞膳者"]
+
+
+# ------------------------------------------------------------------ the 旅 of the 士
+
+
+@pytest.mark.parametrize(("poured", "drunk"), [("yan:134", "yan:134"), ("yan:142", "yan:143")])
+def test_each_shi_fills_the_cup_for_the_next(
+    poured: str, drunk: str, run_once: Callable[..., Any]
+) -> None:
+    """士旅于西階上辯 (yan:133), 士旅酌 (134; 注 旅序也士以次序自酌相酬無執爵者), 士旅酌亦如之
+    (142), 士終旅於上如初 (143): a 士 fills the cup at the 尊 for the next, who drinks it at the
+    西階上; nobody drinks what he filled himself, and the last to receive puts it in the 篚
+    (卒受者以虛觶降奠于篚 yan:74, 86)."""
+    steps = _steps(run_once, "yanli")
+    pourer = [e["actor"] for e in steps if e["cite"] == poured and e["verb"] == "酌"][-1]
+    drinks = [e for e in steps if e["cite"] == drunk and e["verb"] in ("卒觶", "飲", "卒爵")]
+    assert len(drinks) == 1
+    drinker = drinks[0]
+    assert drinker["actor"] != pourer
+    assert drinker["place"].startswith("西階上")
+    put = [e for e in steps if e["cite"] == drunk and e["verb"] == "奠"]
+    assert [(e["actor"], e["at"]) for e in put] == [(drinker["actor"], "下篚")]
