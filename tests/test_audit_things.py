@@ -17,6 +17,7 @@ in 鄉射禮, 大射儀, 燕射 and 燕禮:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -326,3 +327,28 @@ def test_each_shi_fills_the_cup_for_the_next(
     assert drinker["place"].startswith("西階上")
     put = [e for e in steps if e["cite"] == drunk and e["verb"] == "奠"]
     assert [(e["actor"], e["at"]) for e in put] == [(drinker["actor"], "下篚")]
+
+
+def test_the_filled_cup_is_brought_to_the_lord_before_he_names_its_drinker(
+    run_once: Callable[..., Any],
+) -> None:
+    """執膳爵者酌以進公 … 執散爵者酌以之公，命所賜 (yan:137): each cup-bearer brings his filled
+    爵 to the 公 — the 執散爵者 before the 公 names the one it is for, the order given to him."""
+    steps = _steps(run_once, "yanli")
+    bearer: dict[str, dict[str, Any]] = {}
+    named = None
+    for e in steps:
+        if e["cite"] != "yan:137":
+            continue
+        if e["actor"] == "公" and e["verb"] == "命":
+            named = (e, dict(bearer))
+            break
+        if e["actor"] in ("執膳爵者", "執散爵者") and e["verb"] == "進":
+            bearer[e["actor"]] = e  # his last walk
+    assert named is not None
+    order, before = named
+    assert order["to"] == "執散爵者"
+    for who in ("執膳爵者", "執散爵者"):
+        last = before[who]
+        assert "爵(實)" in last["holds"]
+        assert math.dist((last["x"], last["y"]), (order["x"], order["y"])) <= 6.0, last
