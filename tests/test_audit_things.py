@@ -224,6 +224,17 @@ def test_a_dish_is_held_on_the_way_to_where_it_is_set(
     assert empty == []
 
 
+def test_the_lords_dried_meat_comes_from_the_left_chamber(run_once: Callable[..., Any]) -> None:
+    """宰胥薦脯醢由左房 (dashe:56; 注 左房東房也人君左右房): the 宰胥 takes the 脯醢 up in the
+    房 and carries them from there to the 公, not from where he stood."""
+    mine = [
+        e for e in _steps(run_once, "dashe") if e["cite"] == "dashe:56" and e["actor"] == "宰胥"
+    ]
+    verbs = [(e["verb"], e["place"], "脯醢" in e["holds"]) for e in mine]
+    assert verbs[:2] == [("進", "房", False), ("取", "房", True)]
+    assert verbs[-1][0] == "薦" and all(held for _, _, held in verbs[1:-1])
+
+
 def test_the_dishes_follow_the_target_keeper_in_hand(run_once: Callable[..., Any]) -> None:
     """薦俎從之 (dashe:248): the 宰夫有司 and the 庶子 take up the 薦 and the 俎 they set at the
     獻 and carry them after the 獲者 to the 右个, the 左个 and the 中, then set them at his 卒爵
