@@ -75,25 +75,32 @@ def test_a_crossing_bow_has_someone_to_bow_to(
 # ------------------------------------------------------------------ 而俟 before the first arrow
 
 
+#: the acts a pair's first arrow waits for, by passage and verb: 鄉射禮's (and 燕射's) and
+#: 大射儀's (大史 … 興執而俟 dashe:188, 獲者興共而俟 146, 司馬正 … 反位 147)
+WAITS = {
+    "xiangshe": {("xiangshe:187", "興"), ("xiangshe:144", "興"), ("xiangshe:145", "反位")},
+    "dashe": {("dashe:188", "興"), ("dashe:146", "興"), ("dashe:147", "反位")},
+}
+
+
 @pytest.mark.parametrize(
-    ("rite", "kw"), [("xiangshe", {}), ("xiangshe", {"dafu": 1, "pairs": 1}), ("yanli", {})]
+    ("rite", "kw"),
+    [("xiangshe", {}), ("xiangshe", {"dafu": 1, "pairs": 1}), ("yanli", {}), ("dashe", {})],
 )
 def test_a_pair_shoots_once_those_who_wait_for_it_are_ready(
     rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
 ) -> None:
     """若有餘算則反委之，又取中之八算改實八算于中，興執而俟 (xiangshe:186–187): the 釋獲者's
     work between pairs is done before the next pair's first 射, which he awaits; so is the
-    獲者's 偃旌興而俟 (144) and the 司馬's 反位 (145) before the first pair's."""
-    waits = {
-        ("xiangshe:187", "釋獲者", "興"),
-        ("xiangshe:144", "獲者", "興"),
-        ("xiangshe:145", "司馬", "反位"),
-    }
+    獲者's 偃旌興而俟 (144) and the 司馬's 反位 (145) before the first pair's; in 大射儀 the
+    大史's 興執而俟 (dashe:188), as the 三耦's second and third pairs of each round showed
+    shooting some 30 s before it."""
+    waits = WAITS["dashe" if rite == "dashe" else "xiangshe"]
     ready: dict[str, float] = {}  # the end of the latest such act, by passage
     checked = early = 0
     shooter = None
     for e in _steps(run_once, rite, **kw):
-        if (e["cite"], e["actor"], e["verb"]) in waits:
+        if (e["cite"], e["verb"]) in waits:
             ready[e["cite"]] = e["t"] + e["dur"]
         if e["verb"] != "射":
             continue
