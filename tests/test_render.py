@@ -25,6 +25,7 @@ from sheli.cli import cli
 from sheli.engine import run
 from sheli.engine.records import Scene
 from sheli.outputs import render as R
+from sheli.outputs.cues import known_assumptions
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -193,6 +194,12 @@ def test_data_matches_the_run(embedded, result) -> None:
     # round 2's 筭 by side equal the tally's count (every counted arrow is on the ground)
     assert last["rounds"]["2"]["right"] == tally_lines(result)[0]["right"]
     assert last["rounds"]["2"]["left"] == tally_lines(result)[0]["left"]
+    # the assumptions the steps rest on: each one's words (what, why) are strings of the
+    # table, as the spec gives them (the page shows 假定：what, why)
+    known = known_assumptions(result)
+    assert data["A"] and len(data["A"]) == len({a for s in steps for a in s.get("u", [])})
+    texts = {(T[what], T[why]) for what, why in data["A"]}
+    assert texts <= set(known.values())
     # passages are stored once each, and only those the run cites
     assert set(data["passages"]) == {s["cite"] for s in step_lines(result)} | {
         s["as"]["cite"] for s in step_lines(result) if s.get("as")

@@ -112,6 +112,18 @@ def test_keys_and_buttons_step(page: Any, steps: list[dict[str, Any]]) -> None:
     assert page.inner_text("#pos").endswith(f"/ {last}")
 
 
+def test_the_first_step_says_what_it_assumes(page: Any, steps: list[dict[str, Any]]) -> None:
+    """The first step rests on assumptions of the spec (the feast's start, the gate): each
+    is shown in the text's words, 假定：what it assumes, then why."""
+    assert _seq(page) == 1 and steps[0]["assumes"]
+    items = page.locator("#assumed li")
+    assert items.count() == len(steps[0]["assumes"])
+    for text in items.all_inner_texts():
+        assert text.startswith("假定："), text
+        what = text.removeprefix("假定：")
+        assert what.strip() and "undefined" not in what and "null" not in what, text
+
+
 def test_buguan_bushi(page: Any, steps: list[dict[str, Any]], artifacts: Path) -> None:
     st = _first(steps, says="不貫不釋")
     _goto(page, st["seq"])

@@ -1084,6 +1084,8 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "g": self.diagram_words.words,
             "f": self.diagram_words.formats,
         }
+        # the assumptions' words are strings of the table too: taken before the table is read
+        assumed = [[sid(self.known[a][0]), sid(self.known[a][1])] for a in self.assumed]
         t, s = self.strings.tables()
         return {
             "meta": meta,
@@ -1097,7 +1099,7 @@ class ViewerData(BaseVisitor[dict[str, Any]]):
             "roundSegs": segments("r"),
             "rounds": rounds,
             "cast": cast,
-            "A": [[sid(self.known[a][0]), sid(self.known[a][1])] for a in self.assumed],
+            "A": assumed,
             "E": pack_english(english),
             "time": {
                 "t": self.starts,
