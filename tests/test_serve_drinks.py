@@ -56,3 +56,7 @@ def test_only_the_losers_drinks_and_only_once_drunk(live: Live) -> None:
     expected = [(r, who) for r in (2, 3) for who in run.drank[r]]
     assert [(x["round"], x["who"]) for x in end] == expected
     assert all(x["cite"].startswith("xiangshe:") for x in end)
+    # each named in English for the screen in English, the text's name after it in brackets
+    # (上耦下射: lower archer of the upper pair (上耦下射)), none in brackets alone
+    for x in end:
+        assert x["en"].endswith(f" ({x['who']})") and x["en"][0].isascii(), x

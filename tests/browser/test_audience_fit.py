@@ -15,8 +15,12 @@ second round are entered through the scorers' own API (7 hits right, 3 left), an
 director goes to a shot of that round, to the 釋獲者's announcement and to the losers'
 drink. Screenshots (``test-artifacts/``): ``audience-1920x1080-shot.png``,
 ``audience-1920x1080-announce.png``, ``audience-1280x720-shot.png``,
-``audience-1280x720-announce.png``, the two ``-announce-en.png`` (in English) and the two
-``-drink.png``.
+``audience-1280x720-announce.png``, the two ``-announce-en.png`` (in English), the two
+``-drink.png`` and the two ``-drink-en.png``.
+
+On each screen every card of the side column is whole (none cut at the screen's foot), the
+history's box shows only with an entry in it, and the step's words in the passage are in
+sight, however few lines the passage's box holds (in English the announcement is longer).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from test_serve_event import (
 )
 
 from sheli.engine.records import Step
+from sheli.outputs.english import cjk_outside_brackets, label
 from sheli.scoring import announce
 from sheli.serve.live import LiveOutcomes, engine_run
 
@@ -106,6 +111,26 @@ CONTENT = """async (sel) => {
 }"""
 
 
+# The side column's cards: each one shown whole on the screen (none cut at its foot), the
+# history's box only with an entry in it, and the step's words (the passage's mark) in sight
+# in the passage's box, which shows as many lines as it holds.
+SIDE = """() => {
+  const cards = [...document.querySelectorAll('#side > *')].filter(
+    (e) => !e.hidden && e.getClientRects().length);
+  const jing = document.querySelector('#jing');
+  const mark = jing.querySelector('mark');
+  const box = jing.getBoundingClientRect();
+  const m = mark && mark.getClientRects()[0];
+  return {
+    cut: cards.filter((e) => e.getBoundingClientRect().bottom > innerHeight + 0.5).map((e) => e.id),
+    emptyHistory: !document.querySelector('#history-box').hidden &&
+      ![...document.querySelectorAll('#history li')].some((li) => !li.hidden),
+    markInSight: !m || (m.top >= box.top - 0.5 && m.bottom <= box.bottom + 0.5),
+    mark: m ? [m.top, m.bottom] : null, box: [box.top, box.bottom],
+  };
+}"""
+
+
 def _record_round_two(scorer: Any, seat: str) -> None:
     """The seat's twelve arrows of round 2 as its scorer's page sends them (its API)."""
     arrows = [
@@ -132,6 +157,9 @@ def _check(screen: Any, size: tuple[int, int], want: dict[str, str]) -> dict[str
         # inside the screen, whole
         assert m["top"] >= 0 and m["bottom"] <= h + 0.5, (size, what, m)
         assert m["left"] >= 0 and m["right"] <= w + 0.5, (size, what, m)
+    side = screen.evaluate(SIDE)
+    assert side["cut"] == [] and not side["emptyHistory"], (size, side)
+    assert side["markInSight"], (size, side)
     for fig in ("#diagram", "#near"):
         if screen.is_visible(fig):
             fill = screen.evaluate(CONTENT, fig)
@@ -214,6 +242,18 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
     drunk = max(i for i, s in enumerate(steps) if s.round == 2 and s.actor in losers)
     show(drunk)
     for size, screen in screens.items():
-        got = _check(screen, size, {**KEY, "drinks": "#drinks"})
+        got = _check(screen, size, {**KEY, "drinks": "#drinks .who"})
         assert all(who in got["els"]["drinks"]["text"] for who in losers), got["els"]["drinks"]
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-drink.png"))
+        # in English: who drinks by his English, the text's name in brackets; the screen's
+        # own words (the connection's state too) in English
+        screen.keyboard.press("l")
+        screen.wait_for_selector("body[data-lang='en']")
+        got = _check(screen, size, {**english, "drinks": "#drinks .who"})
+        for who in losers:
+            assert f"{label(who, 'roles')}" in got["els"]["drinks"]["text"], got["els"]["drinks"]
+        for sel in ("#drinks", "#status", "#round-name", "#announce"):
+            assert cjk_outside_brackets(screen.inner_text(sel)) == [], (size, sel)
+        screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-drink-en.png"))
+        screen.keyboard.press("l")
+        screen.wait_for_selector("body[data-lang='zh-Hant']")

@@ -119,6 +119,9 @@ def audience_english() -> dict[str, str]:
         "yes": tr("是"),
         "no": tr("否"),
         "answered": tr("此屏已答"),
+        "live": tr("連線"),
+        "reconnecting": tr("重新連線中…"),
+        "revoked": tr("此連結已撤銷或無效"),
         **{f"round{k}": v for k, v in ROUNDS_EN.items()},
     }
 
@@ -197,7 +200,13 @@ class LiveEvent(EventState):
         # not the losers' (as the engine's Run.drank)
         archers = {(s.round, s.person) for s in d.shots if s.pair != "誘射"}
         drinks = [
-            {"round": r, "who": who, "name": self.names.get(who), "cite": cite}
+            {
+                "round": r,
+                "who": who,
+                "en": label(who, "roles"),  # the audience screen in English names him so
+                "name": self.names.get(who),
+                "cite": cite,
+            }
             for r, who, cite, at in d.drink_seq
             if at is not None and at <= seq and (r, who) in archers
         ]

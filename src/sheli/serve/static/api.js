@@ -363,9 +363,12 @@ export function live(onState, onStatus = () => {}) {
   };
 }
 
-/** A status line in #status for the live connection and for errors. */
-export function statusLine(node) {
+/** A status line in #status for the live connection and for errors; `own()` may give the
+    page's own words for some kinds (the audience screen's English). */
+export function statusLine(node, own = () => null) {
+  let last = null;
   const set = (kind, text) => {
+    last = [kind, text];
     node.dataset.kind = kind;
     const words = {
       live: "● 連線",
@@ -374,9 +377,12 @@ export function statusLine(node) {
       error: "⚠ ",
       sending: "… ",
       ok: "✓ ",
+      ...(own() || {}),
     };
     node.textContent = (words[kind] ?? "") + (text || "");
   };
+  /** the last status said again (`own` words changed: the page's language) */
+  set.again = () => last && set(...last);
   return set;
 }
 
@@ -431,7 +437,7 @@ export function diagramLoader(node, { transform = null } = {}) {
   let wanted = null;
   // `view`: the server's view (auto, hall, range); `transform`: the SVG text → the text shown
   // (the audience screen's framing, frame.js)
-  return async (seq, view = "") => {
+  const load = async (seq, view = "") => {
     const key = seq == null ? null : `${seq}${view ? `?${view}` : ""}`;
     if (key == null || key === shown || key === wanted) return;
     wanted = key;
@@ -455,6 +461,12 @@ export function diagramLoader(node, { transform = null } = {}) {
       fill(node, el("p", { class: "err" }, `diagram: ${e.message}`));
     }
   };
+  /** the next load draws its step again, even the one shown (its framing has changed) */
+  load.again = () => {
+    shown = null;
+    wanted = null;
+  };
+  return load;
 }
 
 // ------------------------------------------------------------------ words shared by the pages

@@ -13,13 +13,21 @@ import { houFigure } from "/static/hou.js";
 import { votePanel } from "/static/wuwu.js";
 
 const event = JSON.parse($("event-data").textContent || "{}");
-const status = statusLine($("status"));
+// the connection's state in the screen's language (EN.live …, the catalogue's English)
+const status = statusLine($("status"), () =>
+  english()
+    ? { live: `● ${EN.live}`, reconnecting: `○ ${EN.reconnecting}`, revoked: `✕ ${EN.revoked}` }
+    : null,
+);
 // framed on the bodies that act, to the shape of the screen's figure (frame.js)
 const figure = $("diagram");
 const main = document.querySelector("main");
 /** The figure's widest: this share of the screen's width; narrower where the framed picture
     is (a shot's 侯道 is tall), the passage and the tally taking the rest. */
 const DIAGRAM_MOST = 0.55;
+/** In English the words are some twice as long (the text's terms after them, in brackets):
+    the figure leaves them more of the width, so that they fit the screen at their size. */
+const DIAGRAM_MOST_EN = 0.45;
 /** At a shot the 侯道 (tall) takes at most this share of the pictures' width; the archer at
     his 物, near, the rest. */
 const RANGE_MOST = 0.45;
@@ -32,7 +40,7 @@ const showDiagram = diagramLoader(figure, {
   transform: (svg) => {
     const info = {};
     const narrow = window.matchMedia("(max-width: 760px)").matches;
-    const most = narrow ? figure.clientWidth : DIAGRAM_MOST * main.clientWidth;
+    const most = narrow ? figure.clientWidth : (english() ? DIAGRAM_MOST_EN : DIAGRAM_MOST) * main.clientWidth;
     const high = narrow ? 0.7 * window.innerHeight : figure.clientHeight;
     const twin = shooting && !narrow;
     const room = twin ? RANGE_MOST * most : most;
@@ -83,6 +91,8 @@ function setLang(to) {
   }
   const hash = english() ? "#lang=en" : "";
   if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname + location.search);
+  status.again();
+  showDiagram.again(); // framed anew to the width the language leaves it
   if (last) render(last);
 }
 $("lang").onclick = () => setLang(english() ? "zh-Hant" : "en");
@@ -114,22 +124,28 @@ function rods(node, n, before) {
 }
 
 /** The passage and the history show whole lines only, on a screen whose height is fixed (a
-    projector: live.css): the passage is cut to the lines its box holds and scrolled to the
-    step's words, a line of context above; a history entry that does not fit whole is left
-    out (the latest come first). */
+    projector: live.css): a history entry that does not fit whole is left out (the latest
+    come first), and the history's box with it when none fits (no empty card, nor one cut at
+    the screen's foot); the passage is cut to the lines its box then holds and scrolled to the
+    step's words, a line of context above where it holds three lines or more. */
 function fitLines() {
   const jing = $("jing");
   jing.style.maxHeight = "";
   const history = $("history");
+  const historyBox = $("history-box");
+  historyBox.hidden = false;
   for (const li of history.children) li.hidden = false;
   if (getComputedStyle(jing).overflowY !== "hidden") return; // a phone: the page scrolls
-  const lh = parseFloat(getComputedStyle(jing).lineHeight) || 1;
-  jing.style.maxHeight = `${Math.max(1, Math.floor(jing.clientHeight / lh)) * lh}px`;
-  const mark = jing.querySelector("mark");
-  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - lh) : 0;
-  const box = $("history-box").getBoundingClientRect();
+  const foot = $("side").getBoundingClientRect().bottom;
+  const bottom = Math.min(foot, historyBox.getBoundingClientRect().bottom);
   let over = false;
-  for (const li of history.children) li.hidden = over ||= li.getBoundingClientRect().bottom > box.bottom;
+  for (const li of history.children) li.hidden = over ||= li.getBoundingClientRect().bottom > bottom;
+  historyBox.hidden = ![...history.children].some((li) => !li.hidden);
+  const lh = parseFloat(getComputedStyle(jing).lineHeight) || 1;
+  const lines = Math.max(1, Math.floor(jing.clientHeight / lh));
+  jing.style.maxHeight = `${lines * lh}px`;
+  const mark = jing.querySelector("mark");
+  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - (lines >= 3 ? lh : 0)) : 0;
 }
 window.addEventListener("resize", () => last && fitLines());
 
@@ -194,10 +210,16 @@ function render(s) {
     const who = (s.drinks || []).filter((d) => d.round === r);
     const names = who.flatMap((d, i) => [
       i ? (E ? ", " : "、") : "",
-      el("b", {}, E ? `(${d.who || ""})` : d.who || ""),
+      el("b", {}, E ? d.en || `(${d.who || ""})` : d.who || ""),
       d.name ? ` (${d.name})` : "",
     ]);
-    return el("li", { dataset: { round: String(r) } }, E ? `${roundOf(r)}: ${EN.drink}: ` : `${roundName(r)}：飲不勝者 `, ...names);
+    // the round and 飲不勝者 said small, as the announcement's 釋獲者告: the names are the key
+    return el(
+      "li",
+      { dataset: { round: String(r) } },
+      el("span", { class: "soft" }, E ? `${roundOf(r)}: ${EN.drink}: ` : `${roundName(r)}：飲不勝者 `),
+      el("span", { class: "who" }, ...names),
+    );
   };
   const lastRound = rounds.length ? rounds[rounds.length - 1] : null;
   fill($("drinks"), ...(lastRound == null ? [] : [drinkLine(lastRound)]));
