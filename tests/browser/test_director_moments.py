@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from glyphs import undrawn
 from test_serve_event import CONFIG, Pages, _index, _submit, fill_short_event, pages, serve, server
 
 from sheli.engine.records import Step
@@ -49,6 +50,9 @@ def test_the_counter_and_the_moment_button(pages: Pages) -> None:
     assert director.text_content("#pos").startswith(f"步 1 / {len(steps)}")
     assert director.text_content("#moment-pos") == f"1 / {moments}"
     assert director.input_value("#goto") == "1"
+    # the moment buttons' signs are drawn by the fonts the machine has (no box for a glyph
+    # missing), as every button of the director's
+    assert undrawn(director, "#prev-moment, #next-moment, button") == []
 
     # next moment: the director is on the next moment's first step, and the audience plays
     # the acts between (in order, at the timeline's pace) before showing it

@@ -108,7 +108,7 @@ def test_every_live_page_in_english(pages: Pages, artifacts: Path) -> None:
     director.wait_for_selector("body[data-ready='1']")
     assert director.get_attribute("body", "data-english") is None
     assert director.get_attribute("html", "lang") == "zh-Hant"
-    assert director.text_content("#next-moment").strip() == "次節 ⏭"
+    assert director.text_content("#next-moment").strip() == "次節 ▶▶"
     assert director.text_content("#page-lang") == "EN"
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from glyphs import undrawn
 from loglines import step_lines
 
 from sheli.cli import cli
@@ -155,6 +156,8 @@ def test_playing_the_crossing_at_xiangshe_146(
         _set_clock(pg, t1 - 0.5)
         pg.keyboard.press(" ")
         assert pg.get_attribute("#play", "aria-label") == "pause"
+        # the pause sign is one the page's fonts draw (⏸ is a box without an emoji font)
+        assert undrawn(pg, "#play, header button") == []
         pg.wait_for_function(f"sheli.clock >= {t1}")
         first, before = _movers(pg)
         # a frame moves the clock at most a quarter second: the second look is still in the

@@ -871,7 +871,7 @@
   }
   function play(on) {
     playing = on;
-    $("play").textContent = on ? "⏸" : "▶";
+    $("play").textContent = on ? "‖" : "▶";
     $("play").setAttribute("aria-label", on ? "pause" : "play");
     cancelAnimationFrame(raf);
     raf = null;

@@ -51,7 +51,7 @@ function glossed(s) {
   let depth = 0;
   const flush = () => {
     if (!run) return;
-    // a word of the interface (步 1 / 73, ⏮ 前節), a term, or the text's words alone
+    // a word of the interface (步 1 / 73, ◀◀ 前節), a term, or the text's words alone
     const ui = W.ui[run];
     const en = ui != null || run[0] === "「" ? null : termEn(run);
     out += ui ?? (en ? `${en} (${run})` : `(${run})`);
@@ -92,7 +92,7 @@ export function english(text) {
   if (both && CJK.test(both[1]) && !glossed(both[2]).includes("(" + both[1].trim())) {
     const zh = both[1].replace(/[·\s]+$/u, "").trim();
     const en = glossed(both[2]);
-    const lone = /^[^\p{L}\p{N}]*/u.exec(zh)[0]; // a sign before the words (⏮, ＋) stays first
+    const lone = /^[^\p{L}\p{N}]*/u.exec(zh)[0]; // a sign before the words (◀◀, ＋) stays first
     return `${lead}${lone}${en} (${zh.slice(lone.length).trim() || zh})${tail}`;
   }
   return lead + glossed(key) + tail;
