@@ -124,6 +124,29 @@ def test_the_first_step_says_what_it_assumes(page: Any, steps: list[dict[str, An
         assert what.strip() and "undefined" not in what and "null" not in what, text
 
 
+def test_the_whole_range_is_drawn_at_the_stages_width(page: Any) -> None:
+    """The first step's diagram is the whole range (堂 to 侯, far taller than wide): the plan
+    itself, not the paper of the drawing round it, takes the stage's width, the stage
+    scrolled to the actor; the drawing's head (which the side says) is not cut in half."""
+    assert _seq(page) == 1
+    got = page.evaluate(
+        """() => {
+          const stage = document.querySelector('#stage');
+          const svg = stage.querySelector('svg');
+          const plan = svg.querySelector('rect.view').getBoundingClientRect();
+          const me = svg.querySelector('g.person.current').getBoundingClientRect();
+          const box = stage.getBoundingClientRect();
+          const head = [...svg.querySelectorAll(':scope > text')].filter(
+            (t) => t.getClientRects().length && getComputedStyle(t).display !== 'none');
+          return {tall: stage.classList.contains('tall'), plan: plan.width,
+                  stage: stage.clientWidth, head: head.length,
+                  seen: me.top >= box.top && me.bottom <= box.bottom};
+        }"""
+    )
+    assert got["tall"] and got["seen"] and got["head"] == 0, got
+    assert got["plan"] >= 0.85 * got["stage"], got
+
+
 def test_buguan_bushi(page: Any, steps: list[dict[str, Any]], artifacts: Path) -> None:
     st = _first(steps, says="不貫不釋")
     _goto(page, st["seq"])

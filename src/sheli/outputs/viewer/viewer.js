@@ -462,7 +462,11 @@
   }
   // a diagram far taller than the stage (the whole range, 堂 to 侯, 300 尺 long: the first
   // steps) is drawn at the stage's width, not shrunk to its height where no label can be
-  // read, and the stage scrolls to the step's actor; any other fits the stage whole
+  // read, and the stage scrolls to the step's actor; any other fits the stage whole. The
+  // drawing's page is wider than such a plan (the range is narrow): it is cut to the plan
+  // and what is drawn round it (labels, the scale bar), so that the plan, not the paper
+  // beside it, takes the stage's width; the page's head (the cite, the act, the words:
+  // the side says them) is left out, as the cut would halve it.
   const TALL = 1.4;
   function fit(svg) {
     const vb = svg.viewBox && svg.viewBox.baseVal;
@@ -471,6 +475,19 @@
       vb.height / vb.width > (TALL * stage.clientHeight) / stage.clientWidth;
     stage.classList.toggle("tall", !!tall);
     if (!tall) return;
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    for (const part of svg.querySelectorAll(":scope > g.plan, :scope > g.scale-bar")) {
+      const b = part.getBBox();
+      if (b.width > 0) [x0, x1] = [Math.min(x0, b.x), Math.max(x1, b.x + b.width)];
+    }
+    const pad = 4;
+    x0 = Math.max(vb.x, x0 - pad);
+    x1 = Math.min(vb.x + vb.width, x1 + pad);
+    if (x1 > x0) {
+      svg.setAttribute("viewBox", `${x0} ${vb.y} ${x1 - x0} ${vb.height}`);
+      svg.setAttribute("width", String(x1 - x0)); // its height: auto follows this shape
+    }
     const g = svg.querySelector("g.person.current");
     if (!g) return;
     const r = g.getBoundingClientRect();
