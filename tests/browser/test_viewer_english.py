@@ -210,3 +210,43 @@ def test_diagram_menu_and_notes_in_english(
     page.wait_for_selector("body[data-lang='zh-Hant']")
     _drawn(page)
     assert _diagram_words(page) == zh_words
+
+
+# each person's label in the drawing shown: its box, the box of its person's figure, whether
+# the drawing placed it on his west (its box ends before his centre) and whether he is the actor
+LABELS = """() => [...document.querySelectorAll('#stage svg g.person-label')].map((g) => {
+  const who = g.getAttribute('data-for').replace(/^person:/, '');
+  const p = document.querySelector(`#stage svg g.person[data-actor="${CSS.escape(who)}"]`);
+  const box = g.querySelector('rect').getBoundingClientRect();
+  const fig = p.querySelector('circle').getBoundingClientRect();
+  const [, , x1] = g.getAttribute('data-box').split(' ').map(Number);  // as drawn: x0 y0 x1 y1
+  return {who, actor: p.classList.contains('actor'), west: x1 <= Number(p.dataset.cx),
+          box: [box.left, box.top, box.right, box.bottom],
+          fig: [fig.left, fig.top, fig.right, fig.bottom]};
+})"""
+
+
+def _meet(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def test_english_labels_grow_away_from_their_people(page: Any) -> None:
+    """At the first step (the guest at the gate, the company round him) the English names are
+    longer than the drawing's: a label the drawing put on its person's west grows west, so
+    it covers neither him nor the actor's label, which is whole on top."""
+    page.click("#lang")
+    page.wait_for_selector("body[data-lang='en']")
+    _drawn(page)
+    labels = page.evaluate(LABELS)
+    (actor,) = [x for x in labels if x["actor"]]
+    assert actor["who"] == "賓"
+    west = [x for x in labels if x["west"] and not x["actor"]]
+    assert len(west) >= 3, labels  # 大夫, 弟子, 衆笙 at the gate
+    for x in west:
+        assert x["box"][2] <= x["fig"][0] + 1, x  # ends before its figure begins
+        assert not _meet(x["box"], actor["box"]), (x, actor)
+    # the actor's label is drawn over every other (the last of the labels)
+    last = page.evaluate(
+        "() => [...document.querySelectorAll('#stage svg g.person-label')].pop().dataset.for"
+    )
+    assert last == "person:賓"

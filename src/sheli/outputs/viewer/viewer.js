@@ -579,7 +579,23 @@
         wide = Math.max(wide, x - 3 - x0);
       }
       const box = g.querySelector("rect");
-      if (box) box.setAttribute("width", (wide + 4).toFixed(2));
+      if (!box) continue;
+      // the longer words grow away from the person named: a label the drawing placed on
+      // his west grows west, so that it does not run over him and the labels on his east;
+      // any other grows east, as it reads. The actor's label keeps its place (it grows
+      // east) and is drawn last, over any other it meets.
+      const was = Number(box.getAttribute("width"));
+      const bx = Number(box.getAttribute("x"));
+      const who = (g.getAttribute("data-for") || "").replace(/^person:/, "");
+      const p = who && svg.querySelector(`g.person[data-actor="${CSS.escape(who)}"]`);
+      const cx = p ? Number(p.getAttribute("data-cx")) : NaN;
+      const actor = !!p && p.classList.contains("actor");
+      const shift = !actor && bx + was <= cx ? Math.max(0, wide + 4 - was) : 0;
+      box.setAttribute("width", (wide + 4).toFixed(2));
+      if (actor) g.parentNode.appendChild(g);
+      if (!shift) continue;
+      box.setAttribute("x", (bx - shift).toFixed(2));
+      for (const t of g.querySelectorAll("text")) t.setAttribute("x", (Number(t.getAttribute("x")) - shift).toFixed(2));
     }
   }
   function drawDiagram(i, markup, animate, duration) {
