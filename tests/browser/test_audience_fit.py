@@ -112,8 +112,9 @@ CONTENT = """async (sel) => {
 
 
 # The side column's cards: each one shown whole on the screen (none cut at its foot), the
-# history's box only with an entry in it, and the step's words (the passage's mark) in sight
-# in the passage's box, which shows as many lines as it holds.
+# history's box only with an entry in it, and the step's words (the passage's mark, its first
+# line where it is broken) in sight in the passage's box, which shows as many lines as it
+# holds.
 SIDE = """() => {
   const cards = [...document.querySelectorAll('#side > *')].filter(
     (e) => !e.hidden && e.getClientRects().length);
@@ -126,6 +127,8 @@ SIDE = """() => {
     emptyHistory: !document.querySelector('#history-box').hidden &&
       ![...document.querySelectorAll('#history li')].some((li) => !li.hidden),
     markInSight: !m || (m.top >= box.top - 0.5 && m.bottom <= box.bottom + 0.5),
+    // scrolled, the box is full to its foot (no empty line under the passage's end)
+    filled: jing.scrollTop === 0 || jing.scrollHeight - jing.scrollTop >= jing.clientHeight - 1,
     mark: m ? [m.top, m.bottom] : null, box: [box.top, box.bottom],
   };
 }"""
@@ -146,6 +149,14 @@ def _record_round_two(scorer: Any, seat: str) -> None:
     )
 
 
+def _framed(screen: Any, lang: str) -> None:
+    """Wait for the diagram framed anew for ``lang`` (in English the figure is narrower, the
+    side wider) and the side's lines fitted to it."""
+    screen.wait_for_selector(f"#diagram[data-lang='{lang}'] img")
+    screen.wait_for_function("() => document.querySelector('#diagram img').naturalWidth > 0")
+    screen.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+
+
 def _check(screen: Any, size: tuple[int, int], want: dict[str, str]) -> dict[str, Any]:
     got = screen.evaluate(MEASURE, want)
     w, h = size
@@ -159,7 +170,7 @@ def _check(screen: Any, size: tuple[int, int], want: dict[str, str]) -> dict[str
         assert m["left"] >= 0 and m["right"] <= w + 0.5, (size, what, m)
     side = screen.evaluate(SIDE)
     assert side["cut"] == [] and not side["emptyHistory"], (size, side)
-    assert side["markInSight"], (size, side)
+    assert side["markInSight"] and side["filled"], (size, side)
     for fig in ("#diagram", "#near"):
         if screen.is_visible(fig):
             fill = screen.evaluate(CONTENT, fig)
@@ -229,12 +240,14 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
     for size, screen in screens.items():
         screen.keyboard.press("l")
         screen.wait_for_selector("body[data-lang='en']")
+        _framed(screen, "en")
         got = _check(screen, size, english)
         assert got["els"]["announcement"]["text"].startswith("The right wins")
         assert screen.is_hidden("#tally-en")
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-announce-en.png"))
         screen.keyboard.press("l")
         screen.wait_for_selector("body[data-lang='zh-Hant']")
+        _framed(screen, "zh-Hant")
 
     # who drinks: the left lost, each pair's 下射 drinks (飲不勝者, xiangshe:205–220)
     losers = {who for r, who, _ in after.drinks if r == 2 and who.endswith("下射")}
@@ -249,6 +262,7 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
         # own words (the connection's state too) in English
         screen.keyboard.press("l")
         screen.wait_for_selector("body[data-lang='en']")
+        _framed(screen, "en")
         got = _check(screen, size, {**english, "drinks": "#drinks .who"})
         for who in losers:
             assert f"{label(who, 'roles')}" in got["els"]["drinks"]["text"], got["els"]["drinks"]
@@ -257,3 +271,4 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-drink-en.png"))
         screen.keyboard.press("l")
         screen.wait_for_selector("body[data-lang='zh-Hant']")
+        _framed(screen, "zh-Hant")

@@ -51,6 +51,9 @@ const showDiagram = diagramLoader(figure, {
     near.hidden = !twin;
     figure.style.flex = twin ? `0 0 ${width}px` : "";
     if (!narrow) main.style.setProperty("--diagram-w", `${twin ? Math.round(most) : width}px`);
+    figure.dataset.lang = lang; // the language it is framed for (its width), for the tests
+    // the side is as wide as the figure leaves it: its lines are fitted again
+    requestAnimationFrame(() => last && fitLines());
     if (twin) {
       // the same drawing framed on the archer alone, in the width the 侯道 leaves
       const gap = parseFloat(getComputedStyle($("pictures")).columnGap) || 0;
@@ -144,8 +147,12 @@ function fitLines() {
   const lh = parseFloat(getComputedStyle(jing).lineHeight) || 1;
   const lines = Math.max(1, Math.floor(jing.clientHeight / lh));
   jing.style.maxHeight = `${lines * lh}px`;
-  const mark = jing.querySelector("mark");
-  jing.scrollTop = mark ? Math.max(0, mark.offsetTop - (lines >= 3 ? lh : 0)) : 0;
+  // the line where the step's words begin (a mark broken over two lines: its first), and
+  // no empty line under the passage's end: the box ends on its last line
+  const first = jing.querySelector("mark")?.getClientRects()[0];
+  const at = first ? first.top - jing.getBoundingClientRect().top + jing.scrollTop : 0;
+  const end = Math.max(0, jing.scrollHeight - lines * lh);
+  jing.scrollTop = Math.min(end, Math.max(0, at - (lines >= 3 ? lh : 0)));
 }
 window.addEventListener("resize", () => last && fitLines());
 
