@@ -233,6 +233,10 @@ def test_the_audience_screen_fits_a_projector(pages: Pages, artifacts: Path) -> 
         assert screen.is_hidden("#near")  # in the hall: one picture
         got = _check(screen, size, {**KEY, "announcement": "#announce-text"})
         assert got["els"]["announcement"]["text"] == announce(7, 3) == "右賢於左二純"
+        # the 釋獲者 at the top of the 西階, the hall round him: the framing is moved toward
+        # what is drawn, so no band of bare court is left under the hall (frame.js)
+        fill = screen.evaluate(CONTENT, "#diagram")
+        assert min(fill["across"], fill["down"]) >= 0.8, (size, fill)
         screen.screenshot(path=str(artifacts / f"audience-{size[0]}x{size[1]}-announce.png"))
     # in English (the switch): the step's sentence and the announcement, longer, fit as well
     # (the announcement said once, in its box: the tally's line under it left out)
