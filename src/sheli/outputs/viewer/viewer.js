@@ -561,6 +561,8 @@
       else t.textContent = wordEn(t.textContent);
     }
     // a person's label: each line's words one after another, its box round them
+    const view = svg.querySelector("rect.view");
+    const planWest = view ? Number(view.getAttribute("x")) + 2 : -Infinity;
     for (const g of svg.querySelectorAll("g.person-label")) {
       const lines = new Map();
       for (const t of g.querySelectorAll("text")) {
@@ -581,7 +583,8 @@
       const box = g.querySelector("rect");
       if (!box) continue;
       // the longer words grow away from the person named: a label the drawing placed on
-      // his west grows west, so that it does not run over him and the labels on his east;
+      // his west grows west (as far as the plan's edge, where the plan is cut), so that it
+      // does not run over him and the labels on his east;
       // any other grows east, as it reads. The actor's label keeps its place (it grows
       // east) and is drawn last, over any other it meets.
       const was = Number(box.getAttribute("width"));
@@ -590,7 +593,7 @@
       const p = who && svg.querySelector(`g.person[data-actor="${CSS.escape(who)}"]`);
       const cx = p ? Number(p.getAttribute("data-cx")) : NaN;
       const actor = !!p && p.classList.contains("actor");
-      const shift = !actor && bx + was <= cx ? Math.max(0, wide + 4 - was) : 0;
+      const shift = !actor && bx + was <= cx ? Math.max(0, Math.min(wide + 4 - was, bx - planWest)) : 0;
       box.setAttribute("width", (wide + 4).toFixed(2));
       if (actor) g.parentNode.appendChild(g);
       if (!shift) continue;
