@@ -19,9 +19,7 @@ It holds for every text the browser sets, the diagrams' SVG images included.
 from __future__ import annotations
 
 import base64
-import concurrent.futures
 import io
-import multiprocessing
 import os
 import re
 import shutil
@@ -31,8 +29,10 @@ import threading
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from sheli import collector
 from sheli.errors import SheliError
 from sheli.files import writing
+from sheli.forked import FORK, as_child, signals_held
 
 # Debian's package puts the browser here; CHROMIUM names another one.
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -193,13 +193,17 @@ def shadow_fonts(text: str, folder: Path) -> Path | None:
     if not faces:
         return None
     # a few seconds a face (fontTools is pure Python): the faces side by side, in processes
-    # of their own (spawned, not forked: this runs in a thread of a process with others)
+    # of sheli's one kind (sheli.forked, docs/architecture.md "Other processes"), forked
+    # from the caller's thread (html_to_pdf calls this before its printing thread begins)
     workers = min(len(faces), os.cpu_count() or 1)
     if workers > 1:
-        spawn = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=spawn) as pool:
-            jobs = [pool.submit(subset_font, p, i, text) for _, p, i in faces]
-            cut = [job.result() for job in jobs]
+        with collector.frozen(), signals_held():
+            pool = FORK.Pool(workers, initializer=as_child)
+        try:
+            cut = pool.starmap(subset_font, [(p, i, text) for _, p, i in faces])
+        finally:
+            pool.terminate()
+            pool.join()
     else:
         cut = [subset_font(p, i, text) for _, p, i in faces]
     rejected = []
@@ -242,14 +246,13 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
             "pip install 'sheli[pdf]' (no `playwright install` is needed)"
         ) from exc
 
-    def _print(made: list[bytes | BaseException], fonts: Path) -> None:
+    def _print(made: list[bytes | BaseException], conf: Path | None) -> None:
         try:
-            made.append(_pdf(fonts))
+            made.append(_pdf(conf))
         except BaseException as exc:
             made.append(exc)
 
-    def _pdf(fonts: Path) -> bytes:
-        conf = shadow_fonts(page_text(html), fonts)
+    def _pdf(conf: Path | None) -> bytes:
         env: dict[str, str | float | bool] | None = None
         if conf is not None:
             env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
@@ -272,13 +275,15 @@ def html_to_pdf(html: str, path: Path | str, *, landscape: bool = False) -> int:
 
     try:
         with writing(path) as tmp, tempfile.TemporaryDirectory(prefix="sheli-fonts-") as fonts:
+            # the fonts cut here, in the caller's thread, where their processes are forked
+            conf = shadow_fonts(page_text(html), Path(fonts))
             # Playwright's sync API refuses to start where an asyncio loop is already running
             # in this thread (a caller's own loop, or another sync_playwright session still
             # open, as in a test run): a thread of its own has none. A daemon, which only
             # makes the bytes: an interrupt (^C, kill) ends the command at once, its
             # temporary file removed, without waiting for the browser to finish.
             made: list[bytes | BaseException] = []
-            printer = threading.Thread(target=_print, args=(made, Path(fonts)), daemon=True)
+            printer = threading.Thread(target=_print, args=(made, conf), daemon=True)
             printer.start()
             printer.join()
             if isinstance(made[0], BaseException):
