@@ -50,11 +50,10 @@ run: $(STAMP) $(MO_FILES) compile
 	$(VENV)/bin/sheli run xiangshe
 
 # Every test, on all CPUs; tests that share a browser are grouped (xdist_group) so that one
-# worker runs them (README, "Working on sheli: tests", has the quick loop). pytest keeps the
-# test modules it rewrites (their asserts) as byte code only where Python may write it: so
-# that each worker does not rewrite them all again, PYTHONDONTWRITEBYTECODE is unset here.
+# worker runs them (README, "Working on sheli: tests", has the quick loop). The test modules
+# pytest rewrites are kept as byte code even under PYTHONDONTWRITEBYTECODE (tests/conftest.py).
 test: $(STAMP) $(MO_FILES) browser lint
-	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -n auto --dist loadgroup
+	$(VENV)/bin/pytest -n auto --dist loadgroup
 
 browser:
 	@if ! command -v chromium >/dev/null 2>&1 || ! fc-list :lang=zh 2>/dev/null | grep -q .; then \

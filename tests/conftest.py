@@ -10,6 +10,7 @@ one worker (``xdist_group``). Tests of several seconds carry the ``slow`` marker
 from __future__ import annotations
 
 import resource
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         elif isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Iterator[None]:
+    """The test modules pytest rewrites (their asserts) are kept as byte code
+    (tests/__pycache__) even where PYTHONDONTWRITEBYTECODE is set: rewriting them all again
+    is some 4 s of CPU in each process of every run (each xdist worker collects them)."""
+    kept = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = kept
 
 
 #: CPU seconds over which a test not marked slow is named at the end of the run (its call and

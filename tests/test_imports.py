@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Known offenders: none. An entry here is an offence the code still has, to be removed; the
@@ -123,7 +125,11 @@ def _scan() -> dict[str, _Imports]:
     return out
 
 
-SCAN = _scan()
+@pytest.fixture(scope="module")
+def scan() -> dict[str, _Imports]:
+    """Every module scanned, once for the tests that read it (not as the module is collected:
+    some 0.5 s of CPU in every process, the quick loop's too)."""
+    return _scan()
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[set[str]]:
@@ -161,10 +167,10 @@ def _cycles(edges: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-def test_imports_at_the_top() -> None:
-    counts = {m: len(v.nested) for m, v in SCAN.items() if v.nested}
+def test_imports_at_the_top(scan: dict[str, _Imports]) -> None:
+    counts = {m: len(v.nested) for m, v in scan.items() if v.nested}
     over = {
-        m: [f"{MODULES[m].relative_to(SRC)}:{n}" for n in SCAN[m].nested]
+        m: [f"{MODULES[m].relative_to(SRC)}:{n}" for n in scan[m].nested]
         for m, c in counts.items()
         if c > KNOWN_NESTED.get(m, 0)
     }
@@ -175,16 +181,16 @@ def _package(module: str) -> str:
     return module.rsplit(".", 1)[0]
 
 
-def test_no_private_name_of_another_package() -> None:
+def test_no_private_name_of_another_package(scan: dict[str, _Imports]) -> None:
     # a module split into a package by what it does (outputs.diagram, outputs.labels,
     # engine.paths) shares its private names among its own modules; no other package reads
     # them (docs/architecture.md, "Names")
-    found = {f for v in SCAN.values() for f in v.private if _package(f[0]) != _package(f[1])}
+    found = {f for v in scan.values() for f in v.private if _package(f[0]) != _package(f[1])}
     assert not found - KNOWN_PRIVATE, sorted(found - KNOWN_PRIVATE)
 
 
-def test_no_import_cycle() -> None:
-    cycles = _cycles({m: v.edges for m, v in SCAN.items()})
+def test_no_import_cycle(scan: dict[str, _Imports]) -> None:
+    cycles = _cycles({m: v.edges for m, v in scan.items()})
     new = [sorted(c) for c in cycles if not any(c <= known for known in KNOWN_CYCLES)]
     assert not new, f"import cycles: {new}"
 
