@@ -9,7 +9,9 @@ one worker (``xdist_group``). Tests of several seconds carry the ``slow`` marker
 
 from __future__ import annotations
 
+import os
 import resource
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,11 +19,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from sharing import Once
+from sharing import Once, Shelf, source_hash
 
 from sheli.cli import cli
-from sheli.engine import run
+from sheli.engine import RunOptions, run
 from sheli.outputs.frames import build_frames
+from sheli.rite import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -216,14 +219,59 @@ def once() -> Once:
 
 
 @pytest.fixture(scope="session")
-def run_once(once: Once) -> Callable[..., Any]:
-    """``run(rite, **kw)`` once per session for each set of arguments, for tests that only read
-    the run (its records, its log lines, its ``path_faults``, which it keeps once found)."""
+def shelf(tmp_path_factory: pytest.TempPathFactory) -> Shelf:
+    """The session's :class:`Shelf` of runs: under pytest-xdist a folder its workers share
+    (the parent of each worker's temporary folder, the session's own), else none."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return Shelf(None, salt="")
+    folder = tmp_path_factory.getbasetemp().parent / "shelf"
+    folder.mkdir(exist_ok=True)
+    return Shelf(folder, salt=source_hash(ROOT / "src" / "sheli"))
 
-    def made(rite: str, **kw: Any) -> Any:
-        return once(("run", rite, repr(sorted(kw.items()))), lambda: run(rite, **kw))
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The shelf's runs (some 1.4 MB each) go as the session ends: pytest keeps the last
+    three sessions' temporary folders. Only the xdist controller removes it, once its
+    workers have all ended."""
+    if "PYTEST_XDIST_WORKER" not in os.environ and session.config.pluginmanager.has_plugin(
+        "dsession"
+    ):
+        folder = session.config._tmp_path_factory.getbasetemp() / "shelf"
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def run_once(once: Once, shelf: Shelf) -> Callable[..., Any]:
+    """``run(rite, **kw)`` once per session for each set of arguments, for tests that only read
+    the run (its records, its log lines, its ``path_faults``, which it keeps once found): made
+    by one xdist worker and read by the others (:class:`Shelf`)."""
+
+    def made(rite: str | Path, **kw: Any) -> Any:
+        key = run_key(rite, kw)
+        return once(key, lambda: shelf(repr(key), lambda: run(rite, **kw)))
 
     return made
+
+
+#: the choices of ``run`` that :func:`run_key` resolves as the engine does
+RESOLVED = {"venue", "pairs", "guests", "seed", "arrows_short", "dafu", "readings", "options"}
+
+
+def run_key(rite: str | Path, kw: dict[str, Any]) -> tuple[str, ...]:
+    """The key of ``run(rite, **kw)``: its spec file and the parameters the engine resolves
+    them to (the spec's defaults filled in, the seed 0 if none), so that ``run("xiangshe")``
+    and ``run("xiangshe", pairs=0, seed=0)``, one run, are made once; with another choice
+    (``outcomes``), the arguments as given.
+
+    >>> run_key("xiangshe", {}) == run_key("xiangshe", {"pairs": 0, "seed": 0})
+    True
+    """
+    if set(kw) - RESOLVED:
+        return ("run", rite, repr(sorted(kw.items())))
+    loaded = load_spec(rite)
+    choices = {k: v for k, v in kw.items() if k != "seed"}
+    params = RunOptions(**{**choices, "readings": tuple(kw.get("readings") or ())}).params(loaded)
+    return ("run", str(loaded.path), repr(sorted(params.items())), repr(kw.get("seed") or 0))
 
 
 @pytest.fixture(scope="session")
