@@ -201,15 +201,21 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture(scope="session")
-def xiangshe_render(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def xiangshe_render(tmp_path_factory: pytest.TempPathFactory, shelf: Shelf) -> Path:
     """``sheli render xiangshe --svg -o DIR`` as a user runs it (with the per-step SVG files),
     once per session, for tests/test_render.py and the browser tests, which only read it: the
-    directory."""
-    d = tmp_path_factory.mktemp("render") / "out"
-    res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
-    assert res.exit_code == 0, res.output
-    assert "wrote" in res.output and "index.html" in res.output
-    return d
+    directory. Under xdist it is made in the shelf's folder by the first worker to ask, and
+    the others read it there (the browser tests and test_render.py's go to both)."""
+    base = shelf.folder or tmp_path_factory.mktemp("render")
+
+    def make() -> Path:
+        d = base / "render-xiangshe"
+        res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
+        assert res.exit_code == 0, res.output
+        assert "wrote" in res.output and "index.html" in res.output
+        return d
+
+    return shelf("render xiangshe --svg", make)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ until dashe.yaml includes the part. What is checked, each against the text:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,8 @@ def _kind(r: Any, pair: str) -> str:
     ],
 )
 @pytest.mark.slow
-def test_runs_from_first_passage_to_last(kw: dict[str, Any]) -> None:
-    r = run(SPEC, **kw)
+def test_runs_from_first_passage_to_last(kw: dict[str, Any], run_once: Callable[..., Any]) -> None:
+    r = run_once(SPEC, **kw)
     cites = [int(e["cite"].split(":")[1]) for e in step_lines(r) if e["cite"].startswith("dashe:")]
     assert cites[0] == 121 and cites[-1] == 277
     assert [t["round"] for t in tally_lines(r)] == [2, 3]
@@ -85,8 +86,10 @@ def test_runs_from_first_passage_to_last(kw: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("reading", [None, "R-sanou-shi"])
 @pytest.mark.slow
-def test_each_archer_shoots_the_hou_of_his_rank(reading: str | None) -> None:
-    r = run(SPEC, seed=3, pairs=1, readings=[reading] if reading else None)
+def test_each_archer_shoots_the_hou_of_his_rank(
+    reading: str | None, run_once: Callable[..., Any]
+) -> None:
+    r = run_once(SPEC, seed=3, pairs=1, readings=[reading] if reading else None)
     hou = dict(HOU)
     if reading == "R-sanou-shi":
         hou["三耦"] = "干侯"
@@ -102,8 +105,10 @@ def test_each_archer_shoots_the_hou_of_his_rank(reading: str | None) -> None:
 
 
 @pytest.mark.slow
-def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> None:
-    r = run(SPEC, seed=5)
+def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi(
+    run_once: Callable[..., Any],
+) -> None:
+    r = run_once(SPEC, seed=5)
     for rnd in (2, 3):
         shots = [s for s in shot_lines(r) if s["pair"] == "公耦" and s["round"] == rnd]
         # 公下射也而先發 (注 dashe:203), then in turn
@@ -122,8 +127,10 @@ def test_the_gong_looses_first_one_arrow_at_a_time_from_the_xiaochenshi() -> Non
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 8])
 @pytest.mark.slow
-def test_dasheezheng_tells_where_a_missed_arrow_went(seed: int) -> None:
-    r = run(SPEC, seed=seed)
+def test_dasheezheng_tells_where_a_missed_arrow_went(
+    seed: int, run_once: Callable[..., Any]
+) -> None:
+    r = run_once(SPEC, seed=seed)
     src = SeededOutcomes(seed)
     events = log_lines(r)
     told = 0
@@ -201,8 +208,8 @@ def test_jiajue_when_the_gongs_side_loses() -> None:
 
 
 @pytest.mark.slow
-def test_tie_gives_no_sheejue() -> None:
-    r = run(SPEC, seed=6)
+def test_tie_gives_no_sheejue(run_once: Callable[..., Any]) -> None:
+    r = run_once(SPEC, seed=6)
     assert tally_lines(r)[1]["winner"] == "tie"
     assert not [
         e for e in step_lines(r) if e["round"] == 3 and e["cite"] in ("dashe:232", "dashe:236")
@@ -219,19 +226,19 @@ def test_chou_conserved_at_every_step(monkeypatch: pytest.MonkeyPatch, kw: dict[
 
 
 @pytest.mark.slow
-def test_reading_bin_xian_the_bin_looses_first() -> None:
+def test_reading_bin_xian_the_bin_looses_first(run_once: Callable[..., Any]) -> None:
     # 敖繼公 (義疏 dashe:203): 拾發以將乘矢則是賓先公後 — against 鄭注 公下射也而先發
-    r = run(SPEC, seed=2, readings=["R-she-bin-xian"])
+    r = run_once(SPEC, seed=2, readings=["R-she-bin-xian"])
     for rnd in (2, 3):
         shots = [s for s in shot_lines(r) if s["pair"] == "公耦" and s["round"] == rnd]
         assert [s["person"] for s in shots] == ["賓", "公"] * 4
 
 
 @pytest.mark.slow
-def test_reading_fang_ao_names_the_side() -> None:
+def test_reading_fang_ao_names_the_side(run_once: Callable[..., Any]) -> None:
     said: set[str] = set()
     for seed in range(8):
-        for e in step_lines(run(SPEC, seed=seed, readings=["R-she-fang-ao"])):
+        for e in step_lines(run_once(SPEC, seed=seed, readings=["R-she-fang-ao"])):
             if e["verb"] == "以矢行告":
                 said.add(e["says"])
     assert "方" not in said and {"左方", "右方"} & said and {"留", "揚"} & said
@@ -239,7 +246,7 @@ def test_reading_fang_ao_names_the_side() -> None:
 
 
 @pytest.mark.slow
-def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
+def test_the_whole_rite_when_dashe_includes_the_archery(run_once: Callable[..., Any]) -> None:
     """Once dashe.yaml includes dashe/archery.yaml (with its PAIRS NEEDED), the whole rite runs
     through the archery with the same checks."""
     from sheli.rite import load_spec
@@ -247,7 +254,7 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
     files = [str(f) for f in load_spec("dashe").files]
     if not any(f.endswith("dashe/archery.yaml") for f in files):
         pytest.skip("dashe.yaml does not include dashe/archery.yaml yet")
-    r = run("dashe", seed=1)
+    r = run_once("dashe", seed=1)
     assert [t["round"] for t in tally_lines(r)] == [2, 3]
     gong = [s for s in shot_lines(r) if s["person"] == "公"]
     assert len(gong) == 8 and {s["hou"] for s in gong} == {"大侯"}
@@ -259,20 +266,20 @@ def test_the_whole_rite_when_dashe_includes_the_archery() -> None:
 
 
 @pytest.mark.slow
-def test_release_reasons_cite_dashe() -> None:
+def test_release_reasons_cite_dashe(run_once: Callable[..., Any]) -> None:
     # the rules are 鄉射禮's, in 大射儀's words: 獲而未釋獲 dashe:152, 不貫不釋 dashe:185 …
-    r = run(SPEC, seed=1)
+    r = run_once(SPEC, seed=1)
     cites = {s["reason"].rsplit("(", 1)[1] for s in shot_lines(r) if s["pair"] != "誘射"}
     assert cites and all(c.startswith("dashe:") for c in cites), cites
 
 
 @pytest.mark.slow
-def test_every_step_quotes_its_dashe_passage() -> None:
+def test_every_step_quotes_its_dashe_passage(run_once: Callable[..., Any]) -> None:
     # the 數獲 acts too: they cite 大射儀's own words (dashe:213–222), not 鄉射禮's
     from sheli.text import get_passage
     from sheli.text.variants import fold
 
-    r = run(SPEC, seed=1, pairs=1)
+    r = run_once(SPEC, seed=1, pairs=1)
     seen = set()
     for e in step_lines(r):
         key = (e["cite"], e["jing"])
@@ -286,10 +293,12 @@ def test_every_step_quotes_its_dashe_passage() -> None:
     )
 
 
-@pytest.mark.slow  # a run of its own (seed 3)
-def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
+@pytest.mark.slow  # a run (seed 3), shared
+def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three(
+    run_once: Callable[..., Any],
+) -> None:
     # 公樂作而后就物 (dashe:273): the 公 steps onto the 下物 after 奏貍首
-    r = run(SPEC, seed=3)
+    r = run_once(SPEC, seed=3)
     steps = [e for e in step_lines(r) if e["round"] == 3]
     play = next(e["seq"] for e in steps if e["verb"] == "奏")
     go = next(e for e in steps if e["actor"] == "公" and e["verb"] == "進")
@@ -297,9 +306,9 @@ def test_gong_goes_to_his_mark_after_the_music_starts_in_round_three() -> None:
 
 
 @pytest.mark.slow
-def test_without_guests_the_gong_does_not_shoot() -> None:
+def test_without_guests_the_gong_does_not_shoot(run_once: Callable[..., Any]) -> None:
     # 公將射則… (dashe:190): the 公 may not shoot; 君不射則不獻大矦之獲者 (注 dashe:243)
-    r = run(SPEC, seed=3, guests=False)
+    r = run_once(SPEC, seed=3, guests=False)
     assert not [s for s in shot_lines(r) if s["person"] in ("公", "賓")]
     assert [t["round"] for t in tally_lines(r)] == [2, 3]
     cites = {e["cite"] for e in step_lines(r)}

@@ -169,11 +169,13 @@ def test_one_goes_up_the_side_of_a_stair_where_another_stands_at_its_head() -> N
 
 
 @pytest.mark.slow
-def test_those_who_wait_at_a_stair_stand_beside_it_not_on_its_line() -> None:
+def test_those_who_wait_at_a_stair_stand_beside_it_not_on_its_line(
+    run_once: Callable[..., Any],
+) -> None:
     # 舉觶者…乃降 (xiangshe:273): no place is named; they wait beside the 西階's foot on its
     # west (立于階西, xiangshe:279), a footprint clear of it. The 樂正 立于其西 (xiangshe:85)
     # stands beside the head of the 西階 on its east (注 樂正西側階; 疏 側近西階東).
-    r = run("xiangshe")
+    r = run_once("xiangshe")
     e = r.plan.stairs["西階"].extent
     down = [
         s
@@ -209,9 +211,11 @@ def test_a_path_fault_fails_like_every_check(monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.mark.slow
-def test_the_walk_faults_are_those_of_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_walk_faults_are_those_of_the_run(
+    monkeypatch: pytest.MonkeyPatch, run_once: Callable[..., Any]
+) -> None:
     # Run.path_faults reads the walks again from the records, with the spec's 階 of each 升
-    r = run("xiangshe", seed=1)
+    r = run_once("xiangshe", seed=1)  # (shared: made before the patches below)
     again = paths_mod.walk_faults(r.records, r.plan, r.spec.file, FOOT, r.stairs)
     assert again == r.path_faults == []
     # with no way round anyone, the run refuses the first walk through a body, with its line
@@ -302,6 +306,8 @@ def test_zero_to_a_hundred_zhongou_with_and_without_guests(
     # the engine refuses a walk through a body with up to paths.yaml crowd 衆耦: the run
     # completes, so every walk found its way; beyond it the run completes too, and each walk
     # through a body is a warning of its own, counted (docs/place.md "Walks")
+    # (its own run: but for the 3 default runs the 54 are read by no other test; pickling them for
+    # the other workers, tests/sharing.py, would cost more than the one it shares)
     r = run(rite, pairs=pairs, guests=guests)
     assert step_lines(r)
     walks = [w for w in r.warnings if w.endswith("[P-body]")]
@@ -322,13 +328,13 @@ CONFIGS = {
 }
 
 
-def fault_counts(name: str) -> dict[str, int]:
+def fault_counts(name: str, run_once: Callable[..., Any]) -> dict[str, int]:
     rite, kw = CONFIGS[name]
-    faults = run(rite, **kw).path_faults
+    faults = run_once(rite, **kw).path_faults
     return dict(collections.Counter(re.search(r"\[P-(\w+)\]", f).group(1) for f in faults))
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 @pytest.mark.slow
-def test_the_default_runs_walk_through_nobody(name: str) -> None:
-    assert fault_counts(name) == {}
+def test_the_default_runs_walk_through_nobody(name: str, run_once: Callable[..., Any]) -> None:
+    assert fault_counts(name, run_once) == {}

@@ -39,8 +39,8 @@ SVG_ELEMENTS = set(
 
 
 @pytest.fixture(scope="module")
-def result():
-    return run("xiangshe")
+def result(run_once):
+    return run_once("xiangshe")
 
 
 @pytest.fixture(scope="module")

@@ -3,18 +3,18 @@ start and duration and each walker's walks, read against the event log's own lin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from loglines import step_lines
 
-from sheli.engine import run
 from sheli.outputs.render import viewer_data
 
 
 @pytest.fixture(scope="module")
-def logged() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    r = run("xiangshe")
+def logged(run_once: Callable[..., Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    r = run_once("xiangshe")
     return step_lines(r), viewer_data(r)
 
 

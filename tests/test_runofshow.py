@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,8 +20,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def xiangshe() -> tuple[RunOfShow, list[dict[str, Any]]]:
-    r = run("xiangshe", seed=1)
+def xiangshe(run_once: Callable[..., Any]) -> tuple[RunOfShow, list[dict[str, Any]]]:
+    r = run_once("xiangshe", seed=1)
     steps = [json.loads(x) for x in record_lines(r.records)]
     return show(r), [e for e in steps if e["type"] == "step"]
 

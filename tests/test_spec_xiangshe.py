@@ -12,7 +12,7 @@ says 三耦卒射; 不鼓不釋 in round 3; who drinks the 罰爵 by 216–219 �
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -267,8 +267,8 @@ def default_run_made() -> None:
     ids=["default", "xiang", "no-guests", "pairs3", "arrows-short", "pairs3-xiang", "no-dafu"],
 )
 @pytest.mark.slow
-def test_the_spec_runs(kw: dict[str, Any]) -> None:
-    r = run("xiangshe", **kw)
+def test_the_spec_runs(kw: dict[str, Any], run_once: Callable[..., Any]) -> None:
+    r = run_once("xiangshe", **kw)
     assert step_lines(r)[-1]["cite"] == LAST
     assert [t["round"] for t in tally_lines(r)] == [2, 3]
     assert {e["round"] for e in step_lines(r)} == {0, 1, 2, 3}
@@ -277,7 +277,7 @@ def test_the_spec_runs(kw: dict[str, Any]) -> None:
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.slow
 def test_the_spec_runs_whatever_the_outcomes(seed: int) -> None:
-    r = run("xiangshe", seed=seed, pairs=1)
+    r = run("xiangshe", seed=seed, pairs=1)  # (runs of its own: no other test reads them)
     assert step_lines(r)[-1]["cite"] == LAST
 
 
@@ -356,9 +356,11 @@ def test_round_three_counts_only_on_the_drum() -> None:
 
 
 @pytest.mark.slow
-def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
+def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three(
+    run_once: Callable[..., Any],
+) -> None:
     """禮射不主皮 (記 xiangshe:359): the 不勝者 of round 2 shoot again in round 3."""
-    r = run("xiangshe", pairs=2)
+    r = run_once("xiangshe", pairs=2)
     for rnd in (2, 3):
         per: dict[str, int] = {}
         for s in shot_lines(r):
@@ -369,12 +371,12 @@ def test_every_pair_shoots_its_sheng_shi_in_rounds_two_and_three() -> None:
 
 
 @pytest.mark.slow
-def test_only_the_shang_ou_is_called_each_round() -> None:
+def test_only_the_shang_ou_is_called_each_round(run_once: Callable[..., Any]) -> None:
     """司射所作唯上耦 (xiangshe:189): of the pairs, the 司射 作s the 上耦 alone."""
     # in the archery (the 司正's 作受酬者 of the 旅酬, xiangshe:266–268, calls no pair either)
     called = {a.to for a, c, _ in acts() if a.verb == "作" and parse_cite(c)[1] <= 258}
     assert called == {"上耦", "衆賓"}  # 西階上北面作衆賓射 (xiangshe:164) calls no pair
-    r = run("xiangshe", pairs=2)
+    r = run_once("xiangshe", pairs=2)
     for rnd in (1, 2, 3):
         assert [e for e in step_lines(r) if e["round"] == rnd and e["verb"] == "作"]
 
@@ -492,16 +494,16 @@ def test_arrows_short_the_sima_orders_a_search() -> None:
 
 
 @pytest.mark.slow
-def test_venue_decides_the_way_round_the_pillar() -> None:
+def test_venue_decides_the_way_round_the_pillar(run_once: Callable[..., Any]) -> None:
     """豫則鉤楹内，堂則由楹外 (xiangshe:128)."""
     for venue, word in (("xie", "豫則鉤楹内"), ("xiang", "堂則由楹外")):
-        r = run("xiangshe", venue=venue)
+        r = run_once("xiangshe", venue=venue)
         assert [e for e in step_lines(r) if e["cite"] == "xiangshe:128" and e["jing"] == word]
 
 
 @pytest.mark.slow
-def test_without_guests_no_bin_zhuren_or_dafu_shoots() -> None:
-    r = run("xiangshe", guests=False)
+def test_without_guests_no_bin_zhuren_or_dafu_shoots(run_once: Callable[..., Any]) -> None:
+    r = run_once("xiangshe", guests=False)
     shooters = {s["person"] for s in shot_lines(r)}
     assert not shooters & {"賓", "主人", "大夫", "大夫之耦"}
     assert not [
@@ -521,11 +523,13 @@ def test_the_spec_steps_are_well_formed() -> None:
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanshe"])
 @pytest.mark.slow
-def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> None:
+def test_the_winner_stands_a_little_to_the_right_of_the_drinker(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
     """及階，勝者先升堂，少右 (xiangshe:210; dashe:231): 注 「少右，辟飲者也，亦相飲之位」, 疏
     「相飲者皆北面於西階，授者在東，飲者在西」. While the 不勝者 drinks on the 堂 at the 豐, his
     耦 stands on the 堂 east of him, facing north."""
-    r = run(rite)
+    r = run_once(rite)
     v = load_venue(r.venue)
     where: dict[str, dict[str, Any]] = {}
     drinks = 0
@@ -550,11 +554,13 @@ def test_the_winner_stands_a_little_to_the_right_of_the_drinker(rite: str) -> No
     [("xiangshe", "釋獲者", 193, 201), ("dashe", "大史", 213, 222), ("yanshe", "釋獲者", 193, 201)],
 )
 @pytest.mark.slow
-def test_the_count_sits_and_goes_left_once(rite: str, counter: str, first: int, last: int) -> None:
+def test_the_count_sits_and_goes_left_once(
+    rite: str, counter: str, first: int, last: int, run_once: Callable[..., Any]
+) -> None:
     """釋獲者東面于中西坐先數右獲 … 興自前適左東面，坐兼歛算 (xiangshe:193–200): in each
     count he sits down once for each side and rises once, between them; the counting acts
     (taking and laying the 筭) do not sit him down or take him to the left a second time."""
-    r = run(rite)
+    r = run_once(rite)
     chapter = rite if rite != "yanshe" else "xiangshe"
     per_round: dict[int, list[dict[str, Any]]] = {}
     for e in step_lines(r):

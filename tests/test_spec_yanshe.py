@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -84,8 +85,8 @@ def test_aliases_are_the_texts_names() -> None:
     ],
 )
 @pytest.mark.slow
-def test_runs_with_other_settings(kw: dict[str, Any]) -> None:
-    r = run("yanshe", **kw)
+def test_runs_with_other_settings(kw: dict[str, Any], run_once: Callable[..., Any]) -> None:
+    r = run_once("yanshe", **kw)
     assert step_lines(r)[-1]["cite"] == "xiangshe:258"
 
 
@@ -144,11 +145,11 @@ def test_the_gong_is_told_first() -> None:
 
 @pytest.mark.parametrize("rite", ["yanshe", "yanli"])
 @pytest.mark.slow
-def test_the_gong_is_asked_first_in_every_round(rite: str) -> None:
+def test_the_gong_is_asked_first_in_every_round(rite: str, run_once: Callable[..., Any]) -> None:
     # 此燕禮每事皆先請於君 (疏 yan:124): each 請 of the 鄉射 to the 賓 (請射 xiangshe:111, 162,
     # 233; 請釋獲 180; 請以樂 247) is first a 請 to the 公, who grants it, and then a 命 to the
     # 賓, at the top of the 西階 (as the 大射儀's 司射 asks the 公: dashe:163, 179, 261, 269)
-    r = run(rite)
+    r = run_once(rite)
     to_bin = [
         e
         for e in step_lines(r)
@@ -163,7 +164,9 @@ def test_the_gong_is_asked_first_in_every_round(rite: str) -> None:
         granted = [s for s in before if s["actor"] == "公" and s["verb"] == "許諾"]
         assert granted and asked[-1]["seq"] < granted[-1]["seq"] < e["seq"]
     # the 鄉射 without the 君 asks the 賓 himself (xiangshe:162 升請射于賓)
-    plain = [e for e in step_lines(run("xiangshe")) if e["actor"] == "司射" and e.get("to") == "公"]
+    plain = [
+        e for e in step_lines(run_once("xiangshe")) if e["actor"] == "司射" and e.get("to") == "公"
+    ]
     assert plain == []
 
 
@@ -296,11 +299,11 @@ def test_jiajue_when_the_jun_loses() -> None:
 
 
 @pytest.mark.slow
-def test_dafu_bare_the_flesh_before_the_jun() -> None:
+def test_dafu_bare_the_flesh_before_the_jun(run_once: Callable[..., Any]) -> None:
     r = yan()
     tan = steps_of(r, "大夫", "袒")
     assert tan and all(e["cite"] == "yan:182" for e in tan)  # 君在大夫射則肉袒
-    x = run("xiangshe")
+    x = run_once("xiangshe")
     assert all(e["cite"] != "yan:182" for e in steps_of(x, "大夫", "袒"))
 
 
@@ -379,8 +382,8 @@ def test_coverage_of_the_yan_archery_passages() -> None:
 
 
 @pytest.mark.slow
-def test_xiangshe_knows_no_jun() -> None:
-    x = run("xiangshe")
+def test_xiangshe_knows_no_jun(run_once: Callable[..., Any]) -> None:
+    x = run_once("xiangshe")
     actors = {e["actor"] for e in step_lines(x)}
     assert not actors & {"公", "小臣", "弓人"}
     assert not [e for e in step_lines(x) if e["cite"].startswith("yan:")]

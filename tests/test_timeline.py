@@ -19,8 +19,8 @@ from sheli.engine.timeline.scheduler import pair_of
 
 
 @pytest.fixture(scope="module")
-def xiangshe():
-    return schedule(run("xiangshe", seed=1))
+def xiangshe(run_once):
+    return schedule(run_once("xiangshe", seed=1))
 
 
 def _where(tl, i, t):
@@ -124,8 +124,8 @@ def test_the_last_pair_meets_nobody_coming_up(xiangshe):
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
 @pytest.mark.slow
-def test_people_act_at_once(rite):
-    tl = schedule(run(rite, seed=1))
+def test_people_act_at_once(rite, run_once):
+    tl = schedule(run_once(rite, seed=1))
     assert tl.span < 0.98 * tl.total
 
 
@@ -194,11 +194,11 @@ def _met_within(tl, i, name):
 
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
 @pytest.mark.slow
-def test_a_joint_act_names_only_those_it_meets(rite):
+def test_a_joint_act_names_only_those_it_meets(rite, run_once):
     """相左, 交于 and 竝行 (xiangshe:139, 146, 153, 177, 213 and 大射儀's likewise): the other
     party named in `with` is there at the same time, within 10 尺 and never nearer than one
     (the 媵爵者's 交于楹北, dashe:67 and yan:60, included)."""
-    tl = schedule(run(rite, seed=1))
+    tl = schedule(run_once(rite, seed=1))
     named = 0
     for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
         if not tm.with_ or not any(w in (s.jing or "") for w in ("相左", "交于", "竝行")):
@@ -221,7 +221,7 @@ STAIR_BOWS = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rite", ["xiangshe", "dashe", "yanli"])
-def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
+def test_the_stair_bow_waits_for_the_pair_coming_up(rite, run_once):
     """與升射者相左交于階前相揖 (xiangshe:153, dashe:154; 與升飲者 xiangshe:213, dashe:234):
     the pair coming down bows to the pair going up when both are at the 階前, whether or
     not the bow names them in `with`. A bow with nobody of another pair within 15 尺 as it
@@ -231,7 +231,7 @@ def test_the_stair_bow_waits_for_the_pair_coming_up(rite):
     another pair's archer in `with` is met: the schedule names him only when the two come
     within reach of each other during the bow (docs/timeline.md), though he may be still
     coming, farther than 15 尺, as it begins."""
-    tl = schedule(run(rite, seed=1))
+    tl = schedule(run_once(rite, seed=1))
     met = 0
     for i, (s, tm) in enumerate(zip(tl.steps, tl.timed, strict=True)):
         if s.cite not in STAIR_BOWS[rite] or s.verb != "揖" or "相揖" not in (s.note or ""):

@@ -181,9 +181,9 @@ def test_the_enumeration_sees_each_kind_of_choice() -> None:
     }
 
 
-def test_the_yanshe_without_the_jun_has_the_dafu_shoot() -> None:
+def test_the_yanshe_without_the_jun_has_the_dafu_shoot(run_once: Callable[..., Any]) -> None:
     """A-jun-bushe: 言與射則君於燕射或時不與矣 (敖繼公, 義疏 yan:177); 注 yan:124 君與賓為耦."""
-    steps = _steps(log_lines(run("yanshe", options={"jun_shoots": False})))
+    steps = _steps(log_lines(run_once("yanshe", options={"jun_shoots": False})))
     actors = {s["actor"] for s in steps if s["cite"] in ("xiangshe:187", "xiangshe:188")}
     assert "大夫" in actors and not actors & {"賓", "主人", "公"}
     assert not any(s["actor"] in ("賓", "主人") and s["verb"] in ("射", "發") for s in steps)
@@ -245,18 +245,18 @@ def test_an_excerpt_is_held_to_the_garments_but_not_to_the_places(tmp_path: Path
 
 
 @pytest.fixture(scope="module")
-def xiangshe() -> list[dict[str, Any]]:
-    return _steps(log_lines(run("xiangshe", seed=1)))
+def xiangshe(run_once: Callable[..., Any]) -> list[dict[str, Any]]:
+    return _steps(log_lines(run_once("xiangshe", seed=1)))
 
 
 @pytest.fixture(scope="module")
-def dashe() -> list[dict[str, Any]]:
-    return _steps(log_lines(run("dashe", seed=1)))
+def dashe(run_once: Callable[..., Any]) -> list[dict[str, Any]]:
+    return _steps(log_lines(run_once("dashe", seed=1)))
 
 
 @pytest.fixture(scope="module")
-def yanshe() -> list[dict[str, Any]]:
-    return _steps(log_lines(run("yanshe", seed=1)))
+def yanshe(run_once: Callable[..., Any]) -> list[dict[str, Any]]:
+    return _steps(log_lines(run_once("yanshe", seed=1)))
 
 
 def _last(steps: list[dict[str, Any]], who: str) -> dict[str, Any]:

@@ -5,18 +5,19 @@ their own."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from sheli.cli import cli
-from sheli.engine import run
 from sheli.outputs.diagram import beast_hou, render_svg
 from sheli.outputs.frames import build_frames
 
 
-def _hou_labels(rite: str, view: str, **kw: object) -> list[str]:
-    r = run(rite, **kw)  # type: ignore[arg-type]
+def _hou_labels(run_once: Callable[..., Any], rite: str, view: str, **kw: object) -> list[str]:
+    r = run_once(rite, **kw)
     f = next(f for f in build_frames(r) if f.verb == "射")
     svg = render_svg(f, r.scene, view=view)
     labels = re.findall(
@@ -26,10 +27,10 @@ def _hou_labels(rite: str, view: str, **kw: object) -> list[str]:
 
 
 @pytest.mark.slow
-def test_the_yanshe_draws_the_milu_hou_red() -> None:
-    assert beast_hou(run("yanshe").scene) == ("麋侯", "赤質")
-    assert _hou_labels("yanshe", "range") == ["麋侯（赤質）"]
-    r = run("yanshe")
+def test_the_yanshe_draws_the_milu_hou_red(run_once: Callable[..., Any]) -> None:
+    assert beast_hou(run_once("yanshe").scene) == ("麋侯", "赤質")
+    assert _hou_labels(run_once, "yanshe", "range") == ["麋侯（赤質）"]
+    r = run_once("yanshe")
     f = next(f for f in build_frames(r) if f.verb == "射")
     svg = render_svg(f, r.scene, view="range")
     hou = re.search(r'<g class="fixture" data-name="侯"[^>]*>(.*?)</g>', svg, re.S)
@@ -37,15 +38,15 @@ def test_the_yanshe_draws_the_milu_hou_red() -> None:
 
 
 @pytest.mark.slow
-def test_the_king_has_the_xiong_hou() -> None:
-    assert _hou_labels("yanshe", "range", options={"rank": "王"}) == ["熊侯（白質）"]
+def test_the_king_has_the_xiong_hou(run_once: Callable[..., Any]) -> None:
+    assert _hou_labels(run_once, "yanshe", "range", options={"rank": "王"}) == ["熊侯（白質）"]
 
 
 @pytest.mark.slow
-def test_xiangshe_and_dashe_keep_their_hou() -> None:
-    assert beast_hou(run("xiangshe").scene) is None
-    assert _hou_labels("xiangshe", "range") == ["侯"]
-    assert sorted(_hou_labels("dashe", "range")) == ["參侯", "大侯", "干侯"]
+def test_xiangshe_and_dashe_keep_their_hou(run_once: Callable[..., Any]) -> None:
+    assert beast_hou(run_once("xiangshe").scene) is None
+    assert _hou_labels(run_once, "xiangshe", "range") == ["侯"]
+    assert sorted(_hou_labels(run_once, "dashe", "range")) == ["參侯", "大侯", "干侯"]
 
 
 def test_params_target_draws_the_ground(tmp_path: object) -> None:
