@@ -42,6 +42,13 @@ def steps(name: str) -> list[dict[str, Any]]:
     return step_lines(run(kw.pop("rite"), **kw))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def quick_runs() -> None:
+    """The run the tests not marked slow read (the default 鄉射禮), made before them, not by
+    the first to ask (tests/conftest.py counts a module's fixtures apart)."""
+    steps("xiangshe")
+
+
 def bodies_of(step: dict[str, Any]) -> list[tuple[str, float, float]]:
     if step.get("members"):
         return [(f"{step['actor']}#{m['name']}", m["x"], m["y"]) for m in step["members"]]

@@ -161,6 +161,7 @@ def test_an_endless_input_is_refused_not_read(tmp_path: Path) -> None:
     assert "larger than 8 MB" in _one_line(["text", "import", "/dev/zero"])
 
 
+@pytest.mark.slow
 def test_run_gives_the_warnings_score_gives(tmp_path: Path) -> None:
     rows = (GOLDEN / "outcomes.csv").read_text(encoding="utf-8").splitlines()
     n = rows.index("3,上耦,上射,1,true,true")

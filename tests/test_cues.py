@@ -163,6 +163,7 @@ def test_coordinates_in_metres_are_the_log_times_metre_per_chi_times_scale(
         assert "SCALED PLAN" not in page and "Full size" in page
 
 
+@pytest.mark.slow
 def test_scale_options_conflict_and_bad_values():
     res = invoke("xiangshe", "--role", "司射", "--scale", "0.5", "--hou-dao", "20")
     assert res.exit_code == 2 and "not both" in res.output

@@ -38,6 +38,7 @@ def _svg(frame, scene, **kw) -> ET.Element:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", ["auto", "hall", "range", "near"])
 def test_everyone_present_has_a_figure(default_run, view: str) -> None:
     scene, fr = default_run

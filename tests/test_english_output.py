@@ -41,6 +41,7 @@ def test_run_in_english_reads_as_sentences(run_en: str) -> None:
     assert "── the second round of shooting ──" in run_en
 
 
+@pytest.mark.slow
 def test_cues_in_english_have_no_cjk_outside_brackets() -> None:
     result = CliRunner().invoke(cues, ["xiangshe", "--role", "司射", "--lang", "en"])
     assert result.exit_code == 0, result.output

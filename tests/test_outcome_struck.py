@@ -42,6 +42,7 @@ def steps(r: Any, cite: str) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 def test_a_guo_is_punished_in_the_zhongting() -> None:
     src = WithStruck(3, {(2, "上耦", "下射", 2): "人"})
     r = run("xiangshe", outcomes=src, options={"feast": False})
@@ -66,6 +67,7 @@ def test_a_guo_is_punished_in_the_zhongting() -> None:
     assert any(s.get("cite") == "xiangshe:153" for s in order[i - 12 : i])
 
 
+@pytest.mark.slow
 def test_no_guo_no_ta() -> None:
     r = run("xiangshe", seed=3, options={"feast": False})
     assert steps(r, "xiangshe:350") == []

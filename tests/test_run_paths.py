@@ -201,6 +201,7 @@ def test_every_step_cites_a_passage_its_jing_is_in() -> None:
         assert fold(s["jing"] or "") in fold(get_passage(s["cite"]).text), s
 
 
+@pytest.mark.slow
 def test_the_jsonl_of_the_real_spec_follows_the_contract() -> None:
     import json
     import re

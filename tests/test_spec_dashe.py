@@ -38,6 +38,13 @@ def default_run() -> Any:
     return run("dashe")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def quick_runs() -> None:
+    """The run the tests not marked slow read (the default 大射儀), made before them, not by
+    the first to ask (tests/conftest.py counts a module's fixtures apart)."""
+    default_run()
+
+
 def steps(r: Any) -> list[dict[str, Any]]:
     return [e for e in log_lines(r) if e.get("type") == "step"]
 
