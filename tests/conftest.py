@@ -209,7 +209,7 @@ def xiangshe_render(tmp_path_factory: pytest.TempPathFactory, shelf: Shelf) -> P
     base = shelf.folder or tmp_path_factory.mktemp("render")
 
     def make() -> Path:
-        d = base / "render-xiangshe"
+        d = base / "render-xiangshe" / "out"  # alone in its folder (test_render.py looks)
         res = CliRunner().invoke(cli, ["render", "xiangshe", "--svg", "-o", str(d)])
         assert res.exit_code == 0, res.output
         assert "wrote" in res.output and "index.html" in res.output
