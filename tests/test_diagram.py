@@ -59,6 +59,7 @@ def test_everyone_present_has_a_figure(default_run, view: str) -> None:
         assert drawn == present
 
 
+@pytest.mark.slow
 def test_the_actor_is_highlighted(default_run) -> None:
     scene, fr = default_run
     for f in fr[5::301]:
