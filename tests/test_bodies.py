@@ -249,8 +249,9 @@ def test_211_the_loser_steps_back_to_drink_and_forward_to_set_down() -> None:
 
 def test_tui_without_a_place_is_a_step_back() -> None:
     # 主人阼階上北面拜賓少退 (xiangshe:262; the spec's 退 with no place, 注 少逡遁也). At the
-    # 楅 (xiangshe:173-174) 退 is his way back to his 位 after the 進 of 注 172: not a 少退.
-    back_to_wei = {"xiangshe:173", "xiangshe:174"}
+    # 楅 (xiangshe:173-174) 退 is his way back to his 位 after the 進 of 注 172: not a 少退;
+    # so is the 大夫's and his 耦's after their 進坐兼取乘矢 (xiangshe:243-244).
+    back_to_wei = {"xiangshe:173", "xiangshe:174", "xiangshe:243", "xiangshe:244"}
     last: dict[str, dict[str, Any]] = {}
     seen = 0
     for s in steps("xiangshe"):
