@@ -22,7 +22,12 @@ checked wherever its passage is enacted:
 - the 罰爵 of a 賓, 主人 or 大夫 is handed in front of his 席 (以授于席前 xiangshe:216): south
   of a south-facing 席, west of the 主人's west-facing one;
 - the 司正's 薦 is laid between his 觶 and where he stands (司正既舉觶而薦諸其位 xiangshe:332;
-  注: 薦於觶南; 疏: 觶南位北).
+  注: 薦於觶南; 疏: 觶南位北);
+- a pair going back from the 楅 相揖s with the pair coming forward (與進者相左相揖 xiangshe:177)
+  only where one comes: not the last of the 三耦 (下耦亦無與進者相左相揖之事 敖繼公 on 178,
+  the 義疏 agreeing), after whom in the third round the 賓, 主人 and 大夫 come down once the
+  三耦 have gone back (三耦拾取矢如初反位賓主人大夫降 236), and the 衆耦 take theirs after
+  them (衆賓繼拾取矢 246), the first of them crossing nobody.
 """
 
 from __future__ import annotations
@@ -243,3 +248,40 @@ def test_the_overseers_relish_lies_between_his_cup_and_him(run_once: Callable[..
     stand = next(e for e in steps if e["cite"] == "xiangshe:108" and e["verb"] == "退")
     lay = next(e for e in steps if e["cite"] == "xiangshe:332" and e["verb"] == "設")
     assert lay["obj"] == "薦" and stand["y"] < lay["y"] < cup["y"]
+
+
+# ------------------------------------------------------------------ 拾取矢: 與進者相左相揖
+
+
+@pytest.mark.parametrize(
+    ("rite", "kw"),
+    [("xiangshe", {"pairs": 2}), ("xiangshe", {"dafu": 1, "pairs": 1}), ("yanli", {})],
+)
+def test_a_pair_back_from_the_rack_bows_only_to_one_coming(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """與進者相左相揖反位 (xiangshe:177): each staged 揖 names the one coming forward; the
+    下耦 has nobody (敖繼公 on 178, 義疏: 下耦亦無與進者相左相揖之事). In the third round the
+    三耦 are back at their 位 before the 賓 and 主人 come down (三耦拾取矢如初反位賓主人大夫降揖
+    如初 236), and the first of the 衆耦 comes forward only once the 賓, 主人 and 大夫 are done
+    (237–245; 衆賓繼拾取矢皆如三耦 246)."""
+    steps = _steps(run_once, rite, **kw)
+    bows = [e for e in steps if e["cite"] == "xiangshe:177" and e["verb"] == "揖"]
+    assert [(e["seq"], e["actor"]) for e in bows if not e.get("with")] == []
+    bowed = {(e["round"], e["actor"][:2]) for e in bows}
+    for rnd in (2, 3):
+        assert {(rnd, "上耦"), (rnd, "次耦")} <= bowed
+        assert (rnd, "下耦") not in bowed
+    # the third round's 拾取矢, from the 司射's 作 (236) to his 作上射 (246)
+    start = next(e["seq"] for e in steps if e["cite"] == "xiangshe:236" and e["verb"] == "作")
+    end = next(e["seq"] for e in steps if e["cite"] == "xiangshe:246" and e["verb"] == "作")
+    part = [e for e in steps if start < e["seq"] < end]
+    guests = [e for e in part if e["cite"] in {f"xiangshe:{n}" for n in range(236, 246)}]
+    guests = [e for e in guests if e["actor"] != "司射"]
+    assert guests
+    first_guest = min(e["t"] for e in guests)
+    three = [e for e in part if e["actor"][:2] in ("上耦", "次耦", "下耦")]
+    assert max(e["t"] + e["dur"] for e in three) <= first_guest + 0.01
+    many = [e for e in part if e["actor"].startswith("衆耦")]
+    if kw.get("pairs"):
+        assert min(e["t"] for e in many) >= max(e["t"] + e["dur"] for e in guests) - 0.01
