@@ -27,7 +27,10 @@ checked wherever its passage is enacted:
   only where one comes: not the last of the 三耦 (下耦亦無與進者相左相揖之事 敖繼公 on 178,
   the 義疏 agreeing), after whom in the third round the 賓, 主人 and 大夫 come down once the
   三耦 have gone back (三耦拾取矢如初反位賓主人大夫降 236), and the 衆耦 take theirs after
-  them (衆賓繼拾取矢 246), the first of them crossing nobody.
+  them (衆賓繼拾取矢 246), the first of them crossing nobody;
+- one who takes back an emptied 觶 fills it, hands it on or puts it down before he receives
+  another (執觶者受觶遂實之 xiangshe:286; 注 288 執觶者酌在上辯降復位; 執觶者皆與旅 292; 卒受者
+  以虛觶降奠于篚 293).
 """
 
 from __future__ import annotations
@@ -285,3 +288,33 @@ def test_a_pair_back_from_the_rack_bows_only_to_one_coming(
     many = [e for e in part if e["actor"].startswith("衆耦")]
     if kw.get("pairs"):
         assert min(e["t"] for e in many) >= max(e["t"] + e["dur"] for e in guests) - 0.01
+
+
+# ------------------------------------------------------------------ 受觶遂實之
+
+
+@pytest.mark.parametrize("rite", ("xiangshe", "dashe", "yanli"))
+def test_an_emptied_cup_taken_back_goes_on_before_another_comes(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """執觶者受觶遂實之 (xiangshe:286), 錯 (287), 辯…執觶者酌在上辯降復位 (注 288), 執觶者皆與旅
+    (292), 卒受者以虛觶降奠于篚 (293): whoever receives or takes up an empty 觶 fills it, hands
+    it on, washes it or puts it down before he receives or takes up another, so that nobody
+    drinks in the 旅 with the cup he took back still in his hand."""
+    cup_acts = ("受", "取", "實", "奠", "授", "洗")
+    holding: dict[str, int] = {}  # who holds an empty 觶 he received or took, since which step
+    late = []
+    received = 0
+    for e in _steps(run_once, rite):
+        if e.get("obj") != "觶" or e["verb"] not in cup_acts:
+            continue
+        who, verb = e["actor"], e["verb"]
+        if verb in ("受", "取"):
+            received += 1
+            if who in holding:
+                late.append((e["seq"], e["cite"], who, holding[who]))
+        holding.pop(who, None)
+        if verb in ("受", "取") and "觶(虛)" in (e.get("holds") or []):
+            holding[who] = e["seq"]
+    assert received >= 10
+    assert late == []
