@@ -135,8 +135,8 @@ def test_the_pairs_bow_where_they_pass_at_the_arrows(run_once, rite):
     """與進者相左相揖反位 (xiangshe:177, 拾取矢; the 燕射 of 燕禮 likewise): the pair going back
     bows to the pair coming forward where they meet, on the way between the 楅 and the 位, the
     pair going back to the north (注: 相左皆由進者之北), not as it sets off from the 楅 where
-    the next pair is bound. Every pair but the last of a round meets the next (敖繼公: 下耦
-    無與進者相左相揖之事)."""
+    the next pair is bound. Every pair but the last of a round meets the next; the last has
+    nobody to bow to and does not bow (敖繼公: 下耦亦無與進者相左相揖之事)."""
     steps = [s for s in run_once(rite, seed=1).records if type(s) is Step]
     bound = next(s for s in steps if s.cite == "xiangshe:172" and s.verb == "進" and s.joined_with)
     bows = [i for i, s in enumerate(steps) if s.cite == "xiangshe:177" and s.verb == "揖"]
@@ -160,8 +160,8 @@ def test_the_pairs_bow_where_they_pass_at_the_arrows(run_once, rite):
             assert 1.0 <= d <= 9.5, (s.seq, name, d)
             assert _at(other.path, u)[0][1] < s.y  # he passes to the north of the one coming
             met += 1
-    rounds = {steps[i].round for i in bows}
-    assert met == len(bows) - 2 * len(rounds)  # all but the last pair's two, each round
+    assert bows and met == len(bows)
+    assert not any(steps[i].actor.startswith("下耦") for i in bows)
 
 
 #: the pairs whose bow to the pair coming meets nobody: the last of a round (敖繼公 on
