@@ -103,8 +103,10 @@ _PREPOSITIONS = (
     "at the foot",
     "among ",
     "round ",
-    "farther ",
-    "still farther ",
+    "some way ",
+    "well ",
+    "just ",
+    "hard by ",
 )
 
 
@@ -307,7 +309,11 @@ def _side_word(d: str) -> str:
     return directions()[d].removesuffix(" of")
 
 
-_FURTHER = ("", "farther ", "still farther ")
+# the same side said again, and again (中之南之南, 中之南之南之南): a comparative with nothing
+# said to compare ("farther south of the tally vessel") reads wrong, so how far, plainly
+_FURTHER = ("", "some way ", "well ")
+# back towards the thing after a side (次北之南): close to it on that side
+_NEARER = ("just ", "hard by ")
 
 
 def chain_words(chain: PlaceChain) -> tuple[str, str]:
@@ -316,22 +322,34 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
     taken after it said once, not as "south of the spot south of …".
 
     >>> chain_words(("in front of the west steps", None, ("南", "南")))
-    ('in front of the west steps', ', farther to the south')
+    ('in front of the west steps', ', some way to the south')
     >>> chain_words(("south of the tally vessel", "南", ("南",)))
-    ('farther south of the tally vessel', '')
+    ('some way south of the tally vessel', '')
     >>> chain_words(("north of the robing tent", "北", ("南",)))
-    ('north of the robing tent', ', nearer to it')
+    ('just north of the robing tent', '')
+    >>> chain_words(("north of the robing tent", "北", ("南", "南")))
+    ('hard by the robing tent', ', on its north side')
     >>> chain_words(("south of the guest's mat", "南", ("西", "南")))
     ("south of the guest's mat", ', to the southwest')
     """
     head, side, rest = chain
-    # the same side again: farther that way (中之南之南: farther south of the tally vessel)
+    # the same side again: farther that way (中之南之南: some way south of the tally vessel)
     same = 0
     while same < len(rest) and rest[same] == side and same < len(_FURTHER) - 1:
         same += 1
     if same:
         head = _FURTHER[same] + head
     rest = rest[same:]
+    back = 0
+    while (
+        not same and side and back < len(rest) and rest[back] == _OPPOSITE.get(side, "")
+    ):
+        back += 1
+    if back and back == len(rest) and " of " in head:
+        # north of the robing tent, then south of that: just north of it, or hard by it
+        if back == 1:
+            return _NEARER[0] + head, ""
+        return _NEARER[1] + head.split(" of ", 1)[1], f", on its {_side_word(side)} side"
     runs: list[tuple[str, int]] = []
     for d in rest:
         if runs and runs[-1][0] == d:
@@ -350,7 +368,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
         if before is not None and len(d) == 1 and _OPPOSITE.get(d) == before:
             # north of the robing tent, then south of that: back towards the thing
             it = "them" if _plural(head.split(" of ", 1)[-1]) else "it"
-            said.append(("nearer still to " if k > 1 else "nearer to ") + it)
+            said.append(f"back towards {it}")
         else:
             said.append(f"{_FURTHER[min(k, 3) - 1]}to the {_side_word(d)}")
     return head, "".join(f", {w}" for w in said)
@@ -378,6 +396,41 @@ def _counted(name: str, piece: str, en: str) -> str:
     if not 1 <= n <= len(_ORDINALS):
         return en
     return f"the {_ORDINALS[n - 1]} {re.sub(r'^(the|a|an) ', '', en)}"
+
+
+@functools.cache
+def _rite_names(rite: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The glossary's English for a name in one rite (``大夫耦/dashe``), as substitutions for
+    the name's own English in a sentence of that rite: 大射儀's 大夫耦 is two great officers
+    (dashe:123), 鄉射禮's a great officer and his partner.
+
+    >>> [w for _, w in _rite_names("dashe")], _rite_names("xiangshe")
+    (['pair of great officers'], ())
+    """
+    out = []
+    for key, en in glossary()["roles"].items():
+        name, sep, where = key.partition("/")
+        own = english(name, "roles")
+        if not sep or where != rite or own is None:
+            continue
+        base = re.sub(r"^(the|a|an) ", "", own)
+        ordinal = "|".join(_ORDINALS)
+        pattern = re.compile(rf"\b((?:the|a|an)(?: (?:{ordinal}))?) {re.escape(base)}")
+        out.append((pattern, re.sub(r"^(the|a|an) ", "", en)))
+    return tuple(out)
+
+
+def in_rite(sentence: str, rite: str) -> str:
+    """A sentence with the names its rite says its own way (:func:`_rite_names`).
+
+    >>> in_rite("The upper archer of the first great officer's pair (大夫耦1上射)", "dashe")
+    'The upper archer of the first pair of great officers (大夫耦1上射)'
+    >>> in_rite("The upper archer of the first great officer's pair", "xiangshe")
+    "The upper archer of the first great officer's pair"
+    """
+    for pattern, en in _rite_names(rite):
+        sentence = pattern.sub(rf"\1 {en}", sentence)
+    return sentence
 
 
 def _the(en: str) -> str:
@@ -496,11 +549,22 @@ _RELATIONS = (
     "in line with ",
     "among ",
     "round ",
+    "hard by ",
 )
 
 
 # relations a verb of motion goes to as they are: "goes between the pillars"
-_BESIDE = ("behind", "between", "below", "above", "level with", "in front of", "among", "round")
+_BESIDE = (
+    "behind",
+    "between",
+    "below",
+    "above",
+    "level with",
+    "in front of",
+    "among",
+    "round",
+    "hard by",
+)
 
 
 def _relation(en: str) -> str | None:
@@ -519,7 +583,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     >>> place_phrase("中之西之北")
     'west of the tally vessel, to the north (中之西之北)'
     >>> place_phrase("中之南之南", "to")
-    'to a spot farther south of the tally vessel (中之南之南)'
+    'to a spot some way south of the tally vessel (中之南之南)'
     >>> place_phrase("右物", "from"), place_phrase("堂西", "at")
     ('from the right shooting mark (右物)', 'west of the hall (堂西)')
     """
@@ -541,7 +605,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     farther, en = _split_farther(en)
     rel = _relation(en)
     if farther and rel is not None and mode != "at":
-        # farther south of the tally vessel: a spot, gone to or stood on
+        # some way south of the tally vessel: a spot, gone to or stood on
         spot = f"a spot {farther}{en}"
         said = {"to": "to ", "up": "to ", "from": "from ", "by": ""}[mode] + spot
         return f"{said}{tail} ({name})"
@@ -569,7 +633,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
 
 
 def _split_farther(en: str) -> tuple[str, str]:
-    for f in reversed(_FURTHER[1:]):
+    for f in (*reversed(_FURTHER[1:]), _NEARER[0]):
         if en.startswith(f):
             return f, en.removeprefix(f)
     return "", en
@@ -752,7 +816,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         sentence += f" ({note})"
     if e.assumes:
         sentence += " [" + ",".join(e.assumes) + "]"
-    return sentence
+    return in_rite(sentence, e.cite.partition(":")[0])
 
 
 def _player(role: str, name: str | None, many: bool) -> str | None:
@@ -989,7 +1053,7 @@ def english_lines(
             yield tr("Order of ceremony (儀注) of {title} — venue: {venue}").format(
                 title=title_words(title), venue=title_words(venue)
             )
-            cast = [_cast_words(c["actor"], c.get("name")) for c in e.cast]
+            cast = [in_rite(_cast_words(c["actor"], c.get("name")), e.rite) for c in e.cast]
             if cast:
                 yield tr("cast") + ": " + "; ".join(cast)
             continue
