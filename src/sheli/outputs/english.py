@@ -92,17 +92,19 @@ _PREPOSITIONS = (
     "behind ",
     "outside ",
     "inside ",
-    "north",
-    "south",
-    "east ",
-    "west ",
+    "north of",
+    "south of",
+    "northeast of",
+    "northwest of",
+    "southeast of",
+    "southwest of",
     "east of",
     "west of",
     "in front",
     "at the top",
     "at the foot",
     "among ",
-    "round ",
+    "round the ",
     "some way ",
     "well ",
     "just ",
@@ -623,6 +625,8 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
         said = ("from " if mode == "from" else "to ") + en.removeprefix("at ")
     elif rel.strip() == "in front of" and mode == "to":  # advances to the front of …
         said = "to the front of " + en.removeprefix("in front of ")
+    elif rel == "hard by " and mode in ("to", "by"):
+        said = ("to a spot " if mode == "to" else "the spot ") + en
     elif rel.strip() in _BESIDE:
         said = ("from " + en) if mode == "from" else en
     else:  # a compass side: to the south of, from the spot south of
@@ -713,12 +717,43 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             e.verb, ""
         ):
             return ""  # returns to his place, not "to his place at his place"
-        if e.at and e.at != e.obj and "{at" in verb_frames().get(e.verb, ""):
+        if e.at and "{at" in verb_frames().get(e.verb, "") and (e.at != e.obj or _puts(e)):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
-            # down at the basket, standing west of the basket", not "at … west of …"
-            return f", standing {said}"
+            # down at the basket, standing west of the basket", not "at … west of …"; a
+            # thing set out at its own place (尊 at 尊): the place said is his, not its
+            # (xiangshe:7 has the 篚 south of the 尊, and he stands south of the 篚)
+            return f", standing {_it(said, e)}"
         return said
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
+
+
+# verbs that put a thing somewhere: a place said after the thing reads as where it goes
+_PUTTING = ("設", "奠", "委", "倚", "加", "薦")
+
+
+def _it(said: str, e: Step) -> str:
+    """A place named from the thing the step sets out, said with "it" or "them" for the thing
+    (sets out the hung instruments, standing west of them: 縣之西).
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "xiangshe:9", None, "贊者", "設", None, None, "W", Holding(),
+    ...     None, "縣之西", [], 0, Objects(), obj="縣", at="縣")
+    >>> _it("west of the hung instruments (縣之西)", s)
+    'west of them (縣之西)'
+    """
+    if not (e.obj and e.place and e.place.startswith(e.obj)):
+        return said
+    en = _english_name(e.obj, "objects", "places")
+    if en is None:
+        return said
+    thing = _the(_TERM_AFTER.sub("", en))
+    several = isinstance(e.number, int) and e.number > 1  # two square jars: them
+    it = "them" if _plural(thing) or several else "it"
+    return re.sub(rf"\b{re.escape(thing)}(?=[ ,]|$)", it, said, count=1)
+
+
+def _puts(e: Step) -> bool:
+    return e.verb in _PUTTING
 
 
 def _own(said: str, actor: str) -> str:
@@ -771,6 +806,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     ...     "E", Holding(), None, "堂西", [], 0, Objects())))
     The other guests (衆賓) are (在) west of the hall (堂西), facing east.
     """
+    e = as_said(e)
     actor = term(e.actor, "roles")
     many = _plural(actor)
     named = _player(e.actor, e.name, many)
@@ -811,12 +847,50 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         mark = tr("hit") if e.shot.hit else tr("miss")
         sentence += f" [{mark}{', ' + tr('counted') if e.shot.counted else ''}]"
     if e.note:
+        said_note = note_english(e.note)
         # a note cut short may leave a bracket open: close it, or the rest reads as inside
-        note = e.note + ")" * max(0, e.note.count("(") - e.note.count(")"))
+        note = said_note + ")" * max(0, said_note.count("(") - said_note.count(")"))
         sentence += f" ({note})"
     if e.assumes:
         sentence += " [" + ",".join(e.assumes) + "]"
     return in_rite(sentence, e.cite.partition(":")[0])
+
+
+_NUMBERS = {"兩": 2, "二": 2, "三": 3, "四": 4}
+
+
+def as_said(e: Step) -> Step:
+    """A step with its thing as the text and the state say it: the vessel the 經 names where
+    the spec says 爵 of a 觚 (賓坐取觚 dashe:47); the arrows he holds, counted (梱之 after
+    taking four, dashe:174); the number of things set out the 經 gives (兩圜壺 yan:5).
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "dashe:47", "賓坐取觚", "賓", "取", None, None, "N", Holding(),
+    ...     None, "洗南", [], 0, Objects(), obj="爵")
+    >>> as_said(s).obj
+    '觚'
+    >>> as_said(s._replace(verb="執", obj="矢", holding=Holding(hand=4))).number
+    4
+    >>> as_said(s._replace(verb="設", obj="圜壺", jing="尊士旅食于門西兩圜壺")).number
+    2
+    """
+    if not e.obj:
+        return e
+    jing = e.jing or ""
+    if e.obj == "爵" and "爵" not in jing and "觚" in jing:
+        # 爵 is any drinking vessel in the specs; the 經 here names the one it is
+        e = e._replace(obj="觚")
+    if e.number is not None:
+        return e
+    frame = verb_frames().get(e.verb, "")
+    # held along the string (執: in hand or at his side), or between the fingers (挾)
+    held = {"執": e.holding.hand + e.holding.side, "挾": e.holding.fingers}.get(e.verb, 0)
+    if e.obj == "矢" and held > 1 and "{object:many}" not in frame:
+        return e._replace(number=held)
+    counted = re.search(rf"([兩二三四]){re.escape(e.obj)}", jing) if _puts(e) else None
+    if counted:
+        return e._replace(number=_NUMBERS[counted.group(1)])
+    return e
 
 
 def _player(role: str, name: str | None, many: bool) -> str | None:
@@ -952,6 +1026,27 @@ def assumption_translations() -> dict[str, tuple[str, str]]:
         key, what, why = ln.split("\t")
         out[key] = (what, why)
     return out
+
+
+@functools.cache
+def _note_translations() -> dict[str, str]:
+    f = resources.files("sheli.text").joinpath("data", "en", "notes.tsv")
+    rows = [ln for ln in f.read_text("utf-8").splitlines() if ln and not ln.startswith("#")]
+    out: dict[str, str] = {}
+    for ln in rows[1:]:  # the first is the column header
+        spec, said = ln.split("\t")
+        out[spec] = said
+    return out
+
+
+def note_english(note: str) -> str:
+    """A step's note as the English 儀注 says it (``sheli/text/data/en/notes.tsv``): where
+    the spec's English is a shorthand, natural English or the text's words alone.
+
+    >>> note_english("西面, on round to the left"), note_english("順羽")
+    ('西面: turning by his left', '順羽')
+    """
+    return _note_translations().get(note, note)
 
 
 def assumption_english(key: str, what: str, why: str) -> tuple[str, str]:
