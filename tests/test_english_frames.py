@@ -138,14 +138,14 @@ def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
     assert step_sentence(_step("上射", "升", "西階")).startswith(
         "The upper archer (上射) goes up (升) the west steps (西階)"
     )
-    assert place_phrase("階西之東") == "west of the steps, nearer to them (階西之東)"
+    assert place_phrase("階西之東") == "just west of the steps (階西之東)"
     assert place_phrase("西階上之東", "to") == (
         "to the top of the west steps, to the east (西階上之東)"
     )
     assert place_phrase("西階盡階") == "at the top step of the west steps (西階盡階)"
     assert place_phrase("賓之位", "to") == "to the place of the guest (賓之位)"
     assert place_phrase("東堂下西上") == (
-        "below the east side of the hall, the west as the place of honour (東堂下西上)"
+        "below the east side of the hall, with the west as the place of honour (東堂下西上)"
     )
 
 
@@ -185,13 +185,16 @@ def test_places_from_places_as_the_runs_say_them(step_lines: dict[str, list[str]
         # 西階上之東 (dashe:77): the top of the west steps, to its east
         "The chief archery officer (大射正) advances (進) to the top of the west steps, to the "
         "east (西階上之東)",
-        # 中之西南之西南 (xiangshe:206): the same side again, farther that way
-        "advances (進) to a spot farther southwest of the tally vessel (中之西南之西南)",
-        # 次北之南 (dashe:179): south of a spot north of the 次 is nearer to it
-        "The director of archery (司射) goes (適) to a spot north of the robing tent, nearer to "
-        "it (次北之南)",
-        # 階西之東 (dashe:37): nearer to the steps, which are several
-        "to a spot west of the steps, nearer to them (階西之東)",
+        # 中之西南之西南 (xiangshe:206): the same side again, some way that way (a blind
+        # reader marked "farther" with nothing to compare)
+        "advances (進) to a spot some way southwest of the tally vessel (中之西南之西南)",
+        # 次北之南 (dashe:179): south of a spot north of the 次 is just north of it
+        "The director of archery (司射) goes (適) to a spot just north of the robing tent "
+        "(次北之南)",
+        # 次北之南之南 (dashe:265): twice back towards it, close by it
+        "goes (適) to a spot hard by the robing tent, on its north side (次北之南之南)",
+        # 階西之東 (dashe:37): back towards the steps
+        "to a spot just west of the steps (階西之東)",
     ):
         assert line in said, line
 
@@ -233,7 +236,7 @@ def test_an_actor_is_named_once_with_who_plays_him(step_lines: dict[str, list[st
     )
     # 大夫耦1上射: the engine's index said as an ordinal
     assert any(
-        "The upper archer of the first great officer's pair (大夫耦1上射) goes down (降)" in ln
+        "The upper archer of the first pair of great officers (大夫耦1上射) goes down (降)" in ln
         for ln in step_lines["dashe"]
     )
 
@@ -276,3 +279,42 @@ def test_one_who_orders_is_where_he_stands(step_lines: dict[str, list[str]]) -> 
     # 乘 (xiangshe:197 乘之), 比 (xiangshe:116 比三耦): the things sorted, the pairs matched
     assert "sorts (乘) the arrows in fours south of the arrow rest (楅之南)" in said
     assert "matches (比) the pairs south of the upper archer of the upper pair" in said
+
+
+def test_what_the_fifth_blind_sample_marked(step_lines: dict[str, list[str]]) -> None:
+    """Each class the blind reading of seed 20261204 found, as the runs say it now."""
+    lines = [ln for r in RITES for ln in step_lines[r]]
+    said = "\n".join(lines)
+    # 大夫耦 in 大射儀 is two great officers (dashe:123 大夫與大夫): never the pair of one
+    dashe = "\n".join(step_lines["dashe"])
+    assert "great officer's pair" not in dashe and "minister's pair" not in dashe
+    assert "The lower archer of the first pair of great officers (大夫耦1下射)" in dashe
+    # a comparative with nothing to compare: "farther south of", "still farther", "nearer to"
+    assert not re.search(r"\b(?:farther|nearer)\b", said), re.findall(r".{60}farther.{30}", said)[
+        :2
+    ]
+    assert "The guest (賓) kneels (坐) some way south of his mat (賓席之南之南)" in said
+    # 北上 said as English: "with the north as the place of honour", never a bare absolute
+    assert (
+        "returns to his place (反位) north of the robing tent, with the north as the place " in said
+    )
+    assert not re.search(r", the (?:north|south|east|west) as the place of honour", said)
+    # the 尊 set out where it stands, its setter south of the 篚 (xiangshe:7 篚在其南)
+    assert (
+        "The assistant (贊者) sets out (設) the wine vessels (尊), standing south of the upper "
+        "basket (上篚之南), facing west." in said
+    )
+    assert "sets out (設) the hung instruments (縣), standing west of them (縣之西)" in said
+    # the number the 經 gives (兩圜壺 yan:5), with its article
+    assert "sets out (設) two round jars (圜壺) as the wine jars of the attached officers" in said
+    # the arrows held: four after taking them one by one (梱之 dashe:174), not "the arrow"
+    assert re.search(
+        r"holds \(執\) four arrows \(矢\) east of the arrow rest \(楅之東\), facing "
+        r"west\. \(梱之",
+        said,
+    )
+    assert not [ln for ln in lines if "(執) the arrow (矢)" in ln and "梱之" in ln]
+    # the vessel the 經 names: 賓坐取觚 (dashe:47), a beaker, not the goblet
+    assert "The guest (賓) takes (取) the beaker (觚) south of the washing basin (洗之南)" in said
+    # a note's English natural, not "on round to the left"
+    assert "on round" not in said and "(西面: turning by his left)" in said

@@ -343,9 +343,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
         head = _FURTHER[same] + head
     rest = rest[same:]
     back = 0
-    while (
-        not same and side and back < len(rest) and rest[back] == _OPPOSITE.get(side, "")
-    ):
+    while not same and side and back < len(rest) and rest[back] == _OPPOSITE.get(side, ""):
         back += 1
     if back and back == len(rest) and " of " in head:
         # north of the robing tent, then south of that: just north of it, or hard by it
