@@ -345,7 +345,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
     back = 0
     while not same and side and back < len(rest) and rest[back] == _OPPOSITE.get(side, ""):
         back += 1
-    if back and back == len(rest) and " of " in head:
+    if side and back and back == len(rest) and " of " in head:
         # north of the robing tent, then south of that: just north of it, or hard by it
         if back == 1:
             return _NEARER[0] + head, ""
@@ -885,7 +885,8 @@ def as_said(e: Step) -> Step:
     held = {"執": e.holding.hand + e.holding.side, "挾": e.holding.fingers}.get(e.verb, 0)
     if e.obj == "矢" and held > 1 and "{object:many}" not in frame:
         return e._replace(number=held)
-    counted = re.search(rf"([兩二三四]){re.escape(e.obj)}", jing) if _puts(e) else None
+    thing = e.obj or ""
+    counted = re.search(rf"([兩二三四]){re.escape(thing)}", jing) if _puts(e) else None
     if counted:
         return e._replace(number=_NUMBERS[counted.group(1)])
     return e
