@@ -316,5 +316,14 @@ def test_what_the_fifth_blind_sample_marked(step_lines: dict[str, list[str]]) ->
     assert not [ln for ln in lines if "(執) the arrow (矢)" in ln and "梱之" in ln]
     # the vessel the 經 names: 賓坐取觚 (dashe:47), a beaker, not the goblet
     assert "The guest (賓) takes (取) the beaker (觚) south of the washing basin (洗之南)" in said
+    # one handed something, or saluted, at a place named from him: "east of him", once
+    assert (
+        "The guest (賓) salutes (揖) the host (主人), standing west of him (主人之西), facing "
+        "north." in said
+    )
+    assert "hands over (授) the cup (觶) to the great officer (大夫), standing east of him" in said
+    assert not re.search(r"\) (?:to )?the ([a-z' ]+) \(([^()]+)\) [a-z ]*of the \1 \(\2之", said)
+    # an arrow between the fingers, then where: not "the fingers south of the arrow rest"
+    assert "holds (挾) one arrow (矢) between the fingers, southeast of the arrow rest" in said
     # a note's English natural, not "on round to the left"
     assert "on round" not in said and "(西面: turning by his left)" in said

@@ -715,6 +715,11 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             e.verb, ""
         ):
             return ""  # returns to his place, not "to his place at his place"
+        if e.to and mode in (None, "at") and _COMPASS_OF.fullmatch(e.place.removeprefix(e.to)):
+            # handed to the great officer east of him, not "east of the great officer" again
+            whom = term(e.to, "roles").split(" (")[0]
+            him = "them" if _plural(whom) else "him"
+            return ", standing " + re.sub(rf"\b{re.escape(whom)}(?= \()", him, said, count=1)
         if e.at and "{at" in verb_frames().get(e.verb, "") and (e.at != e.obj or _puts(e)):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
             # down at the basket, standing west of the basket", not "at … west of …"; a
@@ -725,6 +730,8 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     raise ValueError(f"a verb frame has the slot {{{kind}}}: no such slot")
 
 
+# a place named from a person by its side: 大夫之東, 主人之西
+_COMPASS_OF = re.compile(r"之?(?:東北|東南|西北|西南|東|西|南|北)")
 # verbs that put a thing somewhere: a place said after the thing reads as where it goes
 _PUTTING = ("設", "奠", "委", "倚", "加", "薦")
 
