@@ -327,3 +327,19 @@ def test_what_the_fifth_blind_sample_marked(step_lines: dict[str, list[str]]) ->
     assert "holds (挾) one arrow (矢) between the fingers, southeast of the arrow rest" in said
     # a note's English natural, not "on round to the left"
     assert "on round" not in said and "(西面: turning by his left)" in said
+
+
+def test_what_the_own_reading_of_seed_20261205_marked(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    # 拜送 naming no thing: "on handing it over", not "on handing over it"
+    assert "handing over it" not in said and "on handing it over at the top of" in said
+    # 説束 (xiangshe:118), 解左下綱: the target's rope, never "unties at the target"
+    assert not re.search(r"\((?:説|繫)\) at ", said)
+    assert "untie (説) the lower left rope at the target (侯)" in said
+    # one who reports to another stands apart from him: not "the lord below the east hall"
+    assert (
+        "reports (告) to the lord (公), standing below the east side of the hall, with the west "
+        "as the place of honour (東堂下西上)" in said
+    )
+    # the target stretched at itself: said once
+    assert not re.search(r"\(張\) the target \(侯\) at the target", said)

@@ -700,7 +700,7 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             mode = "at"
         return place_phrase(e.at, mode or "at", "places", "objects")
     if kind == "place":
-        if not e.place or e.place == e.at:
+        if not e.place or e.place in (e.at, e.obj):  # stretches the target, not "… at it"
             return ""
         if mode in ("standing", "beside"):  # he orders someone: where he stands, not
             # where that one is; he puts the rods in the vessel standing beside it
@@ -839,6 +839,7 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     rest = frame[len(verb_words) :] if first else ""
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
     said = " ".join(said.split()).replace(" ,", ",").replace(",,", ",").rstrip(",")
+    said = said.replace("handing over it ", "handing it over ")  # 拜送 naming no thing
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
     if e.side and not e.obj and "{side" not in frame:
         sentence += f" ({e.side})"
