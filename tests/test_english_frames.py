@@ -156,7 +156,7 @@ def test_where_he_stands_is_said_apart_from_where_the_thing_goes() -> None:
         [], 0, Objects(), obj="觶", at="下篚",
     )  # fmt: skip
     said = step_sentence(step)
-    assert "at the lower basket (下篚), standing west of the lower basket (下篚之西)" in said
+    assert "at the lower basket (下篚), standing west of it (下篚之西)" in said
     # 委矢 (dashe:161) lays down the arrows gathered, not one arrow; 袒 bares the left arm
     # (注 xiangshe:111 袒左免衣也)
     assert "lays down (委) the arrows (矢)" in step_sentence(_step("小臣", "委", obj="矢"))
@@ -343,3 +343,23 @@ def test_what_the_own_reading_of_seed_20261205_marked(step_lines: dict[str, list
     )
     # the target stretched at itself: said once
     assert not re.search(r"\(張\) the target \(侯\) at the target", said)
+
+
+def test_a_place_named_from_the_thing_says_it(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    # 席 set out as the musicians' mats (工席): the mats, standing north of them, once
+    assert (
+        "sets out (設) the mats (席) as the musicians' mats (工席), standing north of them" in said
+    )
+    assert "sets out (設) the mat (席) as the guest's mat (賓席), standing south of it" in said
+    # one of several numbered (衆賓席2): it
+    assert "as the second of the mats of the other guests (衆賓席2), standing south of it" in said
+    assert (
+        "sets out (設) the tally vessel (中), standing west of it, to the south (中之西之南)"
+        in said
+    )
+    # a place named from the thing set out is never the thing's English said again
+    again = re.compile(
+        r"\) (?:the|two) ([a-z' ]+?)s? \(([^()]+)\), standing [a-z ]+ of the \1s? \("
+    )
+    assert not [ln for ln in said.splitlines() if again.search(ln)]

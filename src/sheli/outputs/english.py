@@ -664,6 +664,9 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
         if count not in (None, 1):
             return f"{term(e.obj, *kinds)} ({count})"
         said = term(e.obj, *kinds)
+        if _set_out_as_several(e):
+            # 席 set out as the musicians' mats (工席): the mats, as many as the place names
+            said = plural_noun(said)
         side_said = e.side and "{side" not in verb_frames().get(e.verb, "")
         return said + (f" ({e.side})" if side_said else "")
     if kind == "side":  # the side whose hits are tallied or counted
@@ -704,7 +707,7 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             return ""
         if mode in ("standing", "beside"):  # he orders someone: where he stands, not
             # where that one is; he puts the rods in the vessel standing beside it
-            said = place_phrase(e.place, "at", "places", "objects")
+            said = _him(place_phrase(e.place, "at", "places", "objects"), e)
             return f", {tr('standing')} {said}" if e.to or mode == "beside" else said
         said = _own(place_phrase(e.place, mode or "at", "places", "objects"), e.actor)
         if e.to and e.place == f"{e.to}之位":  # hands it to him at his place, not "at the
@@ -715,11 +718,9 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
             e.verb, ""
         ):
             return ""  # returns to his place, not "to his place at his place"
-        if e.to and mode in (None, "at") and _COMPASS_OF.fullmatch(e.place.removeprefix(e.to)):
+        if e.to and mode in (None, "at") and _him(said, e) != said:
             # handed to the great officer east of him, not "east of the great officer" again
-            whom = term(e.to, "roles").split(" (")[0]
-            him = "them" if _plural(whom) else "him"
-            return ", standing " + re.sub(rf"\b{re.escape(whom)}(?= \()", him, said, count=1)
+            return ", standing " + _him(said, e)
         if e.at and "{at" in verb_frames().get(e.verb, "") and (e.at != e.obj or _puts(e)):
             # where he stands to do it, apart from the thing he does it at: "sets the cup
             # down at the basket, standing west of the basket", not "at … west of …"; a
@@ -731,9 +732,48 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
 
 
 # a place named from a person by its side: 大夫之東, 主人之西
-_COMPASS_OF = re.compile(r"之?(?:東北|東南|西北|西南|東|西|南|北)")
+_COMPASS_OF = re.compile(r"(?:之?(?:東北|東南|西北|西南|東|西|南|北))+")
 # verbs that put a thing somewhere: a place said after the thing reads as where it goes
 _PUTTING = ("設", "奠", "委", "倚", "加", "薦")
+
+
+def _him(said: str, e: Step) -> str:
+    """A place named from the one the step names (大夫之東 for 授 … 大夫) said with "him" or
+    "them" for him: he is named once.
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "dashe:80", None, "賓", "授", None, None, "N", Holding(),
+    ...     None, "大夫之東", [], 0, Objects(), obj="觶", to="大夫")
+    >>> _him("east of the great officer (大夫之東)", s)
+    'east of him (大夫之東)'
+    """
+    if not (e.to and e.place and _COMPASS_OF.fullmatch(e.place.removeprefix(e.to))):
+        return said
+    whom = term(e.to, "roles").split(" (")[0]
+    him = "them" if _plural(whom) else "him"
+    return re.sub(rf"\b{re.escape(whom)}(?= \(|,)", him, said, count=1)
+
+
+def _set_out_as_several(e: Step) -> bool:
+    """Whether a thing set out as a place (``{at:as}``) is set out as several: the place's
+    English is plural and names no one of them (工席, not 衆賓席1).
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "xiangshe:85", None, "贊者", "設", None, None, "W", Holding(),
+    ...     None, "工席之北", [], 0, Objects(), obj="席", at="工席")
+    >>> _set_out_as_several(s), _set_out_as_several(s._replace(at="衆賓席1"))
+    (True, False)
+    """
+    if not (e.obj and e.at and "{at:as}" in verb_frames().get(e.verb, "")):
+        return False
+    if re.search(r"[0-9]$", e.at) or not _same_kind(e.obj, e.at):
+        return False
+    thing, where = term(e.obj, "objects", "dress"), term(e.at, "places", "objects")
+    head = thing.split(" (")[0].split(" of ")[0].split()[-1]
+    # the great officers' mats at the feast (燕大夫席): the thing's own noun, made plural
+    return (
+        not _plural(thing) and re.search(rf"\b{re.escape(plural_noun(head))}\b", where) is not None
+    )
 
 
 def _it(said: str, e: Step) -> str:
@@ -746,14 +786,17 @@ def _it(said: str, e: Step) -> str:
     >>> _it("west of the hung instruments (縣之西)", s)
     'west of them (縣之西)'
     """
-    if not (e.obj and e.place and e.place.startswith(e.obj)):
+    named = next((n for n in (e.at, e.obj) if n and e.place and e.place.startswith(n)), None)
+    if named is None or not _COMPASS_OF.fullmatch((e.place or "").removeprefix(named)):
         return said
-    en = _english_name(e.obj, "objects", "places")
+    en = _english_name(named, "objects", "places")
     if en is None:
         return said
     thing = _the(_TERM_AFTER.sub("", en))
-    several = isinstance(e.number, int) and e.number > 1  # two square jars: them
-    it = "them" if _plural(thing) or several else "it"
+    # two square jars, the mats set out as the musicians' mats: them; one of them (衆賓席2): it
+    several = (isinstance(e.number, int) and e.number > 1) or _set_out_as_several(e)
+    one = re.search(r"[0-9]$", named) is not None
+    it = "them" if (_plural(thing) or several) and not one else "it"
     return re.sub(rf"\b{re.escape(thing)}(?=[ ,]|$)", it, said, count=1)
 
 
@@ -785,7 +828,7 @@ def _same_kind(obj: str | None, at: str) -> bool:
     >>> _same_kind("篚", "下篚"), _same_kind("薦", "左个")
     (True, False)
     """
-    thing = _english_name(obj, "objects", "dress") if obj else None
+    thing = _english_name(obj, "objects", "dress", "places") if obj else None
     where = _english_name(at, "places", "objects")
     if thing is None or where is None:
         return False
