@@ -363,3 +363,16 @@ def test_a_place_named_from_the_thing_says_it(step_lines: dict[str, list[str]]) 
         r"\) (?:the|two) ([a-z' ]+?)s? \(([^()]+)\), standing [a-z ]+ of the \1s? \("
     )
     assert not [ln for ln in said.splitlines() if again.search(ln)]
+
+
+def test_frames_the_own_reading_marked_stiff(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    # 以矢行告 (dashe:202): tells the lord where the arrows go, standing apart from him
+    assert "tells (以矢行告) the lord (公) where the arrows go, standing north of the left" in said
+    # 就物 at the 左物: his place, not "takes the shooting mark at the left shooting mark"
+    assert "takes his place (就物) at the left shooting mark (左物)" in said
+    assert "shooting mark (就物) at the" not in said
+    # 尚左手嚌之 (xiangshe:37): the lung, never "tastes at his mat"
+    assert "tastes (嚌) the lung at his mat" in said and "(嚌) at " not in said
+    # the mouth organs, then where: not "the mouth organs south of the hung instruments"
+    assert "on the mouth organs south of" not in said
