@@ -336,9 +336,9 @@ def test_what_the_own_reading_of_seed_20261205_marked(step_lines: dict[str, list
     # 説束 (xiangshe:118), 解左下綱: the target's rope, never "unties at the target"
     assert not re.search(r"\((?:説|繫)\) at ", said)
     assert "untie (説) the lower left rope at the target (侯)" in said
-    # one who reports to another stands apart from him: not "the lord below the east hall"
+    # one who announces to another stands apart from him: not "the lord below the east hall"
     assert (
-        "reports (告) to the lord (公), standing below the east side of the hall, with the west "
+        "announces (告) to the lord (公), standing below the east side of the hall, with the west "
         "as the place of honour (東堂下西上)" in said
     )
     # the target stretched at itself: said once
