@@ -43,7 +43,7 @@ from sheli.engine.records import (
     accept,
 )
 from sheli.engine.state import World
-from sheli.engine.timing import in_time
+from sheli.engine.timing import InTime
 from sheli.engine.variants import find_variant, variant_assumptions
 from sheli.engine.verbs import ENGINE_ASSUMPTIONS, VERBS, VerbError
 from sheli.place import load_venue
@@ -272,11 +272,12 @@ def run(
     Every step is put in time (:mod:`sheli.engine.timing`, docs/timeline.md): its ``t``,
     ``dur``, ``path``, ``with`` and ``moment``.
 
-    With ``sink``, each record after the scene is handed to it once the run is scheduled,
-    and not kept: the :class:`Run`'s records are its scene alone, made at the end (it names
-    the cast and fixtures the run used), so the log's lines need never be held whole (the
-    records are, until the schedule, which reads the whole run, has put them in time). A
-    run that fails hands nothing over.
+    With ``sink``, each record after the scene is handed to it, and not kept, as soon as
+    its time is final (:class:`sheli.engine.timing.InTime`: the schedule holds only the
+    last few hundred steps): the :class:`Run`'s records are its scene alone, made at the end
+    (it names the cast and fixtures the run used), so the log's records are never held
+    whole. A run that fails raises after some records were handed on: their owner drops
+    them (as ``sheli run`` does its temporary log).
 
     With ``walks_apart`` (where :func:`sheli.engine.walks.apart_possible`), the walks are
     checked in a process of their own while the run goes on (:mod:`sheli.engine.walks`):
@@ -327,15 +328,13 @@ def run_spec(
     spec = loaded.spec
     check_loaded(loaded, env)
     interp = Interpreter(spec, loaded.file, env, params, walks_apart)
+    # every step in time (docs/timeline.md) as the run makes it, handed on (to the sink, or
+    # kept) once its time is final
+    records: list[Record] = []
+    timed = InTime(loaded, sink if sink is not None else records.append)
+    interp.records = timed
     interp.run()
-    records = interp.records
-    assert isinstance(records, list)
-    # every step in time (docs/timeline.md): the schedule reads the whole run
-    in_time(records, loaded)
-    if sink is not None:
-        for r in records:
-            sink(r)
-        records.clear()
+    timed.close()
     scene = make_scene(loaded, params, env, interp)
     return Run(
         warnings=list(interp.warnings),

@@ -15,23 +15,17 @@ acts one after the other the first never seems to end after the second begins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from sheli.engine.records import Record, Step
-from sheli.engine.timeline import schedule
+from sheli.engine.timeline import Stream, links
 
-__all__ = ["PLACES", "in_time", "rounded"]
+__all__ = ["PLACES", "InTime", "in_time", "rounded"]
 
 #: the decimals kept of a time (seconds) and of a walk's coordinates (尺)
 PLACES = 2
-
-
-class _Scheduled(NamedTuple):
-    """What :func:`sheli.engine.timeline.schedule` reads of a run: its records, its spec."""
-
-    records: Sequence[Record]
-    spec: Any
 
 
 def _hundredth(value: float) -> float:
@@ -64,10 +58,68 @@ def in_time(records: list[Record], loaded: Any) -> None:
     in place: the schedule of those steps with the ``alongside`` and ``joint`` of ``loaded``
     (the run's :class:`~sheli.rite.LoadedSpec`). Shots, tallies and the scene are as they
     were; the records stay in their order (``seq``).
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0)
+    >>> again = [s._replace(t=None) if type(s) is Step else s for s in r.records]
+    >>> in_time(again, r.spec)
+    >>> again == r.records
+    True
     """
-    timeline = schedule(_Scheduled(records, loaded))
-    at = 0
-    for n, r in enumerate(records):
-        if type(r) is Step:
-            records[n] = r.in_time(*rounded(timeline.fields(at)))
-            at += 1
+    timed = InTime(loaded, records.append)
+    given = records[:]
+    records.clear()
+    for r in given:
+        timed.append(r)
+    timed.close()
+
+
+class InTime:
+    """The records of a run handed on to ``sink`` in their order, each step with its time,
+    as the run makes them (an interpreter's record sink, :class:`sheli.engine.interpreter.
+    RecordSink`): a step is held only until its time is final (:class:`sheli.engine.
+    timeline.Stream`), and what comes after it with it; :meth:`close` once the run has
+    ended hands on the rest. So the run's records need never be held whole, and the log
+    is written as the steps get their time.
+
+    >>> from sheli.engine import run
+    >>> kept = []
+    >>> timed = InTime(run("xiangshe", pairs=0).spec, kept.append)
+    >>> for r in run("xiangshe", pairs=0).records[1:]:
+    ...     timed.append(r._replace(t=None) if type(r) is Step else r)
+    >>> timed.close()
+    >>> kept == run("xiangshe", pairs=0).records[1:]
+    True
+    """
+
+    def __init__(self, loaded: Any, sink: Callable[[Record], object]) -> None:
+        self.sink = sink
+        self.stream = Stream(links(loaded))
+        # the records not yet handed on, the first a step whose time is not yet final
+        self.held: deque[Record] = deque()
+
+    def append(self, record: Record) -> None:
+        if type(record) is Step:
+            self.stream.add(record)
+            self.held.append(record)
+            self._hand_on(self.stream.ready())
+        elif self.held:
+            self.held.append(record)
+        else:
+            self.sink(record)
+
+    def close(self) -> None:
+        self._hand_on(self.stream.close())
+        while self.held:  # (what came after the last step)
+            self.sink(self.held.popleft())
+
+    def _hand_on(self, ready: Iterable[tuple[int, dict[str, Any]]]) -> None:
+        held, sink = self.held, self.sink
+        for _, fields in ready:
+            while type(held[0]) is not Step:
+                sink(held.popleft())
+            step = held.popleft()
+            assert type(step) is Step
+            sink(step.in_time(*rounded(fields)))
+        while held and type(held[0]) is not Step:
+            sink(held.popleft())

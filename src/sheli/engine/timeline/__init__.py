@@ -47,8 +47,10 @@ from sheli.engine.timeline.scheduler import Scheduler, pair_of, persons
 __all__ = [
     "CLEARANCE",
     "MOMENTS_FILE",
+    "Cue",
     "Moments",
     "Point",
+    "Stream",
     "Timed",
     "Timeline",
     "closest",
@@ -137,13 +139,19 @@ class Timeline:
         """The log's fields of step ``index`` (docs/event-log.md): ``t``, ``dur``, ``path``
         (a walk), ``with`` (a joint act), ``moment``."""
         tm = self.timed[index]
-        out: dict[str, Any] = {"t": tm.t, "dur": tm.dur}
-        if tm.path:
-            out["path"] = [list(p) for p in tm.path]
-        if tm.with_:
-            out["with"] = list(tm.with_)
-        out["moment"] = tm.moment
-        return out
+        return _fields(tm.t, tm.dur, tm.path, tm.with_, tm.moment)
+
+
+def _fields(
+    t: float, dur: float, path: Sequence[TimedPoint] | None, with_: Sequence[str], moment: int
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": t, "dur": dur}
+    if path:
+        out["path"] = [list(p) for p in path]
+    if with_:
+        out["with"] = list(with_)
+    out["moment"] = moment
+    return out
 
 
 def schedule(run: Any, durations: Durations | None = None) -> Timeline:
@@ -225,22 +233,86 @@ def schedule_steps(
 
 def _moments(steps: Sequence[Step]) -> list[int]:
     """The director's moment of each step (``data/moments.yaml``)."""
-    cues = load_moments()
-    out = []
-    n = 0
-    opener: Any = None
-    section: Any = object()
-    for s in steps:
+    cue = Cue()
+    return [cue.moment(s) for s in steps]
+
+
+class Cue:
+    """The director's moments of a run's steps, one step at a time (each step's depends
+    only on the steps before it)."""
+
+    def __init__(self) -> None:
+        self.cues = load_moments()
+        self.n = 0
+        self.opener: Any = None
+        self.section: Any = object()
+
+    def moment(self, s: Step) -> int:
+        """The moment of ``s``, the next step."""
+        cues = self.cues
         key = (s.verb, s.cite, pair_of(s.actor))
-        if n == 0 or (cues.sections and s.section != section):
-            n += 1
-            opener = key if s.verb in cues.verbs else None
-        elif s.verb in cues.verbs and key != opener:
-            n += 1
-            opener = key
-        section = s.section
-        out.append(n)
-    return out
+        if self.n == 0 or (cues.sections and s.section != self.section):
+            self.n += 1
+            self.opener = key if s.verb in cues.verbs else None
+        elif s.verb in cues.verbs and key != self.opener:
+            self.n += 1
+            self.opener = key
+        self.section = s.section
+        return self.n
+
+
+class Stream:
+    """A run put in time as it is made: :meth:`add` each step in order, and those whose
+    time is final come out of :meth:`ready` with it, as ``(index, fields)`` (the fields of
+    :meth:`Timeline.fields`); :meth:`close` when the run has ended gives the rest. A step's
+    time depends only on the steps before it and on the acts of at most ``LOOK_BACK``
+    steps after it, which may send the schedule back to its act; so all but the last few
+    hundred steps are final, and the state of those well before them is let go of: what is
+    held does not grow with the run (docs/timeline.md, "The cost"). The times are those of
+    :func:`schedule_steps`, number for number.
+
+    >>> from sheli.engine import run
+    >>> r = run("xiangshe", seed=1, pairs=0, guests=False)
+    >>> steps = [s for s in r.records if type(s) is Step]
+    >>> stream = Stream({})
+    >>> got = []
+    >>> for s in steps:
+    ...     stream.add(s)
+    ...     got.extend(stream.ready())
+    >>> got.extend(stream.close())
+    >>> whole = schedule_steps(steps)
+    >>> [f for _, f in got] == [whole.fields(i) for i in range(len(steps))]
+    True
+    """
+
+    def __init__(
+        self,
+        link: dict[tuple[str | None, int], tuple[Any, Any]],
+        durations: Durations | None = None,
+    ) -> None:
+        self.scheduler = Scheduler((), link, load_moments().verbs, durations, keep=False)
+        self.cue = Cue()
+        self.moments: dict[int, int] = {}
+        self.done = 0  # the steps handed on
+
+    def add(self, step: Step) -> None:
+        self.moments[len(self.scheduler.steps)] = self.cue.moment(step)
+        self.scheduler.feed(step)
+
+    def ready(self) -> Iterable[tuple[int, dict[str, Any]]]:
+        """The steps not yet handed on whose time is final, in order, with their fields."""
+        sched = self.scheduler
+        upto = sched.final
+        for i in range(self.done, upto):
+            t, d, path, w = sched.timed[i]
+            yield i, _fields(t, d, path, w, self.moments.pop(i))
+            self.done = i + 1
+        sched.release(self.done)
+
+    def close(self) -> Iterable[tuple[int, dict[str, Any]]]:
+        """The run has ended: the rest of its steps, placed."""
+        self.scheduler.run()
+        return self.ready()
 
 
 def overlaps(tl: Timeline) -> Iterable[tuple[int, int, str]]:

@@ -67,6 +67,8 @@ STAND = 30.0
 Link = dict[tuple[str | None, int], tuple[Any, Any, Any]]
 People = tuple[tuple[str, Point | None], ...]
 _MISSING = object()
+#: the steps of an act let go of (:meth:`Scheduler.release`)
+_GONE: list[int] = []
 
 
 def persons(step: Step) -> list[tuple[str, Point | None]]:
@@ -101,23 +103,47 @@ def _says(step: Step) -> int:
 def groups_of(steps: Sequence[Step], link: Link, people: Sequence[People]) -> list[list[int]]:
     """The steps as acts: consecutive steps of one passage, words and verb by different
     people are one act done together (an act the spec links, only with the steps of the
-    same act: the two archers of a pair)."""
-    out: list[list[int]] = []
-    key_before: Any = None
-    who: set[str] = set()
+    same act: the two archers of a pair).
+
+    >>> from sheli.engine import run
+    >>> steps = [s for s in run("xiangshe", seed=1).records if type(s) is Step][:4]
+    >>> groups_of(steps, {}, [tuple(persons(s)) for s in steps])  # the four 在 of xiangshe:1
+    [[0, 1, 2, 3]]
+    """
+    grouping = Grouping(link)
     for i, s in enumerate(steps):
+        grouping.add(i, s, people[i])
+    return grouping.groups
+
+
+class Grouping:
+    """:func:`groups_of` one step at a time: ``add`` puts a step in the act before it or
+    begins a new one (so an act is whole once the next step has come, or the run ended)."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self.groups: list[list[int]] = []
+        self.key_before: Any = None
+        self.who: set[str] = set()
+
+    def add(self, i: int, s: Step, people: People) -> bool:
+        """Step ``i`` into its act; True if it begins a new one."""
         at = (s.source_file, s.line)
         # an act linked in the spec joins only the steps of the same act (a pair's two)
-        key = (s.cite, s.jing, s.verb, s.round, s.says, at if at in link else None)
-        names = {p for p, _ in people[i]}
-        if out and key == key_before and s.verb not in ONE_BY_ONE and not (who & names):
-            out[-1].append(i)
-            who |= names
-        else:
+        key = (s.cite, s.jing, s.verb, s.round, s.says, at if at in self.link else None)
+        names = {p for p, _ in people}
+        out = self.groups
+        new = not (
+            out and key == self.key_before and s.verb not in ONE_BY_ONE and not (self.who & names)
+        )
+        if new:
             out.append([i])
-            who = set(names)
-        key_before = key
-    return out
+            self.who = names
+        else:
+            out[-1].append(i)
+            self.who |= names
+        self.key_before = key
+        return new
 
 
 def cups_on_stand(steps: Sequence[Step]) -> dict[int, int]:
@@ -149,25 +175,42 @@ class Finder:
     (by passage and verb, by person, the cues and the rounds) rather than by reading back
     step by step: the same answer as that reading, at the cost of a few look-ups."""
 
-    def __init__(
-        self, steps: Sequence[Step], names: Sequence[frozenset[str]], cues: Collection[str]
-    ) -> None:
+    def __init__(self, steps: Sequence[Any], names: Sequence[Any], cues: Collection[str]) -> None:
+        # (``steps`` and ``names`` are the scheduler's, which grow with the run and whose
+        # steps long past it lets go of, as None)
         self.steps = steps
         self.names = names
+        self.cues = cues
         self.by_act: dict[tuple[str, str], list[int]] = {}
         self.by_person: dict[str, list[int]] = {}
         self.last_cue: list[int] = []  # the latest step at or before each that is a cue
         self.round_from: list[int] = []  # where the run of steps of each one's round begins
-        cue = -1
-        for i, s in enumerate(steps):
-            self.by_act.setdefault((s.cite, s.verb), []).append(i)
-            for p in names[i]:
-                self.by_person.setdefault(p, []).append(i)
-            if s.verb in cues:
-                cue = i
-            self.last_cue.append(cue)
-            same = i > 0 and steps[i - 1].round == s.round
-            self.round_from.append(self.round_from[-1] if same else i)
+        self.cue = -1
+        #: the steps before this one are never looked at again (:meth:`forget`)
+        self.horizon = 0
+
+    def add(self, i: int, s: Step) -> None:
+        """Step ``i`` (the next) into the indexes."""
+        self._into(self.by_act.setdefault((s.cite, s.verb), []), i)
+        for p in self.names[i]:
+            self._into(self.by_person.setdefault(p, []), i)
+        if s.verb in self.cues:
+            self.cue = i
+        self.last_cue.append(self.cue)
+        before = self.steps[i - 1] if i > 0 else None
+        same = before is not None and before.round == s.round
+        self.round_from.append(self.round_from[-1] if same else i)
+
+    def _into(self, found: list[int], i: int) -> None:
+        # the steps before the horizon are dropped as the list grows (none is looked at)
+        if found and found[0] < self.horizon and len(found) >= 16:
+            del found[: bisect_left(found, self.horizon)]
+        found.append(i)
+
+    def forget(self, before: int) -> None:
+        """No step before ``before`` is looked at again: ``find`` asks only for steps within
+        ``LOOK_BACK`` of one it places, never of one before the oldest act it may go back to."""
+        self.horizon = max(self.horizon, before)
 
     def _acted_after(self, who: frozenset[str], j: int, i: int) -> bool:
         for p in who:
@@ -214,27 +257,45 @@ class Scheduler:
         link: Link,
         cues: Collection[str],
         durations: Durations | None = None,
+        keep: bool = True,
     ) -> None:
-        self.steps = steps
         self.link = link
         self.table = table = durations or load_durations()
         self.pace = table.chi_per_second
         self.cap = table.walk.max_seconds
         self.beat = table.music.beat_seconds
-        self.people: list[People] = [tuple(persons(s)) for s in steps]
-        self.names = [frozenset(p for p, _ in ps) for ps in self.people]
-        self.words = [_says(s) * table.speech.seconds_per_character for s in steps]
-        self.groups = groups_of(steps, link, self.people)
-        self.group_of = {i: n for n, g in enumerate(self.groups) for i in g}
-        self.finder = Finder(steps, self.names, cues)
+        self.per_character = table.speech.seconds_per_character
+        #: keep every step's state to the end (``timed``, ``walks`` whole), or let go of that
+        #: of the steps no act to come can reach (:meth:`release`: a run put in time as it
+        #: goes, docs/timeline.md "The cost")
+        self.keep = keep
+        # by step, as they come (a slot None once let go of)
+        self.steps: list[Any] = []
+        self.people: list[Any] = []
+        self.names: list[Any] = []
+        self.words: list[Any] = []
+        self.timed: list[Any] = []
+        # the 節 listened to before a pair's first arrow, by step: those of the last 奏 before
+        # it beyond the four 拾發 (xiangshe:248 注 四節四拾其一節先以聽; 疏 諸矦七節者三節先以
+        # 聽); a 奏 gives its 節 as its count
+        self.heard: list[Any] = []
+        self._heard = 1
         # the cup on the 豐: each step that takes it up, and the step that set it there
-        self.set_on_stand = cups_on_stand(steps)
+        # (:func:`cups_on_stand`, as the steps come); the steps that set it, whose time is
+        # kept when the others' is let go of (one takes it up however long after)
+        self.set_on_stand: dict[int, int] = {}
+        self.puts: set[int] = set()
+        self._put: int | None = None
+        self._on_stand = False
+        self.grouping = Grouping(link)
+        self.groups = self.grouping.groups
+        self.group_of: dict[int, int] = {}
+        self.finder = Finder(self.steps, self.names, cues)
         # what is learnt, kept when the schedule goes back
         self.floor: dict[int, float] = {}  # a joint act's partner's earliest start
         self.unmet: set[int] = set()  # joint acts that cannot be met: the other is late
         self.moved: dict[int, int] = {}  # how often each act was made to wait
         # the state of the pass
-        self.timed: list[Any] = [None] * len(steps)
         self.walks: dict[int, dict[str, tuple[TimedPoint, ...]]] = {}
         self.free: dict[str, float] = {}
         self.arrived: dict[str, float] = {}  # when each one's last walk ended
@@ -242,15 +303,6 @@ class Scheduler:
         self.index = Walks()
         self.chain = 0.0  # when the act before (in the text's order) ended
         self.last_shot_pair: str | None = None
-        # the 節 listened to before a pair's first arrow, by step: those of the last 奏 before
-        # it beyond the four 拾發 (xiangshe:248 注 四節四拾其一節先以聽; 疏 諸矦七節者三節先以
-        # 聽); a 奏 gives its 節 as its count
-        self.heard: list[int] = []
-        heard = 1
-        for s in steps:
-            if s.verb == "奏" and isinstance(s.number, int) and s.number > 4:
-                heard = s.number - 4
-            self.heard.append(heard)
         # who is acting alongside (True) or came to no act to go with (False), since his
         # last act that the spec does not link
         self.alongside: dict[str, bool] = {}
@@ -261,29 +313,98 @@ class Scheduler:
         # it, and its changes to undo
         self.logs: dict[int, tuple[float, str | None, list[tuple[Any, ...]]]] = {}
         self.work: Counter[str] = Counter()
+        self.next_act = 0  # the act the pass places next
+        self.oldest = 0  # the oldest act whose log is kept
+        self.released = 0  # the steps before it are let go of
+        for step in steps:
+            self._take(step)
+
+    def _take(self, s: Step) -> None:
+        """Step ``s``, the next of the run, into the state by step."""
+        i = len(self.steps)
+        self.steps.append(s)
+        people = tuple(persons(s))
+        self.people.append(people)
+        self.names.append(frozenset(p for p, _ in people))
+        self.words.append(_says(s) * self.per_character)
+        self.timed.append(None)
+        if s.verb == "奏" and isinstance(s.number, int) and s.number > 4:
+            self._heard = s.number - 4
+        self.heard.append(self._heard)
+        now = bool(getattr(s.objects, "cup_on_stand", False))
+        if now and not self._on_stand:
+            self._put = i
+            self.puts.add(i)
+        elif self._on_stand and not now and self._put is not None:
+            self.set_on_stand[i] = self._put
+        self._on_stand = now
+        self.grouping.add(i, s, people)
+        self.group_of[i] = len(self.groups) - 1
+        self.finder.add(i, s)
 
     # ------------------------------------------------------------------ the pass
+    @property
+    def final(self) -> int:
+        """The steps before this one have their time for good: no act to come can send the
+        schedule back to theirs, nor name one of them as its partner."""
+        if self.oldest >= len(self.groups):
+            return len(self.steps)
+        return self.groups[self.oldest][0]
+
     def run(self) -> None:
-        n = 0
-        oldest = 0  # the oldest act whose log is kept
-        while n < len(self.groups):
+        """Place every act of the steps given (the run is whole)."""
+        self._pass(len(self.groups))
+        self.index.cells.clear()  # (the bodies' index is of no use once all are placed)
+        self.work["measured"] = self.index.measured
+
+    def feed(self, step: Step) -> None:
+        """The next step of a run as it is made: the acts before its act are placed (an act
+        is whole once the next begins); ``final`` tells which steps have their time."""
+        self._take(step)
+        self._pass(len(self.groups) - 1)
+
+    def _pass(self, upto: int) -> None:
+        """Place the acts before ``upto`` (going back to a partner where one must wait)."""
+        n = self.next_act
+        while n < upto:
             back = self._place_act(n)
             if back is None:
                 n += 1
                 # forget the logs of acts no joint act can send the schedule back to
                 first = self.groups[n][0] if n < len(self.groups) else len(self.steps)
-                while oldest < n and self.groups[oldest][-1] < first - LOOK_BACK:
-                    self.logs.pop(oldest, None)
-                    oldest += 1
+                while self.oldest < n and self.groups[self.oldest][-1] < first - LOOK_BACK:
+                    self.logs.pop(self.oldest, None)
+                    self.oldest += 1
                 if n % FORGET_EVERY == 0:
-                    self.index.forget(self._earliest(oldest, first) - 1.0)
+                    self.index.forget(self._earliest(self.oldest, first) - 1.0)
                 continue
             self.work["back"] += 1
             for k in range(n, back - 1, -1):
                 self._undo(k)
             n = back
-        self.index.cells.clear()  # (the bodies' index is of no use once all are placed)
-        self.work["measured"] = self.index.measured
+        self.next_act = n
+        if n == len(self.groups):
+            self.oldest = n  # all placed: every step has its time
+
+    def release(self, upto: int) -> None:
+        """Let go of the state of the steps before ``upto`` (at most ``final``, and handed
+        on) that no act to come looks at: those more than ``LOOK_BACK`` steps before the
+        final ones (:meth:`Finder.find` looks back so far; :meth:`_earliest` too)."""
+        if self.keep:
+            return
+        stop = min(upto, self.final - LOOK_BACK - 1)
+        for i in range(self.released, stop):
+            self.steps[i] = self.people[i] = self.names[i] = self.words[i] = None
+            self.heard[i] = None
+            if i not in self.puts:
+                self.timed[i] = None
+            self.walks.pop(i, None)
+            n = self.group_of.pop(i)
+            if self.groups[n][-1] == i:
+                self.groups[n] = _GONE  # (an act wholly let go of)
+        if stop > self.released:
+            self.released = stop
+            self.finder.forget(stop)
 
     def _earliest(self, oldest: int, upto: int) -> float:
         """A time before which no walk to come starts (the oldest act the schedule may still
