@@ -377,12 +377,13 @@ class Walks:
         self.looks += 1
         look = self.looks
         out = []
+        examined = 0
         cells = self.cells
         for key in _keys(path, 0.0):
             got = cells.get(key)
             if got is None:
                 continue
-            self.examined += len(got)
+            examined += len(got)
             for w in got:
                 if w.seen == look:
                     continue
@@ -393,22 +394,31 @@ class Walks:
                 if v0 - y1 >= g or y0 - v1 >= g:
                     continue
                 out.append(w)
+        self.examined += examined
         return out
 
     def clear(self, who: str, path: Sequence[TimedPoint]) -> bool:
         return self.blocked(who, path) is None
 
-    def blocked(self, who: str, path: Sequence[TimedPoint], every: bool = False) -> float | None:
+    def blocked(
+        self, who: str, path: Sequence[TimedPoint], every: bool = False, enough: float = math.inf
+    ) -> float | None:
         """None if ``path`` keeps ``CLEARANCE`` from every body placed but ``who``'s; else
         when the first body it comes too near ends (no use trying before), or with
         ``every`` the last of all those it comes too near (one who waits in a queue waits
-        for those ahead of him at once, not one by one)."""
+        for those ahead of him at once, not one by one). With ``every``, a body that ends
+        no later than one it is already known to come too near is not measured (it cannot
+        make the answer later), and the answer is given as soon as it is ``enough`` (the
+        caller wants no later one: the earliest of the ways it tries)."""
         until: float | None = None
         mine: tuple[Leg, ...] | None = None  # (its legs, once there is one to measure)
         legged = False
         for w in self.near(path):
             if w.who == who:
                 continue
+            end = w.box[5]
+            if until is not None and end <= until:
+                continue  # (with every: no later than the answer so far)
             self.measured += 1
             if not legged:
                 mine, legged = legs(path), True
@@ -420,6 +430,8 @@ class Walks:
                 d = closest(path, w.path)
             if d is not None and d < CLEARANCE:
                 if not every:
-                    return w.box[5]
-                until = w.box[5] if until is None else max(until, w.box[5])
+                    return end
+                until = end
+                if until >= enough:
+                    return until
         return until

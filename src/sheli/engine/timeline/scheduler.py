@@ -622,7 +622,7 @@ class Scheduler:
             for way in each_way(old, via if len(own) == 1 else None, end):
                 pts, secs = walk_points(way, t0, self.pace, self.cap)
                 body = (*pts, (pts[-1][0], pts[-1][1], pts[-1][2] + rest))
-                until = None if index is None else index.blocked(p, body, every)
+                until = None if index is None else index.blocked(p, body, every, again)
                 if until is None:
                     break
                 again = min(again, until)
