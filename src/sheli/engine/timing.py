@@ -26,6 +26,8 @@ __all__ = ["PLACES", "InTime", "in_time", "rounded"]
 
 #: the decimals kept of a time (seconds) and of a walk's coordinates (尺)
 PLACES = 2
+#: the steps a run makes before the schedule takes them (:class:`InTime`)
+BATCH = 512
 
 
 def _hundredth(value: float) -> float:
@@ -97,18 +99,31 @@ class InTime:
         self.stream = Stream(links(loaded))
         # the records not yet handed on, the first a step whose time is not yet final
         self.held: deque[Record] = deque()
+        # the steps made and not yet given to the schedule: it takes them ``BATCH`` at a
+        # time, so that the run and the schedule do not take turns at every step (each
+        # would find the processor's caches full of the other's data)
+        self.made: list[Step] = []
 
     def append(self, record: Record) -> None:
         if type(record) is Step:
-            self.stream.add(record)
+            self.made.append(record)
             self.held.append(record)
-            self._hand_on(self.stream.ready())
+            if len(self.made) >= BATCH:
+                self._schedule()
         elif self.held:
             self.held.append(record)
         else:
             self.sink(record)
 
+    def _schedule(self) -> None:
+        add, ready = self.stream.add, self.stream.ready
+        for step in self.made:
+            add(step)
+            self._hand_on(ready())
+        self.made.clear()
+
     def close(self) -> None:
+        self._schedule()
         self._hand_on(self.stream.close())
         while self.held:  # (what came after the last step)
             self.sink(self.held.popleft())
