@@ -42,7 +42,7 @@ import yaml
 from sheli.engine.durations import Durations, DurationsError
 from sheli.engine.records import Step
 from sheli.engine.timeline.geometry import CLEARANCE, Point, TimedPoint, closest
-from sheli.engine.timeline.scheduler import Scheduler, pair_of, persons
+from sheli.engine.timeline.scheduler import Link, Scheduler, pair_of, persons
 
 __all__ = [
     "CLEARANCE",
@@ -285,11 +285,7 @@ class Stream:
     True
     """
 
-    def __init__(
-        self,
-        link: dict[tuple[str | None, int], tuple[Any, Any]],
-        durations: Durations | None = None,
-    ) -> None:
+    def __init__(self, link: Link, durations: Durations | None = None) -> None:
         self.scheduler = Scheduler((), link, load_moments().verbs, durations, keep=False)
         self.cue = Cue()
         self.moments: dict[int, int] = {}
