@@ -292,19 +292,21 @@ def _keys(path: Sequence[TimedPoint], grow: float) -> set[tuple[int, int, int]]:
 
 
 class Entry:
-    """A body placed in the index: whose, his path (walking, then standing), its box, its
-    legs (:func:`legs`) and the cells it is in (kept to take it out again); ``live`` false
-    once the schedule has gone back before it (:meth:`Walks.drop`), ``cells`` empty once it
-    has left them for good (:meth:`Walks.forget`)."""
+    """A body placed in the index: whose, his path (walking, then standing), its box and its
+    legs (:func:`legs`); ``live`` false once the schedule has gone back before it
+    (:meth:`Walks.drop`), ``indexed`` false once it has left its cells for good
+    (:meth:`Walks.forget`)."""
 
-    __slots__ = ("box", "cells", "legs", "live", "path", "seen", "who")
+    __slots__ = ("box", "indexed", "legs", "live", "path", "seen", "who")
 
     def __init__(self, who: str, path: tuple[TimedPoint, ...]) -> None:
         self.who = who
         self.path = path
         self.box = box(path)
         self.legs = legs(path)
-        self.cells: set[tuple[int, int, int]] | tuple[()] = _keys(path, CLEARANCE)
+        # (its cells are not kept, but worked out again to take it out: a long walk of a
+        # big crowd is in a thousand cells, and the crowd's bodies in millions)
+        self.indexed = True
         self.live = True
         self.seen = 0  # the last look (:meth:`Walks.near`) that met it
 
@@ -328,7 +330,7 @@ class Walks:
     def add(self, who: str, path: tuple[TimedPoint, ...]) -> Entry:
         w = Entry(who, path)
         cells = self.cells
-        for key in w.cells:
+        for key in _keys(path, CLEARANCE):
             got = cells.get(key)
             if got is None:
                 cells[key] = [w]
@@ -357,12 +359,15 @@ class Walks:
                 self._leave(w)
 
     def _leave(self, w: Entry) -> None:
-        for key in w.cells:
+        # (the cells it was put in: :func:`_keys` gives them again, in the same order)
+        if not w.indexed:
+            return
+        for key in _keys(w.path, CLEARANCE):
             cell = self.cells[key]
             cell.remove(w)
             if not cell:
                 del self.cells[key]
-        w.cells = ()
+        w.indexed = False
 
     def drop(self, w: Entry) -> None:
         """Take a body out again (the schedule goes back before it was placed)."""
