@@ -13,9 +13,19 @@ import pytest
 from sheli.engine import run
 from sheli.engine.durations import DURATIONS_FILE, DurationsError, load_durations
 from sheli.engine.records import Step
-from sheli.engine.timeline import CLEARANCE, closest, overlaps, persons, schedule, too_close
+from sheli.engine.timeline import (
+    CLEARANCE,
+    Stream,
+    closest,
+    links,
+    overlaps,
+    persons,
+    schedule,
+    too_close,
+)
 from sheli.engine.timeline.geometry import Walks
-from sheli.engine.timeline.scheduler import pair_of
+from sheli.engine.timeline.scheduler import LOOK_BACK, pair_of
+from sheli.rite import load_spec
 
 
 @pytest.fixture(scope="module")
@@ -270,6 +280,25 @@ def test_a_walk_is_measured_only_against_the_bodies_near_it():
         measured.append((index.examined, index.measured))
     assert measured[0][1] == measured[1][1]  # the one he walks into, and only him
     assert measured[1][0] <= 40  # of the 1000: those in the cells the two walks cross
+
+
+@pytest.mark.slow
+def test_a_run_put_in_time_as_it_goes_holds_only_its_last_steps(xiangshe):
+    """The schedule taking the steps one by one hands each on with the times of the whole
+    run's schedule, and keeps the state of only the last steps, not of all it has seen."""
+    stream = Stream(links(load_spec("xiangshe")))
+    got: dict[int, dict[str, object]] = {}
+    held = 0
+    for s in xiangshe.steps:
+        stream.add(s)
+        got.update(stream.ready())
+        held = max(held, sum(x is not None for x in stream.scheduler.steps))
+    got.update(stream.close())
+    assert [got[i] for i in range(len(xiangshe.steps))] == [
+        xiangshe.fields(i) for i in range(len(xiangshe.steps))
+    ]
+    assert len(xiangshe.steps) > 4 * LOOK_BACK
+    assert held < 3 * LOOK_BACK  # of the run's 4,900 steps
 
 
 def test_a_late_partner_sends_the_schedule_back_to_him_only(xiangshe):
