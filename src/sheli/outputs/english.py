@@ -258,7 +258,7 @@ def _english_name(name: str, *kinds: str) -> str | None:
 
 #: a place said from another: (the English of the first relation, its compass side or None,
 #: the compass sides taken after it, in order): 中之西之南 is ("west of the tally vessel",
-#: "西", ("南",)), said "west of the tally vessel, to the south"
+#: "西", ("南",)), said "west of the tally vessel and a little to the south"
 PlaceChain = tuple[str, str | None, tuple[str, ...]]
 _COMPASS_SIDES = ("東北", "東南", "西北", "西南", "東", "西", "南", "北")
 _OPPOSITE = {"東": "西", "西": "東", "南": "北", "北": "南"}
@@ -332,7 +332,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
     >>> chain_words(("north of the robing tent", "北", ("南", "南")))
     ('hard by the robing tent', ', on its north side')
     >>> chain_words(("south of the guest's mat", "南", ("西", "南")))
-    ("south of the guest's mat", ', to the southwest')
+    ("south of the guest's mat", ' and a little to the southwest')
     """
     head, side, rest = chain
     # the same side again: farther that way (中之南之南: some way south of the tally vessel)
@@ -361,7 +361,7 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
         if len(a) == len(b) == 1 and a not in (b, _OPPOSITE[b]):
             # west, then south of that: the spot to the southwest (南北 named first)
             pair = "".join(sorted((a, b), key="東西".find))[::-1]
-            return head, f", to the {_side_word(pair)}"
+            return head, _after_side(side, f"to the {_side_word(pair)}")
     said = []
     for n, (d, k) in enumerate(runs):
         before = side if n == 0 else runs[n - 1][0]
@@ -371,7 +371,24 @@ def chain_words(chain: PlaceChain) -> tuple[str, str]:
             said.append(f"back towards {it}")
         else:
             said.append(f"{_FURTHER[min(k, 3) - 1]}to the {_side_word(d)}")
+    if said and not said[0].startswith("back"):
+        return head, _after_side(side, said[0]) + "".join(f", {w}" for w in said[1:])
     return head, "".join(f", {w}" for w in said)
+
+
+def _after_side(side: str | None, went: str) -> str:
+    """A way taken after a compass side, said with it as one spot: "west of the tally vessel
+    and a little to the north", not "west of the tally vessel, to the north" (two places);
+    after a thing's own part (at the top of the west steps) the side stays apart.
+
+    >>> _after_side("西", "to the north"), _after_side(None, "to the east")
+    (' and a little to the north', ', to the east')
+    >>> _after_side("西", "some way to the south")
+    ' and some way to the south'
+    """
+    if side is None:
+        return f", {went}"
+    return " and " + (went if went.startswith(_FURTHER[1:]) else f"a little {went}")
 
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
@@ -581,7 +598,7 @@ def place_phrase(name: str, mode: str = "at", *kinds: str) -> str:
     >>> place_phrase("西階", "up"), place_phrase("西階上", "up")
     ('the west steps (西階)', 'to the top of the west steps (西階上)')
     >>> place_phrase("中之西之北")
-    'west of the tally vessel, to the north (中之西之北)'
+    'west of the tally vessel and a little to the north (中之西之北)'
     >>> place_phrase("中之南之南", "to")
     'to a spot some way south of the tally vessel (中之南之南)'
     >>> place_phrase("右物", "from"), place_phrase("堂西", "at")
@@ -683,7 +700,7 @@ def _slot(e: Step, kind: str, mode: str | None, default: str | None = None) -> s
     if kind == "whom":
         if not e.to:
             return default or ""
-        whom = term(e.to, "roles", "places")
+        whom = _own(term(e.to, "roles", "places"), e.actor)  # orders his guide (主人之相)
         if mode == "direct":
             return whom
         return f"{tr(mode or 'to')} {whom}"
@@ -858,20 +875,31 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     actor = term(e.actor, "roles")
     many = _plural(actor)
     named = _player(e.actor, e.name, many)
+    shared = ""  # the thing both the player and his role are named from
     if named is not None:
         # the person who plays the role, the subject, the role after him: the archery
         # officer (射人), acting as marshal (司馬)
         role = actor.split(" (")[0]
         role = role if many else re.sub(r"^the ", "", role)
+        role, shared = _role_beside(named, role)
         actor = f"{named} ({e.name}), {tr('acting as')} {role} ({e.actor}),"
     elif e.name and f"({e.name})" not in actor:
         # a name without English of its own, or with the role's: in the role's brackets
         actor = actor.removesuffix(")") + f", {e.name})"
     actor = actor[0].upper() + actor[1:]
+    if many and subject is None and _one_cup_in_turn(e):
+        # one cup, several who take it: each of them in turn, not all at once
+        actor = f"{tr('Each of')} {actor[0].lower()}{actor[1:]} {tr('in turn')}"
+        many = False
     if subject is not None:
         actor = subject
         many = False
-    frame = verb_frames().get(f"{e.verb}/{e.obj}") or verb_frames().get(e.verb)
+    frames = verb_frames()
+    frame = (
+        (frames.get(f"{e.verb}/said") if e.says else None)
+        or frames.get(f"{e.verb}/{e.obj}")
+        or frames.get(e.verb)
+    )
     if frame is not None and " | " in frame:  # a frame for a step that names no one
         frame = frame.split(" | ")[0 if e.to else 1]
     if frame is None:
@@ -883,6 +911,8 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
     said = " ".join(said.split()).replace(" ,", ",").replace(",,", ",").rstrip(",")
     said = said.replace("handing over it ", "handing it over ")  # 拜送 naming no thing
+    if shared:  # the target named once: the man at the mixed target … at the blind (參侯之乏)
+        said = said.replace(f" of {shared} (", " (")
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
     if e.side and not e.obj and "{side" not in frame:
         sentence += f" ({e.side})"
@@ -890,7 +920,10 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         facing = FACING_EN.get(e.facing)
         sentence += ", " + (tr("facing {dir}").format(dir=facing) if facing else f"({e.facing})")
     if e.says and "{words" not in frame:
-        sentence += ", " + tr("and says {words}").format(words=words_said(e.says))
+        if e.verb in _SPEAKING:  # orders him: "…", not "orders him, and says …"
+            sentence += ": " + words_said(e.says)
+        else:
+            sentence += ", " + tr("and says {words}").format(words=words_said(e.says))
     sentence += "."
     if e.shot:
         mark = tr("hit") if e.shot.hit else tr("miss")
@@ -906,6 +939,42 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
 
 
 _NUMBERS = {"兩": 2, "二": 2, "三": 3, "四": 4}
+#: verbs that are themselves speaking: the words said follow them after a colon
+_SPEAKING = frozenset({"命", "告", "請", "辭", "對", "答", "許諾"})
+#: one drinking vessel, handed from one to the next (衆賓 受觶 in turn, xiangshe:268)
+_ONE_CUP = frozenset({"觶", "爵", "觚"})
+_CUP_VERBS = frozenset(
+    {"受", "拜受", "卒觶", "卒爵", "授", "實", "取", "奠", "祭", "飲", "啐", "洗", "酌"}
+)
+
+
+def _one_cup_in_turn(e: Step) -> bool:
+    """Whether several take one cup, each in turn (the other guests receive the 觶 one after
+    another: 衆賓 受 觶, xiangshe:268).
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> s = Step(1, 0, 1, "xiangshe:268", None, "衆賓", "受", None, None, "N", Holding(),
+    ...     None, "酬者之西", [], 0, Objects(), obj="觶")
+    >>> _one_cup_in_turn(s), _one_cup_in_turn(s._replace(verb="拜"))
+    (True, False)
+    """
+    return e.obj in _ONE_CUP and e.verb in _CUP_VERBS and e.number in (None, 1)
+
+
+def _role_beside(named: str, role: str) -> tuple[str, str]:
+    """The role said beside the person who plays it, the thing both are named from said once:
+    the man at the mixed target, acting as target attendant (not "attendant of the mixed
+    target"); and that thing ("" if none), which the sentence then need not name again.
+
+    >>> _role_beside("the man at the mixed target", "attendant of the mixed target")
+    ('target attendant', 'the mixed target')
+    >>> _role_beside("the archery officer", "marshal")
+    ('marshal', '')
+    """
+    head, sep, thing = role.partition(" of ")
+    if not sep or not named.endswith(" " + thing) or " " in head:
+        return role, ""
+    return f"{thing.split()[-1]} {head}", thing
 
 
 def as_said(e: Step) -> Step:
@@ -963,7 +1032,7 @@ def _cast_words(role: str, name: str | None) -> str:
     """One of the cast in English: the role, and who plays it.
 
     >>> _cast_words("大侯獲者", "服不之徒"), _cast_words("小射正二", "一小射正")
-    ('the attendant of the great target (大侯獲者), played by the follower of the tamer of \
+    ('the attendant of the great target (大侯獲者), played by the man of the tamer of \
 beasts (服不之徒)', 'the second assistant archery officer (小射正二, 一小射正)')
     """
     said = term(role, "roles")
@@ -1189,6 +1258,7 @@ def english_lines(
     """
     topic_of = topics if callable(topics) else (topics or {}).get
     recent: deque[Step] = deque(maxlen=12)  # the steps just before: whom one follows (從)
+    held = _OfficesHeld()
     section: tuple[Any, Any] = (-1, None)
     rnd: int | None = None
     for e in records:
@@ -1199,6 +1269,7 @@ def english_lines(
                 title=title_words(title), venue=title_words(venue)
             )
             cast = [in_rite(_cast_words(c["actor"], c.get("name")), e.rite) for c in e.cast]
+            held = _OfficesHeld(e.cast)
             if cast:
                 yield tr("cast") + ": " + "; ".join(cast)
             continue
@@ -1235,9 +1306,62 @@ def english_lines(
             e = e._replace(obj=handed(e, recent))
         recent.append(e)
         call = e.acting_as
-        yield f"{e.seq:>5} {step_sentence(e)}  {e.cite}" + (
+        yield f"{e.seq:>5} {step_sentence(held.named(e))}  {e.cite}" + (
             f" (as at {call.cite})" if call and call.cite != e.cite else ""
         )
+
+
+@functools.cache
+def _offices() -> dict[str, tuple[tuple[str, str, bool], ...]]:
+    """The offices a person of the cast takes in the course of a rite (``role/name``: the
+    passage from which he holds each, the title he has before it, whether a step naming him
+    gives it), from ``sheli/data/offices.yaml``."""
+    text = resources.files("sheli").joinpath("data", "offices.yaml").read_text("utf-8")
+    data = yaml.safe_load(text) or {}
+    return {
+        k: tuple((str(o["from"]), str(o["before"]), bool(o.get("given"))) for o in v)
+        for k, v in data.items()
+    }
+
+
+class _OfficesHeld:
+    """Who a person of the cast is, step by step: the host's 相 until an order makes him 司正
+    (xiangshe:101), the 司正 until he takes the 司馬's office (xiangshe:117); only then the
+    overseer acting as marshal (assumption A-xiang).
+
+    >>> from sheli.engine.state import Holding, Objects
+    >>> held = _OfficesHeld([{"actor": "司馬", "name": "司正"}])
+    >>> s = Step(1, 0, 1, "xiangshe:101", None, "司馬", "適", None, None, "N", Holding(),
+    ...     None, "阼階下之東南", [], 0, Objects(), name="司正")
+    >>> order = s._replace(actor="主人", verb="命", to="司馬", name=None)
+    >>> held.named(s).actor, held.named(order).to, held.named(s).actor
+    ('主人之相', '主人之相', '司正')
+    >>> held.named(s._replace(cite="xiangshe:117")).actor
+    '司馬'
+    """
+
+    def __init__(self, cast: Iterable[dict[str, Any]] = ()) -> None:
+        self._ahead: dict[str, list[tuple[str, str, bool]]] = {
+            c["actor"]: list(_offices()[f"{c['actor']}/{c.get('name')}"])
+            for c in cast
+            if f"{c['actor']}/{c.get('name')}" in _offices()
+        }
+
+    def named(self, e: Step) -> Step:
+        """The step with the person named by the title he holds at it."""
+        for role, ahead in self._ahead.items():
+            if ahead and ahead[0][0] == e.cite and not ahead[0][2] and role == e.actor:
+                ahead.pop(0)  # he takes the office himself in this passage
+            if not ahead:
+                continue
+            title = ahead[0][1]
+            if e.actor == role:
+                e = e._replace(actor=title, name=None)
+            if e.to == role:
+                e = e._replace(to=title)
+                if ahead[0][0] == e.cite and ahead[0][2]:
+                    ahead.pop(0)  # the step that gives it (作相爲司正): from the next on
+        return e
 
 
 def english_yizhu_text(
