@@ -112,7 +112,7 @@ def test_the_verb_agrees_with_its_actor() -> None:
 
 def test_a_count_is_a_number_of_things() -> None:
     said = step_sentence(_step("上射", "搢", obj="矢", number=3))
-    assert "thrusts (搢) three arrows (矢) into the belt" in said
+    assert "thrusts (搢) three arrows (矢) into his belt" in said
     assert plural_noun("stand of meat") == "stands of meat"
     assert plural_noun("cup") == "cups"
     # 取一个 (xiangshe:173), 挾一个: one of the four, not "the arrow"
@@ -140,7 +140,7 @@ def test_place_phrases_are_composed_by_the_verbs_mode() -> None:
     )
     assert place_phrase("階西之東") == "just west of the steps (階西之東)"
     assert place_phrase("西階上之東", "to") == (
-        "to the top of the west steps, to the east (西階上之東)"
+        "to the top of the west steps, on the east side (西階上之東)"
     )
     assert place_phrase("西階盡階") == "at the top step of the west steps (西階盡階)"
     assert place_phrase("賓之位", "to") == "to the place of the guest (賓之位)"
@@ -181,7 +181,7 @@ def test_places_from_places_as_the_runs_say_them(step_lines: dict[str, list[str]
     said = "\n".join(ln for r in RITES for ln in step_lines[r])
     for line in (
         # 中之西之南 (xiangshe:186): west of the tally vessel, then south of that spot
-        "The cadet (庶子) goes (適) to a spot west of the tally vessel, to the south (中之西之南)",
+        "The cadet (庶子) goes (適) to a spot west of the tally vessel and a little to the south (中之西之南)",
         # 西階上之東 (dashe:77): the top of the west steps, to its east
         "The chief archery officer (大射正) advances (進) to the top of the west steps, to the "
         "east (西階上之東)",
@@ -246,7 +246,7 @@ def test_words_said_and_pieces_played_are_in_english(step_lines: dict[str, list[
     # "and says (「…」)": the words in Chinese only
     assert not [ln for ln in lines if "says (「" in ln]
     said = "\n".join(lines)
-    assert 'facing north, and says "Left and right have finished shooting" (「左右卒射」).' in said
+    assert 'facing north: "Left and right have finished shooting" (「左右卒射」).' in said
     # a piece played is what is played, not something the players say
     assert 'The grand master of music (大師) plays (奏) "Zou yu" (「騶虞」)' in said
     assert 'The musicians (工) drum (鼓) "Gai" (「陔」)' in said
@@ -273,7 +273,7 @@ def test_one_who_orders_is_where_he_stands(step_lines: dict[str, list[str]]) -> 
     ordered = "The director of archery (司射) orders (命) the scorer (釋獲者), standing"
     assert f"{ordered} southwest of the tally vessel (中之西南), facing east." in said
     # 命 naming no one (dashe:2 宰命戒): "gives the order", not "orders, and says"
-    assert 'The chief steward (宰) gives the order (命), and says "Give notice" (「戒」).' in said
+    assert 'The chief steward (宰) gives the order (命): "Give notice" (「戒」).' in said
     # 拜送 names no thing: what he handed over just before (xiangshe:47)
     assert "The guest (賓) bows (拜送) to the host (主人) on handing over the goblet (爵)" in said
     # 乘 (xiangshe:197 乘之), 比 (xiangshe:116 比三耦): the things sorted, the pairs matched
@@ -338,7 +338,7 @@ def test_what_the_own_reading_of_seed_20261205_marked(step_lines: dict[str, list
     assert "untie (説) the lower left rope at the target (侯)" in said
     # one who announces to another stands apart from him: not "the lord below the east hall"
     assert (
-        "announces (告) to the lord (公), standing below the east side of the hall, with the west "
+        "says (告) to the lord (公), standing below the east side of the hall, with the west "
         "as the place of honour (東堂下西上)" in said
     )
     # the target stretched at itself: said once
@@ -355,7 +355,7 @@ def test_a_place_named_from_the_thing_says_it(step_lines: dict[str, list[str]]) 
     # one of several numbered (衆賓席2): it
     assert "as the second of the mats of the other guests (衆賓席2), standing south of it" in said
     assert (
-        "sets out (設) the tally vessel (中), standing west of it, to the south (中之西之南)"
+        "sets out (設) the tally vessel (中), standing west of it and a little to the south (中之西之南)"
         in said
     )
     # a place named from the thing set out is never the thing's English said again
@@ -376,3 +376,35 @@ def test_frames_the_own_reading_marked_stiff(step_lines: dict[str, list[str]]) -
     assert "tastes (嚌) the lung at his mat" in said and "(嚌) at " not in said
     # the mouth organs, then where: not "the mouth organs south of the hung instruments"
     assert "on the mouth organs south of" not in said
+
+
+def test_the_sixth_blind_samples_classes(step_lines: dict[str, list[str]]) -> None:
+    said = "\n".join(ln for r in RITES for ln in step_lines[r])
+    # 答君 with nothing said (注 答對也; 敖繼公 東面立而對之): he faces the lord, no answer
+    assert "The guest (賓) turns to face (答) the lord (公) north of the right shooting mark" in said
+    assert "answers (答) the lord" not in said
+    # a side taken after a compass side: one spot, not two places
+    assert (
+        "counts the hits (數獲) for the left (左), west of the tally vessel and a little to "
+        "the north (中之西之北)" in said
+    )
+    assert not re.search(r"(?:north|south|east|west) of [^,()]+, (?:some way )?to the \w+ \(", said)
+    # the 相 is the host's guide until 作相爲司正, the overseer until xiangshe:117
+    xiang = "\n".join(step_lines["xiangshe"])
+    assert "The host (主人) orders (命) his guide (主人之相), standing at the foot" in xiang
+    assert "The overseer (司正) washes (洗) the cup (觶) north of the washing basin" in xiang
+    before_117 = r"xiangshe:(?:[0-9]|[0-9][0-9]|10[0-9]|11[0-6])$"
+    assert not re.search(r"acting as marshal \(司馬\)[^\n]*" + before_117, xiang, re.M)
+    assert "The overseer (司正), acting as marshal (司馬), stands (立) south of the middle" in xiang
+    # his belt; words said after a speaking verb, not "announces … and says"
+    assert "into the belt" not in said and "(扑) into his belt at the foot of the west steps" in said
+    assert not re.search(r"\((?:告|命|請|對)\)[^\n]*, and says", said)
+    assert 'says (告) to the guest (賓), standing at the top of the west steps (西階上), facing ' in said
+    # the target named once: the man at the mixed target, acting as target attendant
+    assert (
+        "The man at the mixed target (參侯之徒), acting as target attendant (參侯獲者), lowers the "
+        "flag (偃) at the blind (參侯之乏)" in said
+    )
+    # one cup taken by several: each in turn
+    assert "Each of the other guests (衆賓) in turn receives (受) the cup (觶) west of" in said
+    assert not re.search(r"The other guests \(衆賓\) receive \(受\) the cup", said)

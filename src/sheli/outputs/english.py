@@ -382,12 +382,17 @@ def _after_side(side: str | None, went: str) -> str:
     after a thing's own part (at the top of the west steps) the side stays apart.
 
     >>> _after_side("西", "to the north"), _after_side(None, "to the east")
-    (' and a little to the north', ', to the east')
+    (' and a little to the north', ', on the east side')
+    >>> _after_side(None, "to the southeast")
+    ', to the southeast'
     >>> _after_side("西", "some way to the south")
     ' and some way to the south'
     """
     if side is None:
-        return f", {went}"
+        # at the top of the west steps, on the east side: not "…, to the east", which reads
+        # as a way he goes on
+        one = re.fullmatch(r"to the (north|south|east|west)", went)
+        return f", on the {one.group(1)} side" if one else f", {went}"
     return " and " + (went if went.startswith(_FURTHER[1:]) else f"a little {went}")
 
 
