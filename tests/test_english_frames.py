@@ -181,10 +181,11 @@ def test_places_from_places_as_the_runs_say_them(step_lines: dict[str, list[str]
     said = "\n".join(ln for r in RITES for ln in step_lines[r])
     for line in (
         # 中之西之南 (xiangshe:186): west of the tally vessel, then south of that spot
-        "The cadet (庶子) goes (適) to a spot west of the tally vessel and a little to the south (中之西之南)",
+        "The cadet (庶子) goes (適) to a spot west of the tally vessel and a little to the south "
+        "(中之西之南)",
         # 西階上之東 (dashe:77): the top of the west steps, to its east
-        "The chief archery officer (大射正) advances (進) to the top of the west steps, to the "
-        "east (西階上之東)",
+        "The chief archery officer (大射正) advances (進) to the top of the west steps, on the "
+        "east side (西階上之東)",
         # 中之西南之西南 (xiangshe:206): the same side again, some way that way (a blind
         # reader marked "farther" with nothing to compare)
         "advances (進) to a spot some way southwest of the tally vessel (中之西南之西南)",
