@@ -356,8 +356,8 @@ def test_a_place_named_from_the_thing_says_it(step_lines: dict[str, list[str]]) 
     # one of several numbered (衆賓席2): it
     assert "as the second of the mats of the other guests (衆賓席2), standing south of it" in said
     assert (
-        "sets out (設) the tally vessel (中), standing west of it and a little to the south (中之西之南)"
-        in said
+        "sets out (設) the tally vessel (中), standing west of it and a little to the south "
+        "(中之西之南)" in said
     )
     # a place named from the thing set out is never the thing's English said again
     again = re.compile(
@@ -382,7 +382,9 @@ def test_frames_the_own_reading_marked_stiff(step_lines: dict[str, list[str]]) -
 def test_the_sixth_blind_samples_classes(step_lines: dict[str, list[str]]) -> None:
     said = "\n".join(ln for r in RITES for ln in step_lines[r])
     # 答君 with nothing said (注 答對也; 敖繼公 東面立而對之): he faces the lord, no answer
-    assert "The guest (賓) turns to face (答) the lord (公) north of the right shooting mark" in said
+    assert (
+        "The guest (賓) turns to face (答) the lord (公) north of the right shooting mark" in said
+    )
     assert "answers (答) the lord" not in said
     # a side taken after a compass side: one spot, not two places
     assert (
@@ -398,9 +400,14 @@ def test_the_sixth_blind_samples_classes(step_lines: dict[str, list[str]]) -> No
     assert not re.search(r"acting as marshal \(司馬\)[^\n]*" + before_117, xiang, re.M)
     assert "The overseer (司正), acting as marshal (司馬), stands (立) south of the middle" in xiang
     # his belt; words said after a speaking verb, not "announces … and says"
-    assert "into the belt" not in said and "(扑) into his belt at the foot of the west steps" in said
+    assert (
+        "into the belt" not in said and "(扑) into his belt at the foot of the west steps" in said
+    )
     assert not re.search(r"\((?:告|命|請|對)\)[^\n]*, and says", said)
-    assert 'says (告) to the guest (賓), standing at the top of the west steps (西階上), facing ' in said
+    assert (
+        "says (告) to the guest (賓), standing at the top of the west steps (西階上), facing "
+        in said
+    )
     # the target named once: the man at the mixed target, acting as target attendant
     assert (
         "The man at the mixed target (參侯之徒), acting as target attendant (參侯獲者), lowers the "

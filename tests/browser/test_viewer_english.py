@@ -58,7 +58,7 @@ def test_switch_to_english_and_back(
     # the rite's name as Steele's translation of the 儀禮 gives it (glossary: titles)
     assert page.inner_text("#title") == "The District Archery Meeting (鄉射禮)"
     who = page.inner_text("#who")
-    assert who.startswith("The scorer (釋獲者) announces (告)"), who
+    assert who.startswith("The scorer (釋獲者) says (告) to the guest"), who
     assert f"(「{t['announcement']}」)" in who  # his words, in brackets
     # the announcement in English (xiangshe:203, 注: 以純數告, 若有奇者亦曰奇)
     ann = page.inner_text("#announce")
