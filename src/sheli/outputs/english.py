@@ -892,7 +892,8 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
         # a name without English of its own, or with the role's: in the role's brackets
         actor = actor.removesuffix(")") + f", {e.name})"
     actor = actor[0].upper() + actor[1:]
-    if many and subject is None and _one_cup_in_turn(e):
+    in_turn = many and subject is None and _one_cup_in_turn(e)
+    if in_turn:
         # one cup, several who take it: each of them in turn, not all at once
         actor = f"{tr('Each of')} {actor[0].lower()}{actor[1:]} {tr('in turn')}"
         many = False
@@ -916,6 +917,8 @@ def step_sentence(e: Step, subject: str | None = None) -> str:
     said = _SLOT.sub(lambda m: _slot(e, m.group(1), m.group(2), m.group(3)), rest)
     said = " ".join(said.split()).replace(" ,", ",").replace(",,", ",").rstrip(",")
     said = said.replace("handing over it ", "handing it over ")  # 拜送 naming no thing
+    if in_turn:  # each of the musicians at his mat (工席), not "at their mats"
+        said = re.sub(r"\btheir (\w+?)s \(", r"his \1 (", said)
     if shared:  # the target named once: the man at the mixed target … at the blind (參侯之乏)
         said = said.replace(f" of {shared} (", " (")
     sentence = f"{actor} {agree(verb_words, many)} ({e.verb})" + (f" {said}" if said else "")
