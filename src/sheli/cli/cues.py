@@ -118,7 +118,7 @@ def cues(
     )
     if fmt == "txt":
         if lang == "en":
-            from sheli.outputs.english import english_cue_text
+            from sheli.outputs.english_cues import english_cue_text
 
             text = english_cue_text(book)
         else:
@@ -146,7 +146,7 @@ def _html(book: object, lang: str) -> str:
     """The book as HTML in ``lang``: English through the English sheets; the Chinese page
     with its diagrams in ``lang`` otherwise."""
     if lang == "en":
-        from sheli.outputs.english import english_cue_html  # deferred: only for --lang en
+        from sheli.outputs.english_cues import english_cue_html  # deferred: only for --lang en
 
         return english_cue_html(book)
     from sheli.outputs.cues import render_html  # deferred: the cue sheets are heavy
