@@ -12,7 +12,9 @@ in 鄉射禮, 大射儀, 燕射 and 燕禮:
   one (勝者之弟子洗觶升酌南面坐奠于豐上 xiangshe:206; 不勝者…取豐上之觶…卒觶 211; 執爵者坐
   取觶實之反奠于豐上 215; dashe:226, 232, 234);
 - whoever sets out a dish he brought holds it on his way (宰夫有司薦庶子設折俎 dashe:247, 薦俎
-  從之 248, 設薦俎 252; 宰胥薦脯醢由左房，庶子設折俎升自西階 dashe:56; 膳宰薦脯醢由左房 yan:48).
+  從之 248, 設薦俎 252; 宰胥薦脯醢由左房，庶子設折俎升自西階 dashe:56; 膳宰薦脯醢由左房 yan:48),
+  and so does one who lays a 席 (司宮兼卷重席 yan:76, 注 席自房來); whoever withdraws (徹) a
+  dish or a 席 carries it away (卿辭重席司宮徹之 yan:77; 亦退其薦俎 注 xiangshe:258).
 """
 
 from __future__ import annotations
@@ -233,6 +235,83 @@ def test_the_lords_dried_meat_comes_from_the_left_chamber(run_once: Callable[...
     verbs = [(e["verb"], e["place"], "脯醢" in e["holds"]) for e in mine]
     assert verbs[:2] == [("進", "房", False), ("取", "房", True)]
     assert verbs[-1][0] == "薦" and all(held for _, _, held in verbs[1:-1])
+
+
+MAT_WORDS = ("席", "重席", "加席")
+
+
+# the 燕射 lays no 席 (it runs the archery alone)
+@pytest.mark.parametrize("rite", ("xiangshe", "dashe", "yanli"))
+def test_a_mat_is_held_on_the_way_to_where_it_is_laid(
+    rite: str, run_once: Callable[..., Any]
+) -> None:
+    """司宮兼卷重席設于賓左東上 (yan:76; 注 席自房來); 乃席賓南面東上 (xiangshe:4); 司宮設賓席
+    (dashe:18): one who walks to lay a 席 carries it on each walk of that step that leads him
+    there (back to his last act that is not a walk), not empty-handed until it lies there."""
+    mine: dict[str, list[dict[str, Any]]] = {}
+    empty, walked = [], 0
+    for e in _steps(run_once, rite):
+        before = mine.setdefault(e["actor"], [])
+        if e["verb"] == "設" and e.get("obj") in MAT_WORDS:
+            for leg in reversed(before):
+                if leg["verb"] not in WALKS or leg["cite"] != e["cite"]:
+                    break
+                walked += 1
+                if e["obj"] not in leg["holds"]:
+                    empty.append((leg["seq"], leg["cite"], e["actor"], leg["verb"], e["obj"]))
+        before.append(e)
+    assert walked >= 3
+    assert empty == []
+
+
+@pytest.mark.parametrize("rite", RITES)
+def test_what_is_withdrawn_is_carried_away(rite: str, run_once: Callable[..., Any]) -> None:
+    """卿辭重席司宮徹之 (yan:77; 注 徹猶去也); 獲者…以旌負矦而俟 … 釋獲者…亦退其薦俎 (注
+    xiangshe:258); 膳宰徹公俎 (yan:112): the 徹 takes the 薦, 俎 or 席 into his hands, and he
+    holds it on every walk that takes it away, up to his 反位, until he puts it down, hands it
+    on or (the text silent) lays it by where he went before his next act; nobody is left
+    holding it."""
+    steps = _steps(run_once, rite)
+    mine: dict[str, list[dict[str, Any]]] = {}
+    for e in steps:
+        mine.setdefault(e["actor"], []).append(e)
+    withdrawn, dropped, kept = 0, [], []
+    for acts in mine.values():
+        for i, e in enumerate(acts):
+            thing = e.get("obj")
+            if e["verb"] != "徹" or thing not in (*DISH_WORDS, *MAT_WORDS):
+                continue
+            withdrawn += 1
+            if thing not in e["holds"]:
+                dropped.append((e["seq"], e["cite"], e["actor"], e["verb"]))
+            for leg in acts[i + 1 :]:
+                if leg["verb"] not in (*WALKS, "退", "反位"):
+                    if leg.get("obj") != thing and thing in leg["holds"]:
+                        kept.append((leg["seq"], leg["cite"], e["actor"], leg["verb"]))
+                    break
+                if thing not in leg["holds"]:
+                    dropped.append((leg["seq"], leg["cite"], e["actor"], leg["verb"]))
+    assert withdrawn >= {"xiangshe": 2, "dashe": 2, "yanshe": 2, "yanli": 4}[rite]
+    assert dropped == []
+    assert kept == []
+
+
+def test_the_ministers_double_mats_come_from_the_chamber_and_go_back(
+    run_once: Callable[..., Any],
+) -> None:
+    """司宮兼卷重席設于賓左東上 (yan:76; 注 言兼卷則每卿異席也 … 席自房來): the 司宮 takes the
+    rolled 重席 up in the 房 and carries them to the 卿席; 卿辭重席司宮徹之 (yan:77): he takes
+    them away again, back to the 房 they came from (an assumption: the text is silent)."""
+    laid = [
+        (e["verb"], e["place"], "重席" in e["holds"])
+        for e in _steps(run_once, "yanli")
+        if e["cite"] in ("yan:76", "yan:77") and e["actor"] == "司宮"
+    ]
+    took = laid.index(("取", "左房", True))
+    set_at = laid.index(("設", "卿席之南", False))
+    assert took < set_at and all(held for _, _, held in laid[took:set_at])
+    gone = laid.index(("徹", "卿席之南", True))
+    assert laid[gone + 1 : gone + 3] == [("適", "左房", True), ("奠", "左房", False)]
 
 
 def test_the_dishes_follow_the_target_keeper_in_hand(run_once: Callable[..., Any]) -> None:

@@ -20,7 +20,7 @@ import msgspec
 
 from sheli import collector
 from sheli.engine.bodies import Bodies
-from sheli.engine.carrying import DISHES, carried_in
+from sheli.engine.carrying import DISHES, carried_in, keeps_withdrawn
 from sheli.engine.env import Env, Pt, VerbError, count_of, section_topic
 from sheli.engine.paths import Paths, Via, load_paths, route_words
 from sheli.engine.records import Shared, Step
@@ -718,6 +718,8 @@ class Interpreter:
                         ctx.act, joined = self._row_act(act, p, frame.bind)
                     # what he holds before, for the rules of cups (only an act with a cup)
                     pre = before(p) if cups else None
+                    if w.withdrawn:
+                        self._lay_by(p, act)
                     if carried is not None or w.just_set:
                         self._carry(p, act, carried)
                     fn(ctx)
@@ -815,6 +817,21 @@ class Interpreter:
         for dish in carried or ():
             if not p.items.get(dish):
                 p.items[dish] = 1
+
+    def _lay_by(self, p: Person, act: Any) -> None:
+        """What he withdrew (徹) he carries on the walks that take it away; at his next other
+        act it has been laid by where he went (carrying.py: the text is silent)."""
+        w = self.world
+        things = w.withdrawn.get(p.name)
+        if not things or keeps_withdrawn(act.verb) or act.verb == "徹" or act.obj in things:
+            return  # (an act on the thing itself puts it down or hands it on: 奠, 授)
+        for thing in things:
+            if p.items.get(thing):
+                p.items[thing] -= 1
+                if not p.items[thing]:
+                    del p.items[thing]
+                p.let_go[thing] = ("徹", "", 0)
+        del w.withdrawn[p.name]
 
     def _walked(
         self,

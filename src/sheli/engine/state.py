@@ -354,6 +354,9 @@ class World(msgspec.Struct, dict=True):
     # who has just set dishes down, and where (設薦, 設俎): he takes them up if he follows on
     # (薦俎從之 dashe:248; sheli.engine.carrying)
     just_set: dict[str, list[tuple[str, str]]] = msgspec.field(default_factory=dict)
+    # who has withdrawn (徹) a dish or a mat and carries it away (亦退其薦俎 注 xiangshe:258;
+    # 卿辭重席司宮徹之 yan:77; sheli.engine.carrying)
+    withdrawn: dict[str, list[str]] = msgspec.field(default_factory=dict)
     #: the objects' last snapshot, and whether an object changed since it was taken (these
     #: and the cups kept for it are bookkeeping: shown and compared as the others are)
     snapshot: Objects | None = None

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from sheli.engine.carrying import DISHES
+from sheli.engine.carrying import DISHES, LAID
 from sheli.engine.env import Env, Pt, VerbError, count_of
 from sheli.engine.records import Shot, Tally
 from sheli.engine.state import Pair, Person, World
@@ -974,6 +974,8 @@ def clear(ctx: Ctx) -> None:
         return
     if ctx.act.verb == "退" and obj in ("中", "筭", "楅"):
         _carry_off(ctx, obj)
+    elif ctx.act.verb == "徹" and obj in LAID:
+        _withdraw(ctx, obj)
     if obj == "豐":
         w.stand_set = False
         w.cup_on_stand = False
@@ -987,6 +989,22 @@ def clear(ctx: Ctx) -> None:
 
 
 VERBS["退"] = Verb("退", clear, "move", (clear.__doc__ or "").strip())
+
+
+def _withdraw(ctx: Ctx, obj: str) -> None:
+    """徹 of a dish or a mat: it goes into his hands, from where it lay (the ``from`` place, or
+    the one place that holds it), and he carries it away until he puts it down or lays it by
+    (亦退其薦俎 注 xiangshe:258; 卿辭重席司宮徹之 yan:77; sheli.engine.carrying)."""
+    p, w = ctx.p, ctx.world
+    p.items[obj] = p.items.get(obj, 0) + 1
+    w.withdrawn.setdefault(p.name, []).append(obj)
+    if ctx.act.from_ is not None:
+        key: str | None = _place_key(ctx, ctx.act.from_)
+    else:
+        lying = [k for (thing, k), n in w.places.items() if thing == obj and n > 0]
+        key = lying[0] if len(lying) == 1 else None
+    if key is not None and w.places.get((obj, key), 0) > 0:
+        w.add_at(obj, key, -1)
 
 
 def _carry_off(ctx: Ctx, obj: str) -> None:
