@@ -974,7 +974,9 @@ def clear(ctx: Ctx) -> None:
         return
     if ctx.act.verb == "退" and obj in ("中", "筭", "楅"):
         _carry_off(ctx, obj)
-    elif ctx.act.verb == "徹" and obj in LAID:
+    elif ctx.act.verb == "徹" and obj in LAID and sum(1 for n in ctx.p.items.values() if n) < 2:
+        # a free hand: one whose two hands are full (the 釋獲者 with the 中 and the 筭) cannot
+        # take it himself (docs/world-rules.md, Things carried)
         _withdraw(ctx, obj)
     if obj == "豐":
         w.stand_set = False
