@@ -144,3 +144,34 @@ def test_the_gong_goes_to_his_wu_only_once_the_music_plays(rite: str) -> None:
             if x["actor"] == "公" and x["verb"] == "射" and x["round"] == e["round"]
         ]
         assert len(shots) == 4 and min(shots) > e["seq"]
+
+
+def test_the_qins_xuan_is_the_lords_three_sided_xuanxian() -> None:
+    """樂人縣 (yan:3; 注 縣鍾磬也; 疏 諸侯軒縣面皆鍾磬鎛各一虡): the 路寢's 縣 is the 諸侯's 軒縣,
+    hung on the east, west and north and open to the south (疏 yan:101 諸侯軒縣闕南面), not the
+    鄉庠's one 磬 north-east of the 洗 (xiangshe:9); its 縣中 (注 yan:101 縣中央也) lies within
+    the three sides, on the midline."""
+    east, west, north, middle = (QIN.fixture(n) for n in ("東縣", "西縣", "北縣", "縣中"))
+    xiang = load_venue("xiang").fixture("縣")
+    assert (east.x, east.y) != (xiang.x, xiang.y)
+    assert west.x < middle.x < east.x and middle.x == 0
+    assert middle.y < north.y and middle.y <= min(east.y, west.y)
+    assert east.x == -west.x and east.y == west.y
+
+
+def test_the_sheng_stand_at_the_middle_of_the_xuan_facing_north() -> None:
+    """笙入立于縣中 (yan:101; 注 縣中縣中央也; 疏 此雖軒縣亦立近縣之南北面也): the 笙 come in to the
+    centre of the 軒縣 and face north, and go back there after their 獻 (yan:102–103)."""
+    middle = QIN.fixture("縣中")
+    steps = step_lines(_run("yanli"))
+    came = [
+        e
+        for e in steps
+        if e["actor"] in ("笙", "衆笙")
+        and e["cite"] in ("yan:101", "yan:102", "yan:103")
+        and e["verb"] in ("入", "進")
+    ]
+    assert {(e["cite"], e["actor"]) for e in came} >= {("yan:101", "笙"), ("yan:101", "衆笙")}
+    assert all(e["place"] == "縣中" and e["facing"] == "N" for e in came)
+    leader = [e for e in came if e["actor"] == "笙"]
+    assert all((e["x"], e["y"]) == (middle.x, middle.y) for e in leader)
