@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from loglines import step_lines, tally_lines
 from test_verbs import ON_WU, SHOOT_U, UP, S, do_run, fails
+from watching import watch_records
 
-from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
 from sheli.engine.interpreter import count_of
 from sheli.engine.state import Holding
@@ -71,15 +71,13 @@ def run_checking_chou(monkeypatch: pytest.MonkeyPatch, rite: Any, **kw: Any) -> 
     """Run ``rite`` with the 筭 counted after every line of its log (A-chou: eighty, or four
     for each archer): an assertion names the first line where one appears or goes missing.
     Also used by tests/test_dashe_archery.py."""
-    real_init = interp_mod.Interpreter.__init__
-
-    def init(self: Any, *a: Any, **k: Any) -> None:
-        real_init(self, *a, **k)
-        total = count_of("max(80, 4 * archers)", self.world.names)
-        self.records = _Checked(self.world, total)
-
-    monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
-    return run(rite, **kw)
+    box = watch_records(
+        monkeypatch,
+        lambda world: _Checked(world, count_of("max(80, 4 * archers)", world.names)),
+    )
+    r = run(rite, **kw)
+    assert len(box["records"]) > 100  # the 筭 were counted after every record made
+    return r
 
 
 @pytest.mark.slow
@@ -296,15 +294,7 @@ class _Watched(list[Any]):
 
 def watching(monkeypatch: pytest.MonkeyPatch) -> dict[str, _Watched]:
     """Make the next run note every holding as it changes; its records land in the box."""
-    real_init = interp_mod.Interpreter.__init__
-    box: dict[str, _Watched] = {}
-
-    def init(self: Any, *a: Any, **k: Any) -> None:
-        real_init(self, *a, **k)
-        self.records = box.setdefault("records", _Watched(self.world))
-
-    monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
-    return box
+    return watch_records(monkeypatch, _Watched)
 
 
 def past_use(r: Any, recs: _Watched) -> list[str]:

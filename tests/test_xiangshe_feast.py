@@ -17,10 +17,9 @@ from typing import Any
 
 import pytest
 from loglines import log_lines, step_lines, tally_lines
+from watching import watch_records
 
-from sheli.engine import interpreter as interp_mod
 from sheli.engine import run
-from sheli.engine import timing as timing_mod
 from sheli.engine.coverage import coverage
 from sheli.engine.records import Step
 from sheli.engine.verbs import VerbError
@@ -177,27 +176,10 @@ class _Watched(list):  # type: ignore[type-arg]
 
 
 def watched(monkeypatch: pytest.MonkeyPatch, **kw: Any) -> _Watched:
-    """The run's records as the interpreter makes them, each seen with the world as it is
-    then: the run hands each record to its timing (:class:`sheli.engine.timing.InTime`) as
-    it is made, so the watch is on that hand-over."""
-    real_init = interp_mod.Interpreter.__init__
-    real_append = timing_mod.InTime.append
-    box: dict[str, _Watched] = {}
-
-    def init(self: Any, *a: Any, **k: Any) -> None:
-        real_init(self, *a, **k)
-        box["ev"] = _Watched(self.world)
-
-    def append(self: Any, record: Any) -> None:
-        box["ev"].append(record)
-        real_append(self, record)
-
-    monkeypatch.setattr(interp_mod.Interpreter, "__init__", init)
-    monkeypatch.setattr(timing_mod.InTime, "append", append)
+    box = watch_records(monkeypatch, _Watched)
     run("xiangshe", **kw)
-    monkeypatch.setattr(interp_mod.Interpreter, "__init__", real_init)
-    monkeypatch.setattr(timing_mod.InTime, "append", real_append)
-    return box["ev"]
+    monkeypatch.undo()  # the next run of the test is watched afresh, not twice
+    return box["records"]
 
 
 @pytest.mark.slow
