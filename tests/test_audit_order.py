@@ -318,3 +318,26 @@ def test_an_emptied_cup_taken_back_goes_on_before_another_comes(
             holding[who] = e["seq"]
     assert received >= 10
     assert late == []
+
+
+# ------------------------------------------------------------------ 説矢束 in both passes
+
+
+def test_officers_untie_their_arrows_alike_in_both_passes(run_once: Callable[..., Any]) -> None:
+    """進坐説矢束上射東面下射西面 (dashe:265): a pair of 卿 or 大夫 untie the bundle together,
+    both facing N, before they take their stations E and W (敖繼公 via 義疏: 俱北面說之，旣說則
+    上射少西而反東面，下射少東而反西面); the last 拾取矢 does it 如初 (dashe:275), not with the
+    下射 alone first, facing W, then the 上射."""
+    steps = _steps(run_once, "dashe")
+    unties: dict[str, list[dict[str, Any]]] = {}
+    for e in steps:
+        if e["verb"] == "説" and e.get("obj") == "矢束":
+            unties.setdefault(e["actor"], []).append(e)
+    officers = [a for a in unties if a.startswith(("卿耦", "大夫耦"))]
+    assert officers
+    for actor in officers:
+        partner = actor[:-2] + ("下射" if actor.endswith("上射") else "上射")
+        assert len(unties[actor]) == len(unties[partner]) == 2, actor  # first pass and last
+        for mine, theirs in zip(unties[actor], unties[partner], strict=True):
+            assert mine["facing"] == "N", (mine["seq"], actor)
+            assert mine["t"] == theirs["t"], (mine["seq"], theirs["seq"])
