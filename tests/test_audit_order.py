@@ -364,3 +364,26 @@ def test_the_guides_bring_the_blind_musicians_in_and_up(run_once: Callable[..., 
         guides_up = acts[("dashe:103", "相者", "升")]
         up = acts[("dashe:103", led, "升")]
         assert guides_up["t"] <= up["t"] <= guides_up["t"] + 5, (guides_up["t"], up["seq"], up["t"])
+
+
+# ------------------------------------------------------------------ 薦俎 of the 獲者
+
+
+def test_each_markers_relish_lies_south_of_the_last_and_the_stand_goes_with_it(
+    run_once: Callable[..., Any],
+) -> None:
+    """獲者皆執其薦庶子執俎從之設于乏少南 (dashe:255; 注: 隸㒒人巾車量人自服不而南): each
+    獲者 of the 大侯 lays his 薦 south of the one laid before, and the 庶子 walks with the 俎
+    beside him (從之), setting off as he does, not once he has arrived."""
+    steps = [e for e in _steps(run_once, "dashe") if e["cite"] == "dashe:255"]
+    laid = [e for e in steps if e["verb"] == "奠" and e.get("obj") == "薦"]
+    order = [e["actor"] for e in laid[:4]]
+    assert order == ["服不", "隸僕人", "巾車", "量人"]
+    for before, after in zip(laid[:4], laid[1:4], strict=False):
+        assert after["y"] < before["y"], (before["seq"], after["seq"])
+    follows = [k for k, e in enumerate(steps) if e["verb"] == "從"]
+    assert len(follows) == 6  # the 大侯's four 獲者, the 參侯's and the 干侯's
+    for k in follows:
+        walk, follow = steps[k - 1], steps[k]
+        assert walk["verb"] == "適" and walk["actor"] != "庶子", walk["seq"]
+        assert abs(follow["t"] - walk["t"]) <= 1.0, (walk["seq"], walk["t"], follow["t"])
