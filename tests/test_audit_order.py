@@ -387,3 +387,26 @@ def test_each_markers_relish_lies_south_of_the_last_and_the_stand_goes_with_it(
         walk, follow = steps[k - 1], steps[k]
         assert walk["verb"] == "適" and walk["actor"] != "庶子", walk["seq"]
         assert abs(follow["t"] - walk["t"]) <= 1.0, (walk["seq"], walk["t"], follow["t"])
+
+
+# ------------------------------------------------------------------ places named from a person
+
+
+def test_the_director_pairs_the_officers_standing_west_of_them(
+    run_once: Callable[..., Any],
+) -> None:
+    """司射東面于大夫之西比耦 (dashe:166): the 司射 stands just west of the 大夫 he pairs, where
+    the row of those who came down before put him (大夫…立于三耦之南 165), not west of the
+    point the text names for that row, 12 尺 north of him."""
+    steps = _steps(run_once, "dashe")
+    where: dict[str, tuple[float, float]] = {}
+    checked = 0
+    for e in steps:
+        if e["cite"] == "dashe:166" and e["actor"] == "司射" and e["verb"] == "適":
+            upper = e["place"].removesuffix("之西")
+            ux, uy = where[upper]
+            assert e["facing"] == "E"
+            assert e["y"] == uy and 0 < ux - e["x"] <= 3.5, (e["seq"], (e["x"], e["y"]), (ux, uy))
+            checked += 1
+        where[e["actor"]] = (e["x"], e["y"])
+    assert checked >= 1

@@ -18,8 +18,8 @@ them stand (:mod:`sheli.place.bodies`, the data ``sheli/place/bodies.yaml``):
 
 Whoever already stands keeps his place: only the actor of the step moves, so no two bodies are
 ever closer than the footprint (the check: :meth:`Bodies.place` says why it cannot place one).
-The person's point (``Person.x``, ``.y``) is unchanged: places relative to people are resolved
-from it; the log gives the body.
+The person's point (``Person.x``, ``.y``) is unchanged: the log gives the body, and places
+named from a person (大夫之西) are resolved from it (:meth:`Bodies.keep`, docs/place.md).
 
 >>> from sheli.engine.state import Person, World
 >>> from sheli.place.bodies import load_bodies
@@ -426,7 +426,8 @@ class Bodies:
         return got
 
     def keep(self, p: Person) -> tuple[float | None, float | None]:
-        """A further line of the same act (the acts of a 數獲): the body as it stands."""
+        """Where ``p``'s body stands (his point if he moved since it was placed): for a further
+        line of the same act (the acts of a 數獲), and for places named from him (大夫之西)."""
         got = self.at.get(p.name)
         if got is not None and self.point.get(p.name) == (p.x, p.y):
             return got[0]

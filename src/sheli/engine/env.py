@@ -115,6 +115,9 @@ class Env(msgspec.Struct, dict=True):
     count_procedure: Callable[[int, str], list[Any]]
     venue_name: str = "xie"
     detail: Callable[[int, str, str, int], Any] | None = None
+    # where a person's body stands (the run's :class:`sheli.engine.bodies.Bodies`), for places
+    # named from him (大夫之西 dashe:166): his body, not his point, if the rows moved it
+    body_of: Callable[[Any], tuple[float | None, float | None]] | None = None
     # places resolved, by reference: (point, or None if it depends on a person; fixtures named)
     _cache: dict[Any, tuple[Pt | None, list[str]]] = msgspec.field(default_factory=dict)
     # references the plan does not know (not relative to a person): the reference and why
@@ -256,7 +259,7 @@ class Env(msgspec.Struct, dict=True):
         failed = self._unknown.get(key)
         if failed is not None and not personal:
             raise _NoPlace(self, *failed)
-        people = _PeopleView(world)
+        people = _PeopleView(world, self.body_of)
         try:
             p = self.venue.resolve(ref, people=people)
         except Exception as exc:  # the place layer's PlaceError, KeyError …
@@ -336,15 +339,33 @@ def _hashable(ref: Any) -> Any:
 
 
 class _PeopleView(Mapping[str, tuple[float, float]]):
-    """People's positions, looked up lazily so that resolving a place costs O(1)."""
+    """People's positions, looked up lazily so that resolving a place costs O(1): where each
+    one's body stands (``body_of``) if given, else his point. A place named from a person is
+    named from where he is: the 司射 who stands 東面于大夫之西 (dashe:166) stands west of the
+    大夫 where the row of those before put him, not west of the point the text names for it.
 
-    def __init__(self, world: World) -> None:
+    >>> from sheli.engine.state import Person, World
+    >>> w = World(people={"甲": Person("甲", role="甲", x=0.0, y=0.0)})
+    >>> _PeopleView(w)["甲"], _PeopleView(w, lambda p: (0.0, -12.0))["甲"]
+    ((0.0, 0.0), (0.0, -12.0))
+    """
+
+    def __init__(
+        self,
+        world: World,
+        body_of: Callable[[Any], tuple[float | None, float | None]] | None = None,
+    ) -> None:
         self._w = world
+        self._body_of = body_of
 
     def __getitem__(self, name: str) -> tuple[float, float]:
         p = self._w.person(name)
         if p is None or p.x is None or p.y is None:
             raise KeyError(name)
+        if self._body_of is not None:
+            bx, by = self._body_of(p)
+            if bx is not None and by is not None:
+                return (bx, by)
         return (p.x, p.y)
 
     def __iter__(self) -> Iterator[str]:

@@ -272,6 +272,7 @@ class Interpreter:
         # everyone's body as the log gives it (sheli/place/bodies.yaml)
         members = load_bodies().members_of(spec.rite, spec.extends)
         self.bodies = Bodies(load_bodies(), members, self.world, env.venue)
+        env.body_of = self.bodies.keep  # places named from a person: from his body
         # the walks between those places (sheli/place/paths.yaml)
         self.paths = Paths(load_paths(), env.venue, load_bodies().footprint)
         # more 衆耦 than the model walks round (paths.yaml crowd): the walks through a body,
