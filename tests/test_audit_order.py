@@ -348,8 +348,9 @@ def test_officers_untie_their_arrows_alike_in_both_passes(run_once: Callable[...
 
 def test_the_guides_bring_the_blind_musicians_in_and_up(run_once: Callable[..., Any]) -> None:
     """相者皆左何瑟…右手相 (dashe:100), 後者徒相入 (101; 注: 凡相者以工出入), 升自西階北面東上
-    (103): the 相者 lead the 工 by the hand, so the 工 are at the 西階之南 no sooner than their
-    相者 and go up no later than a few seconds after them, not once the 工 are at their 席."""
+    (103): the 相者 lead the 工 by the hand, so the 工 are at the 西階之南 no more than a few
+    seconds before their 相者 (not 90 s) and go up no later than a few seconds after them, not
+    once the 工 are at their 席."""
     steps = _steps(run_once, "dashe")
     acts = {
         (e["cite"], e["actor"], e["verb"]): e
@@ -360,7 +361,7 @@ def test_the_guides_bring_the_blind_musicians_in_and_up(run_once: Callable[..., 
     arrived = guides_in["path"][-1][2]  # where the walk from the gate ends
     for led in ("工", "大師"):
         came = acts[("dashe:101", led, "入")]
-        assert came["t"] + came["dur"] >= arrived, (came["seq"], arrived)
+        assert came["t"] + came["dur"] >= arrived - 5, (came["seq"], arrived)  # a joint act's slack
         guides_up = acts[("dashe:103", "相者", "升")]
         up = acts[("dashe:103", led, "升")]
         assert guides_up["t"] <= up["t"] <= guides_up["t"] + 5, (guides_up["t"], up["seq"], up["t"])
