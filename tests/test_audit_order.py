@@ -36,6 +36,7 @@ checked wherever its passage is enacted:
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -380,7 +381,7 @@ def test_each_markers_relish_lies_south_of_the_last_and_the_stand_goes_with_it(
     laid = [e for e in steps if e["verb"] == "奠" and e.get("obj") == "薦"]
     order = [e["actor"] for e in laid[:4]]
     assert order == ["服不", "隸僕人", "巾車", "量人"]
-    for before, after in zip(laid[:4], laid[1:4], strict=False):
+    for before, after in pairwise(laid[:4]):
         assert after["y"] < before["y"], (before["seq"], after["seq"])
     follows = [k for k, e in enumerate(steps) if e["verb"] == "從"]
     assert len(follows) == 6  # the 大侯's four 獲者, the 參侯's and the 干侯's
