@@ -412,3 +412,29 @@ def test_the_director_pairs_the_officers_standing_west_of_them(
             checked += 1
         where[e["actor"]] = (e["x"], e["y"])
     assert checked >= 1
+
+
+# ------------------------------------------------------------------ 揖如升射 on the way down
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {})])
+def test_the_bows_of_the_way_down_are_made_where_those_of_the_way_up_were(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """卒射…南面揖揖如升射 (xiangshe:151; the 司射's 誘射 134): 敖繼公 揖如升射，謂如其當物升堂之揖
+    也, the 義疏 案 升時堂上三揖，退亦當然: after the 南面揖 at the 物, one 揖 where he stood 當物
+    and one at the top of the 西階 (上射揖竝行 140; 升堂揖 128), not a second 揖 at the 物;
+    and the 降 sets off from the top of the 階."""
+    steps = _steps(run_once, rite, **kw)
+    bows: dict[str, list[str]] = {}
+    checked = 0
+    for e in steps:
+        if e["cite"] in ("xiangshe:151", "xiangshe:134") and e["verb"] == "揖":
+            bows.setdefault(e["actor"], []).append(e["place"])
+        if e["verb"] == "降" and e["actor"] in bows:
+            places = bows.pop(e["actor"])
+            assert len(places) == 3, (e["seq"], e["actor"], places)
+            assert places[0].endswith("物") and places[1] == places[0] + "之南", (e["seq"], places)
+            assert places[2].startswith("西階上"), (e["seq"], e["actor"], places)
+            checked += 1
+    assert checked >= 13  # the 司射 and the 三耦 in every round (and more in the 鄉射)
