@@ -438,3 +438,50 @@ def test_the_bows_of_the_way_down_are_made_where_those_of_the_way_up_were(
             assert places[2].startswith("西階上"), (e["seq"], e["actor"], places)
             checked += 1
     assert checked >= 13  # the 司射 and the 三耦 in every round (and more in the 鄉射)
+
+
+# ------------------------------------------------------------------ 拾取矢如初 (xiangshe:254)
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {})])
+def test_the_last_taking_of_arrows_keeps_the_moves_of_the_first(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """拾取矢如初，矢不挾兼諸弦弣以退 (xiangshe:254): 如初 keeps 揖皆左還南面揖皆少進
+    當楅南皆左還北面 (175) and 揖皆左還…與進者相左相揖 (176–177); only the 挾 and the
+    反位 change. 敖繼公 (義疏): 至楅南北面則不挾矢，但取一矢兼諸弦: each archer takes
+    his arrows in hand at the 楅南, facing north, after the moves of 175, and then leaves
+    as at 176; a 大夫 and his 耦 at the 楅南 too (244 注: 亦於三耦爲之位); the 賓 and 主人
+    at their places east and west of it (敖繼公: 賓與主人則于楅東西之位為之)."""
+    steps = _steps(run_once, rite, **kw)
+    before: dict[str, list[str]] = {}  # each archer's acts since his last 拾取 began
+    held: dict[str, list[str]] = {}  # each archer's acts since he took his arrows in hand
+    checked = 0
+    for e in steps:
+        who = e["actor"]
+        if e["cite"] == "xiangshe:172" and e["verb"] == "揖":
+            before[who] = []
+            held.pop(who, None)
+        elif who in ("賓", "主人"):
+            continue  # 賓與主人則于楅東西之位為之 (敖繼公 on 254), as at 237–238
+        elif e["cite"] == "xiangshe:254" and e["verb"] == "執" and e.get("obj") == "矢":
+            assert e["place"] == "楅之南" and e["facing"] == "N", (e["seq"], who, e["place"])
+            if who.startswith("大夫"):
+                continue  # their way to the 楅南 is 244's (大夫進坐…北面搢三挾一个)
+            assert before.get(who, [])[-5:] == [
+                "175揖",
+                "175還",
+                "175揖",
+                "175進",
+                "175還",
+            ], (e["seq"], who, before.get(who))
+            held[who] = []
+            continue
+        elif e["cite"] == "xiangshe:254" and e["verb"] == "退" and who in held:
+            assert held.pop(who)[:2] == ["176揖", "176還"], (e["seq"], who)
+            checked += 1
+            continue
+        mine = held if who in held else before
+        if who in mine:
+            mine[who].append(e["cite"].removeprefix("xiangshe:") + e["verb"])
+    assert checked >= 6  # the 三耦 at least
