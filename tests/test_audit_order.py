@@ -35,6 +35,7 @@ checked wherever its passage is enacted:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -485,3 +486,47 @@ def test_the_last_taking_of_arrows_keeps_the_moves_of_the_first(
         if who in mine:
             mine[who].append(e["cite"].removeprefix("xiangshe:") + e["verb"])
     assert checked >= 6  # the 三耦 at least
+
+
+# ------------------------------------------------------------------ 還其後降 (xiangshe:145, 157)
+
+
+def _crosses(
+    a: list[float], b: list[float], c: tuple[float, float], d: tuple[float, float]
+) -> bool:
+    """Whether the walk a→b passes strictly through the segment c–d."""
+
+    def side(p: Any, q: Any, r: Any) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {})])
+def test_the_sima_goes_down_behind_the_archers_not_through_the_gap(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """司馬出于下射之南還其後降自西階 (xiangshe:145; again after 命取矢, 157): 疏 若出物閒西行
+    則似直爲上射命去矦, so having gone round the 下射 he does not walk back between the two 物;
+    the 義疏 案: 仍由上射之後而西，鈎西楹之内，然後由西楹之南而適西階. Every walk of his from
+    the 物閒 to the foot of the 西階 keeps off the line between the 物, and he passes behind
+    (north of) the 上射's 物 on his way."""
+    steps = _steps(run_once, rite, **kw)
+    # where the first pair stand to shoot: the 上射 on the 右物, the 下射 on the 左物
+    shots = [e for e in steps if e["verb"] == "射" and e["actor"].startswith("上耦")]
+    right, left = ((e["x"], e["y"]) for e in sorted(shots[:2], key=lambda e: e["actor"]))
+    assert (shots[0]["place"], shots[1]["place"]) in (("右物", "左物"), ("左物", "右物"))
+    checked = 0
+    behind = False
+    for e in steps:
+        if not e["actor"].startswith("司馬") or e["cite"] not in ("xiangshe:145", "xiangshe:157"):
+            continue
+        path = e.get("path") or []
+        for a, b in itertools.pairwise(path):
+            assert not _crosses(a, b, right, left), (e["seq"], e["verb"], a, b)
+        behind = behind or any(p[1] > right[1] and p[0] <= right[0] + 0.5 for p in path)
+        if e["verb"] == "降":
+            assert behind, (e["seq"], "not behind the 上射")
+            behind = False
+            checked += 1
+    assert checked >= 6  # 命去矦 and 命取矢 in each of the three rounds
