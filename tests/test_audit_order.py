@@ -530,3 +530,24 @@ def test_the_sima_goes_down_behind_the_archers_not_through_the_gap(
             behind = False
             checked += 1
     assert checked >= 6  # 命去矦 and 命取矢 in each of the three rounds
+
+
+# ------------------------------------------------------------------ 釋弓矢去扑 (xiangshe:230)
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {})])
+def test_the_director_puts_down_bow_and_arrow_together_before_the_rod(
+    rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
+) -> None:
+    """司射適階西釋弓矢去扑説決拾襲 (xiangshe:230); 記 358 司射釋弓矢視算 (192, 252): the 矢
+    he holds goes down with his 弓, next after it, before he 去扑, 説決拾 and 襲; he holds no
+    arrow through them."""
+    steps = [e for e in _steps(run_once, rite, **kw) if e["actor"] == "司射"]
+    checked = 0
+    for before, e in itertools.pairwise(steps):
+        if e["verb"] == "倚" and e["obj"] == "矢" and e["cite"] == "xiangshe:358":
+            assert before["verb"] == "倚" and before["obj"] == "弓", (e["seq"], before["verb"])
+            checked += 1
+        if e["verb"] in ("去", "説決拾", "襲") and e["cite"] in ("xiangshe:192", "xiangshe:230"):
+            assert not [h for h in e["holds"] if "矢" in h], (e["seq"], e["verb"], e["holds"])
+    assert checked >= 2  # 視算 (192) and 獻釋獲者 (230)
