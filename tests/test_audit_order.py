@@ -30,7 +30,14 @@ checked wherever its passage is enacted:
   them (衆賓繼拾取矢 246), the first of them crossing nobody;
 - one who takes back an emptied 觶 fills it, hands it on or puts it down before he receives
   another (執觶者受觶遂實之 xiangshe:286; 注 288 執觶者酌在上辯降復位; 執觶者皆與旅 292; 卒受者
-  以虛觶降奠于篚 293).
+  以虛觶降奠于篚 293);
+- the 揖 of the way down (揖如升射 xiangshe:151, 134) are made where those of the way up were,
+  當物 and at the top of the 西階 (敖繼公: 如其當物升堂之揖; 義疏: 升時堂上三揖，退亦當然);
+- the last 拾取矢 keeps the moves of 175–177 (拾取矢如初 254), the arrows taken in hand at the
+  楅南 (敖繼公: 至楅南北面則不挾矢);
+- the 司馬 goes down behind the 上射 and round the 西楹, not through the 物閒 (還其後降自西階
+  145, 157; 疏: 若出物閒西行則似直爲上射命去矦; 義疏 案);
+- the 司射 puts his 矢 down with his 弓, before the 扑 (釋弓矢去扑説決拾襲 xiangshe:230; 記 358).
 """
 
 from __future__ import annotations
