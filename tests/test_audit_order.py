@@ -509,7 +509,11 @@ def _crosses(
     return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
 
 
-@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {})])
+#: the passages of the 司馬's 還其後降: 鄉射禮's (and the 燕射's), 大射儀's (dashe:147, 159)
+SIMA_DOWN = {"xiangshe": ("xiangshe:145", "xiangshe:157"), "dashe": ("dashe:147", "dashe:159")}
+
+
+@pytest.mark.parametrize(("rite", "kw"), [("xiangshe", {}), ("yanli", {}), ("dashe", {})])
 def test_the_sima_goes_down_behind_the_archers_not_through_the_gap(
     rite: str, kw: dict[str, Any], run_once: Callable[..., Any]
 ) -> None:
@@ -517,7 +521,8 @@ def test_the_sima_goes_down_behind_the_archers_not_through_the_gap(
     則似直爲上射命去矦, so having gone round the 下射 he does not walk back between the two 物;
     the 義疏 案: 仍由上射之後而西，鈎西楹之内，然後由西楹之南而適西階. Every walk of his from
     the 物閒 to the foot of the 西階 keeps off the line between the 物, and he passes behind
-    (north of) the 上射's 物 on his way."""
+    (north of) the 上射's 物 on his way; so does the 司馬正 of 大射儀 (dashe:147, 159; 疏
+    此出于下射之南還其後而降之者郷射文)."""
     steps = _steps(run_once, rite, **kw)
     # where the first pair stand to shoot: the 上射 on the 右物, the 下射 on the 左物
     shots = [e for e in steps if e["verb"] == "射" and e["actor"].startswith("上耦")]
@@ -526,7 +531,9 @@ def test_the_sima_goes_down_behind_the_archers_not_through_the_gap(
     checked = 0
     behind = False
     for e in steps:
-        if not e["actor"].startswith("司馬") or e["cite"] not in ("xiangshe:145", "xiangshe:157"):
+        if not e["actor"].startswith("司馬") or e["cite"] not in SIMA_DOWN.get(
+            rite, SIMA_DOWN["xiangshe"]
+        ):
             continue
         path = e.get("path") or []
         for a, b in itertools.pairwise(path):
